@@ -1,0 +1,86 @@
+//! An open-addressing set of 64-bit keys: flat memory, linear probing, and a rate that
+//! stays flat as searches grow (no chains, no per-entry allocation).
+
+pub struct KeySet {
+    slots: Vec<u64>,
+    mask: usize,
+    len: usize,
+    grow_at: usize,
+}
+
+const EMPTY: u64 = 0;
+const TAG: u64 = 1 << 63;
+
+impl KeySet {
+    pub fn with_capacity_log2(log2: u32) -> Self {
+        let size = 1usize << log2;
+        KeySet { slots: vec![EMPTY; size], mask: size - 1, len: 0, grow_at: size / 10 * 7 }
+    }
+
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    #[inline]
+    fn home(&self, key: u64) -> usize {
+        (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 20) as usize & self.mask
+    }
+
+    /// Inserts `key` (below 2^63); returns false if it was already there.
+    #[inline]
+    pub fn insert(&mut self, key: u64) -> bool {
+        let tagged = key | TAG;
+        let mut index = self.home(key);
+        loop {
+            let slot = self.slots[index];
+            if slot == tagged {
+                return false;
+            }
+            if slot == EMPTY {
+                self.slots[index] = tagged;
+                self.len += 1;
+                if self.len >= self.grow_at {
+                    self.grow();
+                }
+                return true;
+            }
+            index = (index + 1) & self.mask;
+        }
+    }
+
+    pub fn contains(&self, key: u64) -> bool {
+        let tagged = key | TAG;
+        let mut index = self.home(key);
+        loop {
+            let slot = self.slots[index];
+            if slot == tagged {
+                return true;
+            }
+            if slot == EMPTY {
+                return false;
+            }
+            index = (index + 1) & self.mask;
+        }
+    }
+
+    fn grow(&mut self) {
+        let old = std::mem::take(&mut self.slots);
+        let size = old.len() * 2;
+        self.slots = vec![EMPTY; size];
+        self.mask = size - 1;
+        self.grow_at = size / 10 * 7;
+        for slot in old {
+            if slot != EMPTY {
+                let mut index = self.home(slot & !TAG);
+                while self.slots[index] != EMPTY {
+                    index = (index + 1) & self.mask;
+                }
+                self.slots[index] = slot;
+            }
+        }
+    }
+}

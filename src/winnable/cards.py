@@ -1,0 +1,148 @@
+"""Cards, ranks, suits and decks, in the notation of the rules: ``AS``, ``TD``, ``KH``.
+
+>>> Card.from_text("TD")
+Card.from_text('TD')
+>>> str(Card(Rank.QUEEN, Suit.HEARTS))
+'QH'
+>>> Card.from_text("AS").rank.next_in_circle
+Rank.TWO
+>>> len(new_deck()), len(new_deck(decks=2))
+(52, 104)
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+
+from winnable.errors import ParseError
+
+RANK_CHARS = "A23456789TJQK"
+SUIT_CHARS = "CDHS"
+
+
+class Rank(enum.IntEnum):
+    """A card's rank, Ace (1) to King (13)."""
+
+    ACE = 1
+    TWO = 2
+    THREE = 3
+    FOUR = 4
+    FIVE = 5
+    SIX = 6
+    SEVEN = 7
+    EIGHT = 8
+    NINE = 9
+    TEN = 10
+    JACK = 11
+    QUEEN = 12
+    KING = 13
+
+    @property
+    def char(self) -> str:
+        return RANK_CHARS[self - 1]
+
+    @classmethod
+    def from_char(cls, char: str) -> Rank:
+        index = RANK_CHARS.find(char.upper()) if len(char) == 1 else -1
+        if index < 0:
+            raise ParseError(f"not a rank: {char!r} (expected one of {RANK_CHARS})")
+        return cls(index + 1)
+
+    @property
+    def next_in_circle(self) -> Rank:
+        """The rank one above, with the King followed by the Ace."""
+        return Rank(self % 13 + 1)
+
+    @property
+    def previous_in_circle(self) -> Rank:
+        """The rank one below, with the Ace preceded by the King."""
+        return Rank((self - 2) % 13 + 1)
+
+    def __repr__(self) -> str:
+        return f"Rank.{self.name}"
+
+
+class Suit(enum.IntEnum):
+    """A card's suit, in the order of the rules: clubs, diamonds, hearts, spades."""
+
+    CLUBS = 0
+    DIAMONDS = 1
+    HEARTS = 2
+    SPADES = 3
+
+    @property
+    def char(self) -> str:
+        return SUIT_CHARS[self]
+
+    @property
+    def is_red(self) -> bool:
+        return self in (Suit.DIAMONDS, Suit.HEARTS)
+
+    @classmethod
+    def from_char(cls, char: str) -> Suit:
+        index = SUIT_CHARS.find(char.upper()) if len(char) == 1 else -1
+        if index < 0:
+            raise ParseError(f"not a suit: {char!r} (expected one of {SUIT_CHARS})")
+        return cls(index)
+
+    def __repr__(self) -> str:
+        return f"Suit.{self.name}"
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class Card:
+    """A playing card. Two decks hold two equal copies of each card."""
+
+    rank: Rank
+    suit: Suit
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "rank", Rank(self.rank))
+        object.__setattr__(self, "suit", Suit(self.suit))
+
+    @classmethod
+    def from_text(cls, text: str) -> Card:
+        """Parse ``AS``, ``td`` or ``10D``; raise :class:`ParseError` otherwise."""
+        cleaned = text.strip()
+        if cleaned[:2] == "10":
+            cleaned = "T" + cleaned[2:]
+        if len(cleaned) != 2:
+            raise ParseError(f"not a card: {text!r} (expected rank and suit, like AS or TD)")
+        return cls(Rank.from_char(cleaned[0]), Suit.from_char(cleaned[1]))
+
+    @property
+    def index(self) -> int:
+        """0..51, suit-major in the order C D H S: the engine's byte for the card."""
+        return self.suit * 13 + self.rank - 1
+
+    @classmethod
+    def from_index(cls, index: int) -> Card:
+        return _BY_INDEX[index]
+
+    @property
+    def is_red(self) -> bool:
+        return self.suit.is_red
+
+    def __str__(self) -> str:
+        return self.rank.char + self.suit.char
+
+    def __repr__(self) -> str:
+        return f"Card.from_text({str(self)!r})"
+
+
+_BY_INDEX = tuple(Card(Rank(i % 13 + 1), Suit(i // 13)) for i in range(52))
+
+
+def new_deck(decks: int = 1) -> list[Card]:
+    """Fresh decks in index order (clubs Ace to King, then diamonds, hearts, spades)."""
+    return [card for _ in range(decks) for card in _BY_INDEX]
+
+
+def parse_cards(text: str) -> list[Card]:
+    """Parse cards separated by white space: ``"AS 2H TD"``."""
+    return [Card.from_text(word) for word in text.split()]
+
+
+def format_cards(cards) -> str:
+    return " ".join(str(card) for card in cards)

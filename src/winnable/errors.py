@@ -1,0 +1,24 @@
+"""Typed errors: every failure a player or a script can cause has its own class."""
+
+
+class WinnableError(Exception):
+    """Base class of every error Winnable raises on purpose."""
+
+
+class ParseError(WinnableError, ValueError):
+    """Text that is not a card, a move, a position or a deal number."""
+
+
+class IllegalMoveError(WinnableError, ValueError):
+    """A well-formed move that the rules do not allow in this position."""
+
+
+class UnknownGameError(WinnableError, KeyError):
+    """A game id that Winnable does not play."""
+
+    def __str__(self) -> str:  # KeyError quotes its argument; keep the message plain
+        return str(self.args[0]) if self.args else "unknown game"
+
+
+class EngineError(WinnableError, RuntimeError):
+    """The engine claimed something the Python rules refuse (a bug, never shown as a win)."""

@@ -1,0 +1,148 @@
+"""What every game has in common: a move, an immutable position and its contract.
+
+Each game family (``blackhole``, ``freecell``, ``spider``) subclasses :class:`Position`
+and :class:`Move`; variants are subclasses of a family's position with a few class
+attributes changed, as in python-chess. Everything else in Winnable (the solver API,
+the CLI, the web app) talks to games through this interface only:
+
+* ``Position.deal(number)`` lays out PySolFC deal ``number``;
+* ``legal_moves()``, ``play(move)`` (checks legality, raises :class:`IllegalMoveError`),
+  ``is_won()``, ``is_lost()``;
+* ``parse_move(text)`` and ``str(move)``: a move notation that round-trips;
+* ``to_text()`` / ``from_text()``: a position notation that round-trips, plus any
+  other board ``FORMATS`` (``export(fmt)`` / ``import_(fmt, text)``);
+* ``to_json()``: what the CLI's ``--json`` and the web app show;
+* ``engine_search(nodes, seconds)``: the engine's raw answer, which
+  :func:`winnable.solver.solve` replays through the rules before trusting it.
+"""
+
+from __future__ import annotations
+
+import abc
+from typing import Any, ClassVar, Iterable, Self
+
+from winnable.errors import IllegalMoveError, ParseError
+
+
+class Move(abc.ABC):
+    """A move of some game. Subclasses are frozen dataclasses with a text notation."""
+
+    @classmethod
+    @abc.abstractmethod
+    def from_text(cls, text: str) -> Self:
+        """Parse the move notation; raise :class:`ParseError` on bad text."""
+
+    @abc.abstractmethod
+    def __str__(self) -> str:
+        """The move notation, which :meth:`from_text` reads back."""
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}.from_text({str(self)!r})"
+
+
+class Position(abc.ABC):
+    """An immutable position of one game. Subclasses set the class attributes below."""
+
+    game_id: ClassVar[str]
+    """The stable id used everywhere: CLI, web, storage (``black-hole``, ``penguin``)."""
+    title: ClassVar[str]
+    """The game's name for people."""
+    family: ClassVar[str]
+    """The rules module that plays it."""
+    move_type: ClassVar[type[Move]]
+    FORMATS: ClassVar[tuple[str, ...]] = ("text",)
+    """Board formats :meth:`export` writes and :meth:`import_` reads."""
+    summary: ClassVar[str] = ""
+    """One line on the game, for listings."""
+
+    deal_number: int | None = None
+    """The PySolFC deal this position came from, if known."""
+
+    # -- dealing ---------------------------------------------------------------------
+    @classmethod
+    @abc.abstractmethod
+    def deal(cls, number: int) -> Self:
+        """The starting position of PySolFC deal ``number``."""
+
+    # -- rules -----------------------------------------------------------------------
+    @abc.abstractmethod
+    def legal_moves(self) -> list[Move]:
+        """Every move the rules allow here, in a stable order."""
+
+    @abc.abstractmethod
+    def apply(self, move: Move) -> Self:
+        """The position after ``move``, which must be legal (not checked here)."""
+
+    @abc.abstractmethod
+    def is_won(self) -> bool: ...
+
+    def is_lost(self) -> bool:
+        """No legal move is left and the game is not won."""
+        return not self.is_won() and not self.legal_moves()
+
+    def is_over(self) -> bool:
+        return self.is_won() or self.is_lost()
+
+    def parse_move(self, text: str) -> Move:
+        """Read a move in this game's notation. Subclasses may accept more spellings."""
+        return self.move_type.from_text(text)
+
+    def play(self, move: Move | str) -> Self:
+        """Check ``move`` against the rules and return the position after it."""
+        if isinstance(move, str):
+            move = self.parse_move(move)
+        if move not in self.legal_moves():
+            raise IllegalMoveError(self.why_illegal(move))
+        return self.apply(move)
+
+    def why_illegal(self, move: Move) -> str:
+        """A sentence for a player on why ``move`` is refused."""
+        return f"illegal move {move} in this position"
+
+    def play_line(self, moves: Iterable[Move | str]) -> Self:
+        position = self
+        for move in moves:
+            position = position.play(move)
+        return position
+
+    # -- scores ----------------------------------------------------------------------
+    @abc.abstractmethod
+    def cards_left(self) -> int:
+        """Cards not yet on the foundations."""
+
+    # -- notation --------------------------------------------------------------------
+    @abc.abstractmethod
+    def to_text(self) -> str:
+        """This position in Winnable's text notation (read back by :meth:`from_text`)."""
+
+    @classmethod
+    @abc.abstractmethod
+    def from_text(cls, text: str) -> Self: ...
+
+    def export(self, fmt: str = "text") -> str:
+        if fmt == "text":
+            return self.to_text()
+        raise ParseError(f"{self.game_id} has no board format {fmt!r} (formats: {', '.join(self.FORMATS)})")
+
+    @classmethod
+    def import_(cls, fmt: str, text: str) -> Self:
+        if fmt == "text":
+            return cls.from_text(text)
+        raise ParseError(f"{cls.game_id} has no board format {fmt!r} (formats: {', '.join(cls.FORMATS)})")
+
+    @abc.abstractmethod
+    def to_json(self) -> dict[str, Any]:
+        """A JSON-ready description of the table, for ``--json`` and the web app."""
+
+    def __str__(self) -> str:
+        return self.to_text()
+
+    # -- search ----------------------------------------------------------------------
+    @abc.abstractmethod
+    def engine_search(self, nodes: int | None, seconds: float | None) -> tuple[str, list[str], int]:
+        """Ask the engine: ``(verdict, line, positions)``.
+
+        ``verdict`` is ``"won"``, ``"lost"`` or ``"unknown"``; ``line`` is the winning
+        line in this game's move notation (empty unless won); ``positions`` is the
+        number of positions searched. Nothing here is trusted until replayed.
+        """

@@ -1,0 +1,37 @@
+"""Every game Winnable plays, by its stable id.
+
+>>> game_class("black-hole").title
+'Black Hole'
+>>> "black-hole" in game_ids()
+True
+"""
+
+from __future__ import annotations
+
+import importlib
+
+from winnable.errors import UnknownGameError
+from winnable.game import Position
+
+# id -> "module:Class". One line a game; a module is imported only when its game is used.
+_REGISTRY: dict[str, str] = {
+    "black-hole": "winnable.blackhole:BlackHole",
+}
+
+
+def game_ids() -> list[str]:
+    return list(_REGISTRY)
+
+
+def game_class(game_id: str) -> type[Position]:
+    """The position class of ``game_id``; :class:`UnknownGameError` names the known ones."""
+    try:
+        target = _REGISTRY[game_id]
+    except KeyError:
+        raise UnknownGameError(f"unknown game {game_id!r} (games: {', '.join(_REGISTRY)})") from None
+    module_name, class_name = target.split(":")
+    return getattr(importlib.import_module(module_name), class_name)
+
+
+def deal(game_id: str, number: int) -> Position:
+    return game_class(game_id).deal(number)
