@@ -211,6 +211,11 @@ class BlackHole(Position):
             "lost": self.is_lost(),
         }
 
+    def describe_move(self, move: Move) -> dict[str, Any]:
+        card = getattr(move, "card", None)
+        pile = self.pile_of(card) if card is not None else None
+        return {"move": str(move), "from": f"pile:{pile}", "to": "foundation", "card": str(card), "count": 1}
+
     # -- search ----------------------------------------------------------------------
     def engine_search(self, nodes: int | None, seconds: float | None) -> tuple[str, list[str], int]:
         from winnable import _engine

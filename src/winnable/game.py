@@ -105,6 +105,23 @@ class Position(abc.ABC):
             position = position.play(move)
         return position
 
+    # -- what the browser needs ---------------------------------------------------------
+    def describe_move(self, move: Move) -> dict[str, Any]:
+        """A move as the browser draws it: ``move`` (notation), ``from`` and ``to``
+        (locations such as ``pile:4``, ``column:2``, ``cell:0``, ``foundation``,
+        ``stock``; indices from 0), ``card`` (the card moved, or the deepest card of a
+        run) and ``count`` (cards moved)."""
+        return {"move": str(move)}
+
+    def click_choices(self) -> list[dict[str, Any]]:
+        """Every legal move, described, in click-to-move priority: a click on a card
+        plays the first entry whose ``from`` and ``count`` match that card."""
+        return [self.describe_move(move) for move in self.legal_moves()]
+
+    def player_view(self) -> dict[str, Any]:
+        """What a player may see (games with hidden cards override this to hide them)."""
+        return self.to_json()
+
     # -- scores ----------------------------------------------------------------------
     @abc.abstractmethod
     def cards_left(self) -> int:
