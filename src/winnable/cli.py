@@ -1,0 +1,209 @@
+"""The ``winnable`` command: deal, solve and survey any game; serve the web app.
+
+Bad input (an unknown game, a malformed range, a bad file) prints one line to stderr
+and exits with code 2.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import time
+from pathlib import Path
+from typing import Optional
+
+import typer
+
+from winnable.errors import WinnableError
+from winnable.games import game_class, game_ids
+from winnable.solver import Budget
+
+app = typer.Typer(
+    add_completion=False,
+    no_args_is_help=True,
+    help="Winnable: patience games with a solver behind every deal.",
+    pretty_exceptions_enable=False,
+)
+
+USAGE_ERROR = 2
+
+
+def fail(message: str) -> typer.Exit:
+    typer.echo(f"winnable: error: {message}", err=True)
+    return typer.Exit(USAGE_ERROR)
+
+
+def parse_range(text: str) -> tuple[int, int]:
+    """``"1-1000"`` or ``"7"`` to an inclusive range of deal numbers."""
+    from winnable.deals import parse_deal_number
+
+    first, sep, last = text.partition("-")
+    try:
+        low = parse_deal_number(first)
+        high = parse_deal_number(last) if sep else low
+    except WinnableError:
+        raise fail(f"not a range of deal numbers: {text!r} (write A-B, like 1-1000)") from None
+    if high < low:
+        raise fail(f"empty range {text!r}: {high} is below {low}")
+    return low, high
+
+
+def make_budget(nodes: Optional[int], seconds: Optional[float]) -> Budget:
+    try:
+        return Budget(nodes, seconds)
+    except ValueError as error:
+        raise fail(str(error)) from None
+
+
+def lookup(game: str):
+    try:
+        return game_class(game)
+    except WinnableError as error:
+        raise fail(str(error)) from None
+
+
+GameArg = typer.Argument(..., help="Game id; `winnable games` lists them.")
+
+
+@app.command()
+def games() -> None:
+    """List the games and their ids."""
+    for game_id in game_ids():
+        cls = game_class(game_id)
+        typer.echo(f"{game_id:18} {cls.title:24} {cls.summary}")
+
+
+@app.command()
+def deal(
+    game: str = GameArg,
+    number: str = typer.Argument(..., help="Deal number, as in PySolFC."),
+    fmt: str = typer.Option("text", "--format", "-f", help="Board format (text, or the game's own: bhs, fcs, ...)."),
+    as_json: bool = typer.Option(False, "--json", help="Print the table as JSON."),
+) -> None:
+    """Print deal NUMBER of GAME."""
+    cls = lookup(game)
+    try:
+        position = cls.deal(number)
+        if as_json:
+            typer.echo(json.dumps(position.to_json()))
+        else:
+            typer.echo(position.export(fmt), nl=False)
+    except WinnableError as error:
+        raise fail(str(error)) from None
+
+
+@app.command()
+def solve(
+    game: str = GameArg,
+    number: Optional[str] = typer.Argument(None, help="Deal number (or use --file)."),
+    file: Optional[Path] = typer.Option(None, "--file", help="Read the position from a file ('-' for stdin)."),
+    fmt: str = typer.Option("text", "--format", "-f", help="Format of --file."),
+    nodes: Optional[int] = typer.Option(None, "--nodes", help="Give up after this many positions."),
+    seconds: Optional[float] = typer.Option(None, "--seconds", help="Give up after this many seconds."),
+    as_json: bool = typer.Option(False, "--json", help="Print the verdict as JSON."),
+) -> None:
+    """Solve one deal or position: the verdict, a verified winning line, positions and time."""
+    from winnable.solver import solve as run_solver
+
+    cls = lookup(game)
+    budget = make_budget(nodes, seconds)
+    if (number is None) == (file is None):
+        raise fail("give a deal number or --file, not both")
+    try:
+        if file is not None:
+            try:
+                text = sys.stdin.read() if str(file) == "-" else file.read_text()
+            except OSError as error:
+                raise fail(f"cannot read {file}: {error.strerror}") from None
+            position = cls.import_(fmt, text)
+        else:
+            position = cls.deal(number)
+        verdict = run_solver(position, budget)
+    except WinnableError as error:
+        raise fail(str(error)) from None
+    if as_json:
+        typer.echo(json.dumps(verdict.to_json()))
+        return
+    where = f"deal {position.deal_number}" if position.deal_number is not None else str(file)
+    typer.echo(f"{cls.title} {where}: {verdict.status.value}")
+    if verdict.won:
+        typer.echo(f"winning line ({len(verdict.line)} moves, verified by the rules):")
+        typer.echo(format_line([str(move) for move in verdict.line]))
+    elif verdict.lost:
+        typer.echo("no winning line exists: every reachable position was searched")
+    else:
+        typer.echo("undecided: the budget ran out before a win or a proof of loss")
+    typer.echo(f"positions searched: {verdict.positions:,}")
+    typer.echo(f"time: {verdict.seconds:.3f} s")
+
+
+def format_line(moves: list[str], per_row: int = 10) -> str:
+    rows = []
+    for start in range(0, len(moves), per_row):
+        numbered = [f"{start + i + 1}.{move}" for i, move in enumerate(moves[start : start + per_row])]
+        rows.append("  " + " ".join(numbered))
+    return "\n".join(rows)
+
+
+@app.command()
+def survey(
+    game: str = GameArg,
+    deals: str = typer.Argument(..., help="Range of deal numbers, A-B."),
+    out: Optional[Path] = typer.Option(None, "--out", help="Write one JSON line per deal to this file."),
+    jobs: int = typer.Option(0, "--jobs", "-j", help="Worker processes (0: one per core)."),
+    nodes: Optional[int] = typer.Option(None, "--nodes", help="Position budget per deal."),
+    seconds: Optional[float] = typer.Option(None, "--seconds", help="Time budget per deal."),
+    as_json: bool = typer.Option(False, "--json", help="Print the summary as JSON."),
+    quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
+) -> None:
+    """Solve a range of deals on all cores; print won / lost / unknown and timings."""
+    from winnable.survey import run_survey
+
+    lookup(game)
+    low, high = parse_range(deals)
+    budget = make_budget(nodes, seconds)
+    if jobs < 0:
+        raise fail("--jobs must be 0 or more")
+    try:
+        handle = out.open("w") if out is not None else None
+    except OSError as error:
+        raise fail(f"cannot write {out}: {error.strerror}") from None
+    try:
+        summary = run_survey(game, low, high, budget, jobs or os.cpu_count() or 1, handle, progress=not quiet)
+    except WinnableError as error:
+        raise fail(str(error)) from None
+    finally:
+        if handle is not None:
+            handle.close()
+    if as_json:
+        typer.echo(json.dumps(summary.to_json()))
+    else:
+        typer.echo(summary.to_text())
+
+
+@app.command()
+def serve(
+    host: str = typer.Option("127.0.0.1", "--host", help="Address to listen on."),
+    port: int = typer.Option(8000, "--port", help="Port to listen on."),
+    database: Optional[str] = typer.Option(None, "--database", help="Database URL (default: SQLite in the user's data folder)."),
+) -> None:
+    """Start the web app."""
+    try:
+        from winnable.web import run
+    except ImportError as error:
+        raise fail(f"the web app is not installed: {error}") from None
+    run(host=host, port=port, database=database)
+
+
+def main() -> None:
+    started = time.perf_counter()
+    try:
+        app()
+    except KeyboardInterrupt:
+        typer.echo(f"interrupted after {time.perf_counter() - started:.1f} s", err=True)
+        sys.exit(130)
+
+
+if __name__ == "__main__":
+    main()
