@@ -26,6 +26,11 @@ pub const PILES: usize = 17;
 const RANKS: usize = 13;
 const FULL: u32 = (1 << RANKS) - 1;
 const RANK_SHIFT: u32 = 34;
+/// The low bit of every pile's two-bit height.
+const SPREAD: u64 = 0x1_5555_5555;
+/// Positions a run may search before the search restarts with another move order (the
+/// limit doubles at each restart, so the search stays complete).
+const FIRST_RUN: u64 = 500;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Outcome {
@@ -56,8 +61,11 @@ pub struct Layout {
     ranks: [[u8; 3]; PILES],
     heights: [u8; PILES],
     foundation: u8,
-    /// (p, q, n) with p < q: the bottom n cards of p and q have the same ranks.
-    pairs: Vec<(u8, u8, u8)>,
+    /// For each pile and height: the foundation ranks its top card can go on (a bit each).
+    playable_on: [[u16; 4]; PILES],
+    /// For each pile p: (q, n) where the bottom n cards of p and q have the same ranks.
+    partners: [[(u8, u8); PILES]; PILES],
+    partner_count: [u8; PILES],
 }
 
 #[inline]
@@ -124,6 +132,17 @@ const fn walk_tables() -> WalkTables {
 }
 
 static TABLES: WalkTables = walk_tables();
+
+enum Run {
+    Won(Vec<u8>),
+    Lost,
+    OutOfBudget,
+    Restart(Vec<u64>),
+}
+
+fn bottom_mask(bottoms: &[u8; RANKS]) -> u32 {
+    (0..RANKS).filter(|&r| bottoms[r] > 0).fold(0, |m, r| m | (1 << r))
+}
 
 /// Can the ranks `counts` still on the table be played as one walk of +-1 steps around
 /// the rank circle, starting at `start` and ending at a rank in `ends`?
@@ -210,7 +229,8 @@ impl Layout {
             }
             heights[p] = pile.len() as u8;
         }
-        let mut pairs = Vec::new();
+        let mut partners = [[(0u8, 0u8); PILES]; PILES];
+        let mut partner_count = [0u8; PILES];
         for p in 0..PILES {
             for q in p + 1..PILES {
                 let limit = heights[p].min(heights[q]) as usize;
@@ -219,11 +239,21 @@ impl Layout {
                     n += 1;
                 }
                 if n > 0 {
-                    pairs.push((p as u8, q as u8, n as u8));
+                    partners[p][partner_count[p] as usize] = (q as u8, n as u8);
+                    partner_count[p] += 1;
+                    partners[q][partner_count[q] as usize] = (p as u8, n as u8);
+                    partner_count[q] += 1;
                 }
             }
         }
-        Ok(Layout { ranks, heights, foundation: foundation - 1, pairs })
+        let mut playable_on = [[0u16; 4]; PILES];
+        for p in 0..PILES {
+            for h in 1..=heights[p] as usize {
+                let r = ranks[p][h - 1] as usize;
+                playable_on[p][h] = (1 << ((r + 1) % RANKS)) | (1 << ((r + RANKS - 1) % RANKS));
+            }
+        }
+        Ok(Layout { ranks, heights, foundation: foundation - 1, playable_on, partners, partner_count })
     }
 
     fn root(&self) -> u64 {
@@ -236,57 +266,97 @@ impl Layout {
 
     /// Orders the heights of interchangeable piles: for each pair p < q whose bottom n
     /// cards match in rank, if both heights are at most n then p's is the larger.
+    /// `changed` is the one pile whose height differs from a canonical state (or
+    /// `None` to check every pair): only its pairs, and those of piles it swaps with,
+    /// can be out of order.
     #[inline]
-    fn canonical(&self, mut state: u64) -> u64 {
-        loop {
-            let mut changed = false;
-            for &(p, q, n) in &self.pairs {
-                let (p, q, n) = (p as usize, q as usize, n as usize);
-                let (hp, hq) = (height(state, p), height(state, q));
-                if hp < hq && hq <= n {
-                    state = with_height(with_height(state, p, hq), q, hp);
-                    changed = true;
+    fn canonical_after(&self, mut state: u64, changed: usize) -> u64 {
+        let mut work = [0u8; PILES + 1];
+        let mut queued = 1u32 << changed;
+        work[0] = changed as u8;
+        let mut len = 1;
+        while len > 0 {
+            len -= 1;
+            let p = work[len] as usize;
+            queued &= !(1 << p);
+            for &(q, n) in &self.partners[p][..self.partner_count[p] as usize] {
+                let (q, n) = (q as usize, n as usize);
+                let (lo, hi) = if p < q { (p, q) } else { (q, p) };
+                let (hl, hh) = (height(state, lo), height(state, hi));
+                if hl < hh && hh <= n {
+                    state = with_height(with_height(state, lo, hh), hi, hl);
+                    for x in [lo, hi] {
+                        if queued & (1 << x) == 0 {
+                            queued |= 1 << x;
+                            work[len] = x as u8;
+                            len += 1;
+                        }
+                    }
                 }
             }
-            if !changed {
-                return state;
-            }
         }
+        state
     }
 
+    fn canonical(&self, mut state: u64) -> u64 {
+        for p in 0..PILES {
+            state = self.canonical_after(state, p);
+        }
+        state
+    }
+
+    /// The moves from `state`, best first, written to `out`. Run 0 tries the tallest
+    /// pile first, then the last pile first; later runs (restarts) keep tallest-first
+    /// but start the pile order at a point hashed from the position and the run, so each
+    /// run looks somewhere else first.
     #[inline]
-    fn moves(&self, state: u64, out: &mut [u8; PILES]) -> usize {
+    fn moves(&self, state: u64, run: u32, out: &mut [u8; PILES]) -> usize {
         let f = foundation_rank(state);
-        let (up, down) = ((f + 1) % RANKS, (f + RANKS - 1) % RANKS);
-        let mut buckets = [[0u8; PILES]; 3];
-        let mut sizes = [0usize; 3];
-        for p in (0..PILES).rev() {
+        let mut playable = 0u64; // bit 2p: pile p's top card can go on the foundation
+        for p in 0..PILES {
             let h = height(state, p);
-            if h > 0 {
-                let r = self.ranks[p][h - 1] as usize;
-                if r == up || r == down {
-                    buckets[h - 1][sizes[h - 1]] = p as u8;
-                    sizes[h - 1] += 1;
+            playable |= (((self.playable_on[p][h] >> f) & 1) as u64) << (2 * p);
+        }
+        if playable == 0 {
+            return 0;
+        }
+        let low = state & SPREAD;
+        let high = (state >> 1) & SPREAD;
+        let classes = [playable & low & high, playable & high & !low, playable & low & !high];
+        let mut n = 0;
+        if run == 0 {
+            for mut class in classes {
+                while class != 0 {
+                    let bit = 63 - class.leading_zeros();
+                    class &= !(1u64 << bit);
+                    out[n] = (bit / 2) as u8;
+                    n += 1;
                 }
             }
+            return n;
         }
-        let mut n = 0;
-        for h in (0..3).rev() {
-            out[n..n + sizes[h]].copy_from_slice(&buckets[h][..sizes[h]]);
-            n += sizes[h];
+        let mix = (state ^ (run as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15)).wrapping_mul(0xD6E8_FEB8_6659_FD93);
+        for mut class in classes {
+            let first = n;
+            while class != 0 {
+                let bit = 63 - class.leading_zeros();
+                class &= !(1u64 << bit);
+                let p = (bit / 2) as u8;
+                // Insertion by a per-position, per-run key: ties broken differently.
+                let key = |p: u8| (mix >> (3 * p as u32)) & 7;
+                let mut i = n;
+                while i > first && key(out[i - 1]) < key(p) {
+                    out[i] = out[i - 1];
+                    i -= 1;
+                }
+                out[i] = p;
+                n += 1;
+            }
         }
         n
     }
 
     pub fn solve(&self, budget: &mut Budget) -> Solution {
-        struct Frame {
-            state: u64,
-            moves: [u8; PILES],
-            count: u8,
-            next: u8,
-            played: u8,
-            emptied: u8,
-        }
         let mut counts = [0u8; RANKS];
         let mut bottoms = [0u8; RANKS];
         let mut left = 0usize;
@@ -304,18 +374,57 @@ impl Layout {
         if left == 0 {
             return Solution { outcome: Outcome::Won, line: vec![], positions: 1 };
         }
-        let bottom_mask = |bottoms: &[u8; RANKS]| -> u32 {
-            (0..RANKS).filter(|&r| bottoms[r] > 0).fold(0, |m, r| m | (1 << r))
-        };
         let mut seen = KeySet::with_capacity_log2(12);
         seen.insert(root);
         let mut positions = 1u64;
         if !walk_possible(&counts, foundation_rank(root), bottom_mask(&bottoms)) {
             return Solution { outcome: Outcome::Lost, line: vec![], positions };
         }
+        let mut run = 0u32;
+        let mut run_limit = FIRST_RUN;
+        loop {
+            let limit = if run_limit == 0 { u64::MAX } else { positions.saturating_add(run_limit) };
+            match self.dfs(root, counts, bottoms, left, run, limit, &mut seen, &mut positions, budget) {
+                Run::Won(line) => return Solution { outcome: Outcome::Won, line, positions },
+                Run::Lost => return Solution { outcome: Outcome::Lost, line: vec![], positions },
+                Run::OutOfBudget => return Solution { outcome: Outcome::Unknown, line: vec![], positions },
+                Run::Restart(path) => {
+                    // Every position this run finished is dead; the ones still on its
+                    // path are not, so they are searched again by the next run.
+                    for state in path {
+                        seen.remove(state);
+                    }
+                    run += 1;
+                    run_limit = if run_limit > (1 << 40) { 0 } else { run_limit * 2 };
+                }
+            }
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn dfs(
+        &self,
+        root: u64,
+        mut counts: [u8; RANKS],
+        mut bottoms: [u8; RANKS],
+        mut left: usize,
+        run: u32,
+        limit: u64,
+        seen: &mut KeySet,
+        positions: &mut u64,
+        budget: &mut Budget,
+    ) -> Run {
+        struct Frame {
+            state: u64,
+            moves: [u8; PILES],
+            count: u8,
+            next: u8,
+            played: u8,
+            emptied: u8,
+        }
         let mut stack: Vec<Frame> = Vec::with_capacity(64);
         let mut first = Frame { state: root, moves: [0; PILES], count: 0, next: 0, played: 0, emptied: 255 };
-        first.count = self.moves(root, &mut first.moves) as u8;
+        first.count = self.moves(root, run, &mut first.moves) as u8;
         stack.push(first);
         while let Some(top) = stack.last_mut() {
             if top.next == top.count {
@@ -335,19 +444,23 @@ impl Layout {
             let h = height(top.state, p);
             let rank = self.ranks[p][h - 1];
             let child = (with_height(top.state, p, h - 1) & ((1u64 << RANK_SHIFT) - 1)) | ((rank as u64) << RANK_SHIFT);
-            let child = self.canonical(child);
+            let child = self.canonical_after(child, p);
             if !seen.insert(child) {
                 continue;
             }
-            positions += 1;
+            *positions += 1;
             let emptied = if h == 1 { self.ranks[p][0] } else { 255 };
             if left == 1 {
                 stack.push(Frame { state: child, moves: [0; PILES], count: 0, next: 0, played: rank, emptied });
-                let line = self.real_line(stack.iter().map(|f| f.state));
-                return Solution { outcome: Outcome::Won, line, positions };
+                return Run::Won(self.real_line(stack.iter().map(|f| f.state)));
             }
-            if budget.exhausted(positions) {
-                return Solution { outcome: Outcome::Unknown, line: vec![], positions };
+            if budget.exhausted(*positions) {
+                return Run::OutOfBudget;
+            }
+            if *positions >= limit {
+                let mut path: Vec<u64> = stack.iter().skip(1).map(|f| f.state).collect();
+                path.push(child);
+                return Run::Restart(path);
             }
             counts[rank as usize] -= 1;
             if emptied != 255 {
@@ -356,12 +469,12 @@ impl Layout {
             left -= 1;
             let mut frame = Frame { state: child, moves: [0; PILES], count: 0, next: 0, played: rank, emptied };
             if walk_possible(&counts, rank as usize, bottom_mask(&bottoms)) {
-                frame.count = self.moves(child, &mut frame.moves) as u8;
+                frame.count = self.moves(child, run, &mut frame.moves) as u8;
             }
             // A frame with no moves is popped (and its counts restored) at once.
             stack.push(frame);
         }
-        Solution { outcome: Outcome::Lost, line: vec![], positions }
+        Run::Lost
     }
 
     /// Turns a path of canonical states into pile moves in the real layout: at each step,

@@ -84,3 +84,67 @@ impl KeySet {
         }
     }
 }
+
+impl KeySet {
+    /// Removes `key` if present (backward-shift deletion keeps probe runs intact).
+    pub fn remove(&mut self, key: u64) -> bool {
+        let tagged = key | TAG;
+        let mut index = self.home(key);
+        loop {
+            let slot = self.slots[index];
+            if slot == EMPTY {
+                return false;
+            }
+            if slot == tagged {
+                break;
+            }
+            index = (index + 1) & self.mask;
+        }
+        let mut hole = index;
+        let mut next = (hole + 1) & self.mask;
+        loop {
+            let slot = self.slots[next];
+            if slot == EMPTY {
+                break;
+            }
+            let home = self.home(slot & !TAG);
+            // Move `slot` back into the hole unless its home lies cyclically in (hole, next].
+            let stays = if hole <= next { hole < home && home <= next } else { hole < home || home <= next };
+            if !stays {
+                self.slots[hole] = slot;
+                hole = next;
+            }
+            next = (next + 1) & self.mask;
+        }
+        self.slots[hole] = EMPTY;
+        self.len -= 1;
+        true
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn insert_remove_agree_with_std() {
+        let mut set = KeySet::with_capacity_log2(4);
+        let mut reference = std::collections::HashSet::new();
+        let mut x = 88172645463325252u64;
+        for step in 0..200_000 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let key = x % 5000;
+            if step % 3 == 0 {
+                assert_eq!(set.remove(key), reference.remove(&key));
+            } else {
+                assert_eq!(set.insert(key), reference.insert(key));
+            }
+            assert_eq!(set.len(), reference.len());
+        }
+        for key in 0..5000 {
+            assert_eq!(set.contains(key), reference.contains(&key));
+        }
+    }
+}
