@@ -22,7 +22,7 @@ run: setup
 
 test: setup
 	cd engine && cargo test --release --quiet
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -q
 
 bench: setup
 	$(BIN)/python bench/black_hole.py

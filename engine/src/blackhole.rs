@@ -525,8 +525,23 @@ fn black_hole_solve(
     Ok((solution.outcome.as_str(), solution.line, solution.positions))
 }
 
+/// The piles (0-based) whose top card can go on the foundation, in the engine's order
+/// (tallest pile first, then the last pile first): for tests against the Python rules.
+#[pyfunction]
+fn black_hole_moves(piles: Vec<Vec<u8>>, foundation_rank: u8) -> PyResult<Vec<u8>> {
+    let layout = Layout::new(&piles, foundation_rank).map_err(PyValueError::new_err)?;
+    let mut state = (layout.foundation as u64) << RANK_SHIFT;
+    for p in 0..PILES {
+        state = with_height(state, p, layout.heights[p] as usize);
+    }
+    let mut out = [0u8; PILES];
+    let n = layout.moves(state, 0, &mut out);
+    Ok(out[..n].to_vec())
+}
+
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(black_hole_solve, m)?)?;
+    m.add_function(wrap_pyfunction!(black_hole_moves, m)?)?;
     Ok(())
 }
 

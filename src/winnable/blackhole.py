@@ -24,7 +24,7 @@ number, 1 to 17 (``"5"``).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Self
 
 from winnable import deals
@@ -42,7 +42,7 @@ def ranks_adjacent(a: Rank, b: Rank) -> bool:
     return a.next_in_circle == b or b.next_in_circle == a
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class BlackHoleMove(Move):
     """Play ``card``, the top card of its pile, onto the foundation."""
 
@@ -56,7 +56,7 @@ class BlackHoleMove(Move):
         return str(self.card)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class BlackHole(Position):
     """A Black Hole position: 17 piles (bottom card first) and the foundation.
 
@@ -66,7 +66,7 @@ class BlackHole(Position):
 
     piles: tuple[tuple[Card, ...], ...]
     foundation: tuple[Card, ...] = (HOLE,)
-    deal_number: int | None = None
+    deal_number: int | None = field(default=None, compare=False)
 
     game_id = "black-hole"
     title = "Black Hole"
@@ -192,13 +192,6 @@ class BlackHole(Position):
         rest = [card for card in missing if card != HOLE]
         foundation = ((HOLE,) if top[0] != HOLE else ()) + tuple(rest) + (top[0],)
         return cls(tuple(piles), foundation)
-
-    def export(self, fmt: str = "text") -> str:
-        return self.to_bhs() if fmt == "bhs" else super().export(fmt)
-
-    @classmethod
-    def import_(cls, fmt: str, text: str) -> Self:
-        return cls.from_bhs(text) if fmt == "bhs" else super().import_(fmt, text)
 
     def to_json(self) -> dict[str, Any]:
         return {

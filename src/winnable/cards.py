@@ -109,7 +109,10 @@ class Card:
             cleaned = "T" + cleaned[2:]
         if len(cleaned) != 2:
             raise ParseError(f"not a card: {text!r} (expected rank and suit, like AS or TD)")
-        return cls(Rank.from_char(cleaned[0]), Suit.from_char(cleaned[1]))
+        try:
+            return cls(Rank.from_char(cleaned[0]), Suit.from_char(cleaned[1]))
+        except ParseError as error:
+            raise ParseError(f"not a card: {text!r} ({error})") from None
 
     @property
     def index(self) -> int:

@@ -51,7 +51,8 @@ class Position(abc.ABC):
     """The rules module that plays it."""
     move_type: ClassVar[type[Move]]
     FORMATS: ClassVar[tuple[str, ...]] = ("text",)
-    """Board formats :meth:`export` writes and :meth:`import_` reads."""
+    """Board formats :meth:`export` writes (``to_<fmt>``) and :meth:`import_` reads
+    (``from_<fmt>``)."""
     summary: ClassVar[str] = ""
     """One line on the game, for listings."""
 
@@ -137,15 +138,18 @@ class Position(abc.ABC):
     def from_text(cls, text: str) -> Self: ...
 
     def export(self, fmt: str = "text") -> str:
-        if fmt == "text":
-            return self.to_text()
-        raise ParseError(f"{self.game_id} has no board format {fmt!r} (formats: {', '.join(self.FORMATS)})")
+        """This position in board format ``fmt``: ``text``, or one of ``FORMATS``, each
+        written by a method ``to_<fmt>``."""
+        if fmt not in self.FORMATS:
+            raise ParseError(f"{self.game_id} has no board format {fmt!r} (formats: {', '.join(self.FORMATS)})")
+        return getattr(self, f"to_{fmt}")()
 
     @classmethod
     def import_(cls, fmt: str, text: str) -> Self:
-        if fmt == "text":
-            return cls.from_text(text)
-        raise ParseError(f"{cls.game_id} has no board format {fmt!r} (formats: {', '.join(cls.FORMATS)})")
+        """Read a position in board format ``fmt`` (a class method ``from_<fmt>``)."""
+        if fmt not in cls.FORMATS:
+            raise ParseError(f"{cls.game_id} has no board format {fmt!r} (formats: {', '.join(cls.FORMATS)})")
+        return getattr(cls, f"from_{fmt}")(text)
 
     @abc.abstractmethod
     def to_json(self) -> dict[str, Any]:
@@ -153,6 +157,9 @@ class Position(abc.ABC):
 
     def __str__(self) -> str:
         return self.to_text()
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}.from_text({self.to_text()!r})"
 
     # -- search ----------------------------------------------------------------------
     @abc.abstractmethod

@@ -1,0 +1,145 @@
+"""Black Hole rules on hand-made positions, notations and formats."""
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from winnable.blackhole import PILES, BlackHole, BlackHoleMove
+from winnable.cards import Card, parse_cards
+from winnable.errors import IllegalMoveError, ParseError
+
+ALL = [Card.from_index(i) for i in range(52)]
+
+
+def position(foundation: str, *piles: str) -> BlackHole:
+    """A position from the foundation (first card first) and up to 17 piles (bottom first);
+    the cards not named are taken to be on the foundation already, before its top."""
+    named = [tuple(parse_cards(pile)) for pile in piles] + [()] * (PILES - len(piles))
+    found = parse_cards(foundation)
+    used = {card for pile in named for card in pile} | set(found)
+    rest = [card for card in ALL if card not in used and card != Card.from_text("AS")]
+    head = [Card.from_text("AS")] if Card.from_text("AS") not in found else []
+    return BlackHole(tuple(named), tuple(head + rest + found))
+
+
+def moves(pos):
+    return sorted(str(move) for move in pos.legal_moves())
+
+
+def test_king_takes_queen_and_ace():
+    pos = position("KD", "QH", "AC", "2C", "JS", "KC")
+    assert moves(pos) == ["AC", "QH"]
+
+
+def test_ace_takes_king_and_two():
+    pos = position("AS", "KH", "2D", "3C", "QS", "AH")
+    assert moves(pos) == ["2D", "KH"]
+
+
+def test_two_takes_ace_and_three_but_not_king():
+    pos = position("2H", "AD", "3S", "KC", "2C")
+    assert moves(pos) == ["3S", "AD"]
+
+
+def test_only_top_cards_play_and_suits_never_matter():
+    pos = position("7C", "8D 5S", "6H", "8S 9S")
+    assert moves(pos) == ["6H"]
+    after = pos.play("6H")
+    assert moves(after) == ["5S"]
+
+
+def test_play_checks_the_rules_with_reasons():
+    pos = position("7C", "8D 5S", "6H")
+    with pytest.raises(IllegalMoveError, match="not one rank above or below"):
+        pos.play("5S")
+    with pytest.raises(IllegalMoveError, match="not the top card"):
+        pos.play("8D")
+    with pytest.raises(ParseError):
+        pos.play("X9")
+
+
+def test_pile_numbers_are_moves_too():
+    pos = position("7C", "8D 5S", "6H")
+    assert pos.parse_move("2") == BlackHoleMove(Card.from_text("6H"))
+    with pytest.raises(ParseError):
+        pos.parse_move("18")
+    with pytest.raises(IllegalMoveError):
+        pos.parse_move("5")
+
+
+def test_won_and_lost():
+    last = position("QD", "KS")
+    assert not last.is_won() and not last.is_lost() and last.cards_left() == 1
+    done = last.play("KS")
+    assert done.is_won() and not done.is_lost() and done.cards_left() == 0
+    stuck = position("5C", "9H", "2D")
+    assert stuck.is_lost() and not stuck.is_won()
+
+
+def test_deal_layout():
+    pos = BlackHole.deal(1)
+    assert pos.foundation == (Card.from_text("AS"),)
+    assert all(len(pile) == 3 for pile in pos.piles)
+    assert len({card for pile in pos.piles for card in pile}) == 51
+    assert pos.cards_left() == 51 and pos.deal_number == 1
+
+
+def test_positions_are_immutable_values():
+    pos = BlackHole.deal(5)
+    first = pos.legal_moves()[0]
+    after = pos.play(first)
+    assert pos.cards_left() == 51 and after.cards_left() == 50
+    assert after.foundation_card == first.card
+    with pytest.raises(AttributeError):
+        pos.piles = ()
+
+
+def random_play(number, steps):
+    pos = BlackHole.deal(number)
+    for index in range(steps):
+        legal = pos.legal_moves()
+        if not legal:
+            break
+        pos = pos.play(legal[(index * 7 + number) % len(legal)])
+    return pos
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(1, 100000), st.integers(0, 51))
+def test_text_and_bhs_formats_round_trip(number, steps):
+    pos = random_play(number, steps)
+    again = BlackHole.from_text(pos.to_text())
+    assert again.piles == pos.piles and again.foundation == pos.foundation
+    from_bhs = BlackHole.from_bhs(pos.to_bhs())
+    assert from_bhs.piles == pos.piles and from_bhs.foundation_card == pos.foundation_card
+    assert from_bhs.to_bhs() == pos.to_bhs()
+    assert moves(from_bhs) == moves(pos)
+
+
+def test_move_notation_round_trips():
+    move = BlackHoleMove(Card.from_text("QH"))
+    assert str(move) == "QH" and BlackHoleMove.from_text("QH") == move
+    assert eval(repr(move), {"BlackHoleMove": BlackHoleMove}) == move
+
+
+@pytest.mark.parametrize("text", ["", "Foundation: AS\n1: 2C 3C 4C\n", "Foundation: AS AS\n" + "-\n" * 17, "nonsense"])
+def test_bad_positions_are_parse_errors(text):
+    with pytest.raises(ParseError):
+        BlackHole.from_text(text)
+
+
+def test_bad_bhs_boards_are_parse_errors():
+    with pytest.raises(ParseError):
+        BlackHole.from_bhs("Foundations: AS AH\n")
+    with pytest.raises(ParseError):
+        BlackHole.from_bhs("no header\n")
+
+
+def test_json_and_click_descriptions():
+    pos = BlackHole.deal(2)
+    data = pos.to_json()
+    assert data["game"] == "black-hole" and len(data["piles"]) == 17 and data["foundation"] == ["AS"]
+    described = pos.click_choices()
+    assert {entry["move"] for entry in described} == set(moves(pos))
+    for entry in described:
+        pile = int(entry["from"].split(":")[1])
+        assert data["piles"][pile][-1] == entry["card"] and entry["to"] == "foundation"

@@ -1,0 +1,102 @@
+"""The ``winnable`` command as a user types it."""
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from winnable.blackhole import BlackHole
+
+
+def run(*args, stdin=None):
+    return subprocess.run([sys.executable, "-m", "winnable.cli", *args], capture_output=True, text=True, input=stdin, timeout=300)
+
+
+def test_deal_prints_text_bhs_and_json():
+    text = run("deal", "black-hole", "1")
+    assert text.returncode == 0 and text.stdout == BlackHole.deal(1).to_text()
+    bhs = run("deal", "black-hole", "1", "--format", "bhs")
+    assert bhs.stdout.splitlines()[:2] == ["Foundations: AS", "JD KS TH"]
+    data = json.loads(run("deal", "black-hole", "1", "--json").stdout)
+    assert data["game"] == "black-hole" and data["deal"] == 1 and len(data["piles"]) == 17
+
+
+def test_solve_prints_a_line_that_wins_when_typed():
+    result = run("solve", "black-hole", "2")
+    assert result.returncode == 0
+    assert "black hole deal 2: won" in result.stdout.lower()
+    moves = [word.split(".", 1)[1] for line in result.stdout.splitlines() if line.startswith("  ") for word in line.split()]
+    assert len(moves) == 51
+    position = BlackHole.deal(2)
+    for move in moves:
+        position = position.play(move)
+    assert position.is_won()
+    assert "positions searched" in result.stdout and "time" in result.stdout
+
+
+def test_solve_json_and_lost_deal():
+    data = json.loads(run("solve", "black-hole", "1", "--json").stdout)
+    assert data["verdict"] == "lost" and data["moves"] == 0 and data["positions"] >= 1
+
+
+def test_solve_a_position_from_a_file(tmp_path):
+    board = tmp_path / "deal.txt"
+    board.write_text(BlackHole.deal(2).play("KH").to_bhs())
+    data = json.loads(run("solve", "black-hole", "--file", str(board), "--format", "bhs", "--json").stdout)
+    assert data["verdict"] in ("won", "lost")
+    stdin = run("solve", "black-hole", "--file", "-", "--json", stdin=BlackHole.deal(2).to_text())
+    assert json.loads(stdin.stdout)["verdict"] == "won"
+
+
+def test_survey_counts_and_writes_json_lines(tmp_path):
+    out = tmp_path / "survey.jsonl"
+    result = run("survey", "black-hole", "1-40", "--out", str(out), "--quiet", "--jobs", "2")
+    assert result.returncode == 0, result.stderr
+    records = [json.loads(line) for line in out.read_text().splitlines()]
+    assert [r["deal"] for r in records] == list(range(1, 41))
+    for record in records:
+        assert set(record) >= {"game", "deal", "verdict", "positions", "seconds", "moves"}
+        assert record["verdict"] in ("won", "lost")
+        assert record["moves"] == (51 if record["verdict"] == "won" else 0)
+    won = sum(r["verdict"] == "won" for r in records)
+    assert f"won      {won:>9}" in result.stdout
+    assert "median" in result.stdout and "p90" in result.stdout
+    summary = json.loads(run("survey", "black-hole", "1-5", "--json", "--quiet").stdout)
+    assert summary["count"] == 5 and summary["won"] + summary["lost"] + summary["unknown"] == 5
+
+
+def test_survey_budget_leaves_unknowns():
+    summary = json.loads(run("survey", "black-hole", "400-400", "--json", "--quiet", "--nodes", "10").stdout)
+    assert summary["unknown"] == 1
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (("solve", "chess", "1"), "unknown game"),
+        (("survey", "black-hole", "10-1"), "empty range"),
+        (("survey", "black-hole", "a-b"), "not a range"),
+        (("deal", "black-hole", "0"), "out of range"),
+        (("deal", "black-hole", "7", "--format", "fcs"), "no board format"),
+        (("solve", "black-hole", "--file", "/no/such/file"), "cannot read"),
+        (("solve", "black-hole"), "deal number or --file"),
+        (("solve", "black-hole", "1", "--nodes", "0"), "positive"),
+    ],
+)
+def test_bad_input_is_one_line_and_exit_code_2(args, message):
+    result = run(*args)
+    assert result.returncode == 2
+    assert message in result.stderr
+    assert "Traceback" not in result.stderr and len(result.stderr.strip().splitlines()) == 1
+
+
+def test_bad_file_contents_exit_2(tmp_path):
+    board = tmp_path / "bad.txt"
+    board.write_text("Foundations: AS\nQQ KK\n")
+    result = run("solve", "black-hole", "--file", str(board), "--format", "bhs")
+    assert result.returncode == 2 and "not a card" in result.stderr
+
+
+def test_games_lists_black_hole():
+    assert "black-hole" in run("games").stdout
