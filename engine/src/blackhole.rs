@@ -154,31 +154,28 @@ fn bottom_mask(bottoms: &[u8; RANKS]) -> u32 {
 /// for the degrees without the end, plus or minus one for the end.
 #[inline]
 pub fn walk_possible(counts: &[u8; RANKS], start: usize, ends: u32) -> bool {
-    let mut q = [0i32; RANKS];
+    let mut q = [0i32; 16];
     let mut prev = 0i32;
     let mut in_play = 1u32 << start;
     for v in 0..RANKS {
         let c = counts[v] as i32;
-        if c > 0 {
-            in_play |= 1 << v;
-        }
-        let d = 2 * c + (v == start) as i32;
-        q[v] = d - prev;
+        in_play |= ((c > 0) as u32) << v;
+        q[v] = 2 * c + (v == start) as i32 - prev;
         prev = q[v];
     }
     let last = q[RANKS - 1];
     let mut minus_one = 0u32;
     let mut one = 0u32;
-    for (v, &qv) in q.iter().enumerate() {
-        let e = if v % 2 == 0 { 2 * qv - last } else { 2 * qv + last };
-        if e < -1 {
-            return false;
-        }
-        if e == -1 {
-            minus_one |= 1 << v;
-        } else if e == 1 {
-            one |= 1 << v;
-        }
+    let mut below = 0u32;
+    for v in 0..RANKS {
+        let sign = if v % 2 == 0 { -1 } else { 1 };
+        let e = 2 * q[v] + sign * last;
+        below |= ((e < -1) as u32) << v;
+        minus_one |= ((e == -1) as u32) << v;
+        one |= ((e == 1) as u32) << v;
+    }
+    if below != 0 {
+        return false;
     }
     let mut candidates = ends;
     while candidates != 0 {
@@ -401,6 +398,21 @@ impl Layout {
         }
     }
 
+    /// The canonical children of `state` for `moves`; their table slots are prefetched
+    /// so that the inserts to come find them in cache.
+    #[inline]
+    fn children(&self, moves: &[u8], state: u64, out: &mut [u64; PILES], seen: &KeySet) {
+        for (i, &p) in moves.iter().enumerate() {
+            let p = p as usize;
+            let h = height(state, p);
+            let rank = self.ranks[p][h - 1];
+            let child = (with_height(state, p, h - 1) & ((1u64 << RANK_SHIFT) - 1)) | ((rank as u64) << RANK_SHIFT);
+            let child = self.canonical_after(child, p);
+            seen.prefetch(child);
+            out[i] = child;
+        }
+    }
+
     #[allow(clippy::too_many_arguments)]
     fn dfs(
         &self,
@@ -417,14 +429,16 @@ impl Layout {
         struct Frame {
             state: u64,
             moves: [u8; PILES],
+            children: [u64; PILES],
             count: u8,
             next: u8,
             played: u8,
             emptied: u8,
         }
         let mut stack: Vec<Frame> = Vec::with_capacity(64);
-        let mut first = Frame { state: root, moves: [0; PILES], count: 0, next: 0, played: 0, emptied: 255 };
+        let mut first = Frame { state: root, moves: [0; PILES], children: [0; PILES], count: 0, next: 0, played: 0, emptied: 255 };
         first.count = self.moves(root, run, &mut first.moves) as u8;
+        self.children(&first.moves[..first.count as usize], root, &mut first.children, seen);
         stack.push(first);
         while let Some(top) = stack.last_mut() {
             if top.next == top.count {
@@ -440,18 +454,17 @@ impl Layout {
                 continue;
             }
             let p = top.moves[top.next as usize] as usize;
+            let child = top.children[top.next as usize];
             top.next += 1;
             let h = height(top.state, p);
             let rank = self.ranks[p][h - 1];
-            let child = (with_height(top.state, p, h - 1) & ((1u64 << RANK_SHIFT) - 1)) | ((rank as u64) << RANK_SHIFT);
-            let child = self.canonical_after(child, p);
             if !seen.insert(child) {
                 continue;
             }
             *positions += 1;
             let emptied = if h == 1 { self.ranks[p][0] } else { 255 };
             if left == 1 {
-                stack.push(Frame { state: child, moves: [0; PILES], count: 0, next: 0, played: rank, emptied });
+                stack.push(Frame { state: child, moves: [0; PILES], children: [0; PILES], count: 0, next: 0, played: rank, emptied });
                 return Run::Won(self.real_line(stack.iter().map(|f| f.state)));
             }
             if budget.exhausted(*positions) {
@@ -467,9 +480,10 @@ impl Layout {
                 bottoms[emptied as usize] -= 1;
             }
             left -= 1;
-            let mut frame = Frame { state: child, moves: [0; PILES], count: 0, next: 0, played: rank, emptied };
+            let mut frame = Frame { state: child, moves: [0; PILES], children: [0; PILES], count: 0, next: 0, played: rank, emptied };
             if walk_possible(&counts, rank as usize, bottom_mask(&bottoms)) {
                 frame.count = self.moves(child, run, &mut frame.moves) as u8;
+                self.children(&frame.moves[..frame.count as usize], child, &mut frame.children, seen);
             }
             // A frame with no moves is popped (and its counts restored) at once.
             stack.push(frame);
