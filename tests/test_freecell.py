@@ -449,3 +449,88 @@ def test_fcs_export_is_shifted_and_imports_back():
 def test_registry_knows_every_preset():
     for cls in GAMES:
         assert game_class(cls.game_id) is cls
+
+
+# -- the engine against the rules --------------------------------------------------------------
+
+from hypothesis import given, settings, strategies as st  # noqa: E402
+
+
+def canonical(columns, cells, foundations=None):
+    key = (tuple(sorted(tuple(c) for c in columns if c)), tuple(sorted(c for c in cells if c is not None)))
+    return key if foundations is None else key + (tuple(foundations),)
+
+
+def python_successors(position):
+    index = lambda cards: [card.index for card in cards]  # noqa: E731
+    origin = canonical([index(c) for c in position.columns], [c.index if c else None for c in position.cells])
+    out = set()
+    for move in position.legal_moves():
+        after = position.apply(move)
+        key = canonical([index(c) for c in after.columns], [c.index if c else None for c in after.cells])
+        if key != origin:
+            out.add(key)
+    return out
+
+
+def engine_successors(position):
+    from winnable import _engine
+
+    columns = [[card.index for card in column] for column in position.columns]
+    cells = [card.index if card else 255 for card in position.cells]
+    result = _engine.freecell_successors(position.engine_rules(), columns, cells, list(position.foundations), int(position.base_rank))
+    out = set()
+    for notation, cols, cells_after in result:
+        # Every engine move is legal by the rules and leads to the same position.
+        after = position.play(notation)
+        assert canonical([[c.index for c in col] for col in after.columns], [c.index if c else None for c in after.cells]) == canonical(cols, [None if c == 255 else c for c in cells_after])
+        out.add(canonical(cols, [None if c == 255 else c for c in cells_after]))
+    return out
+
+
+@settings(max_examples=60, deadline=None)
+@given(game=st.sampled_from(GAMES), deal=st.integers(1, 10**6), walk=st.lists(st.integers(0, 10**6), max_size=60))
+def test_engine_and_rules_generate_the_same_moves(game, deal, walk):
+    position = game.deal(deal)
+    for step in walk:
+        assert engine_successors(position) == python_successors(position), position.to_text()
+        moves = position.legal_moves()
+        if not moves:
+            break
+        position = position.apply(moves[step % len(moves)])
+    assert engine_successors(position) == python_successors(position), position.to_text()
+
+
+@pytest.mark.parametrize("game", [cls.game_id for cls in GAMES])
+def test_engine_lines_replay_through_the_rules(game):
+    from winnable.solver import Status, solve, Budget
+
+    cls = game_class(game)
+    for number in (1, 2, 3):
+        verdict = solve(cls.deal(number), Budget(nodes=300_000))
+        if verdict.status is Status.WON:
+            assert cls.deal(number).play_line(verdict.line).is_won()
+
+
+def test_freecell_11982_is_proved_lost_and_others_won():
+    from winnable.solver import Status, solve
+
+    assert solve(FreeCell.deal(11982)).status is Status.LOST
+    won = solve(FreeCell.deal(1))
+    assert won.status is Status.WON and FreeCell.deal(1).play_line(won.line).is_won()
+
+
+def test_pysolfc_penguin_wins_with_the_beak_moved_by_hand():
+    from winnable.solver import Status, solve
+
+    verdict = solve(PySolFCPenguin.deal(1))
+    assert verdict.status is Status.WON
+    assert any(str(move).endswith("o") and PySolFCPenguin.deal(1).columns[0][0] for move in verdict.line)
+
+
+def test_engine_reports_a_lost_position():
+    from winnable.solver import Status, solve
+
+    board = ["AC 2C", "KC 3C 4C", "5C 6C", "7C 8C", "9C TC", "JC QC", "QD KD"]
+    stuck = Penguin0.from_text(_complete(board, "", Rank.ACE, 7))
+    assert solve(stuck).status is Status.LOST

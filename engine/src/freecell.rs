@@ -103,6 +103,13 @@ pub struct Move {
     pub src: u8,
     pub dst: u8,
     pub count: u8,
+    /// The card moved (the deepest one of a run), filled in when the move is played.
+    pub card: u8,
+}
+
+#[inline]
+fn mv(src: u8, dst: u8, count: u8) -> Move {
+    Move { src, dst, count, card: NO_CARD }
 }
 
 impl Move {
@@ -194,6 +201,7 @@ impl State {
                 seen[card as usize] = true;
                 state.push(i, card, z);
             }
+            state.rekey(i, 0);
         }
         for (i, &card) in cells.iter().enumerate() {
             if card != NO_CARD {
@@ -223,27 +231,28 @@ impl State {
         }
     }
 
+    /// Put a card on a column; the key is brought up to date by `rekey`.
     #[inline]
     fn push(&mut self, col: usize, card: u8, z: &Zobrist) {
         let n = self.len[col] as usize;
-        let old = self.col_hash[col];
-        let new = old ^ z.at[n * 52 + card as usize];
         self.cols[col][n] = card;
         self.len[col] += 1;
-        self.col_hash[col] = new;
-        self.key = self.key.wrapping_sub(mix(old)).wrapping_add(mix(new));
+        self.col_hash[col] ^= z.at[n * 52 + card as usize];
     }
 
     #[inline]
     fn pop(&mut self, col: usize, z: &Zobrist) -> u8 {
         let n = self.len[col] as usize - 1;
         let card = self.cols[col][n];
-        let old = self.col_hash[col];
-        let new = old ^ z.at[n * 52 + card as usize];
         self.len[col] -= 1;
-        self.col_hash[col] = new;
-        self.key = self.key.wrapping_sub(mix(old)).wrapping_add(mix(new));
+        self.col_hash[col] ^= z.at[n * 52 + card as usize];
         card
+    }
+
+    /// The key after column `col` changed from the hash `old`.
+    #[inline]
+    fn rekey(&mut self, col: usize, old: u128) {
+        self.key = self.key.wrapping_sub(mix(old)).wrapping_add(mix(self.col_hash[col]));
     }
 
     #[inline]
@@ -263,6 +272,13 @@ impl State {
     pub fn on_foundations(&self) -> u32 {
         self.found.iter().map(|&c| c as u32).sum()
     }
+}
+
+/// A position stored compactly for the best-first search: column heights, the cards
+/// of the columns one after the other, the cells, the foundations.
+#[derive(Clone, Copy)]
+struct Packed {
+    bytes: [u8; 72],
 }
 
 /// An open-addressing set of 128-bit keys (0 marks an empty slot).
@@ -341,11 +357,22 @@ pub struct Solution {
 pub struct Solver {
     pub rules: Rules,
     z: Zobrist,
+    /// Evaluation weights: foundations, free cells, empty columns, cards covering the
+    /// next card of a suit, cards above a lower card, breaks in a column.
+    weights: [i32; 6],
 }
 
 impl Solver {
     pub fn new(rules: Rules) -> Solver {
-        Solver { rules, z: Zobrist::new() }
+        let mut weights = [40, 10, 20, 4, 3, 1];
+        if let Ok(text) = std::env::var("WINNABLE_FC_WEIGHTS") {
+            for (slot, word) in weights.iter_mut().zip(text.split(',')) {
+                if let Ok(value) = word.trim().parse() {
+                    *slot = value;
+                }
+            }
+        }
+        Solver { rules, z: Zobrist::new(), weights }
     }
 
     pub fn state(&self, columns: &[Vec<u8>], cells: &[u8], found: &[u8]) -> Result<State, String> {
@@ -423,7 +450,7 @@ impl Solver {
             }
             let top = s.cols[i][n - 1];
             if self.accepts(s, top) {
-                out.push(Move { src: i as u8, dst: FOUNDATION, count: 1 });
+                out.push(mv(i as u8, FOUNDATION, 1));
             }
             let run = self.run_length(s, i);
             for j in 0..r.columns {
@@ -433,7 +460,7 @@ impl Solver {
                 let target = s.top(j);
                 for k in 1..=run.min(limit) {
                     if r.builds_on(s.cols[i][n - k], target) {
-                        out.push(Move { src: i as u8, dst: j as u8, count: k as u8 });
+                        out.push(mv(i as u8, j as u8, k as u8));
                         break;
                     }
                 }
@@ -442,12 +469,12 @@ impl Solver {
                 // Moving a whole column into an empty one changes nothing.
                 for k in 1..=run.min(limit_empty).min(n - 1) {
                     if r.fills[s.cols[i][n - k] as usize] {
-                        out.push(Move { src: i as u8, dst: j as u8, count: k as u8 });
+                        out.push(mv(i as u8, j as u8, k as u8));
                     }
                 }
             }
             if first_cell.is_some() {
-                out.push(Move { src: i as u8, dst: ANY_CELL, count: 1 });
+                out.push(mv(i as u8, ANY_CELL, 1));
             }
         }
         for c in 0..r.cells {
@@ -457,47 +484,114 @@ impl Solver {
             }
             let src = (8 + c) as u8;
             if self.accepts(s, card) {
-                out.push(Move { src, dst: FOUNDATION, count: 1 });
+                out.push(mv(src, FOUNDATION, 1));
             }
             for j in 0..r.columns {
                 if s.len[j] != 0 && r.builds_on(card, s.top(j)) {
-                    out.push(Move { src, dst: j as u8, count: 1 });
+                    out.push(mv(src, j as u8, 1));
                 }
             }
             if let Some(j) = first_empty {
                 if r.fills[card as usize] {
-                    out.push(Move { src, dst: j as u8, count: 1 });
+                    out.push(mv(src, j as u8, 1));
                 }
             }
         }
     }
 
-    /// Play `m` (a card for a cell goes to the first empty one); returns the move as played.
+    /// Play `m` (a card for a cell goes to the first empty one); returns the move as
+    /// played (its cell and card filled in), which `undo` takes back.
+    #[inline]
     pub fn play(&self, s: &mut State, m: Move) -> Move {
         let z = &self.z;
         let mut played = m;
-        let mut moving = [0u8; 64];
         let count = m.count as usize;
-        if m.src < 8 {
-            for k in (0..count).rev() {
-                moving[k] = s.pop(m.src as usize, z);
+        if m.dst < 8 {
+            // Onto a column: from a column (a run) or from a cell.
+            let dst = m.dst as usize;
+            let old_dst = s.col_hash[dst];
+            if m.src < 8 {
+                let src = m.src as usize;
+                let old_src = s.col_hash[src];
+                let n = s.len[src] as usize;
+                played.card = s.cols[src][n - count];
+                for k in n - count..n {
+                    let card = s.cols[src][k];
+                    s.push(dst, card, z);
+                }
+                for _ in 0..count {
+                    s.pop(src, z);
+                }
+                s.rekey(src, old_src);
+            } else {
+                let card = s.take_cell((m.src - 8) as usize, z);
+                played.card = card;
+                s.push(dst, card, z);
             }
-        } else {
-            moving[0] = s.take_cell((m.src - 8) as usize, z);
+            s.rekey(dst, old_dst);
+            return played;
         }
+        let card = if m.src < 8 {
+            let src = m.src as usize;
+            let old = s.col_hash[src];
+            let card = s.pop(src, z);
+            s.rekey(src, old);
+            card
+        } else {
+            s.take_cell((m.src - 8) as usize, z)
+        };
+        played.card = card;
         if m.dst == FOUNDATION {
-            s.found[(moving[0] / 13) as usize] += 1;
-        } else if m.dst >= 8 {
+            s.found[(card / 13) as usize] += 1;
+        } else {
             // Cells are interchangeable: a card always goes to the first empty one.
             let cell = (0..self.rules.cells).find(|&i| s.cells[i] == NO_CARD).expect("an empty cell");
             played.dst = (8 + cell) as u8;
-            s.set_cell(cell, moving[0], z);
-        } else {
-            for &card in &moving[..count] {
-                s.push(m.dst as usize, card, z);
-            }
+            s.set_cell(cell, card, z);
         }
         played
+    }
+
+    /// Take back a move returned by `play`.
+    #[inline]
+    pub fn undo(&self, s: &mut State, m: Move) {
+        let z = &self.z;
+        let count = m.count as usize;
+        if m.dst < 8 {
+            let dst = m.dst as usize;
+            let old_dst = s.col_hash[dst];
+            if m.src < 8 {
+                let src = m.src as usize;
+                let old_src = s.col_hash[src];
+                let n = s.len[dst] as usize;
+                for k in n - count..n {
+                    let card = s.cols[dst][k];
+                    s.push(src, card, z);
+                }
+                for _ in 0..count {
+                    s.pop(dst, z);
+                }
+                s.rekey(src, old_src);
+            } else {
+                let card = s.pop(dst, z);
+                s.set_cell((m.src - 8) as usize, card, z);
+            }
+            s.rekey(dst, old_dst);
+            return;
+        }
+        if m.dst == FOUNDATION {
+            s.found[(m.card / 13) as usize] -= 1;
+        } else {
+            s.take_cell((m.dst - 8) as usize, z);
+        }
+        if m.src < 8 {
+            let src = m.src as usize;
+            let old = s.col_hash[src];
+            s.push(src, m.card, z);
+            s.rekey(src, old);
+        } else {
+            s.set_cell((m.src - 8) as usize, m.card, z);
+        }
     }
 
     /// Play the automatic moves: the beak (where the rules move it) and safe moves to
@@ -509,14 +603,14 @@ impl Solver {
             for i in 0..r.columns {
                 let top = s.top(i);
                 if top != NO_CARD && self.accepts(s, top) && self.safe(s, top) {
-                    done.push(self.play(s, Move { src: i as u8, dst: FOUNDATION, count: 1 }));
+                    done.push(self.play(s, mv(i as u8, FOUNDATION, 1)));
                     moved = true;
                 }
             }
             for c in 0..r.cells {
                 let card = s.cells[c];
                 if card != NO_CARD && self.accepts(s, card) && self.safe(s, card) {
-                    done.push(self.play(s, Move { src: (8 + c) as u8, dst: FOUNDATION, count: 1 }));
+                    done.push(self.play(s, mv((8 + c) as u8, FOUNDATION, 1)));
                     moved = true;
                 }
             }
@@ -530,10 +624,10 @@ impl Solver {
     /// the next card each foundation wants, few breaks in the columns.
     fn evaluate(&self, s: &State) -> i32 {
         let r = &self.rules;
-        let mut score = 40 * s.on_foundations() as i32;
+        let w = &self.weights;
         let free = self.free_cells(s) as i32;
         let empty = self.empty_columns(s) as i32;
-        score += 6 * free + 14 * empty;
+        let mut score = w[0] * s.on_foundations() as i32 + w[1] * free + w[2] * empty;
         let mut next = [NO_CARD; 4];
         for suit in 0..4 {
             if s.found[suit] < 13 {
@@ -544,21 +638,151 @@ impl Solver {
         for i in 0..r.columns {
             let n = s.len[i] as usize;
             let c = &s.cols[i];
+            let mut lowest = 13u8;
             for d in 0..n {
                 let card = c[d];
-                let suit = (card / 13) as usize;
-                if next[suit] == card {
-                    score -= 4 * (n - 1 - d) as i32;
+                let sh = r.shifted[card as usize];
+                if next[(card / 13) as usize] == card {
+                    score -= w[3] * (n - 1 - d) as i32;
                 }
+                if sh > lowest {
+                    score -= w[4]; // must move before a deeper card can go home
+                }
+                lowest = lowest.min(sh);
                 if d > 0 && !r.builds_on(card, c[d - 1]) {
-                    score -= 2;
+                    score -= w[5];
                 }
             }
         }
         score
     }
 
+    /// Best-first for `quota` positions (finds most wins fast, with short lines), then
+    /// an exhaustive depth-first search that decides the rest.
     pub fn solve(&self, root: &State, budget: &mut Budget) -> Solution {
+        if std::env::var("WINNABLE_FC_DFS").is_ok() {
+            return self.depth_first(root, budget, 0);
+        }
+        let quota = 150_000;
+        let first = self.best_first(root, budget, quota);
+        if first.verdict != Verdict::Unknown || first.positions < quota {
+            return first;
+        }
+        self.depth_first(root, budget, first.positions)
+    }
+
+    fn pack(&self, s: &State) -> Packed {
+        let mut p = Packed { bytes: [NO_CARD; 72] };
+        let mut at = 8;
+        for i in 0..self.rules.columns {
+            let n = s.len[i] as usize;
+            p.bytes[i] = n as u8;
+            p.bytes[at..at + n].copy_from_slice(&s.cols[i][..n]);
+            at += n;
+        }
+        p.bytes[60..68].copy_from_slice(&s.cells);
+        p.bytes[68..72].copy_from_slice(&s.found);
+        p
+    }
+
+    fn unpack(&self, p: &Packed) -> State {
+        let mut s = State { cols: [[NO_CARD; MAX_HEIGHT]; MAX_COLUMNS], len: [0; MAX_COLUMNS], cells: [NO_CARD; MAX_CELLS], found: [0; 4], col_hash: [0; MAX_COLUMNS], key: 0 };
+        let mut at = 8;
+        for i in 0..self.rules.columns {
+            let n = p.bytes[i] as usize;
+            for &card in &p.bytes[at..at + n] {
+                s.push(i, card, &self.z);
+            }
+            s.rekey(i, 0);
+            at += n;
+        }
+        for c in 0..self.rules.cells {
+            if p.bytes[60 + c] != NO_CARD {
+                s.set_cell(c, p.bytes[60 + c], &self.z);
+            }
+        }
+        s.found.copy_from_slice(&p.bytes[68..72]);
+        s
+    }
+
+    /// Greedy best-first search: always expand the best position found so far.
+    /// Children are kept as (parent, move) and laid out only when expanded.
+    pub fn best_first(&self, root: &State, budget: &mut Budget, quota: u64) -> Solution {
+        use std::collections::BinaryHeap;
+        struct Record {
+            parent: u32,
+            via: Move,
+            packed: u32,
+        }
+        let mut seen = Seen::new();
+        let mut start = root.clone();
+        let mut opening = Vec::new();
+        self.auto_play(&mut start, &mut opening);
+        let mut positions: u64 = 1;
+        seen.insert(start.key);
+        if start.on_foundations() == 52 {
+            return Solution { verdict: Verdict::Won, line: opening, positions };
+        }
+        let mut records = vec![Record { parent: u32::MAX, via: mv(0, 0, 0), packed: 0 }];
+        let mut packs = vec![self.pack(&start)];
+        let mut heap: BinaryHeap<(i32, u32)> = BinaryHeap::new();
+        heap.push((0, 0));
+        let mut moves = Vec::with_capacity(64);
+        let mut done = Vec::with_capacity(64);
+        while let Some((_, index)) = heap.pop() {
+            if positions >= quota || budget.exhausted(positions) {
+                return Solution { verdict: Verdict::Unknown, line: Vec::new(), positions };
+            }
+            let mut state;
+            if index == 0 {
+                state = start.clone();
+            } else {
+                let record = &records[index as usize];
+                state = self.unpack(&packs[records[record.parent as usize].packed as usize]);
+                done.clear();
+                self.play(&mut state, record.via);
+                self.auto_play(&mut state, &mut done);
+                records[index as usize].packed = packs.len() as u32;
+                packs.push(self.pack(&state));
+            }
+            self.moves(&state, &mut moves);
+            for &m in moves.iter() {
+                done.clear();
+                let played = self.play(&mut state, m);
+                done.push(played);
+                self.auto_play(&mut state, &mut done);
+                if seen.insert(state.key) {
+                    positions += 1;
+                    if state.on_foundations() == 52 {
+                        let mut path = vec![played];
+                        let mut at = index;
+                        while at != 0 {
+                            path.push(records[at as usize].via);
+                            at = records[at as usize].parent;
+                        }
+                        path.reverse();
+                        let mut line = opening.clone();
+                        let mut s = start.clone();
+                        for m in path {
+                            line.push(self.play(&mut s, m));
+                            self.auto_play(&mut s, &mut line);
+                        }
+                        return Solution { verdict: Verdict::Won, line, positions };
+                    }
+                    let score = self.evaluate(&state);
+                    records.push(Record { parent: index, via: played, packed: u32::MAX });
+                    heap.push((score, (records.len() - 1) as u32));
+                }
+                for &m in done.iter().rev() {
+                    self.undo(&mut state, m);
+                }
+            }
+        }
+        Solution { verdict: Verdict::Lost, line: Vec::new(), positions }
+    }
+
+    /// Exhaustive depth-first search, children best first.
+    pub fn depth_first(&self, root: &State, budget: &mut Budget, already: u64) -> Solution {
         struct Frame {
             state: State,
             children: Vec<(i32, Move)>,
@@ -569,7 +793,7 @@ impl Solver {
         let mut start = root.clone();
         let mut via = Vec::new();
         self.auto_play(&mut start, &mut via);
-        let mut positions: u64 = 1;
+        let mut positions: u64 = already + 1;
         seen.insert(start.key);
         if start.on_foundations() == 52 {
             return Solution { verdict: Verdict::Won, line: via, positions };
@@ -580,15 +804,18 @@ impl Solver {
             self.moves(state, &mut moves);
             let mut children = Vec::with_capacity(moves.len());
             let mut scratch = Vec::new();
+            let mut child = state.clone();
             for &m in moves.iter() {
-                let mut child = state.clone();
-                self.play(&mut child, m);
                 scratch.clear();
+                scratch.push(self.play(&mut child, m));
                 self.auto_play(&mut child, &mut scratch);
                 if seen.insert(child.key) {
                     *positions += 1;
                     let score = if child.on_foundations() == 52 { i32::MAX } else { self.evaluate(&child) };
                     children.push((score, m));
+                }
+                for &m in scratch.iter().rev() {
+                    self.undo(&mut child, m);
                 }
             }
             children.sort_by(|a, b| b.0.cmp(&a.0));
@@ -673,8 +900,8 @@ fn freecell_solve(
     Ok((solution.verdict.as_str().to_string(), line, solution.positions))
 }
 
-/// The engine's move generation, for tests: the positions (as text keys) reachable in
-/// one move, each described by its columns sorted and its cells sorted.
+/// The engine's move generation, for tests: each move with the columns and cells after
+/// it (and after the beak's automatic move, where the rules make it).
 #[pyfunction]
 #[pyo3(signature = (rules, columns, cells, foundations, base))]
 fn freecell_successors(
@@ -693,6 +920,15 @@ fn freecell_successors(
     for m in moves {
         let mut s = root.clone();
         let played = solver.play(&mut s, m);
+        if solver.rules.auto_beak {
+            // The rules' own automatic move: an exposed beak goes to its empty foundation.
+            for i in 0..solver.rules.columns {
+                let top = s.top(i);
+                if top != NO_CARD && solver.rules.shifted[top as usize] == 0 && s.found[(top / 13) as usize] == 0 {
+                    solver.play(&mut s, mv(i as u8, FOUNDATION, 1));
+                }
+            }
+        }
         let cols = (0..solver.rules.columns).map(|i| s.cols[i][..s.len[i] as usize].to_vec()).collect();
         let cells = s.cells[..solver.rules.cells].to_vec();
         out.push((played.notation(), cols, cells));
@@ -734,8 +970,43 @@ mod tests {
         let mut rest: Vec<u8> = (2..52).collect();
         rest.reverse();
         let mut s = solver.state(&[vec![0, 1], rest.clone()], &[NO_CARD], &[0, 0, 0, 0]).unwrap();
-        solver.play(&mut s, Move { src: 0, dst: ANY_CELL, count: 1 });
+        solver.play(&mut s, mv(0, ANY_CELL, 1));
         let fresh = solver.state(&[vec![0], rest], &[1], &[0, 0, 0, 0]).unwrap();
         assert_eq!(s.key, fresh.key);
+    }
+
+    #[test]
+    fn undo_restores_every_position_of_a_random_walk() {
+        let rules = Rules::new(8, 4, false, Wrap::None, false, false, false, 1).unwrap();
+        let solver = Solver::new(rules);
+        let mut deck: Vec<u8> = (0..52).collect();
+        let mut seed = 99u64;
+        for i in (1..52).rev() {
+            let j = (splitmix(&mut seed) % (i as u64 + 1)) as usize;
+            deck.swap(i, j);
+        }
+        let columns: Vec<Vec<u8>> = (0..8).map(|c| deck.iter().skip(c).step_by(8).copied().collect()).collect();
+        let mut s = solver.state(&columns, &[NO_CARD; 4], &[0; 4]).unwrap();
+        let mut moves = Vec::new();
+        for _ in 0..400 {
+            solver.moves(&s, &mut moves);
+            if moves.is_empty() {
+                break;
+            }
+            let before = s.clone();
+            for &m in moves.iter() {
+                let played = solver.play(&mut s, m);
+                solver.undo(&mut s, played);
+                assert_eq!(s.key, before.key);
+                assert_eq!(s.len, before.len);
+                assert_eq!(s.cells, before.cells);
+                assert_eq!(s.found, before.found);
+            }
+            let pick = moves[(splitmix(&mut seed) % moves.len() as u64) as usize];
+            solver.play(&mut s, pick);
+            let cols: Vec<Vec<u8>> = (0..8).map(|i| s.cols[i][..s.len[i] as usize].to_vec()).collect();
+            let fresh = solver.state(&cols, &s.cells[..4], &s.found).unwrap();
+            assert_eq!(fresh.key, s.key);
+        }
     }
 }

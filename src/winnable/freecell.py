@@ -50,9 +50,13 @@ from winnable.cards import Card, Rank, Suit, parse_cards
 from winnable.errors import IllegalMoveError, ParseError
 from winnable.game import Move, Position
 
+_ON_TABLES: dict = {}
+
 CELL_LETTERS = "abcdefgh"
 COLUMN_DIGITS = "12345678"
 FOUNDATION = "o"
+_COLUMN_INDEX = {digit: index for index, digit in enumerate(COLUMN_DIGITS)}
+_CELL_INDEX = {letter: index for index, letter in enumerate(CELL_LETTERS)}
 
 # -- moves ---------------------------------------------------------------------------
 
@@ -234,6 +238,19 @@ class FreeCellFamily(Position):
             return False
         return self.shifted(card.rank) + 1 == self.shifted(target.rank)
 
+    def _on(self) -> bytes:
+        """``builds_on`` for every pair of cards, by card index (the fast path)."""
+        key = (type(self), self.base_rank)
+        table = _ON_TABLES.get(key)
+        if table is None:
+            cards = [Card.from_index(i) for i in range(52)]
+            table = bytes(self.builds_on(a, b) for a in cards for b in cards)
+            _ON_TABLES[key] = table
+        return table
+
+    def _fits(self, card: Card, target: Card) -> bool:
+        return self._on()[(card.suit * 13 + card.rank - 1) * 52 + target.suit * 13 + target.rank - 1] == 1
+
     def fills_empty_column(self, card: Card) -> bool:
         """May ``card`` (alone or as the deepest card of a run) go to an empty column?"""
         if self.WRAP == "restricted" and card.rank == self.base_rank:
@@ -264,7 +281,8 @@ class FreeCellFamily(Position):
         if not column:
             return 0
         length = 1
-        while length < len(column) and self.builds_on(column[-length], column[-length - 1]):
+        fits = self._fits
+        while length < len(column) and fits(column[-length], column[-length - 1]):
             length += 1
         return length
 
@@ -298,7 +316,7 @@ class FreeCellFamily(Position):
                 if other:
                     target = other[-1]
                     for count in range(1, min(run, limits[0]) + 1):
-                        if self.builds_on(column[-count], target):
+                        if self._fits(column[-count], target):
                             moves.append(FreeCellMove(source, COLUMN_DIGITS[j], count))
                 else:
                     for count in range(1, min(run, limits[1], len(column)) + 1):
@@ -312,7 +330,7 @@ class FreeCellFamily(Position):
             if self.foundation_accepts(card):
                 moves.append(FreeCellMove(source, FOUNDATION))
             for j, other in enumerate(self.columns):
-                if (self.builds_on(card, other[-1]) if other else self.fills_empty_column(card)):
+                if (self._fits(card, other[-1]) if other else self.fills_empty_column(card)):
                     moves.append(FreeCellMove(source, COLUMN_DIGITS[j]))
         return moves
 
@@ -346,7 +364,9 @@ class FreeCellFamily(Position):
         if index >= self.COLUMNS:
             return f"{self.title} has {self.COLUMNS} columns"
         destination = self.columns[index]
-        if source in COLUMN_DIGITS:
+        if count > 1:
+            if source not in COLUMN_DIGITS:
+                return "a cell holds one card"
             column = self.columns[COLUMN_DIGITS.index(source)]
             run = self.run_length(column)
             if count > run:
@@ -355,10 +375,8 @@ class FreeCellFamily(Position):
             if count > limit:
                 return f"only {limit} cards may move together now (free cells and empty columns)"
             card = column[-count]
-        elif count != 1:
-            return "a cell holds one card"
         if destination:
-            if self.builds_on(card, destination[-1]):
+            if self._fits(card, destination[-1]):
                 return None
             return f"{card} does not go on {destination[-1]} ({self._build_rule()})"
         if self.fills_empty_column(card):
@@ -398,37 +416,47 @@ class FreeCellFamily(Position):
         return self.apply(move)
 
     def parse_move(self, text: str) -> FreeCellMove:
-        move = _parse_move(self.move_type, text)
+        return _checked_move(type(self), text)
+
+    @classmethod
+    def _check_move(cls, text: str) -> FreeCellMove:
+        move = _parse_move(cls.move_type, text)
         for token in (move.source, move.target):
-            if token in COLUMN_DIGITS and COLUMN_DIGITS.index(token) >= self.COLUMNS:
-                raise ParseError(f"no column {token}: {self.title} has columns 1-{self.COLUMNS}")
-            if token in CELL_LETTERS and CELL_LETTERS.index(token) >= self.CELLS:
-                cells = f"cells a-{CELL_LETTERS[self.CELLS - 1]}" if self.CELLS else "no free cells"
-                raise ParseError(f"no cell {token}: {self.title} has {cells}")
+            if token in COLUMN_DIGITS and COLUMN_DIGITS.index(token) >= cls.COLUMNS:
+                raise ParseError(f"no column {token}: {cls.title} has columns 1-{cls.COLUMNS}")
+            if token in CELL_LETTERS and CELL_LETTERS.index(token) >= cls.CELLS:
+                cells = f"cells a-{CELL_LETTERS[cls.CELLS - 1]}" if cls.CELLS else "no free cells"
+                raise ParseError(f"no cell {token}: {cls.title} has {cells}")
         return move
 
     def apply(self, move: FreeCellMove) -> Self:
-        columns = list(self.columns)
-        cells = list(self.cells)
-        foundations = list(self.foundations)
+        columns, cells, foundations = self.columns, self.cells, self.foundations
         source, target, count = move.source, move.target, move.count
-        if source in COLUMN_DIGITS:
-            i = COLUMN_DIGITS.index(source)
-            moving = columns[i][-count:]
-            columns[i] = columns[i][:-count]
+        i = _COLUMN_INDEX.get(source)
+        if i is not None:
+            column = columns[i]
+            moving = column[-count:]
+            columns = columns[:i] + (column[:-count],) + columns[i + 1 :]
         else:
-            i = CELL_LETTERS.index(source)
+            i = _CELL_INDEX[source]
             moving = (cells[i],)
-            cells[i] = None
+            cells = cells[:i] + (None,) + cells[i + 1 :]
         if target == FOUNDATION:
-            foundations[moving[0].suit] += 1
-        elif target in CELL_LETTERS:
-            cells[CELL_LETTERS.index(target)] = moving[0]
+            suit = moving[0].suit
+            foundations = foundations[:suit] + (foundations[suit] + 1,) + foundations[suit + 1 :]
+        elif target in _CELL_INDEX:
+            j = _CELL_INDEX[target]
+            cells = cells[:j] + (moving[0],) + cells[j + 1 :]
         else:
-            j = COLUMN_DIGITS.index(target)
-            columns[j] = columns[j] + tuple(moving)
-        auto = self._auto_moves(columns, foundations) if self.AUTO_BEAK else ()
-        return self._make(tuple(columns), tuple(cells), tuple(foundations), self.base_rank, self.deal_number, auto)
+            j = _COLUMN_INDEX[target]
+            columns = columns[:j] + (columns[j] + moving,) + columns[j + 1 :]
+        auto: tuple = ()
+        if self.AUTO_BEAK:
+            column_list, foundation_list = list(columns), list(foundations)
+            auto = self._auto_moves(column_list, foundation_list)
+            if auto:
+                columns, foundations = tuple(column_list), tuple(foundation_list)
+        return self._make(columns, cells, foundations, self.base_rank, self.deal_number, auto)
 
     def _auto_moves(self, columns: list, foundations: list) -> tuple[tuple[Card, str], ...]:
         """The beak goes to its empty foundation as soon as it is playable (in place)."""
@@ -675,6 +703,11 @@ class FreeCellFamily(Position):
         columns = [[card.index for card in column] for column in self.columns]
         cells = [card.index if card else 255 for card in self.cells]
         return _engine.freecell_solve(self.engine_rules(), columns, cells, list(self.foundations), int(self.base_rank), nodes, seconds)
+
+
+@lru_cache(maxsize=8192)
+def _checked_move(cls: type, text: str) -> FreeCellMove:
+    return cls._check_move(text)
 
 
 # -- the games ---------------------------------------------------------------------------
