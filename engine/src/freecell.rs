@@ -290,7 +290,7 @@ struct Seen {
 
 impl Seen {
     fn new() -> Seen {
-        Seen { slots: vec![0; 1 << 14], mask: (1 << 14) - 1, len: 0 }
+        Seen { slots: vec![0; 1 << 12], mask: (1 << 12) - 1, len: 0 }
     }
 
     #[inline]
@@ -622,9 +622,8 @@ impl Solver {
 
     /// Higher is better: cards home, free cells and empty columns, few cards covering
     /// the next card each foundation wants, few breaks in the columns.
-    fn evaluate(&self, s: &State) -> i32 {
+    fn evaluate(&self, s: &State, w: &[i32; 6]) -> i32 {
         let r = &self.rules;
-        let w = &self.weights;
         let free = self.free_cells(s) as i32;
         let empty = self.empty_columns(s) as i32;
         let mut score = w[0] * s.on_foundations() as i32 + w[1] * free + w[2] * empty;
@@ -657,18 +656,23 @@ impl Solver {
         score
     }
 
-    /// Best-first for `quota` positions (finds most wins fast, with short lines), then
-    /// an exhaustive depth-first search that decides the rest.
+    /// A portfolio, as fc-solve runs its scans: best-first searches with four
+    /// evaluations in turn, each with a small quota, then again with a larger one (each
+    /// either wins, or proves the deal lost by exhausting it); last, an exhaustive
+    /// depth-first search that decides whatever is left with little memory.
     pub fn solve(&self, root: &State, budget: &mut Budget) -> Solution {
-        if std::env::var("WINNABLE_FC_DFS").is_ok() {
-            return self.depth_first(root, budget, 0);
+        const SETS: [[i32; 6]; 4] = [[40, 10, 20, 4, 3, 1], [40, 10, 20, 6, 3, 1], [40, 10, 20, 4, 6, 2], [40, 14, 30, 4, 3, 1]];
+        let mut searched = 0u64;
+        for quota in [20_000u64, 200_000] {
+            for weights in SETS.iter() {
+                let result = self.best_first(root, budget, searched, quota, weights);
+                searched = result.positions;
+                if result.verdict != Verdict::Unknown || budget.exhausted(searched) {
+                    return result;
+                }
+            }
         }
-        let quota = 150_000;
-        let first = self.best_first(root, budget, quota);
-        if first.verdict != Verdict::Unknown || first.positions < quota {
-            return first;
-        }
-        self.depth_first(root, budget, first.positions)
+        self.depth_first(root, budget, searched)
     }
 
     fn pack(&self, s: &State) -> Packed {
@@ -707,7 +711,7 @@ impl Solver {
 
     /// Greedy best-first search: always expand the best position found so far.
     /// Children are kept as (parent, move) and laid out only when expanded.
-    pub fn best_first(&self, root: &State, budget: &mut Budget, quota: u64) -> Solution {
+    pub fn best_first(&self, root: &State, budget: &mut Budget, already: u64, quota: u64, weights: &[i32; 6]) -> Solution {
         use std::collections::BinaryHeap;
         struct Record {
             parent: u32,
@@ -718,7 +722,8 @@ impl Solver {
         let mut start = root.clone();
         let mut opening = Vec::new();
         self.auto_play(&mut start, &mut opening);
-        let mut positions: u64 = 1;
+        let mut positions: u64 = already + 1;
+        let limit = already + quota;
         seen.insert(start.key);
         if start.on_foundations() == 52 {
             return Solution { verdict: Verdict::Won, line: opening, positions };
@@ -730,7 +735,7 @@ impl Solver {
         let mut moves = Vec::with_capacity(64);
         let mut done = Vec::with_capacity(64);
         while let Some((_, index)) = heap.pop() {
-            if positions >= quota || budget.exhausted(positions) {
+            if positions >= limit || budget.exhausted(positions) {
                 return Solution { verdict: Verdict::Unknown, line: Vec::new(), positions };
             }
             let mut state;
@@ -769,7 +774,7 @@ impl Solver {
                         }
                         return Solution { verdict: Verdict::Won, line, positions };
                     }
-                    let score = self.evaluate(&state);
+                    let score = self.evaluate(&state, weights);
                     records.push(Record { parent: index, via: played, packed: u32::MAX });
                     heap.push((score, (records.len() - 1) as u32));
                 }
@@ -811,7 +816,7 @@ impl Solver {
                 self.auto_play(&mut child, &mut scratch);
                 if seen.insert(child.key) {
                     *positions += 1;
-                    let score = if child.on_foundations() == 52 { i32::MAX } else { self.evaluate(&child) };
+                    let score = if child.on_foundations() == 52 { i32::MAX } else { self.evaluate(&child, &self.weights) };
                     children.push((score, m));
                 }
                 for &m in scratch.iter().rev() {

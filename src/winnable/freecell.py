@@ -261,7 +261,7 @@ class FreeCellFamily(Position):
 
     def foundation_accepts(self, card: Card) -> bool:
         count = self.foundations[card.suit]
-        return count < 13 and self.shifted(card.rank) == count
+        return count < 13 and (card.rank - self.base_rank) % 13 == count
 
     def free_cells(self) -> int:
         return sum(card is None for card in self.cells)
@@ -287,13 +287,13 @@ class FreeCellFamily(Position):
         return length
 
     def _card_at(self, token: str) -> Card | None:
-        if token in COLUMN_DIGITS:
-            index = COLUMN_DIGITS.index(token)
+        index = _COLUMN_INDEX.get(token)
+        if index is not None:
             if index >= self.COLUMNS:
                 return None
             column = self.columns[index]
             return column[-1] if column else None
-        index = CELL_LETTERS.index(token)
+        index = _CELL_INDEX[token]
         return self.cells[index] if index < self.CELLS else None
 
     def legal_moves(self) -> list[FreeCellMove]:
