@@ -2,7 +2,7 @@
 
     .venv/bin/python bench/freecell.py                      # penguin-pysolfc 1-500
     .venv/bin/python bench/freecell.py freecell 1-1000
-    .venv/bin/python bench/freecell.py penguin-pysolfc 1-500 --cells 5
+    .venv/bin/python bench/freecell.py penguin-pysolfc 1-500 --cells 5   # 5 flippers
 
 For each deal: Winnable's time is `winnable.solver.solve` in this process (engine search
 plus the replay of the line through the Python rules); fc-solve's time is one process
@@ -50,7 +50,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("game", nargs="?", default="penguin-pysolfc")
     parser.add_argument("deals", nargs="?", default="1-500")
-    parser.add_argument("--cells", type=int, help="fc-solve's --freecells-num (for the Penguin cell counts)")
+    parser.add_argument("--cells", type=int, help="play the game with this many free cells (both solvers)")
     parser.add_argument("--seconds", type=float, default=60.0, help="time limit per deal and solver")
     parser.add_argument("--no-fc-solve", action="store_true")
     args = parser.parse_args()
@@ -59,7 +59,14 @@ def main() -> None:
     numbers = range(int(low), int(high or low) + 1)
     options = cls.FCS_OPTIONS
     if args.cells is not None:
-        options = " ".join(word if not previous == "--freecells-num" else str(args.cells) for previous, word in zip([""] + options.split(), options.split()))
+        # The same rules with another number of cells (not a registered game).
+        cls = type(f"{cls.__name__}{args.cells}", (cls,), {"CELLS": args.cells, "game_id": f"{cls.game_id}+{args.cells}cells", "__slots__": ()})
+        words = options.split()
+        if "--freecells-num" in words:
+            words[words.index("--freecells-num") + 1] = str(args.cells)
+        else:
+            words += ["--freecells-num", str(args.cells)]
+        options = " ".join(words)
     use_fcs = not args.no_fc_solve and shutil.which("fc-solve") is not None
     ours: dict[str, int] = {"won": 0, "lost": 0, "unknown": 0}
     theirs: dict[str, int] = {"won": 0, "lost": 0, "unknown": 0}

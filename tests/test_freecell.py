@@ -534,3 +534,21 @@ def test_engine_reports_a_lost_position():
     board = ["AC 2C", "KC 3C 4C", "5C 6C", "7C 8C", "9C TC", "JC QC", "QD KD"]
     stuck = Penguin0.from_text(_complete(board, "", Rank.ACE, 7))
     assert solve(stuck).status is Status.LOST
+
+
+def test_cli_deals_and_reads_fc_solve_boards(tmp_path):
+    from typer.testing import CliRunner
+
+    from winnable.cli import app
+
+    runner = CliRunner()
+    result = runner.invoke(app, ["deal", "penguin-pysolfc", "3", "--format", "fcs"])
+    assert result.exit_code == 0 and result.output == PySolFCPenguin.deal(3).export("fcs")
+    board = tmp_path / "board.fcs"
+    board.write_text(FreeCell.deal(11982).export("fcs"))
+    result = runner.invoke(app, ["solve", "freecell", "--file", str(board), "--format", "fcs", "--json"])
+    assert result.exit_code == 0 and json.loads(result.output)["verdict"] == "lost"
+    result = runner.invoke(app, ["deal", "freecell", "1", "--format", "bhs"])
+    assert result.exit_code == 2 and "no board format" in result.output
+    result = runner.invoke(app, ["solve", "penguin", "2", "--json"])
+    assert result.exit_code == 0 and json.loads(result.output)["verdict"] == "won"

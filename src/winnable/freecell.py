@@ -47,7 +47,7 @@ from typing import Any, ClassVar, Self
 
 from winnable import deals
 from winnable.cards import Card, Rank, Suit, parse_cards
-from winnable.errors import IllegalMoveError, ParseError
+from winnable.errors import EngineError, IllegalMoveError, ParseError
 from winnable.game import Move, Position
 
 _ON_TABLES: dict = {}
@@ -702,7 +702,10 @@ class FreeCellFamily(Position):
 
         columns = [[card.index for card in column] for column in self.columns]
         cells = [card.index if card else 255 for card in self.cells]
-        return _engine.freecell_solve(self.engine_rules(), columns, cells, list(self.foundations), int(self.base_rank), nodes, seconds)
+        try:
+            return _engine.freecell_solve(self.engine_rules(), columns, cells, list(self.foundations), int(self.base_rank), nodes, seconds)
+        except ValueError as error:
+            raise EngineError(f"the engine cannot take this position: {error}") from None
 
 
 @lru_cache(maxsize=8192)
