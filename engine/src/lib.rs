@@ -7,6 +7,7 @@
 use pyo3::prelude::*;
 
 pub mod blackhole;
+pub mod freecell;
 pub mod budget;
 pub mod hashset;
 
@@ -14,5 +15,6 @@ pub mod hashset;
 fn _engine(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     blackhole::register(m)?;
+    freecell::register(m)?;
     Ok(())
 }
