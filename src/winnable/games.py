@@ -16,6 +16,10 @@ from winnable.game import Position
 # id -> "module:Class". One line a game; a module is imported only when its game is used.
 _REGISTRY: dict[str, str] = {
     "black-hole": "winnable.blackhole:BlackHole",
+    "black-widow": "winnable.spider:BlackWidow",
+    "spider-4": "winnable.spider:Spider4",
+    "spider-2": "winnable.spider:Spider2",
+    "spider-1": "winnable.spider:Spider1",
 }
 
 
