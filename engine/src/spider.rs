@@ -218,6 +218,8 @@ pub struct Game {
     deals: u8,
     scratch_a: Vec<u8>,
     scratch_b: Vec<u8>,
+    /// Prune lateral moves (see `search_moves`).
+    pub lateral_prune: bool,
 }
 
 /// Removes a completed run on top, then turns a face-down top card. Returns the new
@@ -268,7 +270,7 @@ impl Game {
         if total + RUN * removed as usize != 104 {
             return Err(format!("{} cards in play and {removed} runs removed: not 104 cards", total));
         }
-        let game = Game { store, stock: stock.to_vec(), deals: (stock.len() / COLUMNS) as u8, scratch_a: Vec::new(), scratch_b: Vec::new() };
+        let game = Game { store, stock: stock.to_vec(), deals: (stock.len() / COLUMNS) as u8, scratch_a: Vec::new(), scratch_b: Vec::new(), lateral_prune: std::env::var_os("SPIDER_NO_LATERAL").is_none() };
         Ok((game, Pos { cols, dealt: 0, removed }))
     }
 
@@ -322,6 +324,7 @@ impl Game {
                 let card = cards[cards.len() - count];
                 // Is the run's base on a card of its own suit one rank higher?
                 let suited_link = count < up && follows(cards[cards.len() - count - 1], card, true);
+                let rank_link = count < up && follows(cards[cards.len() - count - 1], card, false);
                 let whole = count == cards.len();
                 for dst in 0..COLUMNS {
                     if dst == src {
@@ -337,6 +340,11 @@ impl Game {
                             continue;
                         }
                         if suited_link && suit(t.top) != suit(card) {
+                            continue;
+                        }
+                        // A run already on a card one rank higher only moves to a card
+                        // of its own suit (a lateral move changes nothing that counts).
+                        if self.lateral_prune && rank_link && suit(t.top) != suit(card) {
                             continue;
                         }
                     }
@@ -439,10 +447,14 @@ pub struct Weights {
     pub removed: i32,
     /// Added per move made: 0 is pure greedy; more makes the search wider.
     pub depth: i32,
+    /// New positions a level may make before the search moves on.
+    pub quota: i32,
+    /// Extra quota for each deal made (in quotas): deeper levels are larger.
+    pub deeper: i32,
 }
 
-pub const FIRST_PASS: Weights = Weights { down: 6, hard: 4, soft: 2, stock: 3, empty: 8, rooted: 2, removed: 40, depth: 0 };
-pub const SECOND_PASS: Weights = Weights { down: 6, hard: 4, soft: 2, stock: 3, empty: 8, rooted: 2, removed: 40, depth: 1 };
+pub const FIRST_PASS: Weights = Weights { down: 6, hard: 4, soft: 2, stock: 3, empty: 8, rooted: 2, removed: 40, depth: 0, quota: 2000, deeper: 0 };
+pub const SECOND_PASS: Weights = Weights { down: 6, hard: 4, soft: 2, stock: 3, empty: 8, rooted: 2, removed: 40, depth: 1, quota: 8000, deeper: 0 };
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Outcome {
@@ -474,18 +486,54 @@ struct Node {
     depth: u16,
 }
 
-/// One best-first pass from `root` until a win, `limit` new positions, or exhaustion.
+/// One pass from `root` until a win, `limit` new positions, or exhaustion.
+///
+/// Each stock level (deals made) has its own best-first queue. The search works on one
+/// level at a time for a quota of new positions: a deal from a position of that level
+/// goes to the next level's queue. When the quota is spent and the next level has
+/// positions it goes down; when a level can do no more it goes back up and gives the
+/// level above another quota, so that work is spread over the levels as in KPatience's
+/// per-level quotas, and the search never sinks all its budget into one level.
 fn pass(game: &mut Game, root: Pos, w: &Weights, limit: u64, positions: &mut u64, budget: &mut Budget) -> (Outcome, Vec<Move>) {
+    let levels = game.deals_left(&root) as usize + 1;
     let mut nodes: Vec<Node> = Vec::with_capacity(1 << 16);
-    let mut heap: BinaryHeap<Reverse<u64>> = BinaryHeap::with_capacity(1 << 16);
+    let mut heaps: Vec<BinaryHeap<Reverse<u64>>> = (0..levels).map(|_| BinaryHeap::new()).collect();
     let mut seen = KeySet::with_capacity_log2(16);
     seen.insert(game.key(&root));
     nodes.push(Node { pos: root, parent: u32::MAX, mv: Move::DEAL, depth: 0 });
     let order = |score: i32, id: u32| -> u64 { (((score + (1 << 30)) as u64) << 32) | (u32::MAX - id) as u64 };
-    heap.push(Reverse(order(0, 0)));
+    heaps[0].push(Reverse(order(0, 0)));
     let start = *positions;
     let mut moves = Vec::with_capacity(64);
-    while let Some(Reverse(entry)) = heap.pop() {
+    let debug = std::env::var_os("SPIDER_DEBUG").is_some();
+    let mut per_level = vec![0u64; levels];
+    let mut level = 0usize;
+    let mut left = w.quota as i64;
+    let _ = &mut left;
+    let mut next_report = 100_000u64;
+    loop {
+        if debug && *positions - start >= next_report {
+            next_report += 100_000;
+            let sizes: Vec<usize> = heaps.iter().map(|h| h.len()).collect();
+            eprintln!("  at {} positions: per level {:?} queues {:?} level {}", *positions - start, per_level, sizes, level);
+        }
+        if left <= 0 || heaps[level].is_empty() {
+            // Next level down, or back to the top: every level gets its quota in turn.
+            let mut next = level;
+            loop {
+                next = (next + 1) % levels;
+                if !heaps[next].is_empty() || next == level {
+                    break;
+                }
+            }
+            if heaps[next].is_empty() {
+                return (Outcome::Lost, vec![]);
+            }
+            level = next;
+            left = w.quota as i64 * (1 + level as i64 * w.deeper as i64);
+            continue;
+        }
+        let Reverse(entry) = heaps[level].pop().unwrap();
         let id = u32::MAX - (entry & 0xFFFF_FFFF) as u32;
         let pos = nodes[id as usize].pos;
         let depth = nodes[id as usize].depth;
@@ -507,16 +555,19 @@ fn pass(game: &mut Game, root: Pos, w: &Weights, limit: u64, positions: &mut u64
                 continue;
             }
             *positions += 1;
+            per_level[child.dealt as usize] += 1;
             if *positions - start >= limit || budget.exhausted(*positions) {
                 return (Outcome::Unknown, vec![]);
+            }
+            if child.dealt as usize == level {
+                left -= 1;
             }
             let score = game.score(&child, w) + w.depth * (depth as i32 + 1);
             let child_id = nodes.len() as u32;
             nodes.push(Node { pos: child, parent: id, mv, depth: depth.saturating_add(1) });
-            heap.push(Reverse(order(score, child_id)));
+            heaps[child.dealt as usize].push(Reverse(order(score, child_id)));
         }
     }
-    (Outcome::Lost, vec![])
 }
 
 /// Solve from a position: a first greedy pass, then a wider one with what is left.
@@ -529,7 +580,20 @@ pub fn solve(game: &mut Game, root: Pos, budget: &mut Budget, max_nodes: Option<
     }
     let total = max_nodes.unwrap_or(u64::MAX);
     let mut positions = 0u64;
-    let passes = [(FIRST_PASS, total / 3), (SECOND_PASS, u64::MAX)];
+    let mut passes = vec![(FIRST_PASS, total / 3), (SECOND_PASS, u64::MAX)];
+    // Tuning aid: SPIDER_WEIGHTS="down,hard,soft,stock,empty,rooted,removed,depth,quota,deeper,share%;..."
+    if let Ok(text) = std::env::var("SPIDER_WEIGHTS") {
+        passes.clear();
+        for part in text.split(';') {
+            let v: Vec<i32> = part.split(',').map(|x| x.trim().parse().unwrap_or(0)).collect();
+            if v.len() < 11 {
+                continue;
+            }
+            let w = Weights { down: v[0], hard: v[1], soft: v[2], stock: v[3], empty: v[4], rooted: v[5], removed: v[6], depth: v[7], quota: v[8], deeper: v[9] };
+            let share = if v[10] >= 100 { u64::MAX } else { total / 100 * v[10] as u64 };
+            passes.push((w, share));
+        }
+    }
     for (weights, share) in passes {
         let limit = share.max(1);
         let (outcome, line) = pass(game, root, &weights, limit, &mut positions, budget);
