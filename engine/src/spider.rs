@@ -34,6 +34,8 @@ const RUN: usize = 13;
 const RUNS: u8 = 8;
 /// `Move::src` of a deal from the stock.
 pub const DEAL: u8 = 255;
+/// Flag in `Move::count` of a macro move (see [`Game::super_moves`]).
+const MACRO: u8 = 0x80;
 
 #[inline]
 fn rank(card: u8) -> u8 {
@@ -220,6 +222,8 @@ pub struct Game {
     scratch_b: Vec<u8>,
     /// Prune lateral moves (see `search_moves`).
     pub lateral_prune: bool,
+    /// Generate Spider's macro moves.
+    pub macros: bool,
 }
 
 /// Removes a completed run on top, then turns a face-down top card. Returns the new
@@ -270,7 +274,7 @@ impl Game {
         if total + RUN * removed as usize != 104 {
             return Err(format!("{} cards in play and {removed} runs removed: not 104 cards", total));
         }
-        let game = Game { store, stock: stock.to_vec(), deals: (stock.len() / COLUMNS) as u8, scratch_a: Vec::new(), scratch_b: Vec::new(), lateral_prune: std::env::var_os("SPIDER_NO_LATERAL").is_none() };
+        let game = Game { store, stock: stock.to_vec(), deals: (stock.len() / COLUMNS) as u8, scratch_a: Vec::new(), scratch_b: Vec::new(), lateral_prune: std::env::var_os("SPIDER_NO_LATERAL").is_none(), macros: std::env::var_os("SPIDER_MACROS").is_some() };
         Ok((game, Pos { cols, dealt: 0, removed }))
     }
 
@@ -352,8 +356,95 @@ impl Game {
                 }
             }
         }
+        if self.store.by_suit && self.macros {
+            self.super_moves(pos, out);
+        }
         if self.deals_left(pos) > 0 && first_empty.is_none() {
             out.push(Move::DEAL);
+        }
+    }
+
+    /// Spider's macro moves: a run descending by rank but made of several one-suit
+    /// segments moves in one step through empty columns (each upper segment to its own
+    /// empty column, the base segment to the target, then the segments back on it).
+    /// Marked by `MACRO` in `count`; [`Game::expand`] turns one into single moves.
+    fn super_moves(&self, pos: &Pos, out: &mut Vec<Move>) {
+        let empties = pos.cols.iter().filter(|&&c| c == 0).count();
+        if empties == 0 {
+            return;
+        }
+        let first_empty = pos.cols.iter().position(|&c| c == 0);
+        for src in 0..COLUMNS {
+            let s = *self.store.info(pos.cols[src]);
+            if s.is_empty() {
+                continue;
+            }
+            let cards = self.store.cards(pos.cols[src]);
+            let up = s.up() as usize;
+            let mut segments = 1;
+            let mut count = s.movable as usize;
+            // Extend the run by rank below the movable part, segment by segment.
+            while count < up && follows(cards[cards.len() - count - 1], cards[cards.len() - count], false) {
+                let mut next = count + 1;
+                while next < up && follows(cards[cards.len() - next - 1], cards[cards.len() - next], true) {
+                    next += 1;
+                }
+                segments += 1;
+                count = next;
+                if segments - 1 > empties {
+                    break;
+                }
+                let card = cards[cards.len() - count];
+                let linked = count < up && follows(cards[cards.len() - count - 1], card, false);
+                let whole = count == cards.len();
+                for dst in 0..COLUMNS {
+                    if dst == src {
+                        continue;
+                    }
+                    let t = self.store.info(pos.cols[dst]);
+                    if t.is_empty() {
+                        if Some(dst) != first_empty || whole || linked || segments > empties {
+                            continue;
+                        }
+                    } else if rank(t.top) != rank(card) + 1 || (linked && suit(t.top) != suit(card)) || segments - 1 > empties {
+                        continue;
+                    }
+                    out.push(Move { src: src as u8, dst: dst as u8, count: count as u8 | MACRO });
+                }
+            }
+        }
+    }
+
+    /// The single moves of a move (itself, unless it is a macro move).
+    pub fn expand(&self, pos: &Pos, mv: Move, out: &mut Vec<Move>) {
+        out.clear();
+        if mv.src == DEAL || mv.count & MACRO == 0 {
+            out.push(mv);
+            return;
+        }
+        let (src, dst, count) = (mv.src as usize, mv.dst as usize, (mv.count & !MACRO) as usize);
+        let cards = self.store.cards(pos.cols[src]);
+        let run = &cards[cards.len() - count..];
+        // Segment sizes from the top down.
+        let mut sizes = Vec::with_capacity(8);
+        let mut size = 1;
+        for i in (1..run.len()).rev() {
+            if follows(run[i - 1], run[i], true) {
+                size += 1;
+            } else {
+                sizes.push(size);
+                size = 1;
+            }
+        }
+        sizes.push(size);
+        let temps: Vec<usize> = (0..COLUMNS).filter(|&c| c != dst && pos.cols[c] == 0).collect();
+        let uppers = sizes.len() - 1;
+        for i in 0..uppers {
+            out.push(Move { src: src as u8, dst: temps[i] as u8, count: sizes[i] as u8 });
+        }
+        out.push(Move { src: src as u8, dst: dst as u8, count: sizes[uppers] as u8 });
+        for i in (0..uppers).rev() {
+            out.push(Move { src: temps[i] as u8, dst: dst as u8, count: sizes[i] as u8 });
         }
     }
 
@@ -453,8 +544,17 @@ pub struct Weights {
     pub deeper: i32,
 }
 
-pub const FIRST_PASS: Weights = Weights { down: 6, hard: 4, soft: 2, stock: 3, empty: 8, rooted: 2, removed: 40, depth: 0, quota: 2000, deeper: 0 };
-pub const SECOND_PASS: Weights = Weights { down: 6, hard: 4, soft: 2, stock: 3, empty: 8, rooted: 2, removed: 40, depth: 1, quota: 8000, deeper: 0 };
+/// The passes of a search: weights and the share of the node budget (in percent) each
+/// may spend; the last pass takes what is left. Greedy on the chaos score with a small
+/// cost per move first (short lines), then a larger cost (wider), then pure greedy.
+/// Measured on deals 1-140: each pass proves deals the others miss.
+fn passes(by_suit: bool) -> [(Weights, u64); 3] {
+    // In Black Widow a run of two suits still moves as a unit, so a suit break costs
+    // less than a rank break; in Spider it blocks the run just as much.
+    let soft = if by_suit { 4 } else { 2 };
+    let base = Weights { down: 6, hard: 4, soft, stock: 3, empty: 8, rooted: 2, removed: 40, depth: 1, quota: 2000, deeper: 0 };
+    [(base, 35), (Weights { depth: 2, ..base }, 35), (Weights { depth: 0, ..base }, 100)]
+}
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Outcome {
@@ -505,6 +605,7 @@ fn pass(game: &mut Game, root: Pos, w: &Weights, limit: u64, positions: &mut u64
     heaps[0].push(Reverse(order(0, 0)));
     let start = *positions;
     let mut moves = Vec::with_capacity(64);
+    let mut steps = Vec::with_capacity(16);
     let debug = std::env::var_os("SPIDER_DEBUG").is_some();
     let mut per_level = vec![0u64; levels];
     let mut level = 0usize;
@@ -539,7 +640,24 @@ fn pass(game: &mut Game, root: Pos, w: &Weights, limit: u64, positions: &mut u64
         let depth = nodes[id as usize].depth;
         game.search_moves(&pos, &mut moves);
         for &mv in moves.iter() {
-            let child = game.apply(&pos, mv);
+            // A macro move is played as its single moves; the positions in between are
+            // kept as nodes (for the line) but neither queued nor marked as seen.
+            let mut parent = id;
+            let mut child = pos;
+            let mut last = mv;
+            if mv.src != DEAL && mv.count & MACRO != 0 {
+                game.expand(&pos, mv, &mut steps);
+                let (init, tail) = steps.split_at(steps.len() - 1);
+                for &step in init {
+                    child = game.apply(&child, step);
+                    nodes.push(Node { pos: child, parent, mv: step, depth: depth.saturating_add(1) });
+                    parent = nodes.len() as u32 - 1;
+                    *positions += 1;
+                }
+                last = tail[0];
+            }
+            let child = game.apply(&child, last);
+            let (id, mv) = (parent, last);
             if child.removed == RUNS {
                 let mut line = vec![mv];
                 let mut at = id;
@@ -580,7 +698,8 @@ pub fn solve(game: &mut Game, root: Pos, budget: &mut Budget, max_nodes: Option<
     }
     let total = max_nodes.unwrap_or(u64::MAX);
     let mut positions = 0u64;
-    let mut passes = vec![(FIRST_PASS, total / 3), (SECOND_PASS, u64::MAX)];
+    let share = |percent: u64| if percent >= 100 { u64::MAX } else { total / 100 * percent };
+    let mut passes: Vec<(Weights, u64)> = passes(game.store.by_suit).iter().map(|&(w, p)| (w, share(p))).collect();
     // Tuning aid: SPIDER_WEIGHTS="down,hard,soft,stock,empty,rooted,removed,depth,quota,deeper,share%;..."
     if let Ok(text) = std::env::var("SPIDER_WEIGHTS") {
         passes.clear();
