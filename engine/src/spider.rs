@@ -494,36 +494,42 @@ impl Game {
     /// the deals made, mixed into 63 bits.
     #[inline]
     fn key(&self, pos: &Pos) -> u64 {
-        let mut cols = pos.cols;
-        if self.deals_left(pos) == 0 {
-            cols.sort_unstable();
+        // A sum of mixed column ids: no sorting needed for the canonical order, since
+        // the sum does not depend on it once the stock is gone (salt 0 for every column).
+        let ordered = self.deals_left(pos) > 0;
+        let mut h = mix(0xA076_1D64_78BD_642F ^ pos.dealt as u64);
+        for (index, &c) in pos.cols.iter().enumerate() {
+            let salt = if ordered { index as u64 + 1 } else { 0 };
+            h = h.wrapping_add(mix(c as u64 | (salt << 32)));
         }
-        let mut h = 0x9E37_79B9_7F4A_7C15u64 ^ pos.dealt as u64;
-        for c in cols {
-            h = (h ^ c as u64).wrapping_mul(0xFF51_AFD7_ED55_8CCD);
-            h ^= h >> 32;
+        h & !(1u64 << 63)
+    }
+
+    /// One column's part of the chaos score.
+    #[inline]
+    fn contrib(&self, id: u32, w: &Weights) -> i32 {
+        let c = self.store.info(id);
+        if c.is_empty() {
+            return -w.empty;
         }
-        h = (h ^ (h >> 33)).wrapping_mul(0xC4CE_B9FE_1A85_EC53);
-        (h ^ (h >> 29)) & !(1u64 << 63)
+        w.down * c.down as i32 + w.hard * c.hard as i32 + w.soft * c.soft as i32 - if c.rooted { w.rooted } else { 0 }
     }
 
     /// The chaos score: lower is better.
     #[inline]
     fn score(&self, pos: &Pos, w: &Weights) -> i32 {
-        let mut total = 0i32;
-        for &id in &pos.cols {
-            let c = self.store.info(id);
-            if c.is_empty() {
-                total -= w.empty;
-                continue;
-            }
-            total += w.down * c.down as i32 + w.hard * c.hard as i32 + w.soft * c.soft as i32;
-            if c.rooted {
-                total -= w.rooted;
-            }
-        }
-        total + w.stock * (self.deals_left(pos) as i32 * COLUMNS as i32) - w.removed * pos.removed as i32
+        let columns: i32 = pos.cols.iter().map(|&id| self.contrib(id, w)).sum();
+        columns + w.stock * (self.deals_left(pos) as i32 * COLUMNS as i32) - w.removed * pos.removed as i32
     }
+}
+
+/// A strong 64-bit mixer (splitmix64's finaliser).
+#[inline]
+fn mix(mut x: u64) -> u64 {
+    x = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    x = (x ^ (x >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    x = (x ^ (x >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    x ^ (x >> 31)
 }
 
 /// Weights of one pass of the search.
@@ -584,6 +590,8 @@ struct Node {
     parent: u32,
     mv: Move,
     depth: u16,
+    /// The chaos score (without the cost per move).
+    chaos: i32,
 }
 
 /// One pass from `root` until a win, `limit` new positions, or exhaustion.
@@ -600,7 +608,7 @@ fn pass(game: &mut Game, root: Pos, w: &Weights, limit: u64, positions: &mut u64
     let mut heaps: Vec<BinaryHeap<Reverse<u64>>> = (0..levels).map(|_| BinaryHeap::new()).collect();
     let mut seen = KeySet::with_capacity_log2(16);
     seen.insert(game.key(&root));
-    nodes.push(Node { pos: root, parent: u32::MAX, mv: Move::DEAL, depth: 0 });
+    nodes.push(Node { pos: root, parent: u32::MAX, mv: Move::DEAL, depth: 0, chaos: game.score(&root, w) });
     let order = |score: i32, id: u32| -> u64 { (((score + (1 << 30)) as u64) << 32) | (u32::MAX - id) as u64 };
     heaps[0].push(Reverse(order(0, 0)));
     let start = *positions;
@@ -638,11 +646,13 @@ fn pass(game: &mut Game, root: Pos, w: &Weights, limit: u64, positions: &mut u64
         let id = u32::MAX - (entry & 0xFFFF_FFFF) as u32;
         let pos = nodes[id as usize].pos;
         let depth = nodes[id as usize].depth;
+        let parent_chaos = nodes[id as usize].chaos;
         game.search_moves(&pos, &mut moves);
         for &mv in moves.iter() {
             // A macro move is played as its single moves; the positions in between are
             // kept as nodes (for the line) but neither queued nor marked as seen.
             let mut parent = id;
+            let first_parent = id;
             let mut child = pos;
             let mut last = mv;
             if mv.src != DEAL && mv.count & MACRO != 0 {
@@ -650,7 +660,7 @@ fn pass(game: &mut Game, root: Pos, w: &Weights, limit: u64, positions: &mut u64
                 let (init, tail) = steps.split_at(steps.len() - 1);
                 for &step in init {
                     child = game.apply(&child, step);
-                    nodes.push(Node { pos: child, parent, mv: step, depth: depth.saturating_add(1) });
+                    nodes.push(Node { pos: child, parent, mv: step, depth: depth.saturating_add(1), chaos: 0 });
                     parent = nodes.len() as u32 - 1;
                     *positions += 1;
                 }
@@ -680,9 +690,17 @@ fn pass(game: &mut Game, root: Pos, w: &Weights, limit: u64, positions: &mut u64
             if child.dealt as usize == level {
                 left -= 1;
             }
-            let score = game.score(&child, w) + w.depth * (depth as i32 + 1);
+            let chaos = if mv.src == DEAL || parent != first_parent {
+                game.score(&child, w)
+            } else {
+                let (a, b) = (mv.src as usize, mv.dst as usize);
+                parent_chaos - game.contrib(pos.cols[a], w) - game.contrib(pos.cols[b], w) + game.contrib(child.cols[a], w) + game.contrib(child.cols[b], w)
+                    - w.removed * (child.removed - pos.removed) as i32
+            };
+            debug_assert_eq!(chaos, game.score(&child, w));
+            let score = chaos + w.depth * (depth as i32 + 1);
             let child_id = nodes.len() as u32;
-            nodes.push(Node { pos: child, parent: id, mv, depth: depth.saturating_add(1) });
+            nodes.push(Node { pos: child, parent: id, mv, depth: depth.saturating_add(1), chaos });
             heaps[child.dealt as usize].push(Reverse(order(score, child_id)));
         }
     }
