@@ -125,3 +125,13 @@ def test_engine_removes_runs_and_turns_cards_like_the_rules() -> None:
     after = position.play("5>3")
     assert len(after.foundations) == 6 and after.columns[2].up == (Card.from_text("9H"),)
     assert after.columns[4].is_empty
+
+
+@settings(max_examples=40, deadline=None)
+@given(variant=st.sampled_from(VARIANTS), deal=st.integers(1, 10**6), steps=st.integers(0, 80), seed=st.integers(0, 2**32))
+def test_the_quick_legality_check_agrees_with_the_list_of_moves(variant: type[Spider], deal: int, steps: int, seed: int) -> None:
+    position = random_position(variant, deal, steps, seed)
+    legal = set(position.legal_moves())
+    candidates = [SpiderMove(s, t, n) for s in range(10) for t in range(10) if s != t for n in range(1, 14)] + [SpiderMove.DEAL]
+    for move in candidates:
+        assert position.is_legal(move) == (move in legal), move

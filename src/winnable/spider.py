@@ -298,6 +298,26 @@ class Spider(Position):
             moves.append(SpiderMove.DEAL)
         return moves
 
+    def is_legal(self, move: Move) -> bool:
+        """Is ``move`` one of :meth:`legal_moves`? (Checked directly, without listing them.)"""
+        if not isinstance(move, SpiderMove):
+            return False
+        if move.is_deal:
+            return bool(self.stock) and not self.empty_columns()
+        if not (0 <= move.source < COLUMNS and 0 <= move.target < COLUMNS) or move.source == move.target:
+            return False
+        if not 1 <= move.count <= self.movable(move.source):
+            return False
+        return self.accepts(move.target, self.columns[move.source].up[-move.count])
+
+    def play(self, move: Move | str) -> Self:
+        """Check ``move`` against the rules and return the position after it."""
+        if isinstance(move, str):
+            move = self.parse_move(move)
+        if not self.is_legal(move):
+            raise IllegalMoveError(self.why_illegal(move))
+        return self.apply(move)
+
     def why_illegal(self, move: Move) -> str:
         if not isinstance(move, SpiderMove):
             return f"{move} is not a Spider move"
@@ -354,7 +374,15 @@ class Spider(Position):
                 column = Column(column.down[:-1], column.down[-1:])
                 auto.append({"event": "turned", "card": str(column.up[0]), "at": f"column:{index}"})
             columns[index] = column
-        return type(self)(tuple(columns), stock, tuple(foundations), self.deal_number, tuple(auto))
+        return self._trusted(tuple(columns), stock, tuple(foundations), self.deal_number, tuple(auto))
+
+    @classmethod
+    def _trusted(cls, columns, stock, foundations, deal_number, auto) -> Self:
+        """A position made by the rules from a valid one: no need to check the cards."""
+        position = object.__new__(cls)
+        for name, value in (("columns", columns), ("stock", stock), ("foundations", foundations), ("deal_number", deal_number), ("auto", auto)):
+            object.__setattr__(position, name, value)
+        return position
 
     def is_won(self) -> bool:
         return len(self.foundations) == 8
