@@ -26,6 +26,10 @@ _REGISTRY: dict[str, str] = {
     "freecell": "winnable.freecell:FreeCell",
     "eight-off": "winnable.freecell:EightOff",
     "bakers-game": "winnable.freecell:BakersGame",
+    "black-widow": "winnable.spider:BlackWidow",
+    "spider-4": "winnable.spider:Spider4",
+    "spider-2": "winnable.spider:Spider2",
+    "spider-1": "winnable.spider:Spider1",
 }
 
 
