@@ -1,0 +1,436 @@
+"""Solver-backed play: hints, "where did I lose?" and the pool of winnable deals.
+
+The engine releases the GIL, so every search runs in a worker thread and the server
+keeps answering other players meanwhile. Each request has a time budget (default 2 s)
+that covers waiting for a free solver slot as well as the search; when it runs out the
+answer is "unknown", never a late reply.
+
+Every verdict is cached by position: a proved line caches every position along it (the
+rest of the line is the answer there), so a player who follows the hints gets each next
+hint without a search; a proved loss is cached too.
+
+Winnability is monotone along a game: a position from which no win exists leads only to
+such positions. So the move that lost a game is found by a binary search over its
+history, a handful of solver calls.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import random
+import threading
+import time
+from dataclasses import dataclass, field
+from typing import Any, Callable, Sequence
+
+import anyio
+import anyio.to_thread
+from sqlalchemy import func, select
+from sqlalchemy.engine import Engine
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
+
+from winnable.errors import WinnableError
+from winnable.game import Position
+from winnable.games import game_class, game_ids
+from winnable.solver import Budget, Status, solve
+from winnable.web.db import WinnableDeal, utcnow, writer
+from winnable.web.service import LRU, RANDOM_DEALS, Snapshot, hides_cards, lookup_game
+
+log = logging.getLogger("winnable.web")
+
+
+@dataclass(frozen=True)
+class Known:
+    """What the solver knows about one position."""
+
+    status: Status
+    line: tuple[str, ...] = ()
+    positions: int = 0
+    seconds: float = 0.0
+    cached: bool = False
+    busy: bool = False  # no solver slot came free within the budget
+
+
+def cache_key(position: Position) -> tuple[str, str]:
+    return (position.game_id, position.to_text())
+
+
+class Solver:
+    """Runs the engine in worker threads with per-request budgets and a verdict cache."""
+
+    def __init__(self, threads: int | None = None, cache_size: int = 20_000) -> None:
+        self.threads = max(1, threads or os.cpu_count() or 2)
+        self.cache = LRU(cache_size)
+        self._slots: anyio.CapacityLimiter | None = None
+        self._pool: anyio.CapacityLimiter | None = None
+        self._active = 0
+        self._active_lock = threading.Lock()
+        self.searches = 0
+
+    @property
+    def busy(self) -> bool:
+        """True while some request is searching (the background pool waits then)."""
+        return self._active > 0
+
+    def lookup(self, position: Position) -> Known | None:
+        if position.is_won():
+            return Known(Status.WON, (), cached=True)
+        known = self.cache.get(cache_key(position))
+        return None if known is None else Known(known.status, known.line, 0, 0.0, cached=True)
+
+    def remember_line(self, position: Position, line: Sequence[str]) -> None:
+        """Cache a verified winning line from ``position`` and every position along it."""
+        line = tuple(line)
+        current = position
+        for index in range(len(line) + 1):
+            self.cache.put(cache_key(current), Known(Status.WON, line[index:]))
+            if index < len(line):
+                current = current.play(line[index])
+
+    def solve_now(self, position: Position, seconds: float) -> Known:
+        """Solve in this thread (a worker thread; the engine releases the GIL)."""
+        known = self.lookup(position)
+        if known is not None:
+            return known
+        with self._active_lock:
+            self._active += 1
+        try:
+            verdict = solve(position, Budget(seconds=max(seconds, 0.001)))
+        finally:
+            with self._active_lock:
+                self._active -= 1
+        self.searches += 1
+        line = tuple(str(move) for move in verdict.line)
+        if verdict.status is Status.WON:
+            self.remember_line(position, line)
+        elif verdict.status is Status.LOST:
+            self.cache.put(cache_key(position), Known(Status.LOST))
+        return Known(verdict.status, line, verdict.positions, verdict.seconds)
+
+    async def verdict(self, position: Position, deadline: float) -> Known:
+        """The verdict on ``position``, searched in a worker thread before ``deadline``
+        (a :func:`time.monotonic` time)."""
+        known = self.lookup(position)
+        if known is not None:
+            return known
+        if self._slots is None:
+            self._slots = anyio.CapacityLimiter(self.threads)
+            self._pool = anyio.CapacityLimiter(self.threads)
+        got_slot = False
+        with anyio.move_on_after(max(0.0, deadline - time.monotonic())):
+            await self._slots.acquire()
+            got_slot = True
+        if not got_slot:
+            return Known(Status.UNKNOWN, busy=True)
+        try:
+            left = deadline - time.monotonic()
+            if left <= 0.001:
+                return Known(Status.UNKNOWN, busy=True)
+            return await anyio.to_thread.run_sync(self.solve_now, position, left, limiter=self._pool)
+        finally:
+            self._slots.release()
+
+
+def describe(position: Position, notation: str) -> dict[str, Any]:
+    return position.describe_move(position.parse_move(notation))
+
+
+async def hint(solver: Solver, game: Snapshot, seconds: float) -> dict[str, Any]:
+    """The next move of a winning line from the game's current position, or a verdict."""
+    started = time.monotonic()
+    position = game.position
+    knows_hidden = hides_cards(game.cls)
+    answer: dict[str, Any] = {"move": None, "knows_hidden": knows_hidden, "at": len(game.moves)}
+    if position.is_won():
+        return answer | {"verdict": "won", "message": "The game is won.", "seconds": 0.0, "cached": True}
+    if not position.legal_moves():
+        return answer | {"verdict": "lost", "message": "No winning line from here: no move is left.", "seconds": 0.0, "cached": True}
+    known = await solver.verdict(position, started + seconds)
+    answer |= {"verdict": known.status.value, "seconds": round(time.monotonic() - started, 4), "cached": known.cached}
+    if known.status is Status.WON:
+        move = known.line[0]
+        return answer | {
+            "move": move,
+            "describe": describe(position, move),
+            "line_length": len(known.line),
+            "message": f"{move} keeps a win in reach ({len(known.line)} moves to go)"
+            + (" (the hint knows the face-down cards)" if knows_hidden else ""),
+        }
+    if known.status is Status.LOST:
+        return answer | {"message": "No winning line from here."}
+    if known.busy:
+        return answer | {"message": "The solver is busy with other players' hints; try again in a moment."}
+    return answer | {"message": f"No winning line found within {seconds:g} s; one may still exist."}
+
+
+async def analysis(solver: Solver, game: Snapshot, prefixes: Callable[[int], Position], seconds: float) -> dict[str, Any]:
+    """Is the game still winnable and, if it is lost, which move lost it.
+
+    ``prefixes(k)`` is the position after the first ``k`` moves. A binary search finds
+    the last winnable position ``k`` (a win exists after ``moves[:k]`` but not after
+    ``moves[:k+1]``); ``moves[k]`` is the losing move and ``better_move`` the first move
+    of a winning line from there.
+    """
+    started = time.monotonic()
+    deadline = started + seconds
+    moves = list(game.moves)
+    checked: list[dict[str, Any]] = []
+    searched = 0
+
+    async def verdict_at(k: int) -> Known:
+        nonlocal searched
+        position = game.position if k == len(moves) else await anyio.to_thread.run_sync(prefixes, k)
+        known = await solver.verdict(position, deadline)
+        searched += known.positions
+        checked.append({"at": k, "verdict": known.status.value, "cached": known.cached})
+        return known
+
+    result: dict[str, Any] = {
+        "verdict": "unknown",
+        "winnable": None,
+        "lost_at": None,
+        "losing_move": None,
+        "better_move": None,
+        "better_line_length": None,
+        "moves": len(moves),
+        "knows_hidden": hides_cards(game.cls),
+    }
+
+    def finish(message: str) -> dict[str, Any]:
+        return result | {
+            "message": message,
+            "positions": searched,
+            "checked": checked,
+            "seconds": round(time.monotonic() - started, 4),
+        }
+
+    now = await verdict_at(len(moves))
+    result["verdict"] = now.status.value
+    if now.status is Status.WON:
+        result["winnable"] = True
+        return finish("Still winnable." if game.status != "won" else "The game is won.")
+    if now.status is Status.UNKNOWN:
+        return finish(f"Undecided: the solver found no winning line within {seconds:g} s.")
+    # Lost from here: was the deal winnable at all?
+    start = now if not moves else await verdict_at(0)
+    if start.status is Status.LOST:
+        result["winnable"] = False
+        return finish("This deal cannot be won: no move lost it.")
+    if start.status is Status.UNKNOWN:
+        return finish(f"No winning line from here; the solver could not tell within {seconds:g} s whether the deal was winnable.")
+    result["winnable"] = True
+    low, high, low_line = 0, len(moves), start.line  # winnable after moves[:low], lost after moves[:high]
+    while high - low > 1:
+        middle = (low + high) // 2
+        known = await verdict_at(middle)
+        if known.status is Status.WON:
+            low, low_line = middle, known.line
+        elif known.status is Status.LOST:
+            high = middle
+        else:
+            result["between"] = [low, high]
+            return finish(f"No winning line from here; the losing move is between moves {low + 1} and {high}, "
+                          f"but the solver ran out of its {seconds:g} s.")
+    result |= {
+        "lost_at": low,
+        "losing_move": moves[low],
+        "better_move": low_line[0] if low_line else None,
+        "better_line_length": len(low_line),
+    }
+    better = f"; {low_line[0]} would have kept a win in reach" if low_line else ""
+    return finish(f"Move {low + 1}, {moves[low]}, lost the game{better}.")
+
+
+# -- the pool of proved-winnable deals ---------------------------------------------------
+@dataclass
+class PoolSettings:
+    size: int = 20
+    """Unused proved-winnable deals kept ready per game."""
+    seconds: float = 2.0
+    """Search budget per candidate deal in the background."""
+    idle: float = 5.0
+    """Seconds between checks once every game's pool is full."""
+    games: list[str] | None = None
+    """Games to fill (default: every registered game)."""
+
+
+@dataclass
+class Found:
+    game: str
+    deal: int
+    line: tuple[str, ...]
+    positions: int = 0
+    seconds: float = 0.0
+    from_pool: bool = True
+    extra: dict = field(default_factory=dict)
+
+
+class WinnablePool:
+    """Deal numbers the solver proved winnable, per game, kept in the database.
+
+    A background thread keeps ``size`` unused deals ready for every game (random deal
+    numbers, each searched within a budget, at low priority and only while no request
+    is searching); :meth:`take` hands one out and marks it used.
+    """
+
+    def __init__(self, engine: Engine, solver: Solver, settings: PoolSettings | None = None) -> None:
+        self.engine = engine
+        self.write_engine = writer(engine)
+        self.solver = solver
+        self.settings = settings or PoolSettings()
+        self._stop = threading.Event()
+        self._wake = threading.Event()
+        self._thread: threading.Thread | None = None
+        self._take_lock = threading.Lock()
+        self.attempts = 0
+
+    # -- storage ---------------------------------------------------------------------
+    def ready(self, game: str) -> int:
+        with Session(self.engine) as session:
+            query = select(func.count()).select_from(WinnableDeal).where(WinnableDeal.game == game, WinnableDeal.used_at.is_(None))
+            return session.scalar(query) or 0
+
+    def counts(self) -> dict[str, int]:
+        with Session(self.engine) as session:
+            query = (
+                select(WinnableDeal.game, func.count())
+                .where(WinnableDeal.used_at.is_(None))
+                .group_by(WinnableDeal.game)
+            )
+            found = dict(session.execute(query).all())
+        return {game: found.get(game, 0) for game in self.games()}
+
+    def add(self, found: Found, used: bool = False) -> bool:
+        """Store a proved deal; False if the pool already had it."""
+        try:
+            with Session(self.write_engine) as session, session.begin():
+                session.add(
+                    WinnableDeal(
+                        game=found.game,
+                        deal=str(found.deal),
+                        line=list(found.line),
+                        positions=found.positions,
+                        seconds=found.seconds,
+                        created_at=utcnow(),
+                        used_at=utcnow() if used else None,
+                    )
+                )
+        except IntegrityError:
+            return False
+        return True
+
+    def take(self, game: str) -> Found | None:
+        """Hand out one unused proved deal of ``game`` (marked used), or None."""
+        with self._take_lock, Session(self.write_engine) as session, session.begin():
+            query = (
+                select(WinnableDeal)
+                .where(WinnableDeal.game == game, WinnableDeal.used_at.is_(None))
+                .order_by(WinnableDeal.id)
+                .limit(1)
+                .with_for_update(skip_locked=True)
+            )
+            row = session.scalars(query).first()
+            if row is None:
+                return None
+            row.used_at = utcnow()
+            found = Found(game, int(row.deal), tuple(row.line), row.positions, row.seconds)
+        self._wake.set()  # refill
+        return found
+
+    def known_deal(self, game: str, deal: int) -> bool:
+        with Session(self.engine) as session:
+            query = select(WinnableDeal.id).where(WinnableDeal.game == game, WinnableDeal.deal == str(deal))
+            return session.scalars(query).first() is not None
+
+    # -- searching -------------------------------------------------------------------
+    def games(self) -> list[str]:
+        return list(self.settings.games) if self.settings.games is not None else game_ids()
+
+    def try_deal(self, game: str, deal: int, seconds: float) -> Found | None:
+        """Solve one deal within ``seconds``; the proof if it is winnable."""
+        position = lookup_game(game).deal(deal)
+        self.attempts += 1
+        known = self.solver.solve_now(position, seconds)
+        if known.status is not Status.WON:
+            return None
+        return Found(game, deal, known.line, known.positions, known.seconds)
+
+    def search(self, game: str, seconds: float, per_deal: float | None = None, rng: random.Random | None = None) -> Found | None:
+        """Try random deals until one is proved winnable or ``seconds`` are spent
+        (in the calling thread)."""
+        rng = rng or random.Random()
+        deadline = time.monotonic() + seconds
+        while (left := deadline - time.monotonic()) > 0.005:
+            deal = rng.randint(1, RANDOM_DEALS)
+            if self.known_deal(game, deal):
+                continue
+            found = self.try_deal(game, deal, min(left, per_deal or self.settings.seconds))
+            if found is not None:
+                return found
+        return None
+
+    def fill(self, game: str, count: int, seconds: float = 60.0) -> int:
+        """Add up to ``count`` proved deals of ``game`` within ``seconds``; how many were added."""
+        added = 0
+        deadline = time.monotonic() + seconds
+        while added < count and (left := deadline - time.monotonic()) > 0:
+            found = self.search(game, left)
+            if found is not None and self.add(found):
+                added += 1
+        return added
+
+    # -- background ------------------------------------------------------------------
+    def start(self) -> None:
+        if self._thread is not None or self.settings.size <= 0:
+            return
+        self._stop.clear()
+        self._thread = threading.Thread(target=self._run, name="winnable-pool", daemon=True)
+        self._thread.start()
+
+    def stop(self, timeout: float = 10.0) -> None:
+        self._stop.set()
+        self._wake.set()
+        if self._thread is not None:
+            self._thread.join(timeout)
+            self._thread = None
+
+    def _run(self) -> None:
+        try:  # Linux: lower this thread's priority only, players come first
+            os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), 10)
+        except (AttributeError, OSError):
+            pass
+        rng = random.Random()
+        while not self._stop.is_set():
+            try:
+                worked = self._fill_round(rng)
+            except Exception:  # never let the pool thread die on one bad deal or a db hiccup
+                log.exception("winnable pool: a round failed")
+                worked = False
+            if not worked:
+                self._wake.wait(self.settings.idle)
+                self._wake.clear()
+
+    def _fill_round(self, rng: random.Random) -> bool:
+        """One attempt for each game short of deals; False when all are full."""
+        worked = False
+        for game in self.games():
+            if self._stop.is_set():
+                return True
+            while self.solver.busy and not self._stop.is_set():
+                self._stop.wait(0.05)  # requests first
+            try:
+                if self.ready(game) >= self.settings.size:
+                    continue
+                game_class(game)
+            except WinnableError:
+                continue
+            worked = True
+            deal = rng.randint(1, RANDOM_DEALS)
+            if self.known_deal(game, deal):
+                continue
+            found = self.try_deal(game, deal, self.settings.seconds)
+            if found is not None:
+                self.add(found)
+        return worked
