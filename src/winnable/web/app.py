@@ -26,6 +26,7 @@ from typing import Any
 
 import anyio.to_thread
 from fastapi import FastAPI, Query, Request
+from starlette.exceptions import HTTPException
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
@@ -251,8 +252,25 @@ def create_app(database_url: str | None = None, settings: Settings | None = None
     def rules_page(game: str):
         return page(f"rules/{known_game(game).family}.html")
 
-    app.mount("/static", StaticFiles(directory=settings.static_dir, check_dir=False), name="static")
+    app.mount("/static", Static(directory=settings.static_dir, check_dir=False), name="static")
     return app
+
+
+class Static(StaticFiles):
+    """The frontend's files; while a file (or the whole folder) is not there yet, a 404
+    that says so."""
+
+    async def check_config(self) -> None:
+        if self.directory is not None and Path(self.directory).is_dir():
+            await super().check_config()
+
+    async def get_response(self, path: str, scope):
+        try:
+            return await super().get_response(path, scope)
+        except HTTPException as error:
+            if error.status_code != 404:
+                raise
+            return JSONResponse({"detail": f"no file static/{path} (the page may not be built yet)"}, status_code=404)
 
 
 def jsonable(errors: Any) -> Any:
