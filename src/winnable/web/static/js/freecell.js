@@ -45,13 +45,16 @@ export function render(table, state, { width, height }) {
   const foundations = position.foundations || SUIT_ORDER.map((suit) => ({ suit, cards: [] }));
   const k = columns.length;
   const gap = Math.max(4, Math.min(14, Math.round(width / 100)));
-  const cw = Math.floor(Math.min(104, (width - (k - 1) * gap) / k));
+  let cw = Math.floor(Math.min(104, (width - (k - 1) * gap) / k));
+  // Cells and foundations share the top row when the cards stay big enough for it.
+  const topSlots = cells.length + foundations.length;
+  const rowCw = Math.floor((width - (topSlots - 1) * gap - (cells.length ? 3 * gap : 0)) / topSlots);
+  const oneRow = rowCw >= cw * 0.8 && rowCw >= 40;
+  if (oneRow) cw = Math.min(cw, rowCw);
   const ch = cw * RATIO;
   table.style.setProperty("--cw", `${cw}px`);
 
   const frag = document.createDocumentFragment();
-  const topSlots = cells.length + foundations.length;
-  const oneRow = topSlots * cw + (topSlots - 1) * gap + (cells.length ? cw * 0.4 : 0) <= width;
   let tcw = cw; // top-row card width
   let y = 0;
   const place = (el, x, yy, w) => {
@@ -83,9 +86,11 @@ export function render(table, state, { width, height }) {
     place(box, x, yy);
   };
 
+  const span = Math.max(k * cw + (k - 1) * gap, oneRow ? topSlots * cw + (topSlots + 2) * gap : 0);
+  const x0 = (width - span) / 2;
   if (oneRow) {
-    cells.forEach((card, i) => cellBox(card, i, i * (cw + gap), 0));
-    foundations.forEach((f, j) => foundationBox(f, width - (foundations.length - j) * (cw + gap) + gap, 0));
+    cells.forEach((card, i) => cellBox(card, i, x0 + i * (cw + gap), 0));
+    foundations.forEach((f, j) => foundationBox(f, x0 + span - (foundations.length - j) * (cw + gap) + gap, 0));
     y = ch + gap * 2;
   } else {
     // Two rows: the cells across the table, then the foundations on the right.
@@ -109,8 +114,8 @@ export function render(table, state, { width, height }) {
   if (oneRow && position.base_rank) {
     const info = document.createElement("div");
     info.className = "table-note centered";
-    const left = cells.length * (cw + gap);
-    const right = width - foundations.length * (cw + gap);
+    const left = x0 + cells.length * (cw + gap);
+    const right = x0 + span - foundations.length * (cw + gap);
     if (right - left > 60) {
       info.style.width = `${right - left}px`;
       info.style.height = `${ch}px`;
@@ -131,7 +136,7 @@ export function render(table, state, { width, height }) {
     box.dataset.drop = `column:${i}`;
     const colHeight = ch + Math.max(0, column.length - 1) * off;
     box.style.height = `${colHeight}px`;
-    box.append(makeSlot(null, "", "column-base"));
+    box.append(makeSlot(null, column.length ? "" : emptyLabel(position), "column-base"));
     column.forEach((code, j) => {
       const card = makeCard(code, `column:${i}`, j);
       card.style.top = `${j * off}px`;
@@ -143,6 +148,15 @@ export function render(table, state, { width, height }) {
   });
   table.style.height = `${Math.max(height, bottom + 8)}px`;
   table.replaceChildren(frag);
+}
+
+const RANKS = "A23456789TJQK";
+
+/** What an empty column takes, when the rules restrict it: the rank below the base. */
+function emptyLabel(position) {
+  if (!position.rules || position.rules.empty_column !== "below-base") return "";
+  const base = RANKS.indexOf(position.base_rank || "A");
+  return `<small>only</small>${rankLabel(RANKS[(base + 12) % 13])}`;
 }
 
 function baseNote(position) {

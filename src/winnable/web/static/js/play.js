@@ -10,6 +10,8 @@ import * as spider from "./spider.js";
 
 const FAMILIES = { blackhole, freecell, spider };
 const UNDO_LABELS = { unlimited: "Unlimited undo", one: "One undo", none: "No undo" };
+const UNDO_SHORT = { unlimited: "Undo \u221e", one: "Undo \u00d71", none: "No undo" };
+const narrow = window.matchMedia("(max-width: 640px)");
 const $ = (id) => document.getElementById(id);
 
 const gameName = decodeURIComponent(location.pathname.split("/").filter(Boolean)[1] || "");
@@ -1091,7 +1093,12 @@ async function main() {
   $("title").textContent = app.info.title;
   $("rules-link").href = `/rules/${gameName}`;
   const modes = app.info.undo_modes && app.info.undo_modes.length ? app.info.undo_modes : ["unlimited"];
-  $("undo-mode").replaceChildren(...modes.map((mode) => el("option", { value: mode }, UNDO_LABELS[mode] || mode)));
+  const labelModes = () => {
+    for (const option of $("undo-mode").options) option.textContent = (narrow.matches ? UNDO_SHORT : UNDO_LABELS)[option.value] || option.value;
+  };
+  $("undo-mode").replaceChildren(...modes.map((mode) => el("option", { value: mode, title: UNDO_LABELS[mode] || mode }, mode)));
+  labelModes();
+  narrow.addEventListener("change", labelModes);
   $("undo-mode").closest("label").hidden = modes.length < 2;
   const preferred = store.get(KEY_UNDO);
   if (preferred && modes.includes(preferred)) $("undo-mode").value = preferred;

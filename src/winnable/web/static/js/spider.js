@@ -64,7 +64,8 @@ export function render(table, state, { width, height }) {
   }
   const badge = document.createElement("span");
   badge.className = "stock-badge";
-  badge.textContent = deals ? `${deals} deal${deals === 1 ? "" : "s"} left` : "no deals left";
+  if (cw < 60) badge.textContent = String(deals);
+  else badge.textContent = deals ? `${deals} deal${deals === 1 ? "" : "s"} left` : "no deals left";
   stock.append(badge);
   frag.append(stock);
 
