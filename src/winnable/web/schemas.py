@@ -125,4 +125,5 @@ class Analysis(BaseModel):
 class Health(BaseModel):
     ok: bool
     games: int | None = None
-    pool: dict[str, int] | None = None
+    pool: dict[str, int] | None = Field(None, description="Proved-winnable deals ready, per game.")
+    solver: dict[str, int] | None = Field(None, description="Solver threads, searches running and done, verdicts cached.")

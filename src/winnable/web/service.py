@@ -39,6 +39,7 @@ from collections import OrderedDict
 from functools import lru_cache
 from typing import Any, Hashable, Sequence
 
+import sqlalchemy as sa
 from sqlalchemy import func, select
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import Session
@@ -202,11 +203,32 @@ def cards_in_play(game: str, deal: int) -> int:
 
 
 def status_of(position: Position) -> str:
-    if position.is_won():
-        return "won"
-    if position.is_lost():
-        return "lost"
-    return "playing"
+    return shown(position).status
+
+
+@dataclasses.dataclass(frozen=True)
+class Shown:
+    """What the browser gets for one position, worked out once per position."""
+
+    position: Position
+    status: str
+    view: dict[str, Any]
+    legal: list[dict[str, Any]]
+
+
+_shown = LRU(4096)
+
+
+def shown(position: Position) -> Shown:
+    """The status, the player's view and the described legal moves of ``position``
+    (memoised: positions are immutable and a game's position is asked for often)."""
+    entry = _shown.get(id(position))
+    if entry is not None and entry.position is position:
+        return entry
+    status = "won" if position.is_won() else "lost" if position.is_lost() else "playing"
+    entry = Shown(position, status, position.player_view(), position.click_choices() if status == "playing" else [])
+    _shown.put(id(position), entry)
+    return entry
 
 
 def iso(moment: dt.datetime | None) -> str | None:
@@ -231,6 +253,9 @@ class Snapshot:
 
 
 # -- the service ----------------------------------------------------------------------
+_GAMES = GameRow.__table__
+_READ_GAME = select(_GAMES).where(_GAMES.c.id == sa.bindparam("id"))
+
 class GameService:
     """Create and play games stored in the database behind ``engine``."""
 
@@ -250,38 +275,44 @@ class GameService:
             raise NotFound(f"no game with id {game_id!r} (it may have been made on another server)")
         return row
 
+    def _read(self, game_id: str):
+        """The stored game as a plain row (reads skip the ORM: they are most requests)."""
+        row = None
+        if len(game_id) <= 32:
+            with self.engine.connect() as connection:
+                row = connection.execute(_READ_GAME, {"id": game_id}).first()
+        if row is None:
+            raise NotFound(f"no game with id {game_id!r} (it may have been made on another server)")
+        return row
+
     def _position(self, row: GameRow) -> Position:
         lookup_game(row.game)
-        return self.positions.after(row.game, row.deal_number, row.moves)
+        return self.positions.after(row.game, int(row.deal), row.moves)
 
     def snapshot(self, game_id: str) -> Snapshot:
-        with Session(self.engine) as session:
-            row = self._row(session, game_id)
-            position = self._position(row)
-            return Snapshot(row.id, row.game, row.deal_number, tuple(row.moves), position, status_of(position))
+        row = self._read(game_id)
+        position = self._position(row)
+        return Snapshot(row.id, row.game, int(row.deal), tuple(row.moves), position, status_of(position))
 
     def state(self, game_id: str) -> dict[str, Any]:
-        with Session(self.engine) as session:
-            row = self._row(session, game_id)
-            return self.render(row, self._position(row))
+        row = self._read(game_id)
+        return self.render(row, self._position(row))
 
     def position_at(self, game_id: str, at: int) -> dict[str, Any]:
         """The position after the first ``at`` moves of a game (for replays)."""
-        with Session(self.engine) as session:
-            row = self._row(session, game_id)
-            moves = list(row.moves)
+        row = self._read(game_id)
+        moves = list(row.moves)
         if not 0 <= at <= len(moves):
             raise BadRequest(f"at must be between 0 and {len(moves)} (the moves played)")
-        position = self.positions.after(row.game, row.deal_number, moves[:at])
-        status = status_of(position)
+        view = shown(self.positions.after(row.game, int(row.deal), moves[:at]))
         return {
             "id": game_id,
             "at": at,
             "moves": moves[:at],
             "next_move": moves[at] if at < len(moves) else None,
-            "position": position.player_view(),
-            "legal": position.click_choices() if status == "playing" else [],
-            "status": status,
+            "position": view.view,
+            "legal": view.legal,
+            "status": view.status,
         }
 
     def count(self) -> int:
@@ -291,11 +322,13 @@ class GameService:
     def render(self, row: GameRow, position: Position) -> dict[str, Any]:
         """The game state the browser draws."""
         cls = type(position)
-        status = status_of(position)
+        view = shown(position)
+        status = view.status
         started, finished = as_utc(row.started_at), as_utc(row.finished_at)
         elapsed = ((finished or utcnow()) - started).total_seconds()
         moves = list(row.moves)
-        out_of = cards_in_play(row.game, row.deal_number)
+        deal = int(row.deal)
+        out_of = cards_in_play(row.game, deal)
         if row.undo_mode == "unlimited":
             undo_left = None
         else:
@@ -305,13 +338,13 @@ class GameService:
             "game": row.game,
             "title": cls.title,
             "family": cls.family,
-            "deal": row.deal_number,
+            "deal": deal,
             "undo": row.undo_mode,
             "undo_left": undo_left,
             "moves": moves,
             "move_count": len(moves),
-            "position": position.player_view(),
-            "legal": position.click_choices() if status == "playing" else [],
+            "position": view.view,
+            "legal": view.legal,
             "status": status,
             "winnable_deal": row.winnable_deal,
             "hidden_cards": hides_cards(cls),
@@ -329,7 +362,7 @@ class GameService:
                 "seconds": round(max(0.0, elapsed), 3),
             },
             "links": {
-                "deal": f"/play/{row.game}?deal={row.deal_number}",
+                "deal": f"/play/{row.game}?deal={deal}",
                 "resume": f"/play/{row.game}?id={row.id}",
                 "rules": f"/rules/{row.game}",
                 "self": f"/api/games/{row.id}",

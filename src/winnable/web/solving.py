@@ -40,6 +40,11 @@ from winnable.web.service import LRU, RANDOM_DEALS, Snapshot, hides_cards, looku
 
 log = logging.getLogger("winnable.web")
 
+MARGIN = 0.85
+"""Share of a request's budget given to searching: the engine checks its clock every few
+thousand positions and the line is replayed by the rules afterwards, so a search may end
+a little after its deadline; the rest of the budget absorbs that."""
+
 
 @dataclass(frozen=True)
 class Known:
@@ -61,7 +66,8 @@ class Solver:
     """Runs the engine in worker threads with per-request budgets and a verdict cache."""
 
     def __init__(self, threads: int | None = None, cache_size: int = 20_000) -> None:
-        self.threads = max(1, threads or os.cpu_count() or 2)
+        # One core is left to answer requests: hints must never slow the game down.
+        self.threads = max(1, threads or (os.cpu_count() or 2) - 1)
         self.cache = LRU(cache_size)
         self._slots: anyio.CapacityLimiter | None = None
         self._pool: anyio.CapacityLimiter | None = None
@@ -69,25 +75,27 @@ class Solver:
         self._active_lock = threading.Lock()
         self.searches = 0
 
-    @property
-    def busy(self) -> bool:
-        """True while some request is searching (the background pool waits then)."""
-        return self._active > 0
+    def stats(self) -> dict[str, int]:
+        return {"threads": self.threads, "searching": self._active, "searches": self.searches, "cached": len(self.cache)}
 
-    def lookup(self, position: Position) -> Known | None:
+    def lookup(self, position: Position, parent: Position | None = None, last_move: str | None = None) -> Known | None:
+        """The cached verdict on ``position``, if any. A position reached by playing the
+        first move of a cached winning line from ``parent`` (with ``last_move``) gets
+        the rest of that line: a player who follows the hints needs no new search."""
         if position.is_won():
             return Known(Status.WON, (), cached=True)
         known = self.cache.get(cache_key(position))
+        if known is None and parent is not None and last_move is not None:
+            before = self.cache.get(cache_key(parent))
+            if before is not None and before.status is Status.WON and before.line[:1] == (last_move,):
+                known = Known(Status.WON, before.line[1:])
+                self.cache.put(cache_key(position), known)
         return None if known is None else Known(known.status, known.line, 0, 0.0, cached=True)
 
     def remember_line(self, position: Position, line: Sequence[str]) -> None:
-        """Cache a verified winning line from ``position`` and every position along it."""
-        line = tuple(line)
-        current = position
-        for index in range(len(line) + 1):
-            self.cache.put(cache_key(current), Known(Status.WON, line[index:]))
-            if index < len(line):
-                current = current.play(line[index])
+        """Cache a verified winning line from ``position`` (the positions along it are
+        found from it when they are reached; see :meth:`lookup`)."""
+        self.cache.put(cache_key(position), Known(Status.WON, tuple(line)))
 
     def solve_now(self, position: Position, seconds: float) -> Known:
         """Solve in this thread (a worker thread; the engine releases the GIL)."""
@@ -109,10 +117,11 @@ class Solver:
             self.cache.put(cache_key(position), Known(Status.LOST))
         return Known(verdict.status, line, verdict.positions, verdict.seconds)
 
-    async def verdict(self, position: Position, deadline: float) -> Known:
+    async def verdict(self, position: Position, deadline: float, parent: Position | None = None,
+                      last_move: str | None = None) -> Known:
         """The verdict on ``position``, searched in a worker thread before ``deadline``
-        (a :func:`time.monotonic` time)."""
-        known = self.lookup(position)
+        (a :func:`time.monotonic` time); ``parent`` and ``last_move`` as in :meth:`lookup`."""
+        known = self.lookup(position, parent, last_move)
         if known is not None:
             return known
         if self._slots is None:
@@ -137,8 +146,11 @@ def describe(position: Position, notation: str) -> dict[str, Any]:
     return position.describe_move(position.parse_move(notation))
 
 
-async def hint(solver: Solver, game: Snapshot, seconds: float) -> dict[str, Any]:
-    """The next move of a winning line from the game's current position, or a verdict."""
+async def hint(solver: Solver, game: Snapshot, seconds: float, parent: Position | None = None) -> dict[str, Any]:
+    """The next move of a winning line from the game's current position, or a verdict.
+
+    ``parent`` is the position before the last move, if at hand (see :meth:`Solver.lookup`).
+    """
     started = time.monotonic()
     position = game.position
     knows_hidden = hides_cards(game.cls)
@@ -147,7 +159,8 @@ async def hint(solver: Solver, game: Snapshot, seconds: float) -> dict[str, Any]
         return answer | {"verdict": "won", "message": "The game is won.", "seconds": 0.0, "cached": True}
     if not position.legal_moves():
         return answer | {"verdict": "lost", "message": "No winning line from here: no move is left.", "seconds": 0.0, "cached": True}
-    known = await solver.verdict(position, started + seconds)
+    last_move = game.moves[-1] if game.moves else None
+    known = await solver.verdict(position, started + seconds * MARGIN, parent, last_move)
     answer |= {"verdict": known.status.value, "seconds": round(time.monotonic() - started, 4), "cached": known.cached}
     if known.status is Status.WON:
         move = known.line[0]
@@ -174,7 +187,7 @@ async def analysis(solver: Solver, game: Snapshot, prefixes: Callable[[int], Pos
     of a winning line from there.
     """
     started = time.monotonic()
-    deadline = started + seconds
+    deadline = started + seconds * MARGIN
     moves = list(game.moves)
     checked: list[dict[str, Any]] = []
     searched = 0
@@ -271,8 +284,8 @@ class WinnablePool:
     """Deal numbers the solver proved winnable, per game, kept in the database.
 
     A background thread keeps ``size`` unused deals ready for every game (random deal
-    numbers, each searched within a budget, at low priority and only while no request
-    is searching); :meth:`take` hands one out and marks it used.
+    numbers, each searched within a budget, in a thread of low CPU priority so that
+    requests and hints come first); :meth:`take` hands one out and marks it used.
     """
 
     def __init__(self, engine: Engine, solver: Solver, settings: PoolSettings | None = None) -> None:
@@ -418,8 +431,6 @@ class WinnablePool:
         for game in self.games():
             if self._stop.is_set():
                 return True
-            while self.solver.busy and not self._stop.is_set():
-                self._stop.wait(0.05)  # requests first
             try:
                 if self.ready(game) >= self.settings.size:
                     continue
