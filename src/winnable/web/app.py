@@ -37,7 +37,7 @@ from winnable.errors import UnknownGameError
 from winnable.web import schemas
 from winnable.web.db import default_database_url, make_engine, migrate
 from winnable.web.service import GameService, NotFound, Positions, ServiceError, Unavailable, catalog, initial, lookup_game
-from winnable.web.solving import PoolSettings, Solver, WinnablePool, analysis, hint
+from winnable.web.solving import Found, PoolSettings, Solver, WinnablePool, analysis, hint
 
 log = logging.getLogger("winnable.web")
 
@@ -165,19 +165,34 @@ def create_app(database_url: str | None = None, settings: Settings | None = None
               responses={503: {"model": schemas.Problem}})
     async def new_game(body: schemas.NewGame) -> dict[str, Any]:
         """Start a game: deal N, a random deal, or (``winnable: true``) a deal the solver proved winnable."""
-        if not body.winnable:
-            return reply(await run_in_threadpool(games.create, body.game, body.deal, body.undo), 201)
-        cls = lookup_game(body.game)
-        found = await run_in_threadpool(pool.take, cls.game_id)
+        game_id = lookup_game(body.game).game_id
+
+        def deal_from(found: Found) -> JSONResponse:
+            state = games.create(game_id, found.deal, body.undo, True)
+            if found.line:  # the pool's proof makes the first hints instant
+                solver.remember_line(initial(game_id, found.deal), found.line)
+            response = reply(state, 201)
+            response.headers["X-Winnable-Source"] = "pool" if found.from_pool else "search"
+            return response
+
+        def from_pool() -> JSONResponse | None:
+            if not body.winnable:
+                return reply(games.create(game_id, body.deal, body.undo), 201)
+            found = pool.take(game_id)
+            return None if found is None else deal_from(found)
+
+        response = await run_in_threadpool(from_pool)  # one trip to a worker thread
+        if response is not None:
+            return response
+        # The pool is empty: search now. Most deals are decided in milliseconds, so many
+        # short tries beat a few long ones.
+        found = await anyio.to_thread.run_sync(pool.search, game_id, settings.winnable_seconds, 0.25)
         if found is None:
-            found = await anyio.to_thread.run_sync(pool.search, cls.game_id, settings.winnable_seconds)
-            if found is None:
-                raise Unavailable(f"no proved-winnable {cls.title} deal is ready yet; try again in a moment, or play any deal")
-            await run_in_threadpool(pool.add, found, True)
-        state = await run_in_threadpool(games.create, cls.game_id, found.deal, body.undo, True)
-        if found.line:  # the pool's proof makes the first hints instant
-            await run_in_threadpool(solver.remember_line, initial(cls.game_id, found.deal), found.line)
-        return reply(state, 201)
+            title = game_class(game_id).title
+            raise Unavailable(f"no proved-winnable {title} deal is ready yet; try again in a moment, or play any deal")
+        found.from_pool = False
+        await run_in_threadpool(pool.add, found, True)
+        return await run_in_threadpool(deal_from, found)
 
     @app.get("/api/games/{game_id}", response_model=schemas.GameState, tags=["play"])
     def get_game(game_id: str) -> dict[str, Any]:

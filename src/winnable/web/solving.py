@@ -84,6 +84,8 @@ class Solver:
         the rest of that line: a player who follows the hints needs no new search."""
         if position.is_won():
             return Known(Status.WON, (), cached=True)
+        if position.is_lost():  # the rules say so: no search, no solver slot
+            return Known(Status.LOST, (), cached=True)
         known = self.cache.get(cache_key(position))
         if known is None and parent is not None and last_move is not None:
             before = self.cache.get(cache_key(parent))
