@@ -466,3 +466,22 @@ def test_settings_from_the_environment():
     assert settings.database_url == "sqlite://" and settings.hint_seconds == 0.5 and settings.pool_size == 3
     with pytest.raises(SystemExit):
         Settings.from_env(None, {"WINNABLE_POOL_SIZE": "many"})
+
+
+def test_the_pool_pauses_a_game_whose_deals_are_never_proved(db_url):
+    from winnable.web.db import make_engine, migrate
+    from winnable.web.solving import PoolSettings, Solver, WinnablePool
+
+    engine = make_engine(db_url)
+    migrate(engine)
+    pool = WinnablePool(engine, Solver(1), PoolSettings(size=2, seconds=0.01, give_up_after=3, backoff=30, rest=0))
+    pool.try_deal = lambda game, deal, seconds: None  # as if no deal could be proved
+    import random
+
+    rng = random.Random(5)
+    for _ in range(3):
+        assert pool._fill_round(rng) is True
+    progress = pool.progress["black-hole"]
+    assert progress.attempts == 3 and progress.backoff == 30 and progress.resume_at > time.monotonic() + 20
+    assert pool._fill_round(rng) is False  # paused: nothing to do now
+    assert progress.attempts == 3

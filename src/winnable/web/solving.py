@@ -269,6 +269,12 @@ class PoolSettings:
     """Seconds between checks once every game's pool is full."""
     games: list[str] | None = None
     """Games to fill (default: every registered game)."""
+    give_up_after: int = 10
+    """Deals not proved in a row before a game's filling pauses..."""
+    backoff: float = 60.0
+    """...for this many seconds, doubled each time up to an hour."""
+    rest: float = 0.5
+    """After each attempt, rest this share of its time."""
 
 
 @dataclass
@@ -300,6 +306,7 @@ class WinnablePool:
         self._thread: threading.Thread | None = None
         self._take_lock = threading.Lock()
         self.attempts = 0
+        self.progress: dict[str, Progress] = {}
 
     # -- storage ---------------------------------------------------------------------
     def ready(self, game: str) -> int:
@@ -428,11 +435,19 @@ class WinnablePool:
                 self._wake.clear()
 
     def _fill_round(self, rng: random.Random) -> bool:
-        """One attempt for each game short of deals; False when all are full."""
+        """One attempt for each game short of deals; False when none needs one now.
+
+        A game whose deals keep failing (its budget is too small, or its deals are rarely
+        winnable at all) is left alone for a while, longer each time; after every attempt
+        the thread rests for a share of the attempt's time, so it never takes a whole core.
+        """
         worked = False
         for game in self.games():
             if self._stop.is_set():
                 return True
+            progress = self.progress.setdefault(game, Progress())
+            if time.monotonic() < progress.resume_at:
+                continue
             try:
                 if self.ready(game) >= self.settings.size:
                     continue
@@ -443,7 +458,32 @@ class WinnablePool:
             deal = rng.randint(1, RANDOM_DEALS)
             if self.known_deal(game, deal):
                 continue
+            started = time.monotonic()
             found = self.try_deal(game, deal, self.settings.seconds)
-            if found is not None:
-                self.add(found)
+            progress.attempts += 1
+            if found is not None and self.add(found):
+                progress.found += 1
+                progress.failures = 0
+                progress.backoff = 0.0
+            elif found is None:
+                progress.failures += 1
+                if progress.failures >= self.settings.give_up_after:
+                    progress.backoff = min(max(self.settings.backoff, 2 * progress.backoff), 3600.0)
+                    progress.resume_at = time.monotonic() + progress.backoff
+                    progress.failures = 0
+                    log.info("winnable pool: %s: %d deals in a row not proved; next try in %.0f s",
+                             game, self.settings.give_up_after, progress.backoff)
+            self._stop.wait((time.monotonic() - started) * self.settings.rest)
         return worked
+
+
+@dataclass
+class Progress:
+    """How filling one game's pool goes."""
+
+    attempts: int = 0
+    found: int = 0
+    failures: int = 0
+    """Deals not proved in a row."""
+    backoff: float = 0.0
+    resume_at: float = 0.0
