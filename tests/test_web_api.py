@@ -314,7 +314,7 @@ def test_the_schema_matches_the_models(db_url):
     engine = make_engine(db_url)
     migrate(engine)
     migrate(engine)  # idempotent
-    assert schema_revision(engine) == "0001"
+    assert schema_revision(engine) == "0002"
     with engine.connect() as connection:
         assert compare_metadata(MigrationContext.configure(connection), Base.metadata) == []
 
@@ -485,3 +485,41 @@ def test_the_pool_pauses_a_game_whose_deals_are_never_proved(db_url):
     assert progress.attempts == 3 and progress.backoff == 30 and progress.resume_at > time.monotonic() + 20
     assert pool._fill_round(rng) is False  # paused: nothing to do now
     assert progress.attempts == 3
+
+
+def test_upgrading_an_older_database_keeps_its_games(db_url):
+    import sqlalchemy as sa
+    from alembic import command
+
+    from winnable.web.db import alembic_config, make_engine, migrate, schema_revision
+
+    engine = make_engine(db_url)
+    with engine.begin() as connection:
+        command.upgrade(alembic_config(connection), "0001")
+    rows = [("played", '["KH", "AD"]', None), ("fresh", "[]", None)]
+    with engine.begin() as connection:
+        for game_id, moves, finished in rows:
+            connection.execute(sa.text(
+                "INSERT INTO games (id, game, deal, undo_mode, undo_used, moves, winnable_deal, restarts, created_at,"
+                " started_at, updated_at, finished_at, status) VALUES (:id, 'black-hole', '2', 'unlimited', 0, :moves,"
+                " 0, 0, '2026-01-01 10:00:00', '2026-01-01 10:00:00', '2026-01-01 10:05:00', :finished, 'playing')"),
+                {"id": game_id, "moves": moves, "finished": finished})
+    migrate(engine)
+    assert schema_revision(engine) == "0002"
+    with make_client(db_url) as client:
+        played = client.get("/api/games/played").json()
+        assert played["moves"] == ["KH", "AD"] and played["started_at"].startswith("2026-01-01T10:00:00")
+        fresh = client.get("/api/games/fresh").json()
+        assert fresh["started_at"] is None and fresh["elapsed_seconds"] == 0
+
+
+def test_the_clock_starts_with_the_first_move(client):
+    game = new_game(client, 2)
+    assert game["started_at"] is None and game["elapsed_seconds"] == 0
+    state = play(client, game["id"], "KH").json()
+    assert state["started_at"] is not None
+    time.sleep(0.05)
+    assert client.get(f"/api/games/{game['id']}").json()["elapsed_seconds"] >= 0.05
+    assert client.post(f"/api/games/{game['id']}/undo").json()["started_at"] == state["started_at"]
+    restarted = client.post(f"/api/games/{game['id']}/restart").json()
+    assert restarted["started_at"] is None and restarted["elapsed_seconds"] == 0

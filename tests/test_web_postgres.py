@@ -134,5 +134,5 @@ def test_migrations_are_idempotent_on_postgres(postgres_url):
     engine = make_engine(postgres_url)
     migrate(engine)
     migrate(engine)
-    assert schema_revision(engine) == "0001"
+    assert schema_revision(engine) == "0002"
     engine.dispose()

@@ -65,7 +65,8 @@ class GameRow(Base):
     winnable_deal: Mapped[bool] = mapped_column(sa.Boolean, default=False)
     restarts: Mapped[int] = mapped_column(sa.Integer, default=0)
     created_at: Mapped[dt.datetime] = mapped_column(sa.DateTime(timezone=True), default=utcnow)
-    started_at: Mapped[dt.datetime] = mapped_column(sa.DateTime(timezone=True), default=utcnow)
+    started_at: Mapped[dt.datetime | None] = mapped_column(sa.DateTime(timezone=True), nullable=True)
+    """When the first move was played (the clock starts then); None before."""
     updated_at: Mapped[dt.datetime] = mapped_column(sa.DateTime(timezone=True), default=utcnow)
     finished_at: Mapped[dt.datetime | None] = mapped_column(sa.DateTime(timezone=True), nullable=True)
     status: Mapped[str] = mapped_column(sa.String(16), default="playing")

@@ -71,7 +71,7 @@ class GameState(BaseModel):
     hidden_cards: bool
     restarts: int
     created_at: str
-    started_at: str
+    started_at: str | None = Field(description="When the first move was played: the clock starts then.")
     finished_at: str | None
     elapsed_seconds: float
     score: Score

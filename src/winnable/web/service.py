@@ -325,7 +325,8 @@ class GameService:
         view = shown(position)
         status = view.status
         started, finished = as_utc(row.started_at), as_utc(row.finished_at)
-        elapsed = ((finished or utcnow()) - started).total_seconds()
+        # The clock starts with the first move (and again after a restart).
+        elapsed = 0.0 if started is None else ((finished or utcnow()) - started).total_seconds()
         moves = list(row.moves)
         deal = int(row.deal)
         out_of = cards_in_play(row.game, deal)
@@ -390,7 +391,7 @@ class GameService:
             winnable_deal=winnable_deal,
             restarts=0,
             created_at=now,
-            started_at=now,
+            started_at=None,
             updated_at=now,
             finished_at=None,
             status=status_of(position),
@@ -443,6 +444,8 @@ class GameService:
                 raise BadRequest(f"not a move of {position.title}: {error}") from None
             moves = list(row.moves) + [str(move)]
             row.moves = moves
+            if row.started_at is None:
+                row.started_at = utcnow()
             self.positions.remember(row.game, row.deal_number, moves, after)
             return after
 
@@ -473,7 +476,7 @@ class GameService:
             row.moves = []
             row.undo_used = 0
             row.restarts += 1
-            row.started_at = utcnow()
+            row.started_at = None
             return initial(row.game, row.deal_number)
 
         return self._change(game_id, change)
