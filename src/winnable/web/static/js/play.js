@@ -140,7 +140,9 @@ function tableSize() {
   const top = table.getBoundingClientRect().top + window.scrollY;
   const actions = $("actions");
   const docked = getComputedStyle(actions).position === "fixed";
-  const reserve = (docked ? actions.offsetHeight + 10 : 0) + ($("keys-help").offsetHeight || 0) + 14;
+  // Keep the bottom strip free for messages (and the docked buttons on phones).
+  const review = $("review");
+  const reserve = app.review && !review.hidden ? review.offsetHeight + 24 : (docked ? actions.offsetHeight : 0) + 58;
   const height = Math.max(300, window.innerHeight - top - reserve);
   return { width: Math.max(240, Math.min(width, 1180)), height };
 }
@@ -712,8 +714,8 @@ async function showReviewAt(at) {
   review.at = at;
   review.position = answer.position || answer;
   review.legal = answer.legal || answer.click_choices || [];
-  draw({ animate: true });
   describeReview();
+  draw({ animate: true });
 }
 
 function reviewEntry(move) {
