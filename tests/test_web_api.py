@@ -523,3 +523,20 @@ def test_the_clock_starts_with_the_first_move(client):
     assert client.post(f"/api/games/{game['id']}/undo").json()["started_at"] == state["started_at"]
     restarted = client.post(f"/api/games/{game['id']}/restart").json()
     assert restarted["started_at"] is None and restarted["elapsed_seconds"] == 0
+
+
+@pytest.mark.parametrize(
+    "url, words",
+    [
+        ("foo://x", "unknown kind of database"),
+        ("not a url", "not a database URL"),
+        ("sqlite:////nonexistent-folder/x/games.db", "unable to open"),
+    ],
+)
+def test_serve_with_a_bad_database_says_why(url, words, capsys):
+    from winnable.web import run
+
+    with pytest.raises(SystemExit) as stop:
+        run("127.0.0.1", 0, url)
+    assert stop.value.code == 2
+    assert words in capsys.readouterr().err

@@ -20,6 +20,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import os
+import sys
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
@@ -85,7 +86,8 @@ class Settings:
                 try:
                     settings = replace(settings, **{name: kind(environ[variable])})
                 except ValueError:
-                    raise SystemExit(f"winnable: error: {variable} must be a number, not {environ[variable]!r}") from None
+                    print(f"winnable: error: {variable} must be a number, not {environ[variable]!r}", file=sys.stderr)
+                    raise SystemExit(2) from None
         return settings
 
 
