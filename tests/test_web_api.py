@@ -540,3 +540,18 @@ def test_serve_with_a_bad_database_says_why(url, words, capsys):
         run("127.0.0.1", 0, url)
     assert stop.value.code == 2
     assert words in capsys.readouterr().err
+
+
+def test_an_engine_failure_is_an_unknown_verdict_not_a_500(client, monkeypatch):
+    from winnable.errors import EngineError
+
+    def broken(self, nodes, seconds):
+        raise EngineError("engine line refused at move 1")
+
+    monkeypatch.setattr(BlackHole, "engine_search", broken)
+    game = new_game(client, 3)
+    hint = client.get(f"/api/games/{game['id']}/hint")
+    assert hint.status_code == 200
+    assert hint.json()["verdict"] == "unknown" and hint.json()["move"] is None
+    assert "could not" in hint.json()["message"]
+    assert client.get(f"/api/games/{game['id']}/analysis").json()["verdict"] == "unknown"

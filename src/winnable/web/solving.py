@@ -56,6 +56,7 @@ class Known:
     seconds: float = 0.0
     cached: bool = False
     busy: bool = False  # no solver slot came free within the budget
+    failure: str = ""  # the engine failed (a bug, reported as "unknown")
 
 
 def cache_key(position: Position) -> tuple[str, str]:
@@ -108,6 +109,9 @@ class Solver:
             self._active += 1
         try:
             verdict = solve(position, Budget(seconds=max(seconds, 0.001)))
+        except Exception as error:  # an engine bug (EngineError) must not become a 500
+            log.exception("solver failed on %s position", position.game_id)
+            return Known(Status.UNKNOWN, failure=f"{type(error).__name__}: {error}")
         finally:
             with self._active_lock:
                 self._active -= 1
@@ -177,6 +181,8 @@ async def hint(solver: Solver, game: Snapshot, seconds: float, parent: Position 
         return answer | {"message": "No winning line from here."}
     if known.busy:
         return answer | {"message": "The solver is busy with other players' hints; try again in a moment."}
+    if known.failure:
+        return answer | {"message": "The solver could not work on this position (a bug on our side)."}
     return answer | {"message": f"No winning line found within {seconds:g} s; one may still exist."}
 
 
