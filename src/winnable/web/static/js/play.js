@@ -272,6 +272,7 @@ function elementAt(place, index) {
 function restoreFocus() {
   const playable = [...table.querySelectorAll(".playable")];
   playable.forEach((node) => node.classList.remove("kfocus"));
+  if (playable.length) playable[0].tabIndex = 0; // Tab reaches the table
   if (!app.keyboard || !playable.length) return;
   let target = app.focus ? elementAt(app.focus.place, app.focus.index) : null;
   if (!target || !target.classList.contains("playable")) {
@@ -479,6 +480,7 @@ function matchesTarget(entry, to) {
 function refuse(place, index, node) {
   const state = app.state;
   if (state.status !== "playing") return;
+  if (place.startsWith("foundation") || place === "runs") return; // cards that are home stay home
   node = node && node.isConnected ? node : elementAt(place, index);
   if (node) {
     node.classList.remove("shake");
@@ -658,7 +660,11 @@ function showLost() {
     title: "No moves left",
     kind: "lost",
     art: "stuck",
-    body: [el("p", {}, `No card can move: ${left} card${left === 1 ? "" : "s"} left on the table.`), el("p", { class: "muted" }, "The solver can show you the move that lost the game.")],
+    body: [
+      el("p", {}, `No card can move: ${left} card${left === 1 ? "" : "s"} left on the table.`),
+      scoreLine(state) ? el("p", {}, `${scoreLine(state)} \u00b7 ${formatTime(state.elapsed_seconds || 0)} \u00b7 ${state.move_count} moves`) : null,
+      el("p", { class: "muted" }, "The solver can show you the move that lost the game."),
+    ].filter(Boolean),
     buttons,
   });
 }
@@ -823,6 +829,19 @@ table.addEventListener("click", (event) => {
     return;
   }
   play(node.dataset.place, Number(node.dataset.index), node.dataset.card || null, { node });
+});
+
+// A mouse or finger plays without moving the keyboard focus (and its ring) to the card.
+table.addEventListener("mousedown", (event) => {
+  if (event.target.closest("[data-place]")) event.preventDefault();
+});
+
+table.addEventListener("focusin", (event) => {
+  const node = event.target.closest(".playable");
+  if (node && !node.classList.contains("kfocus")) {
+    app.keyboard = true;
+    focusCard(node);
+  }
 });
 
 table.addEventListener("pointerdown", (event) => {
