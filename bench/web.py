@@ -4,7 +4,7 @@ Starts ``winnable serve`` in a subprocess (127.0.0.1, a free port, a temporary S
 database), waits for its pool of winnable deals, then runs two phases with a bounded
 number of requests and a bounded time each:
 
-1. *play*: ``--players`` threads play Black Hole like people do: a new deal (one in five
+1. *play*: ``--players`` threads play Black Hole (or ``--game``) like people do: a new deal (one in five
    from the winnable pool), a random legal move, now and then an undo, a reload (GET
    state), a replay step (GET position), a restart; after a loss, "where did I lose?"
    (GET analysis);
@@ -43,6 +43,7 @@ import httpx
 HARD_DEALS = [400, 409, 313, 230, 915, 844, 638, 213, 555, 849, 790, 576, 922, 514, 64,
               978, 225, 837, 257, 783, 719, 876, 824, 439, 321, 278, 938, 857, 208, 205]
 
+GAME = "black-hole"
 SOLVER_CALLS = ("GET hint", "GET analysis")
 SEARCHES = ("POST games (winnable, searched)",)  # the pool was empty: a search within 3 s
 
@@ -107,12 +108,12 @@ class Player(threading.Thread):
         call = self.recorder.call
         rng = self.rng
         if rng.random() < 0.2:
-            response = call(client, "POST games (winnable)", "POST", "/api/games", json={"game": "black-hole", "winnable": True},
+            response = call(client, "POST games (winnable)", "POST", "/api/games", json={"game": GAME, "winnable": True},
                             classify=lambda r: "POST games (winnable, searched)" if r.headers.get("x-winnable-source") == "search" else None)
             if response.status_code != 201:
-                response = call(client, "POST games", "POST", "/api/games", json={"game": "black-hole"})
+                response = call(client, "POST games", "POST", "/api/games", json={"game": GAME})
         else:
-            response = call(client, "POST games", "POST", "/api/games", json={"game": "black-hole", "deal": rng.randint(1, 10**6)})
+            response = call(client, "POST games", "POST", "/api/games", json={"game": GAME, "deal": rng.randint(1, 10**6)})
         state = response.json()
         game_id = state["id"]
         call(client, "GET state", "GET", f"/api/games/{game_id}")
@@ -159,7 +160,7 @@ class Hinter(threading.Thread):
             for deal in self.deals:
                 if self.stop.is_set():
                     return
-                state = self.recorder.call(client, "POST games", "POST", "/api/games", json={"game": "black-hole", "deal": deal}).json()
+                state = self.recorder.call(client, "POST games", "POST", "/api/games", json={"game": GAME, "deal": deal}).json()
                 started = time.perf_counter()
                 hint = self.recorder.call(client, "GET hint", "GET", f"/api/games/{state['id']}/hint").json()
                 self.busy += time.perf_counter() - started
@@ -197,7 +198,7 @@ def wait_ready(base: str, pool: int, server: subprocess.Popen, seconds: float = 
             raise SystemExit(f"the server stopped: {server.stdout.read() if server.stdout else ''}")
         try:
             health = httpx.get(base + "/api/health", timeout=2).json()
-            if health.get("pool", {}).get("black-hole", 0) >= pool:
+            if health.get("pool", {}).get(GAME, 0) >= pool:
                 return health
         except httpx.HTTPError:
             pass
@@ -211,7 +212,7 @@ def run_phase(name: str, recorder: Recorder, base: str, players: int, requests: 
     stop = threading.Event()
     budget = Budget(requests)
     team = [Player(base, recorder, stop, seed * 100 + index, budget) for index in range(players)]
-    deals = list(HARD_DEALS)
+    deals = list(HARD_DEALS) if GAME == "black-hole" else [random.Random(seed).randint(1, 10**6) for _ in range(30)]
     hint_team = [Hinter(base, recorder, stop, deals[index::hinters], seed + index) for index in range(hinters)]
     started = time.perf_counter()
     for thread in team + hint_team:
@@ -264,7 +265,10 @@ def main() -> int:
     parser.add_argument("--seconds", type=float, default=25.0, help="time cap per phase")
     parser.add_argument("--pool", type=int, default=20, help="winnable deals to have ready before starting")
     parser.add_argument("--solver-threads", type=int, default=None, help="server's solver threads (default: cores)")
+    parser.add_argument("--game", default="black-hole", help="game to play (hard hint deals are known for black-hole only)")
     args = parser.parse_args()
+    global GAME
+    GAME = args.game
 
     print(f"machine: {os.cpu_count()} cores, load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     with tempfile.TemporaryDirectory(prefix="winnable-bench-") as folder:

@@ -364,8 +364,7 @@ class WinnablePool:
                 return None
             row.used_at = utcnow()
             found = Found(game, int(row.deal), tuple(row.line), row.positions, row.seconds)
-        self._wake.set()  # refill
-        return found
+        return found  # the filler notices within `idle` seconds (not at once: this request first)
 
     def known_deal(self, game: str, deal: int) -> bool:
         with Session(self.engine) as session:
