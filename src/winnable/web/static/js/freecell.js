@@ -127,7 +127,7 @@ export function render(table, state, { width, height }) {
   const longest = Math.max(1, ...columns.map((c) => c.length));
   const room = Math.max(ch, height - y - 4);
   let fan = longest > 1 ? (room - ch) / (longest - 1) / ch : FAN_MAX;
-  fan = Math.max(FAN_MIN, Math.min(FAN_MAX, fan));
+  fan = Math.max(FAN_MIN, Math.min(cw < 60 ? FAN_MAX + 0.06 : FAN_MAX, fan)); // small cards: show more of each
   const off = fan * ch;
   let bottom = y + ch;
   columns.forEach((column, i) => {

@@ -94,7 +94,7 @@ export function render(table, state, { width, height }) {
   const deepest = Math.max(0, ...columns.map((c) => c.down));
   const room = Math.max(ch, height - y - 4);
   let upFan = longestUp > 1 ? (room - ch - deepest * DOWN_FAN * ch) / (longestUp - 1) / ch : UP_MAX;
-  upFan = Math.max(UP_MIN, Math.min(UP_MAX, upFan));
+  upFan = Math.max(UP_MIN, Math.min(cw < 60 ? UP_MAX + 0.08 : UP_MAX, upFan)); // small cards: show more of each
   const downOff = DOWN_FAN * ch;
   const upOff = upFan * ch;
   let bottom = y + ch;
