@@ -417,6 +417,8 @@ async function newGame({ deal = null } = {}) {
   const undo = $("undo-mode").value || store.get(KEY_UNDO) || "unlimited";
   const winnable = deal === null && $("winnable-toggle").checked;
   busy(true);
+  $("new-deal").disabled = true;
+  const slow = setTimeout(() => say(winnable ? "Finding a deal the solver has proved winnable\u2026" : "Dealing\u2026", { sticky: true }), 400);
   try {
     let state;
     try {
@@ -426,9 +428,13 @@ async function newGame({ deal = null } = {}) {
       state = await api.create(gameName, { undo });
       say(`${error.detail} This deal was picked at random.`, { kind: "info" });
     }
+    clearTimeout(slow);
+    if ($("message").textContent.endsWith("\u2026")) hush();
     closeOverlay();
     setState(state, { animate: false });
   } finally {
+    clearTimeout(slow);
+    $("new-deal").disabled = false;
     busy(false);
   }
 }
@@ -573,12 +579,21 @@ function setBadge(kind, text) {
   badge.dataset.verdict = kind;
 }
 
-async function checkWinnable() {
+let watchTimer = null;
+
+/** Ask the solver about the current position, once the player pauses for a moment. */
+function checkWinnable() {
   const state = app.state;
   if (!state) return;
   if (state.status === "won") return setBadge("won", "Won");
   const token = ++app.watchToken;
   setBadge("pending", "Checking\u2026");
+  clearTimeout(watchTimer);
+  watchTimer = setTimeout(() => askWinnable(state, token), 250);
+}
+
+async function askWinnable(state, token) {
+  if (token !== app.watchToken) return;
   try {
     const answer = await api.analysis(state.id);
     if (token !== app.watchToken) return;
