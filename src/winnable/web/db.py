@@ -23,7 +23,9 @@ SQLite is the default (one file in the user's data folder); any SQLAlchemy URL w
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -137,6 +139,22 @@ def make_engine(url: str) -> Engine:
 def writer(engine: Engine) -> Engine:
     """The same engine, marked so that its transactions take the write lock at once."""
     return engine.execution_options(winnable_write=True)
+
+
+_write_locks: dict[str, threading.Lock] = {}
+_write_locks_lock = threading.Lock()
+
+
+def write_lock(engine: Engine) -> contextlib.AbstractContextManager:
+    """Held around every write transaction on SQLite, which has one writer at a time
+    anyway: waiting writers of this process queue on a lock that wakes them the moment
+    it is free, instead of SQLite's busy handler, which sleeps in steps of up to 100 ms.
+    Other databases lock rows, so nothing is needed there."""
+    if engine.dialect.name != "sqlite":
+        return contextlib.nullcontext()
+    key = str(engine.url)
+    with _write_locks_lock:
+        return _write_locks.setdefault(key, threading.Lock())
 
 
 def alembic_config(connection: sa.Connection | None = None):

@@ -48,7 +48,7 @@ from winnable.deals import parse_deal_number
 from winnable.errors import IllegalMoveError, UnknownGameError, WinnableError
 from winnable.game import Position
 from winnable.games import game_class, game_ids
-from winnable.web.db import GameRow, as_utc, utcnow, writer
+from winnable.web.db import GameRow, as_utc, utcnow, write_lock, writer
 
 UNDO_MODES = ("unlimited", "one", "none")
 """Play modes for undo: as often as wanted, once a game (beginner), never (purist)."""
@@ -396,7 +396,7 @@ class GameService:
             finished_at=None,
             status=status_of(position),
         )
-        with Session(self.write_engine, expire_on_commit=False) as session, session.begin():
+        with write_lock(self.engine), Session(self.write_engine, expire_on_commit=False) as session, session.begin():
             session.add(row)
         return self.render(row, position)
 
@@ -404,7 +404,7 @@ class GameService:
         """Run ``change(row, position) -> new position`` in one transaction, one request
         per game at a time; anything it raises leaves the stored game as it was."""
         with self._lock(game_id):
-            with Session(self.write_engine, expire_on_commit=False) as session, session.begin():
+            with write_lock(self.engine), Session(self.write_engine, expire_on_commit=False) as session, session.begin():
                 row = self._row(session, game_id, for_update=True)
                 position = change(row, self._position(row))
                 now = utcnow()

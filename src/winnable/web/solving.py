@@ -35,7 +35,7 @@ from winnable.errors import WinnableError
 from winnable.game import Position
 from winnable.games import game_class, game_ids
 from winnable.solver import Budget, Status, solve
-from winnable.web.db import WinnableDeal, utcnow, writer
+from winnable.web.db import WinnableDeal, utcnow, write_lock, writer
 from winnable.web.service import LRU, RANDOM_DEALS, Snapshot, hides_cards, lookup_game
 
 log = logging.getLogger("winnable.web")
@@ -333,7 +333,7 @@ class WinnablePool:
     def add(self, found: Found, used: bool = False) -> bool:
         """Store a proved deal; False if the pool already had it."""
         try:
-            with Session(self.write_engine) as session, session.begin():
+            with write_lock(self.engine), Session(self.write_engine) as session, session.begin():
                 session.add(
                     WinnableDeal(
                         game=found.game,
@@ -351,7 +351,7 @@ class WinnablePool:
 
     def take(self, game: str) -> Found | None:
         """Hand out one unused proved deal of ``game`` (marked used), or None."""
-        with self._take_lock, Session(self.write_engine) as session, session.begin():
+        with self._take_lock, write_lock(self.engine), Session(self.write_engine) as session, session.begin():
             query = (
                 select(WinnableDeal)
                 .where(WinnableDeal.game == game, WinnableDeal.used_at.is_(None))
