@@ -187,6 +187,13 @@ def test_still_winnable_badge(page, server, winning_line):
     click_line(page, lost[:k])
     page.wait_for_selector("#watch-badge[data-verdict='lost']", timeout=30_000)
     assert "Not winnable" in page.inner_text("#watch-badge")
+    # The badge opens the replay of the move that lost it, while the game goes on.
+    page.click("#watch-badge")
+    page.wait_for_selector("#review:not([hidden])", timeout=30_000)
+    assert "lost the game" in page.inner_text("#review-text")
+    page.click("#review-close")
+    page.wait_for_selector("#review", state="hidden")
+    assert page.get_attribute("body", "data-status") == "playing"
 
 
 def test_no_moves_left_and_where_did_i_lose(page, server):

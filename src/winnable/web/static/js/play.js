@@ -577,6 +577,23 @@ function setBadge(kind, text) {
   badge.className = `badge ${kind}`;
   badge.textContent = text;
   badge.dataset.verdict = kind;
+  // "Not winnable any more" opens the replay of the move that lost it.
+  const clickable = kind === "lost" && app.state && app.state.status !== "won";
+  badge.classList.toggle("clickable", clickable);
+  badge.title = clickable ? "Show the move that lost it" : "";
+  if (clickable) {
+    badge.setAttribute("role", "button");
+    badge.tabIndex = 0;
+  } else {
+    badge.removeAttribute("role");
+    badge.removeAttribute("tabindex");
+  }
+}
+
+function reviewFromBadge() {
+  if (!$("watch-badge").classList.contains("clickable") || app.review) return;
+  openOverlay({ title: "Where did I lose?", kind: "lost", art: "stuck" });
+  whereDidILose();
 }
 
 let watchTimer = null;
@@ -1074,6 +1091,14 @@ function wire() {
   const winnable = $("winnable-toggle");
   winnable.checked = store.get(KEY_WINNABLE, "1") === "1";
   winnable.addEventListener("change", () => store.set(KEY_WINNABLE, winnable.checked ? "1" : "0"));
+  $("watch-badge").addEventListener("click", reviewFromBadge);
+  $("watch-badge").addEventListener("keydown", (event) => {
+    if (event.key === "Enter" || event.key === " ") {
+      event.preventDefault();
+      event.stopPropagation();
+      reviewFromBadge();
+    }
+  });
   const watch = $("watch-toggle");
   watch.checked = store.get(KEY_WATCH, "0") === "1";
   app.watching = watch.checked;
