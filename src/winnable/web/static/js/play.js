@@ -156,7 +156,12 @@ function snapshot() {
     rects.get(code).push(node.getBoundingClientRect());
   }
   if (app.dragRects) {
-    for (const [code, rect] of app.dragRects) rects.set(code, [rect]);
+    // Dropped cards start from where the pointer left them, not from their old place.
+    for (const { code, from, to } of app.dragRects) {
+      const list = rects.get(code) || [];
+      const i = list.findIndex((r) => Math.abs(r.left - from.left) < 1 && Math.abs(r.top - from.top) < 1);
+      if (i >= 0) list[i] = to;
+    }
     app.dragRects = null;
   }
   const stock = table.querySelector(".stock");
@@ -966,14 +971,20 @@ function endDrag(event, cancelled) {
   const choice = cancelled ? null : dropChoice(current, event.clientX, event.clientY);
   if (choice) {
     const [entry] = choice;
-    app.dragRects = new Map([...current.ghost.children].map((copy) => [copy.dataset.card, copy.getBoundingClientRect()]));
-    current.ghost.remove();
-    current.nodes.forEach((n) => n.classList.remove("lifted"));
+    const copies = [...current.ghost.children];
+    app.dragRects = current.nodes.map((node, i) => ({ code: node.dataset.card, from: node.getBoundingClientRect(), to: copies[i].getBoundingClientRect() }));
+    // The ghost stays where it was dropped until the server answers and the table is redrawn.
     enqueue(async () => {
-      if (app.review) return;
-      const still = entriesFor(current.place, current.index).find((e) => e.move === entry.move);
-      if (still) await sendMove(still.move);
-      else draw({ animate: true });
+      try {
+        if (app.review) return;
+        const still = entriesFor(current.place, current.index).find((e) => e.move === entry.move);
+        if (still) await sendMove(still.move);
+        else draw({ animate: true });
+      } finally {
+        app.dragRects = null;
+        current.ghost.remove();
+        current.nodes.forEach((n) => n.classList.remove("lifted"));
+      }
     });
   } else {
     const ghost = current.ghost;
