@@ -16,7 +16,9 @@ history, a handful of solver calls.
 
 from __future__ import annotations
 
+import dataclasses
 import logging
+import multiprocessing
 import os
 import random
 import threading
@@ -308,8 +310,9 @@ class WinnablePool:
         self.solver = solver
         self.settings = settings or PoolSettings()
         self._stop = threading.Event()
-        self._wake = threading.Event()
         self._thread: threading.Thread | None = None
+        self._process = None
+        self._process_stop = None
         self._take_lock = threading.Lock()
         self.attempts = 0
         self.progress: dict[str, Progress] = {}
@@ -410,34 +413,54 @@ class WinnablePool:
 
     # -- background ------------------------------------------------------------------
     def start(self) -> None:
-        if self._thread is not None or self.settings.size <= 0:
+        """Start filling in the background: in a process of its own at low CPU priority
+        (so that neither its searches nor its share of the GIL slow the server down),
+        or in a thread when the database is in memory and cannot be shared."""
+        if self._thread is not None or self._process is not None or self.settings.size <= 0:
             return
-        self._stop.clear()
-        self._thread = threading.Thread(target=self._run, name="winnable-pool", daemon=True)
-        self._thread.start()
+        url = self.engine.url
+        if url.get_backend_name() == "sqlite" and url.database in (None, "", ":memory:"):
+            self._stop.clear()
+            self._thread = threading.Thread(target=self._run, name="winnable-pool", daemon=True)
+            self._thread.start()
+            return
+        context = multiprocessing.get_context("spawn")
+        self._process_stop = context.Event()
+        settings = dataclasses.asdict(self.settings)
+        self._process = context.Process(
+            target=fill_in_background,
+            args=(url.render_as_string(hide_password=False), settings, self._process_stop, os.getpid()),
+            name="winnable-pool",
+            daemon=True,
+        )
+        self._process.start()
 
     def stop(self, timeout: float = 10.0) -> None:
         self._stop.set()
-        self._wake.set()
         if self._thread is not None:
             self._thread.join(timeout)
             self._thread = None
+        if self._process is not None:
+            self._process_stop.set()
+            self._process.join(timeout)
+            if self._process.is_alive():
+                self._process.terminate()
+                self._process.join(timeout)
+            self._process.close()
+            self._process = self._process_stop = None
 
-    def _run(self) -> None:
-        try:  # Linux: lower this thread's priority only, players come first
-            os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), 10)
-        except (AttributeError, OSError):
-            pass
+    def _run(self, parent: int | None = None) -> None:
         rng = random.Random()
         while not self._stop.is_set():
+            if parent is not None and os.getppid() != parent:
+                return  # the server is gone: so is its filler
             try:
                 worked = self._fill_round(rng)
-            except Exception:  # never let the pool thread die on one bad deal or a db hiccup
+            except Exception:  # never let the filler die on one bad deal or a db hiccup
                 log.exception("winnable pool: a round failed")
                 worked = False
             if not worked:
-                self._wake.wait(self.settings.idle)
-                self._wake.clear()
+                self._stop.wait(self.settings.idle)
 
     def _fill_round(self, rng: random.Random) -> bool:
         """One attempt for each game short of deals; False when none needs one now.
@@ -480,6 +503,26 @@ class WinnablePool:
                              game, self.settings.give_up_after, progress.backoff)
             self._stop.wait((time.monotonic() - started) * self.settings.rest)
         return worked
+
+
+def fill_in_background(url: str, settings: dict, stop, parent: int) -> None:
+    """The filler process: keep every game's pool full until ``stop`` is set or the
+    server (process ``parent``) is gone."""
+    try:
+        os.nice(10)
+    except (AttributeError, OSError):
+        pass
+    from winnable.web.db import make_engine
+
+    engine = make_engine(url)
+    pool = WinnablePool(engine, Solver(1), PoolSettings(**settings))
+    pool._stop = stop
+    try:
+        pool._run(parent)
+    except KeyboardInterrupt:
+        pass
+    finally:
+        engine.dispose()
 
 
 @dataclass
