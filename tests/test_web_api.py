@@ -424,7 +424,7 @@ def test_winnable_mode_says_503_when_nothing_is_ready(db_url):
         assert client.get("/api/health").json()["games"] == 0
 
 
-def test_the_background_thread_fills_the_pool(db_url):
+def test_the_background_filler_fills_the_pool(db_url):
     with make_client(db_url, pool_background=True, pool_size=3, pool_seconds=1.0) as client:
         deadline = time.monotonic() + 60
         while client.get("/api/health").json()["pool"]["black-hole"] < 3 and time.monotonic() < deadline:
