@@ -349,6 +349,7 @@ function updateChrome() {
   deal.href = (state.links && state.links.deal) || `/play/${gameName}?deal=${state.deal}`;
   if (state.winnable_deal) deal.append(el("span", { class: "proved", title: "The solver proved this deal winnable" }, "\u2713"));
   $("moves").textContent = String(state.move_count);
+  $("moves-word").textContent = state.move_count === 1 ? "move" : "moves";
   const undo = $("undo");
   const left = state.undo_left;
   undo.disabled = state.undo === "none" || left === 0 || state.move_count === 0 || state.status !== "playing" && state.status !== "lost";
@@ -665,7 +666,7 @@ function showWin() {
   const state = app.state;
   if (state.status !== "won") return;
   const body = [
-    el("p", {}, `Deal #${state.deal} of ${state.title || app.info.title}, won in ${formatTime(state.elapsed_seconds || 0)} and ${state.move_count} moves.`),
+    el("p", {}, `Deal #${state.deal} of ${state.title || app.info.title}, won in ${formatTime(state.elapsed_seconds || 0)} and ${state.move_count} move${state.move_count === 1 ? "" : "s"}.`),
   ];
   const score = scoreLine(state);
   if (score) body.push(el("p", { class: "muted" }, score));
