@@ -262,3 +262,31 @@ def test_lobby_lists_every_game_with_its_rules(page, server):
 def test_unknown_game_page(page, server):
     response = page.goto(server.url("/play/no-such-game"))
     assert response.status == 404
+
+
+@pytest.mark.parametrize("width, height", [(360, 740), (390, 844), (1366, 900)])
+def test_the_table_fits_the_screen(browser, server, width, height):
+    context = browser.new_context(viewport={"width": width, "height": height}, has_touch=width < 640)
+    try:
+        page = context.new_page()
+        open_game(page, server, "black-hole", WON_DEAL)
+        assert page.evaluate("document.documentElement.scrollWidth") <= width
+        boxes = page.locator("#table .card").evaluate_all("nodes => nodes.map(n => n.getBoundingClientRect().toJSON())")
+        assert len(boxes) == 52
+        bottom = page.locator("#actions").bounding_box()["y"] if width < 640 else height  # the docked buttons
+        for box in boxes:
+            assert box["left"] >= 0 and box["right"] <= width
+            assert box["top"] >= 0 and box["bottom"] <= bottom
+        # Undo, Restart and Hint stay on screen, at the bottom on a phone.
+        for button in ("#undo", "#restart", "#hint"):
+            box = page.locator(button).bounding_box()
+            assert box["x"] >= 0 and box["x"] + box["width"] <= width and box["y"] + box["height"] <= height
+        # A tap plays like a click.
+        card = str(BlackHole.deal(WON_DEAL).legal_moves()[0])
+        if width < 640:
+            page.tap(f'#table [data-card="{card}"]')
+        else:
+            page.click(f'#table [data-card="{card}"]')
+        wait_moves(page, 1)
+    finally:
+        context.close()

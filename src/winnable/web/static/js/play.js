@@ -193,8 +193,9 @@ function animateFrom(before) {
       node.classList.add("appear");
       continue;
     }
-    const dx = from.left - now.left;
-    const dy = from.top - now.top;
+    // Centre to centre: a card that changes size (into the hole) scales about its centre.
+    const dx = from.left + from.width / 2 - (now.left + now.width / 2);
+    const dy = from.top + from.height / 2 - (now.top + now.height / 2);
     if (Math.abs(dx) < 1 && Math.abs(dy) < 1 && Math.abs(from.width - now.width) < 1) continue;
     moved.push([node, dx, dy, from.width / now.width]);
   }
