@@ -18,7 +18,7 @@ $(STAMP): $(SOURCES)
 	touch $(STAMP)
 
 run: setup
-	$(BIN)/winnable solve black-hole 1
+	$(BIN)/winnable serve
 
 test: setup
 	cd engine && cargo test --release --quiet
