@@ -7,7 +7,7 @@ import threading
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from conftest import SHARED
+from shared_data import SHARED
 from reference_blackhole import reference_solve
 from winnable import _engine
 from winnable.blackhole import BlackHole
