@@ -18,7 +18,7 @@ $(STAMP): $(SOURCES)
 	touch $(STAMP)
 
 run: setup
-	$(BIN)/winnable solve black-hole 1
+	$(BIN)/winnable serve
 
 # Debian's Chromium drives the browser tests and PostgreSQL backs the database tests;
 # installed once when missing (as root, as on CI), skipped with a note otherwise.

@@ -7,12 +7,16 @@
 use pyo3::prelude::*;
 
 pub mod blackhole;
+pub mod freecell;
 pub mod budget;
 pub mod hashset;
+pub mod spider;
 
 #[pymodule]
 fn _engine(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     blackhole::register(m)?;
+    freecell::register(m)?;
+    spider::register(m)?;
     Ok(())
 }

@@ -16,6 +16,20 @@ from winnable.game import Position
 # id -> "module:Class". One line a game; a module is imported only when its game is used.
 _REGISTRY: dict[str, str] = {
     "black-hole": "winnable.blackhole:BlackHole",
+    "penguin": "winnable.freecell:Penguin",
+    "penguin-relaxed": "winnable.freecell:RelaxedPenguin",
+    "penguin-6": "winnable.freecell:Penguin6",
+    "penguin-5": "winnable.freecell:Penguin5",
+    "penguin-3": "winnable.freecell:Penguin3",
+    "penguin-0": "winnable.freecell:Penguin0",
+    "penguin-pysolfc": "winnable.freecell:PySolFCPenguin",
+    "freecell": "winnable.freecell:FreeCell",
+    "eight-off": "winnable.freecell:EightOff",
+    "bakers-game": "winnable.freecell:BakersGame",
+    "black-widow": "winnable.spider:BlackWidow",
+    "spider-4": "winnable.spider:Spider4",
+    "spider-2": "winnable.spider:Spider2",
+    "spider-1": "winnable.spider:Spider1",
 }
 
 

@@ -1,0 +1,182 @@
+"""Storage: a game is its preset, its deal number and the list of moves played.
+
+Two tables. ``games`` holds one row per game a player started; ``winnable_deals`` is
+the pool of deal numbers the solver proved winnable (with the winning line it found,
+so the first hint of such a deal is instant). Positions are never stored: the server
+rebuilds them by replaying the moves with the rules.
+
+The schema belongs to Alembic (``winnable/web/migrations``); :func:`migrate` brings any
+database to the newest revision and runs every time the server starts.
+
+SQLite is the default (one file in the user's data folder); any SQLAlchemy URL works,
+``postgresql+psycopg://user@host/db`` included (``pip install winnable[postgres]``).
+
+>>> engine = make_engine("sqlite://")
+>>> migrate(engine)
+>>> with Session(engine) as session:
+...     session.add(GameRow(id="g1", game="black-hole", deal="7", undo_mode="none"))
+...     session.commit()
+...     row = session.get(GameRow, "g1")
+...     row.deal_number, row.moves, row.undo_used
+(7, [], 0)
+"""
+
+from __future__ import annotations
+
+import contextlib
+import datetime as dt
+import threading
+from pathlib import Path
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy import event
+from sqlalchemy.engine import Engine
+from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
+
+MIGRATIONS = Path(__file__).with_name("migrations")
+
+
+def utcnow() -> dt.datetime:
+    return dt.datetime.now(dt.timezone.utc)
+
+
+def as_utc(moment: dt.datetime | None) -> dt.datetime | None:
+    """SQLite hands back naive datetimes; everything stored here is UTC."""
+    if moment is not None and moment.tzinfo is None:
+        return moment.replace(tzinfo=dt.timezone.utc)
+    return moment
+
+
+class Base(DeclarativeBase):
+    pass
+
+
+class GameRow(Base):
+    """One game: what was dealt and what was played. The position is derived."""
+
+    __tablename__ = "games"
+
+    id: Mapped[str] = mapped_column(sa.String(32), primary_key=True)
+    game: Mapped[str] = mapped_column(sa.String(64), index=True)
+    # Deal numbers go up to 10**20 - 1, beyond a 64-bit integer: kept as decimal text.
+    deal: Mapped[str] = mapped_column(sa.String(24))
+    undo_mode: Mapped[str] = mapped_column(sa.String(16), default="unlimited")
+    undo_used: Mapped[int] = mapped_column(sa.Integer, default=0)
+    moves: Mapped[list[str]] = mapped_column(sa.JSON, default=list)
+    winnable_deal: Mapped[bool] = mapped_column(sa.Boolean, default=False)
+    restarts: Mapped[int] = mapped_column(sa.Integer, default=0)
+    created_at: Mapped[dt.datetime] = mapped_column(sa.DateTime(timezone=True), default=utcnow)
+    started_at: Mapped[dt.datetime | None] = mapped_column(sa.DateTime(timezone=True), nullable=True)
+    """When the first move was played (the clock starts then); None before."""
+    updated_at: Mapped[dt.datetime] = mapped_column(sa.DateTime(timezone=True), default=utcnow)
+    finished_at: Mapped[dt.datetime | None] = mapped_column(sa.DateTime(timezone=True), nullable=True)
+    status: Mapped[str] = mapped_column(sa.String(16), default="playing")
+
+    @property
+    def deal_number(self) -> int:
+        return int(self.deal)
+
+
+class WinnableDeal(Base):
+    """A deal the solver proved winnable, with the verified line; ``used_at`` once dealt."""
+
+    __tablename__ = "winnable_deals"
+    __table_args__ = (sa.UniqueConstraint("game", "deal", name="uq_winnable_deals_game_deal"),)
+
+    id: Mapped[int] = mapped_column(sa.Integer, primary_key=True, autoincrement=True)
+    game: Mapped[str] = mapped_column(sa.String(64), index=True)
+    deal: Mapped[str] = mapped_column(sa.String(24))
+    line: Mapped[list[str]] = mapped_column(sa.JSON, default=list)
+    positions: Mapped[int] = mapped_column(sa.BigInteger, default=0)
+    seconds: Mapped[float] = mapped_column(sa.Float, default=0.0)
+    created_at: Mapped[dt.datetime] = mapped_column(sa.DateTime(timezone=True), default=utcnow)
+    used_at: Mapped[dt.datetime | None] = mapped_column(sa.DateTime(timezone=True), nullable=True, index=True)
+
+
+def default_database_url() -> str:
+    """SQLite in the user's data folder (created if missing)."""
+    import platformdirs
+
+    folder = platformdirs.user_data_path("winnable", appauthor=False)
+    folder.mkdir(parents=True, exist_ok=True)
+    return f"sqlite:///{folder / 'winnable.db'}"
+
+
+def make_engine(url: str) -> Engine:
+    """An engine for ``url``. SQLite gets WAL, a busy timeout and ``BEGIN IMMEDIATE``
+    for writing sessions (see :func:`writer`), so concurrent writers wait their turn
+    instead of failing."""
+    url_obj = sa.make_url(url)
+    if url_obj.get_backend_name() != "sqlite":
+        return sa.create_engine(url, pool_pre_ping=True, pool_size=10, max_overflow=20)
+    memory = url_obj.database in (None, "", ":memory:")
+    kwargs: dict[str, Any] = {"connect_args": {"check_same_thread": False, "timeout": 30}}
+    if memory:
+        kwargs["poolclass"] = sa.pool.StaticPool  # one shared in-memory database
+    engine = sa.create_engine(url, **kwargs)
+
+    @event.listens_for(engine, "connect")
+    def _on_connect(dbapi_connection, _record) -> None:
+        dbapi_connection.isolation_level = None  # let the "begin" hook below start transactions
+        cursor = dbapi_connection.cursor()
+        if not memory:
+            cursor.execute("PRAGMA journal_mode=WAL")
+        # WAL + NORMAL: a commit survives any crash of the server or the machine's
+        # software; only a power cut may lose the last moments (never corrupts).
+        cursor.execute("PRAGMA synchronous=NORMAL")
+        cursor.execute("PRAGMA busy_timeout=30000")
+        cursor.close()
+
+    @event.listens_for(engine, "begin")
+    def _on_begin(connection) -> None:
+        immediate = connection.get_execution_options().get("winnable_write", False)
+        connection.exec_driver_sql("BEGIN IMMEDIATE" if immediate else "BEGIN")
+
+    return engine
+
+
+def writer(engine: Engine) -> Engine:
+    """The same engine, marked so that its transactions take the write lock at once."""
+    return engine.execution_options(winnable_write=True)
+
+
+_write_locks: dict[str, threading.Lock] = {}
+_write_locks_lock = threading.Lock()
+
+
+def write_lock(engine: Engine) -> contextlib.AbstractContextManager:
+    """Held around every write transaction on SQLite, which has one writer at a time
+    anyway: waiting writers of this process queue on a lock that wakes them the moment
+    it is free, instead of SQLite's busy handler, which sleeps in steps of up to 100 ms.
+    Other databases lock rows, so nothing is needed there."""
+    if engine.dialect.name != "sqlite":
+        return contextlib.nullcontext()
+    key = str(engine.url)
+    with _write_locks_lock:
+        return _write_locks.setdefault(key, threading.Lock())
+
+
+def alembic_config(connection: sa.Connection | None = None):
+    from alembic.config import Config
+
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS))
+    if connection is not None:
+        config.attributes["connection"] = connection
+    return config
+
+
+def migrate(engine: Engine) -> None:
+    """Bring the database to the newest schema (``alembic upgrade head``)."""
+    from alembic import command
+
+    with engine.begin() as connection:
+        command.upgrade(alembic_config(connection), "head")
+
+
+def schema_revision(engine: Engine) -> str | None:
+    from alembic.runtime.migration import MigrationContext
+
+    with engine.connect() as connection:
+        return MigrationContext.configure(connection).get_current_revision()

@@ -1,0 +1,129 @@
+"""The JSON the API reads and writes, for validation and the OpenAPI docs at ``/docs``.
+
+Positions and move descriptions depend on the game's family (see ``web-api`` notes in
+the module docstring of :mod:`winnable.web.app`), so they are free-form objects here.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+UndoMode = Literal["unlimited", "one", "none"]
+VerdictName = Literal["won", "lost", "unknown"]
+
+
+class NewGame(BaseModel):
+    """Start a game: a given deal, a random deal, or a deal proved winnable."""
+
+    model_config = ConfigDict(json_schema_extra={"examples": [{"game": "black-hole", "deal": 2}, {"game": "black-hole", "winnable": True, "undo": "one"}]})
+
+    game: str = Field(description="Game id from /api/catalog, e.g. black-hole.", max_length=64)
+    deal: int | str | None = Field(None, description="PySolFC deal number, 1 to 10**20-1; random if omitted.")
+    winnable: bool = Field(False, description="Deal a number the solver proved winnable (ignores deal).")
+    undo: UndoMode = Field("unlimited", description="unlimited, one (once a game) or none.")
+
+
+class PlayMove(BaseModel):
+    model_config = ConfigDict(json_schema_extra={"examples": [{"move": "KH"}]})
+
+    move: str = Field(description="A move in the game's notation (a click_choices entry's `move`).", max_length=64)
+
+
+class Problem(BaseModel):
+    detail: str = Field(description="A sentence for the player on what went wrong.")
+
+
+class CatalogEntry(BaseModel):
+    id: str
+    title: str
+    family: str
+    summary: str
+    undo_modes: list[UndoMode]
+    hidden_cards: bool
+    links: dict[str, str]
+
+
+class Score(BaseModel):
+    won: bool
+    partial: int = Field(description="Cards brought home so far.")
+    out_of: int = Field(description="Cards there are to bring home.")
+    cards_left: int
+    moves: int
+    seconds: float
+
+
+class GameState(BaseModel):
+    id: str
+    game: str
+    title: str
+    family: str
+    deal: int
+    undo: UndoMode
+    undo_left: int | None = Field(description="Undos left; null when unlimited.")
+    moves: list[str]
+    move_count: int
+    position: dict[str, Any] = Field(description="The table as the player sees it (Position.player_view()).")
+    legal: list[dict[str, Any]] = Field(description="Every legal move, described, in click-to-move priority.")
+    status: Literal["playing", "won", "lost"]
+    winnable_deal: bool
+    hidden_cards: bool
+    restarts: int
+    created_at: str
+    started_at: str | None = Field(description="When the first move was played: the clock starts then.")
+    finished_at: str | None
+    elapsed_seconds: float
+    score: Score
+    links: dict[str, str]
+
+
+class PositionAt(BaseModel):
+    id: str
+    at: int
+    moves: list[str]
+    next_move: str | None
+    position: dict[str, Any]
+    legal: list[dict[str, Any]]
+    status: Literal["playing", "won", "lost"]
+
+
+class Hint(BaseModel):
+    move: str | None
+    describe: dict[str, Any] | None = None
+    verdict: VerdictName
+    message: str
+    knows_hidden: bool
+    at: int = Field(description="Number of moves played when the hint was computed.")
+    line_length: int | None = None
+    seconds: float
+    cached: bool
+
+
+class Checked(BaseModel):
+    at: int
+    verdict: VerdictName
+    cached: bool
+
+
+class Analysis(BaseModel):
+    verdict: VerdictName = Field(description="From the current position.")
+    winnable: bool | None = Field(description="Whether the deal could be won from the start.")
+    lost_at: int | None = Field(description="Index in moves of the move that lost the game.")
+    losing_move: str | None
+    better_move: str | None = Field(description="First move of a winning line after moves[:lost_at].")
+    better_line_length: int | None
+    moves: int
+    knows_hidden: bool
+    message: str
+    positions: int = Field(description="Positions the solver searched for this answer.")
+    checked: list[Checked] = Field(description="The positions looked at, by number of moves played.")
+    seconds: float
+    between: list[int] | None = None
+
+
+class Health(BaseModel):
+    ok: bool
+    games: int | None = None
+    pool: dict[str, int] | None = Field(None, description="Proved-winnable deals ready, per game.")
+    solver: dict[str, int] | None = Field(None, description="Solver threads, searches running and done, verdicts cached.")

@@ -1,0 +1,59 @@
+// The JSON API the server offers (see /docs for its OpenAPI page). Every error comes
+// back as an ApiError carrying the server's sentence for the player.
+
+export class ApiError extends Error {
+  constructor(status, detail) {
+    super(detail);
+    this.status = status;
+    this.detail = detail;
+  }
+}
+
+function detailText(detail, status) {
+  if (typeof detail === "string") return detail;
+  if (Array.isArray(detail)) return detail.map((d) => d.msg || JSON.stringify(d)).join("; ");
+  return `The server answered ${status}.`;
+}
+
+async function call(method, path, body) {
+  const init = { method, headers: { Accept: "application/json" } };
+  if (body !== undefined) {
+    init.headers["Content-Type"] = "application/json";
+    init.body = JSON.stringify(body);
+  }
+  let response;
+  try {
+    response = await fetch(path, init);
+  } catch (error) {
+    throw new ApiError(0, "The server cannot be reached. Is it still running?");
+  }
+  let data = null;
+  const text = await response.text();
+  if (text) {
+    try {
+      data = JSON.parse(text);
+    } catch {
+      data = null;
+    }
+  }
+  if (!response.ok) throw new ApiError(response.status, detailText(data && data.detail, response.status));
+  return data;
+}
+
+export const api = {
+  catalog: () => call("GET", "/api/catalog"),
+  create: (game, { deal = null, winnable = false, undo = null } = {}) => {
+    const body = { game };
+    if (winnable) body.winnable = true;
+    else if (deal !== null && deal !== undefined && deal !== "") body.deal = deal;
+    if (undo) body.undo = undo;
+    return call("POST", "/api/games", body);
+  },
+  get: (id) => call("GET", `/api/games/${encodeURIComponent(id)}`),
+  move: (id, move) => call("POST", `/api/games/${encodeURIComponent(id)}/moves`, { move }),
+  undo: (id) => call("POST", `/api/games/${encodeURIComponent(id)}/undo`),
+  restart: (id) => call("POST", `/api/games/${encodeURIComponent(id)}/restart`),
+  hint: (id) => call("GET", `/api/games/${encodeURIComponent(id)}/hint`),
+  analysis: (id) => call("GET", `/api/games/${encodeURIComponent(id)}/analysis`),
+  positionAt: (id, at) => call("GET", `/api/games/${encodeURIComponent(id)}/position?at=${at}`),
+};

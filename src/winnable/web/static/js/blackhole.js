@@ -1,0 +1,143 @@
+// Black Hole: 17 fanned piles of three laid in a ring around the hole (the foundation).
+
+import { makeCard, makeSlot } from "./cards.js";
+
+const RATIO = 1.4; // card height / width
+const FAN = 0.29; // share of a card's height that shows under the next card of a pile
+
+/** Every place of the table and its cards, bottom first. */
+export function places(position) {
+  const map = new Map();
+  position.piles.forEach((pile, i) => map.set(`pile:${i}`, pile.slice()));
+  map.set("foundation", position.foundation.slice());
+  return map;
+}
+
+export function placeName(place) {
+  if (place === "foundation") return "the hole";
+  const [kind, i] = place.split(":");
+  return `${kind} ${Number(i) + 1}`;
+}
+
+export function destinationText(entry) {
+  return "into the hole";
+}
+
+/** Elements a hint or a drag highlights as the destination of `entry`. */
+export function targetsFor(table, entry) {
+  return [...table.querySelectorAll('[data-drop="foundation"]')];
+}
+
+/**
+ * Choose how many piles go on each side of the ring and how big the cards are, so the
+ * ring fills `width` x `height`: top row, bottom row, and `side` piles down each side.
+ */
+export function ringLayout(width, height, count = 17) {
+  const gap = Math.max(6, Math.min(16, Math.round(width / 90)));
+  let best = null;
+  for (let side = 1; side <= 5; side++) {
+    for (let top = 2; top <= 10; top++) {
+      const bottom = count - 2 * side - top;
+      if (bottom < 2 || bottom > top || top - bottom > 1) continue;
+      const rows = side + 2;
+      const byHeight = (height - (rows - 1) * gap) / rows / (RATIO * (1 + 2 * FAN));
+      const byWidth = (width - (top - 1) * gap) / top;
+      let cw = Math.floor(Math.min(byHeight, byWidth, 112));
+      // Leave room in the middle for the hole.
+      while (cw > 20) {
+        const ph = cw * RATIO * (1 + 2 * FAN);
+        const innerW = width - 2 * (cw + gap);
+        const innerH = height - 2 * (ph + gap);
+        if (innerW >= cw * 1.7 && innerH >= cw * RATIO * 1.25) break;
+        cw -= 1;
+      }
+      const score = cw + (side >= 2 ? 40 : 0); // a real ring looks better than two rows
+      if (!best || score > best.score) best = { top, bottom, side, cw, gap, score };
+    }
+  }
+  return best;
+}
+
+function pileBox(layout, width, height) {
+  const { top, bottom, side, cw, gap } = layout;
+  const ch = cw * RATIO;
+  const ph = ch * (1 + 2 * FAN);
+  const boxes = [];
+  const spread = (n, span, size) => (n === 1 ? [span / 2 - size / 2] : [...Array(n)].map((_, i) => (i * (span - size)) / (n - 1)));
+  // Clockwise from the top-left corner.
+  spread(top, width, cw).forEach((x) => boxes.push([x, 0]));
+  const bandTop = ph + gap;
+  const band = height - 2 * (ph + gap);
+  const sideYs = [...Array(side)].map((_, j) => bandTop + ((j + 0.5) * band) / side - ph / 2);
+  sideYs.forEach((y) => boxes.push([width - cw, y]));
+  spread(bottom, width, cw).reverse().forEach((x) => boxes.push([x, height - ph]));
+  sideYs.slice().reverse().forEach((y) => boxes.push([0, y]));
+  return { boxes, ch, ph };
+}
+
+export function render(table, state, { width, height }) {
+  const position = state.position;
+  const layout = ringLayout(width, height, position.piles.length);
+  const { cw, gap } = layout;
+  const { boxes, ch, ph } = pileBox(layout, width, height);
+  const off = ch * FAN;
+  table.style.setProperty("--cw", `${cw}px`);
+  table.style.height = `${height}px`;
+  const frag = document.createDocumentFragment();
+
+  position.piles.forEach((pile, i) => {
+    const [x, y] = boxes[i];
+    const box = document.createElement("div");
+    box.className = "pile";
+    box.dataset.pile = String(i);
+    box.style.left = `${x}px`;
+    box.style.top = `${y}px`;
+    box.style.height = `${ph}px`;
+    box.append(makeSlot(null, "", "pile-base"));
+    pile.forEach((code, j) => {
+      const card = makeCard(code, `pile:${i}`, j);
+      card.style.top = `${j * off}px`;
+      card.style.zIndex = String(j + 1);
+      box.append(card);
+    });
+    frag.append(box);
+  });
+
+  // The hole, in the middle of the ring.
+  const innerLeft = cw + gap;
+  const innerTop = ph + gap;
+  const innerW = width - 2 * innerLeft;
+  const innerH = height - 2 * innerTop;
+  const hcw = Math.min(cw * 1.15, innerW / 1.9, (innerH * 0.72) / RATIO);
+  const hole = document.createElement("div");
+  hole.className = "hole";
+  hole.dataset.drop = "foundation";
+  hole.style.left = `${innerLeft}px`;
+  hole.style.top = `${innerTop}px`;
+  hole.style.width = `${innerW}px`;
+  hole.style.height = `${innerH}px`;
+  hole.style.setProperty("--hcw", `${hcw}px`);
+  const vortex = document.createElement("div");
+  vortex.className = "vortex";
+  hole.append(vortex);
+  const stack = document.createElement("div");
+  stack.className = "hole-stack";
+  const shown = position.foundation.slice(-4);
+  const first = position.foundation.length - shown.length;
+  shown.forEach((code, k) => {
+    const card = makeCard(code, "foundation", first + k);
+    const depth = shown.length - 1 - k;
+    card.style.transform = depth ? `rotate(${(((first + k) * 37) % 21) - 10}deg)` : "";
+    card.style.zIndex = String(k + 1);
+    if (depth) card.classList.add("buried");
+    stack.append(card);
+  });
+  hole.append(stack);
+  const caption = document.createElement("div");
+  caption.className = "hole-caption";
+  const left = position.cards_left;
+  caption.textContent = left === 0 ? "All cards are in the hole" : `${left} card${left === 1 ? "" : "s"} to go`;
+  hole.append(caption);
+  frag.append(hole);
+  table.replaceChildren(frag);
+}

@@ -1,0 +1,139 @@
+// Card drawing: every card is a small inline SVG on a 100 x 140 grid, so it stays crisp
+// at any size. The rank sits top left and the suit top right, so a card stays readable
+// when only its top strip shows in a fanned pile or column.
+
+const SVG_NS = "http://www.w3.org/2000/svg";
+
+export const SUITS = { C: "clubs", D: "diamonds", H: "hearts", S: "spades" };
+export const SUIT_SYMBOL = { C: "\u2663", D: "\u2666", H: "\u2665", S: "\u2660" };
+const RANK_NAME = {
+  A: "Ace", 2: "2", 3: "3", 4: "4", 5: "5", 6: "6", 7: "7", 8: "8", 9: "9",
+  T: "10", J: "Jack", Q: "Queen", K: "King",
+};
+
+// Suit outlines, drawn for this project on a 100 x 100 grid.
+const SUIT_PATHS = {
+  H: "M50 90C22 66 4 50 4 30C4 14 16 4 29 4C39 4 46 10 50 19C54 10 61 4 71 4C84 4 96 14 96 30C96 50 78 66 50 90Z",
+  D: "M50 3L87 50L50 97L13 50Z",
+  S: "M50 3C78 27 96 42 96 60C96 75 85 84 72 84C63 84 56 80 53 73C54 83 58 90 67 97L33 97C42 90 46 83 47 73C44 80 37 84 28 84C15 84 4 75 4 60C4 42 22 27 50 3Z",
+  C: "M50 5A21 21 0 0 1 66 40A21 21 0 1 1 54 71C55 82 59 90 67 97L33 97C41 90 45 82 46 71A21 21 0 1 1 34 40A21 21 0 0 1 50 5Z",
+};
+
+/** Put the suit symbols in the page once, for `<use href="#suit-H">`. */
+export function installSprite(doc = document) {
+  if (doc.getElementById("suit-sprite")) return;
+  const svg = doc.createElementNS(SVG_NS, "svg");
+  svg.setAttribute("id", "suit-sprite");
+  svg.setAttribute("aria-hidden", "true");
+  svg.style.position = "absolute";
+  svg.style.width = "0";
+  svg.style.height = "0";
+  svg.innerHTML = Object.entries(SUIT_PATHS)
+    .map(([suit, d]) => `<symbol id="suit-${suit}" viewBox="0 0 100 100"><path d="${d}"/></symbol>`)
+    .join("");
+  doc.body.prepend(svg);
+}
+
+export function parseCard(code) {
+  const rank = code.slice(0, -1).toUpperCase();
+  const suit = code.slice(-1).toUpperCase();
+  return { rank: rank === "10" ? "T" : rank, suit, red: suit === "H" || suit === "D" };
+}
+
+export function rankLabel(rank) {
+  return rank === "T" ? "10" : rank;
+}
+
+/** "7♥", for messages. */
+export function cardText(code) {
+  const { rank, suit } = parseCard(code);
+  return rankLabel(rank) + SUIT_SYMBOL[suit];
+}
+
+/** "7 of hearts", for screen readers. */
+export function cardName(code) {
+  const { rank, suit } = parseCard(code);
+  return `${RANK_NAME[rank] || rank} of ${SUITS[suit]}`;
+}
+
+/** A message-friendly span: "7♥" in the suit's colour. */
+export function cardSpan(code) {
+  const span = document.createElement("span");
+  span.className = "card-name " + (parseCard(code).red ? "red" : "black");
+  span.textContent = cardText(code);
+  return span;
+}
+
+const faceCache = new Map();
+
+function faceMarkup(code) {
+  let markup = faceCache.get(code);
+  if (markup) return markup;
+  const { rank, suit } = parseCard(code);
+  const label = rankLabel(rank);
+  const index =
+    `<text class="rank${label.length > 1 ? " wide" : ""}" x="7" y="36">${label}</text>` +
+    `<use href="#suit-${suit}" x="66" y="8" width="28" height="28"/>`;
+  let middle;
+  if (rank === "J" || rank === "Q" || rank === "K") {
+    middle =
+      `<rect class="frame" x="17" y="46" width="66" height="84" rx="7"/>` +
+      `<use class="ghost" href="#suit-${suit}" x="24" y="58" width="52" height="52"/>` +
+      `<text class="court" x="50" y="106" text-anchor="middle">${rank}</text>`;
+  } else if (rank === "A") {
+    middle = `<use href="#suit-${suit}" x="17" y="50" width="66" height="66"/>`;
+  } else {
+    middle = `<use href="#suit-${suit}" x="24" y="56" width="52" height="52"/>`;
+  }
+  markup = `<svg viewBox="0 0 100 140" aria-hidden="true" focusable="false">${index}${middle}</svg>`;
+  faceCache.set(code, markup);
+  return markup;
+}
+
+/**
+ * A face-up card element. `place` and `index` say where it lies ("column:3", 0-based
+ * index from the bottom of that place); they are also the hooks tests select on.
+ */
+export function makeCard(code, place = null, index = null) {
+  const { suit, red } = parseCard(code);
+  const card = document.createElement("div");
+  card.className = `card face ${red ? "red" : "black"} suit-${suit}`;
+  card.dataset.card = code;
+  if (place !== null) card.dataset.place = place;
+  if (index !== null) card.dataset.index = String(index);
+  card.setAttribute("role", "img");
+  card.setAttribute("aria-label", cardName(code));
+  card.innerHTML = faceMarkup(code);
+  return card;
+}
+
+/** A face-down card (the spider family's hidden cards, the stock). */
+export function makeBack(place = null, index = null) {
+  const card = document.createElement("div");
+  card.className = "card back";
+  if (place !== null) card.dataset.place = place;
+  if (index !== null) card.dataset.index = String(index);
+  card.setAttribute("role", "img");
+  card.setAttribute("aria-label", "face-down card");
+  return card;
+}
+
+/** An empty place a card can be dropped on: a column, a cell, a foundation. */
+export function makeSlot(drop, label = "", extraClass = "") {
+  const slot = document.createElement("div");
+  slot.className = "slot" + (extraClass ? " " + extraClass : "");
+  if (drop) slot.dataset.drop = drop;
+  if (label) {
+    const span = document.createElement("span");
+    span.className = "slot-label";
+    span.innerHTML = label;
+    slot.append(span);
+  }
+  return slot;
+}
+
+/** Markup for a suit symbol inside a label. */
+export function suitIcon(suit, extraClass = "") {
+  const red = suit === "H" || suit === "D";
+  return `<svg class="suit-icon ${red ? "red" : "black"} ${extraClass}" viewBox="0 0 100 100" aria-hidden="true"><use href="#suit-${suit}"/></svg>`;
+}

@@ -1,0 +1,69 @@
+"""Real-browser tests: `winnable serve` in a subprocess, Debian's Chromium driven by
+Playwright.
+
+Needs the PyPI package ``playwright`` and Debian's ``chromium`` (Playwright's own browser
+download is not used). Without either, every test here is skipped with the reason.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from browser_helpers import CHROMIUM, CHROMIUM_ARGS, start_server, stop_server
+
+HERE = Path(__file__).parent
+
+
+def missing() -> str | None:
+    """Why the browser tests cannot run here, or None."""
+    try:
+        import playwright.sync_api  # noqa: F401
+    except ImportError:
+        return "the Python package playwright is not installed (pip install playwright)"
+    if not CHROMIUM.exists():
+        return f"no Chromium at {CHROMIUM} (apt-get install -y chromium)"
+    return None
+
+
+def pytest_collection_modifyitems(config, items):
+    reason = missing()
+    if reason is None:
+        return
+    skip = pytest.mark.skip(reason=f"browser tests skipped: {reason}")
+    for item in items:
+        if HERE in Path(str(item.fspath)).parents:
+            item.add_marker(skip)
+
+
+@pytest.fixture(scope="session")
+def server(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("winnable-web")
+    running = start_server(folder / "games.db", folder / "server.log")
+    yield running
+    stop_server(running)
+
+
+@pytest.fixture(scope="session")
+def browser():
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        yield launched
+        launched.close()
+
+
+@pytest.fixture
+def page(browser):
+    """A fresh browser context (empty localStorage) at desktop size; page errors fail the test."""
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    context.set_default_timeout(15_000)
+    tab = context.new_page()
+    errors: list[str] = []
+    tab.on("pageerror", lambda error: errors.append(str(error)))
+    tab.page_errors = errors
+    yield tab
+    context.close()
+    assert not errors, f"JavaScript errors in the page: {errors}"

@@ -1,0 +1,96 @@
+"""Screenshots of every game at phone and desktop sizes, for docs/screenshots/.
+
+    .venv/bin/python tests/browser/screenshots.py [--out docs/screenshots] [GAME ...]
+
+Starts its own `winnable serve` on a free port with a throw-away database, plays a few
+moves of each game (along the solver's line when it finds one quickly) so the table
+looks like a game in progress, and saves `<game>-phone.png` (390 x 844) and
+`<game>-desktop.png` (1366 x 900), plus the lobby. Needs playwright and Chromium, like
+the browser tests.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import tempfile
+from pathlib import Path
+
+SIZES = {"phone": (390, 844), "desktop": (1366, 900)}
+MOVES = {"blackhole": 12, "freecell": 10, "spider": 14}
+
+
+def opening(game: str, family: str) -> list[str]:
+    """A few moves of a winning line, or of the first click choices if none is found."""
+    from winnable.games import game_class
+    from winnable.solver import Budget, solve
+
+    position = game_class(game).deal(DEAL)
+    wanted = MOVES.get(family, 10)
+    try:
+        verdict = solve(position, Budget(seconds=10))
+    except Exception as error:  # an engine without this game: fall back to clicks
+        print(f"{game}: no solver line ({error}); playing click choices")
+        verdict = None
+    if verdict is not None and verdict.won:
+        return [str(move) for move in verdict.line[:wanted]]
+    line = []
+    for _ in range(wanted):
+        choices = [c for c in position.click_choices() if c.get("from") != "stock"]
+        if not choices:
+            break
+        line.append(choices[0]["move"])
+        position = position.play(choices[0]["move"])
+    return line
+
+
+DEAL = 3
+
+
+def main(argv: list[str] | None = None) -> int:
+    sys.path.insert(0, str(Path(__file__).parent))
+    from browser_helpers import CHROMIUM, CHROMIUM_ARGS, start_server, stop_server
+    from playwright.sync_api import sync_playwright
+
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--out", type=Path, default=Path(__file__).resolve().parents[2] / "docs" / "screenshots")
+    parser.add_argument("games", nargs="*", help="Game ids (default: every game of /api/catalog).")
+    args = parser.parse_args(argv)
+    args.out.mkdir(parents=True, exist_ok=True)
+
+    with tempfile.TemporaryDirectory() as folder:
+        server = start_server(Path(folder) / "shots.db", Path(folder) / "server.log", {"WINNABLE_POOL_SIZE": "0"})
+        try:
+            catalog = server.api("GET", "/api/catalog")
+            games = [g for g in catalog if not args.games or g["id"] in args.games]
+            with sync_playwright() as playwright:
+                browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+                for size, (width, height) in SIZES.items():
+                    page = browser.new_context(viewport={"width": width, "height": height}).new_page()
+                    page.goto(server.url("/"))
+                    page.wait_for_selector(".game-tile")
+                    page.screenshot(path=str(args.out / f"lobby-{size}.png"))
+                    print("wrote", args.out / f"lobby-{size}.png")
+                    page.context.close()
+                for game in games:
+                    line = opening(game["id"], game["family"])
+                    for size, (width, height) in SIZES.items():
+                        state = server.api("POST", "/api/games", {"game": game["id"], "deal": DEAL})
+                        for move in line:
+                            server.api("POST", f"/api/games/{state['id']}/moves", {"move": move})
+                        page = browser.new_context(viewport={"width": width, "height": height}).new_page()
+                        page.goto(server.url(f"/play/{game['id']}?id={state['id']}"))
+                        page.wait_for_selector("body[data-ready='1']")
+                        page.wait_for_timeout(600)
+                        path = args.out / f"{game['id']}-{size}.png"
+                        page.screenshot(path=str(path))
+                        print("wrote", path)
+                        page.context.close()
+                browser.close()
+        finally:
+            stop_server(server)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,554 @@
+"""The free-cell family's rules: deals, moves, runs, wraps, empty columns, the beak."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from winnable.cards import Card, Rank, parse_cards
+from winnable.errors import IllegalMoveError, ParseError
+from winnable.freecell import (
+    GAMES,
+    BakersGame,
+    EightOff,
+    FreeCell,
+    FreeCellMove,
+    Penguin,
+    Penguin0,
+    Penguin5,
+    PySolFCPenguin,
+    RelaxedPenguin,
+)
+from winnable.games import game_class
+
+VECTORS = Path("/work/shared/vectors/penguin-deals.txt")
+HERE_VECTORS = Path(__file__).with_name("penguin-deals.txt")
+
+
+def position_from(cls, base: str, founds: str, cells: str, columns: list[str]):
+    text = f"Base: {base}\nFoundations: {founds}\nCells: {cells}\n" + "\n".join(f"{i + 1}: {c}" for i, c in enumerate(columns))
+    return cls.from_text(text)
+
+
+def remaining_to_foundations(columns_cards: list[str], cells: str = "") -> list[int]:
+    """Foundation counts (base Ace) that hold every card not named on the table."""
+    on_table = {str(card) for line in columns_cards + [cells] for card in parse_cards(line.replace("-", " "))}
+    counts = []
+    for suit in "CDHS":
+        count = 0
+        for rank in "A23456789TJQK":
+            if rank + suit in on_table:
+                break
+            count += 1
+        counts.append(count)
+    return counts
+
+
+# -- deals -------------------------------------------------------------------------------
+
+
+def penguin_vectors():
+    path = HERE_VECTORS if HERE_VECTORS.exists() else VECTORS
+    deals = {}
+    lines = [line.strip() for line in path.read_text().splitlines()]
+    index = 0
+    while index < len(lines):
+        match = re.match(r"deal (\d+) \(base rank (\w)\)", lines[index])
+        if match:
+            number, base = int(match.group(1)), match.group(2)
+            founds = lines[index + 1].split(":", 1)[1].split()
+            columns = lines[index + 3 : index + 10]
+            deals[number] = (base, founds, columns)
+            index += 10
+        else:
+            index += 1
+    return deals
+
+
+PENGUIN_VECTORS = penguin_vectors()
+
+
+def test_penguin_vectors_cover_the_published_deals():
+    assert set(PENGUIN_VECTORS) == {1, 2, 3, 100, 11982, 32000, 32001, 1000000}
+
+
+@pytest.mark.parametrize("number", sorted(PENGUIN_VECTORS))
+@pytest.mark.parametrize("cls", [Penguin, PySolFCPenguin, Penguin0])
+def test_penguin_deal_matches_pysolfc(cls, number):
+    if number == 32000:
+        pytest.xfail(
+            "shared deals.shuffled uses Microsoft's generator for 32000 (as pysol-cards does); "
+            "the vector file was dealt with the Mersenne Twister for 32000 (PySolFC: MS below 32000)"
+        )
+    base, founds, columns = PENGUIN_VECTORS[number]
+    position = cls.deal(number)
+    assert position.base_rank.char == base
+    assert [" ".join(str(card) for card in column) for column in position.columns] == columns
+    on_foundations = {f"{word[2]}{word[0]}" for word in founds}  # "D-J" -> "JD"
+    assert {str(card) for card in position.foundation_cards()} == on_foundations
+    # The three base cards went there automatically, in the order they were dealt.
+    assert [f"{card.suit.char}-{card.rank.char}" for card, where in position.auto] == founds
+    assert all(where == "deck" for _, where in position.auto)
+    assert position.cells == (None,) * cls.CELLS
+    assert position.columns[0][0].rank == position.base_rank  # the beak
+
+
+@pytest.mark.parametrize("number", [1, 2, 617, 11982, 31999, 32000, 32001, 123456, 10**9 + 7])
+@pytest.mark.parametrize("cls, pysol_id", [(FreeCell, "freecell"), (BakersGame, "freecell"), (EightOff, "eight_off")])
+def test_freecell_and_eight_off_deals_match_pysol_cards(cls, pysol_id, number):
+    from pysol_cards.deal_game import Game
+
+    game = Game(pysol_id, number, 1)
+    game.deal()
+    game.freecell()
+    board = game.board
+    suits = "CSHD"  # pysol-cards' suit indices
+
+    def name(card):
+        return "A23456789TJQK"[card.rank - 1] + suits[card.suit]
+
+    expected = [[name(card) for card in column] for column in board.columns.cols]
+    position = cls.deal(number)
+    assert [[str(card) for card in column] for column in position.columns] == expected
+    if cls is EightOff:
+        expected_cells = [None if getattr(card, "empty", False) else name(card) for card in board.freecells]
+        assert [str(card) if card else None for card in position.cells] == expected_cells
+    else:
+        assert position.cells == (None,) * 4
+    assert position.foundations == (0, 0, 0, 0)
+
+
+def test_freecell_deal_1_is_microsofts():
+    position = FreeCell.deal(1)
+    rows = [" ".join(str(column[row]) for column in position.columns if len(column) > row) for row in range(2)]
+    assert rows == ["JD 2D 9H JC 5D 7H 7C 5H", "KD KC 9S 5S AD QC KH 3H"]
+
+
+def test_bad_deal_numbers_are_typed_errors():
+    with pytest.raises(ParseError):
+        Penguin.deal(0)
+    with pytest.raises(ParseError):
+        FreeCell.deal("twelve")
+
+
+# -- moves and notation ----------------------------------------------------------------
+
+
+@pytest.mark.parametrize("text", ["3a", "a5", "2o", "48x3", "ho", "h1"])
+def test_move_notation_round_trips(text):
+    move = FreeCellMove.from_text(text)
+    assert str(move) == text
+    assert eval(repr(move)) == move
+
+
+@pytest.mark.parametrize("text", ["", "3", "39", "3z", "a3x2", "33", "o3", "48x0", "48xx"])
+def test_bad_moves_are_parse_errors(text):
+    with pytest.raises(ParseError):
+        FreeCellMove.from_text(text)
+
+
+def test_moves_outside_the_table_are_parse_errors():
+    with pytest.raises(ParseError, match="no column 8"):
+        Penguin.deal(1).parse_move("8a")
+    with pytest.raises(ParseError, match="no cell h"):
+        Penguin.deal(1).parse_move("1h")
+    with pytest.raises(ParseError, match="no free cells"):
+        Penguin0.deal(1).parse_move("1a")
+
+
+def test_illegal_moves_say_why():
+    position = FreeCell.deal(1)
+    with pytest.raises(IllegalMoveError, match="does not go on"):
+        position.play("12")
+    with pytest.raises(IllegalMoveError, match="foundation"):
+        position.play("1o")
+    after = position.play("1a")
+    with pytest.raises(IllegalMoveError, match="not empty"):
+        after.play("2a")
+
+
+def test_play_agrees_with_legal_moves_everywhere():
+    """``play`` checks moves directly; it must accept exactly the legal moves."""
+    import random
+
+    rng = random.Random(5)
+    for cls in GAMES:
+        position = cls.deal(rng.randrange(1, 40000))
+        for _ in range(60):
+            legal = set(position.legal_moves())
+            candidates = {FreeCellMove(s, t, n) for s in "12345678abcdefgh"[: cls.COLUMNS] + "abcdefgh"[: cls.CELLS] for t in "12345678"[: cls.COLUMNS] + "abcdefgh"[: cls.CELLS] + "o" for n in (1, 2, 3) if s != t and (n == 1 or (s.isdigit() and t.isdigit()))}
+            for move in candidates:
+                assert position.is_legal(move) == (move in legal), (cls.game_id, position.to_text(), str(move))
+            if not legal or position.is_won():
+                break
+            position = position.play(rng.choice(sorted(legal, key=str)))
+
+
+def test_text_round_trips_for_every_game():
+    for cls in GAMES:
+        position = cls.deal(7)
+        for move in position.legal_moves()[:3]:
+            after = position.play(move)
+            assert cls.from_text(after.to_text()) == after
+        assert cls.from_text(position.to_text()) == position
+
+
+def test_text_errors_are_typed():
+    with pytest.raises(ParseError, match="twice"):
+        position_from(FreeCell, "A", "- - - -", "- - - -", ["AS AS"] + [""] * 7)
+    with pytest.raises(ParseError, match="missing"):
+        position_from(FreeCell, "A", "- - - -", "- - - -", ["AS"] + [""] * 7)
+    with pytest.raises(ParseError, match="base rank"):
+        Penguin.from_text("Foundations: - - - -\nCells: -\n1: AS")
+
+
+def test_to_json_has_the_contract_keys():
+    data = Penguin.deal(1).to_json()
+    assert json.loads(json.dumps(data)) == data
+    assert data["game"] == "penguin" and data["deal"] == 1 and data["family"] == "freecell"
+    assert data["columns"][0][0] == "JH" and data["cells"] == [None] * 7
+    assert [f["suit"] for f in data["foundations"]] == ["C", "D", "H", "S"]
+    assert data["foundations"][0]["cards"] == ["JC"] and data["foundations"][2]["cards"] == []
+    assert data["base_rank"] == "J"
+    assert (data["cards_left"], data["score"], data["won"], data["lost"]) == (49, 3, False, False)
+    assert FreeCell.deal(1).to_json()["base_rank"] == "A"
+
+
+def test_describe_move_and_click_priority():
+    board = ["KC", "KS QS", "JS", "TS"]
+    position = BakersGame.from_text(_complete(board, "9S - - -", Rank.ACE, 8))
+    assert position.describe_move(FreeCellMove("a", "4")) == {"move": "a4", "from": "cell:0", "to": "column:3", "card": "9S", "count": 1}
+    assert position.describe_move(FreeCellMove("2", "5", 2))["card"] == "KS"
+    choices = position.click_choices()
+    first_kc = next(c for c in choices if c["from"] == "column:0" and c["count"] == 1)
+    assert first_kc["to"] == "foundation"  # the foundation first
+    first_js = next(c for c in choices if c["from"] == "column:2" and c["count"] == 1)
+    assert first_js["to"] == "column:1"  # onto the QS before an empty column or a cell
+    first_qs = next(c for c in choices if c["from"] == "column:1" and c["count"] == 1)
+    assert first_qs["to"].startswith("column:") and not position.columns[int(first_qs["to"][7:])]
+    kinds = [c["to"].split(":")[0] for c in choices]
+    assert kinds.index("cell") > max(i for i, k in enumerate(kinds) if k == "column")
+
+
+# -- runs and the supermove limit ------------------------------------------------------------
+
+def test_supermove_limit_counts_cells_and_empty_columns():
+    # Baker's Game, 4 free cells: (free cells + 1) * 2 ** empty columns (not the target).
+    board = ["KD 9S 8S 7S 6S 5S 4S", "TS"]
+    position = BakersGame.from_text(_complete(board, "- - - -", Rank.ACE, 8))
+    assert position.empty_columns() == 5 and position.free_cells() == 4
+    assert position.run_limit(False) == 5 * 32 and position.run_limit(True) == 5 * 16
+    assert position.is_legal(FreeCellMove("1", "2", 6))
+    assert position.is_legal(FreeCellMove("1", "4", 6)) and not position.is_legal(FreeCellMove("1", "4", 7))
+    crowded = BakersGame.from_text(_complete(board, "QD JD TD -", Rank.ACE, 8))
+    assert crowded.run_limit(True) == 2 * 16
+
+
+def test_supermove_limit_blocks_long_runs():
+    # Penguin with 5 flippers, two in use, no empty column: runs of (3 + 1) * 1 cards.
+    board = ["9S 8S 7S 6S 5S 4S", "TS", "KD", "KC", "KH", "QD"]
+    position = Penguin5.from_text(_complete(board, "2D 2C - - -", Rank.ACE, 7))
+    assert position.empty_columns() == 0 and position.run_limit(False) == 4
+    legal = {str(m) for m in position.legal_moves()}
+    assert "12x6" not in legal  # 9S onto TS needs a run of six
+    with pytest.raises(IllegalMoveError, match="only 4 cards"):
+        position.play("12x6")
+    seven = Penguin.from_text(_complete(board, "2D 2C - - - - -", Rank.ACE, 7))
+    assert seven.run_limit(False) == 6 and "12x6" in {str(m) for m in seven.legal_moves()}
+    # PySolFC's rules move any run.
+    unlimited = PySolFCPenguin.from_text(_complete(board, "2D 2C - - - - -", Rank.ACE, 7))
+    assert "12x6" in {str(m) for m in unlimited.legal_moves()}
+    none = Penguin0.from_text(_complete(board, "", Rank.ACE, 7))
+    assert none.run_limit(False) == 1 and "12" not in {str(m) for m in none.legal_moves()}
+
+
+def test_runs_must_be_built_down_in_suit_or_colour():
+    position = FreeCell.deal(1)
+    for move in position.legal_moves():
+        if move.count > 1:
+            column = position.columns[int(move.source) - 1]
+            run = column[-move.count :]
+            assert all(a.is_red != b.is_red and a.rank == b.rank + 1 for a, b in zip(run, run[1:]))
+
+
+# -- wraps -------------------------------------------------------------------------------------
+
+
+def test_restricted_wrap_puts_k_on_a_but_never_a_base_card():
+    penguin = Penguin.deal(1)  # base rank J
+    card = Card.from_text
+    assert penguin.builds_on(card("KH"), card("AH"))  # the wrap: K on A
+    assert penguin.builds_on(card("9H"), card("TH"))
+    assert not penguin.builds_on(card("JD"), card("QD"))  # a base card never onto the tableau
+    assert not penguin.builds_on(card("TD"), card("JD"))  # nothing built on a base card
+    assert not penguin.builds_on(card("9S"), card("TH"))  # in suit
+    assert not penguin.fills_empty_column(card("JD"))
+    full = PySolFCPenguin.deal(1)
+    assert full.builds_on(card("KH"), card("AH"))
+    assert full.builds_on(card("JD"), card("QD")) and full.builds_on(card("TD"), card("JD"))
+    freecell = FreeCell.deal(1)  # base Ace, no wrap
+    assert not freecell.builds_on(card("KH"), card("AS"))
+    assert freecell.builds_on(card("QS"), card("KH")) and freecell.builds_on(card("AH"), card("2S"))
+    assert not freecell.builds_on(card("QH"), card("KH"))
+    baker = BakersGame.deal(1)
+    assert not baker.builds_on(card("KH"), card("AH")) and baker.builds_on(card("AH"), card("2H"))
+
+
+def test_restricted_wrap_in_play():
+    # Base 5: column 1 ends with the Ace of hearts, the King of hearts is in a flipper.
+    board = ["9C 4H 3H 2H AH", "TC", "6D"]
+    text = _complete(board, "KH 5C - - - - -", Rank.FIVE, 7)
+    legal = {str(m) for m in Penguin.from_text(text).legal_moves()}
+    assert "a1" in legal  # KH onto AH
+    assert not any(m.startswith("b") and m[1].isdigit() for m in legal)  # 5C never onto the tableau
+    full = {str(m) for m in PySolFCPenguin.from_text(text).legal_moves()}
+    assert "a1" in full
+    baker = _complete(board, "KH 5C - -", Rank.ACE, 8)
+    assert "a1" not in {str(m) for m in BakersGame.from_text(baker).legal_moves()}
+
+
+def _complete(board: list[str], cells: str, base: Rank, columns: int) -> str:
+    """Put every card not on the table on its foundation (foundations from ``base``):
+    each suit's foundation takes the cards from the base up to the first one on the table."""
+    on_table = {str(c) for line in board + [cells] for c in parse_cards(line.replace("-", " "))}
+    tops = []
+    for suit in "CDHS":
+        top = "-"
+        for step in range(13):
+            card = Rank((base - 1 + step) % 13 + 1).char + suit
+            if card in on_table:
+                break
+            top = card
+        tops.append(top)
+    # Cards after a gap would be lost: put them at the end of the last column.
+    extra = []
+    for suit, top in zip("CDHS", tops):
+        count = 0 if top == "-" else (Rank.from_char(top[0]) - base) % 13 + 1
+        for step in range(count, 13):
+            card = Rank((base - 1 + step) % 13 + 1).char + suit
+            if card not in on_table:
+                extra.append(card)
+    lines = [f"Base: {base.char}", "Foundations: " + " ".join(tops), "Cells: " + cells]
+    rows = list(board)
+    if extra:
+        rows.append(" ".join(extra))
+    rows += [""] * (columns - len(rows))
+    lines += [f"{i + 1}: {row or '-'}" for i, row in enumerate(rows)]
+    return "\n".join(lines)
+
+
+# -- empty columns -------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("base", ["A", "5", "J", "K"])
+def test_empty_column_takes_only_the_rank_below_the_base(base):
+    base_rank = Rank.from_char(base)
+    below = base_rank.previous_in_circle
+    other = Rank.TWO if below != Rank.TWO and base_rank != Rank.TWO else Rank.SEVEN
+    cells = f"{below.char}C {other.char}D - - - - -"
+    board = ["", "QS", "JS"]
+    text = _complete(board, cells, base_rank, 7)
+    position = Penguin.from_text(text)
+    legal = {str(m) for m in position.legal_moves()}
+    assert "a1" in legal and "b1" not in legal
+    relaxed = RelaxedPenguin.from_text(text)
+    assert {"a1", "b1"} <= {str(m) for m in relaxed.legal_moves()}
+    with pytest.raises(IllegalMoveError, match="empty column takes only"):
+        position.play("b1")
+
+
+def test_eight_off_fills_empty_columns_with_kings_only():
+    board = ["", "2S", "3S"]
+    cells = "KC QC - - - - - -"
+    position = EightOff.from_text(_complete(board, cells, Rank.ACE, 8))
+    legal = {str(m) for m in position.legal_moves()}
+    assert "a1" in legal and "b1" not in legal
+    freecell = FreeCell.from_text(_complete(board, "KC QC - -", Rank.ACE, 8))
+    assert {"a1", "b1"} <= {str(m) for m in freecell.legal_moves()}
+
+
+# -- the beak and automatic moves ----------------------------------------------------------------
+
+
+def test_beak_goes_to_its_foundation_by_itself():
+    position = Penguin.deal(1)  # beak JH deepest in column 1
+    column = position.columns[0]
+    # Clear column 1 into the flippers: six moves; the sixth exposes the beak.
+    current = position
+    for letter in "abcdef":
+        current = current.play(f"1{letter}")
+    assert current.columns[0] == ()
+    assert current.foundations[Card.from_text("JH").suit] == 1
+    assert [(str(card), where) for card, where in current.auto] == [("JH", "column:0")]
+    assert current.to_json()["auto"] == [{"card": "JH", "from": "column:0", "to": "foundation"}]
+    assert len(column) == 7
+    # The move that exposes the beak says so when described.
+    before = position
+    for letter in "abcde":
+        before = before.play(f"1{letter}")
+    described = before.describe_move(FreeCellMove("1", "f"))
+    assert described["auto"] == [{"card": "JH", "from": "column:0", "to": "foundation"}]
+    # Any other move makes no automatic move.
+    assert before.play("2g").auto == ()
+
+
+def test_pysolfc_beak_stays_until_moved():
+    current = PySolFCPenguin.deal(1)
+    for letter in "abcdef":
+        current = current.play(f"1{letter}")
+    assert current.columns[0] == (Card.from_text("JH"),)
+    assert current.auto == ()
+    assert "1o" in {str(m) for m in current.legal_moves()}
+    after = current.play("1o")
+    assert after.foundations[Card.from_text("JH").suit] == 1
+
+
+def test_beaks_foundation_is_empty_until_the_beak_arrives():
+    position = Penguin.deal(1)
+    assert position.foundations == (1, 1, 0, 1)
+    assert not position.foundation_accepts(Card.from_text("QH"))
+    assert position.foundation_accepts(Card.from_text("QC"))
+
+
+def test_from_text_applies_pending_automatic_moves():
+    text = Penguin.deal(1).to_text().replace("1: JH KD 3H 3C 4D 2C 3D", "1: JH").replace("Cells: - - - - - - -", "Cells: KD 3H 3C 4D 2C 3D -")
+    position = Penguin.from_text(text)
+    assert position.columns[0] == () and position.foundations[2] == 1
+
+
+def test_lost_and_won():
+    # Penguin without flippers, base Ace: every column has a card, no top card can move.
+    board = ["AC 2C", "KC 3C 4C", "5C 6C", "7C 8C", "9C TC", "JC QC", "QD KD"]
+    stuck = Penguin0.from_text(_complete(board, "", Rank.ACE, 7))
+    assert stuck.legal_moves() == [] and stuck.is_lost() and not stuck.is_won()
+    assert stuck.to_json()["lost"] is True and stuck.score() == 52 - 15
+    assert not Penguin.from_text(_complete(board, "- - - - - - -", Rank.ACE, 7)).is_lost()
+    won = FreeCell.from_text("Foundations: KC KD KH KS\nCells: - - - -\n" + "-\n" * 8)
+    assert won.is_won() and not won.is_lost() and won.cards_left() == 0 and won.legal_moves() == []
+
+
+def test_fcs_export_is_shifted_and_imports_back():
+    position = PySolFCPenguin.deal(1)
+    text = position.export("fcs")
+    assert text.splitlines()[0] == "Foundations: H-0 C-A D-A S-A"
+    assert text.splitlines()[2].startswith(": AH 3D")  # JH KD 3H ... shifted so J is the Ace
+    back = PySolFCPenguin.import_("fcs", text)
+    assert back.base_rank == Rank.ACE
+    assert back.foundations == position.foundations
+    assert PySolFCPenguin.from_fcs(text, Rank.JACK) == position
+    assert PySolFCPenguin.import_("fcs", "# base J\n" + text) == position
+    freecell = FreeCell.deal(11982)
+    assert FreeCell.import_("fcs", freecell.export("fcs")) == freecell
+    with pytest.raises(ParseError):
+        FreeCell.import_("nope", "")
+
+
+def test_registry_knows_every_preset():
+    for cls in GAMES:
+        assert game_class(cls.game_id) is cls
+
+
+# -- the engine against the rules --------------------------------------------------------------
+
+from hypothesis import given, settings, strategies as st  # noqa: E402
+
+
+def canonical(columns, cells, foundations=None):
+    key = (tuple(sorted(tuple(c) for c in columns if c)), tuple(sorted(c for c in cells if c is not None)))
+    return key if foundations is None else key + (tuple(foundations),)
+
+
+def python_successors(position):
+    index = lambda cards: [card.index for card in cards]  # noqa: E731
+    origin = canonical([index(c) for c in position.columns], [c.index if c else None for c in position.cells])
+    out = set()
+    for move in position.legal_moves():
+        after = position.apply(move)
+        key = canonical([index(c) for c in after.columns], [c.index if c else None for c in after.cells])
+        if key != origin:
+            out.add(key)
+    return out
+
+
+def engine_successors(position):
+    from winnable import _engine
+
+    columns = [[card.index for card in column] for column in position.columns]
+    cells = [card.index if card else 255 for card in position.cells]
+    result = _engine.freecell_successors(position.engine_rules(), columns, cells, list(position.foundations), int(position.base_rank))
+    out = set()
+    for notation, cols, cells_after in result:
+        # Every engine move is legal by the rules and leads to the same position.
+        after = position.play(notation)
+        assert canonical([[c.index for c in col] for col in after.columns], [c.index if c else None for c in after.cells]) == canonical(cols, [None if c == 255 else c for c in cells_after])
+        out.add(canonical(cols, [None if c == 255 else c for c in cells_after]))
+    return out
+
+
+@settings(max_examples=60, deadline=None)
+@given(game=st.sampled_from(GAMES), deal=st.integers(1, 10**6), walk=st.lists(st.integers(0, 10**6), max_size=60))
+def test_engine_and_rules_generate_the_same_moves(game, deal, walk):
+    position = game.deal(deal)
+    for step in walk:
+        assert engine_successors(position) == python_successors(position), position.to_text()
+        moves = position.legal_moves()
+        if not moves:
+            break
+        position = position.apply(moves[step % len(moves)])
+    assert engine_successors(position) == python_successors(position), position.to_text()
+
+
+@pytest.mark.parametrize("game", [cls.game_id for cls in GAMES])
+def test_engine_lines_replay_through_the_rules(game):
+    from winnable.solver import Status, solve, Budget
+
+    cls = game_class(game)
+    for number in (1, 2, 3):
+        verdict = solve(cls.deal(number), Budget(nodes=300_000))
+        if verdict.status is Status.WON:
+            assert cls.deal(number).play_line(verdict.line).is_won()
+
+
+def test_freecell_11982_is_proved_lost_and_others_won():
+    from winnable.solver import Status, solve
+
+    assert solve(FreeCell.deal(11982)).status is Status.LOST
+    won = solve(FreeCell.deal(1))
+    assert won.status is Status.WON and FreeCell.deal(1).play_line(won.line).is_won()
+
+
+def test_pysolfc_penguin_wins_with_the_beak_moved_by_hand():
+    from winnable.solver import Status, solve
+
+    verdict = solve(PySolFCPenguin.deal(1))
+    assert verdict.status is Status.WON
+    assert any(str(move).endswith("o") and PySolFCPenguin.deal(1).columns[0][0] for move in verdict.line)
+
+
+def test_engine_reports_a_lost_position():
+    from winnable.solver import Status, solve
+
+    board = ["AC 2C", "KC 3C 4C", "5C 6C", "7C 8C", "9C TC", "JC QC", "QD KD"]
+    stuck = Penguin0.from_text(_complete(board, "", Rank.ACE, 7))
+    assert solve(stuck).status is Status.LOST
+
+
+def test_cli_deals_and_reads_fc_solve_boards(tmp_path):
+    from typer.testing import CliRunner
+
+    from winnable.cli import app
+
+    runner = CliRunner()
+    result = runner.invoke(app, ["deal", "penguin-pysolfc", "3", "--format", "fcs"])
+    assert result.exit_code == 0 and result.output == PySolFCPenguin.deal(3).export("fcs")
+    board = tmp_path / "board.fcs"
+    board.write_text(FreeCell.deal(11982).export("fcs"))
+    result = runner.invoke(app, ["solve", "freecell", "--file", str(board), "--format", "fcs", "--json"])
+    assert result.exit_code == 0 and json.loads(result.output)["verdict"] == "lost"
+    result = runner.invoke(app, ["deal", "freecell", "1", "--format", "bhs"])
+    assert result.exit_code == 2 and "no board format" in result.output
+    result = runner.invoke(app, ["solve", "penguin", "2", "--json"])
+    assert result.exit_code == 0 and json.loads(result.output)["verdict"] == "won"

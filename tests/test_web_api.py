@@ -1,0 +1,557 @@
+"""The web API, end to end through FastAPI's TestClient on a temporary SQLite file."""
+
+from __future__ import annotations
+
+import threading
+import time
+import warnings
+
+import pytest
+
+warnings.filterwarnings("ignore", message=".*httpx.*", category=DeprecationWarning)
+
+from fastapi.testclient import TestClient  # noqa: E402
+
+from winnable import Budget, solve  # noqa: E402
+from winnable.blackhole import BlackHole  # noqa: E402
+from winnable.web.app import Settings, create_app  # noqa: E402
+
+BUDGET = Budget(seconds=10)
+
+
+@pytest.fixture
+def db_url(tmp_path):
+    return f"sqlite:///{tmp_path / 'games.db'}"
+
+
+def make_client(url, **settings) -> TestClient:
+    settings.setdefault("pool_background", False)
+    settings.setdefault("pool_size", 0)
+    return TestClient(create_app(url, **settings))
+
+
+@pytest.fixture
+def client(db_url):
+    with make_client(db_url) as client:
+        yield client
+
+
+def new_game(client, deal=2, **extra) -> dict:
+    response = client.post("/api/games", json={"game": "black-hole", "deal": deal, **extra})
+    assert response.status_code == 201, response.text
+    return response.json()
+
+
+def play(client, game_id, move):
+    return client.post(f"/api/games/{game_id}/moves", json={"move": move})
+
+
+def lose(client, game: dict) -> dict:
+    """Play the last listed legal move until the game ends (deal 2 is lost this way)."""
+    state = game
+    while state["status"] == "playing":
+        response = play(client, game["id"], state["legal"][-1]["move"])
+        assert response.status_code == 200
+        state = response.json()
+    return state
+
+
+def winnable(position) -> bool:
+    verdict = solve(position, BUDGET)
+    assert verdict.status.value != "unknown"
+    return verdict.won
+
+
+# -- catalog, health, docs ----------------------------------------------------------------
+def test_catalog_lists_every_registered_game(client):
+    from winnable.games import game_class, game_ids
+
+    catalog = client.get("/api/catalog").json()
+    assert [entry["id"] for entry in catalog] == game_ids()
+    black_hole = catalog[0]
+    assert black_hole["title"] == game_class("black-hole").title
+    assert black_hole["family"] == "blackhole"
+    assert black_hole["undo_modes"] == ["unlimited", "one", "none"]
+    assert black_hole["hidden_cards"] is False
+
+
+def test_health_and_openapi(client):
+    assert client.get("/api/health").json()["ok"] is True
+    spec = client.get("/openapi.json").json()
+    for path in ("/api/games", "/api/games/{game_id}/moves", "/api/games/{game_id}/hint", "/api/games/{game_id}/analysis"):
+        assert path in spec["paths"]
+    assert client.get("/docs").status_code == 200
+
+
+# -- creating and reading games ---------------------------------------------------------
+def test_create_game_returns_the_deal_and_its_legal_moves(client):
+    state = new_game(client, 2)
+    position = BlackHole.deal(2)
+    assert state["game"] == "black-hole" and state["deal"] == 2 and state["family"] == "blackhole"
+    assert state["position"] == position.player_view()
+    assert state["legal"] == position.click_choices()
+    assert state["moves"] == [] and state["move_count"] == 0
+    assert state["status"] == "playing" and state["finished_at"] is None
+    assert state["undo"] == "unlimited" and state["undo_left"] is None
+    assert state["winnable_deal"] is False
+    assert state["links"]["deal"] == "/play/black-hole?deal=2"
+    assert state["score"]["partial"] == 0 and state["score"]["out_of"] == 51
+    assert client.get(f"/api/games/{state['id']}").json()["position"] == state["position"]
+
+
+def test_random_deal_and_deal_as_text(client):
+    state = client.post("/api/games", json={"game": "black-hole"}).json()
+    assert 1 <= state["deal"] <= 10**6
+    assert new_game(client, "17")["deal"] == 17
+
+
+def test_a_deal_number_beyond_64_bits_is_kept_exactly(client):
+    deal = 10**20 - 1
+    state = new_game(client, deal)
+    assert client.get(f"/api/games/{state['id']}").json()["deal"] == deal
+    assert state["position"] == BlackHole.deal(deal).player_view()
+
+
+@pytest.mark.parametrize(
+    "body, status, words",
+    [
+        ({"game": "no-such-game", "deal": 1}, 404, "unknown game"),
+        ({"game": "black-hole", "deal": 0}, 400, "out of range"),
+        ({"game": "black-hole", "deal": -5}, 400, "out of range"),
+        ({"game": "black-hole", "deal": 10**20}, 400, "out of range"),
+        ({"game": "black-hole", "deal": "seven"}, 400, "not a deal number"),
+        ({"game": "black-hole", "deal": 1.5}, 422, "deal"),
+        ({"game": "black-hole", "deal": 1, "undo": "twice"}, 422, "undo"),
+        ({"deal": 1}, 422, "game"),
+        ([1, 2], 422, "JSON object"),
+    ],
+)
+def test_bad_new_game_requests_are_refused_with_a_reason(client, body, status, words):
+    response = client.post("/api/games", json=body)
+    assert response.status_code == status
+    detail = response.json()["detail"]
+    assert isinstance(detail, str) and words in detail
+    assert client.get("/api/health").json()["games"] == 0
+
+
+def test_malformed_json_is_refused(client):
+    response = client.post("/api/games", content=b'{"game": "black-hole", ', headers={"content-type": "application/json"})
+    assert response.status_code == 422
+    assert response.json()["detail"] == "the request body is not valid JSON"
+
+
+def test_unknown_game_id_is_404_everywhere(client):
+    for method, path in [
+        ("get", "/api/games/nope"),
+        ("post", "/api/games/nope/undo"),
+        ("post", "/api/games/nope/restart"),
+        ("get", "/api/games/nope/hint"),
+        ("get", "/api/games/nope/analysis"),
+        ("get", "/api/games/nope/position?at=0"),
+    ]:
+        response = getattr(client, method)(path)
+        assert response.status_code == 404, path
+        assert "no game with id" in response.json()["detail"]
+    assert play(client, "nope", "KH").status_code == 404
+    assert client.get("/api/games/" + "x" * 200).status_code == 404
+
+
+# -- moves -------------------------------------------------------------------------------
+def test_a_legal_move_is_played_and_stored(client):
+    game = new_game(client, 2)
+    state = play(client, game["id"], "KH").json()
+    expected = BlackHole.deal(2).play("KH")
+    assert state["moves"] == ["KH"] and state["move_count"] == 1
+    assert state["position"] == expected.player_view()
+    assert state["legal"] == expected.click_choices()
+    assert state["score"]["partial"] == 1
+    assert client.get(f"/api/games/{game['id']}").json()["moves"] == ["KH"]
+
+
+def test_a_move_by_pile_number_is_stored_in_card_notation(client):
+    game = new_game(client, 2)
+    pile = BlackHole.deal(2).pile_of(BlackHole.deal(2).parse_move("KH").card) + 1
+    assert play(client, game["id"], str(pile)).json()["moves"] == ["KH"]
+
+
+@pytest.mark.parametrize(
+    "move, status, words",
+    [
+        ("QD", 409, "not the top card"),  # a card under others
+        ("7D", 409, "not one rank above or below"),  # a top card of the wrong rank
+        ("ZZ", 400, "not a move"),  # not a card
+        ("18", 400, "no pile 18"),
+        ("", 400, "non-empty"),
+    ],
+)
+def test_illegal_and_malformed_moves_change_nothing(client, move, status, words):
+    game = new_game(client, 2)
+    play(client, game["id"], "KH")
+    before = client.get(f"/api/games/{game['id']}").json()
+    response = play(client, game["id"], move)
+    assert response.status_code == status
+    assert words in response.json()["detail"]
+    after = client.get(f"/api/games/{game['id']}").json()
+    assert after["moves"] == before["moves"] == ["KH"] and after["position"] == before["position"]
+
+
+def test_move_bodies_of_the_wrong_shape_are_422(client):
+    game = new_game(client, 2)
+    for body in ({}, {"mov": "KH"}, {"move": 7}, {"move": None}):
+        response = client.post(f"/api/games/{game['id']}/moves", json=body)
+        assert response.status_code == 422 and isinstance(response.json()["detail"], str)
+    assert client.get(f"/api/games/{game['id']}").json()["moves"] == []
+
+
+def test_no_move_after_the_game_is_over(client):
+    lost = lose(client, new_game(client, 2))
+    assert lost["status"] == "lost" and lost["legal"] == [] and lost["finished_at"] is not None
+    response = play(client, lost["id"], "KH")
+    assert response.status_code == 409 and "over" in response.json()["detail"]
+
+
+def test_the_same_move_sent_twice_at_once_is_played_once(client):
+    game = new_game(client, 2)
+    results = []
+
+    def send():
+        results.append(play(client, game["id"], "KH").status_code)
+
+    threads = [threading.Thread(target=send) for _ in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert sorted(results) == [200, 409, 409, 409]
+    assert client.get(f"/api/games/{game['id']}").json()["moves"] == ["KH"]
+
+
+# -- undo and restart ------------------------------------------------------------------
+def test_unlimited_undo(client):
+    game = new_game(client, 2)
+    for move in ("KH", "AD"):
+        play(client, game["id"], move)
+    assert client.post(f"/api/games/{game['id']}/undo").json()["moves"] == ["KH"]
+    state = client.post(f"/api/games/{game['id']}/undo").json()
+    assert state["moves"] == [] and state["position"] == BlackHole.deal(2).player_view()
+    response = client.post(f"/api/games/{game['id']}/undo")
+    assert response.status_code == 409 and "nothing to undo" in response.json()["detail"]
+
+
+def test_one_undo_per_game(client):
+    game = new_game(client, 2, undo="one")
+    assert game["undo_left"] == 1
+    play(client, game["id"], "KH")
+    play(client, game["id"], "AD")
+    state = client.post(f"/api/games/{game['id']}/undo").json()
+    assert state["moves"] == ["KH"] and state["undo_left"] == 0
+    response = client.post(f"/api/games/{game['id']}/undo")
+    assert response.status_code == 409 and "used up" in response.json()["detail"]
+    assert client.get(f"/api/games/{game['id']}").json()["moves"] == ["KH"]
+
+
+def test_no_undo(client):
+    game = new_game(client, 2, undo="none")
+    assert game["undo_left"] == 0
+    play(client, game["id"], "KH")
+    response = client.post(f"/api/games/{game['id']}/undo")
+    assert response.status_code == 409 and "without undo" in response.json()["detail"]
+    assert client.get(f"/api/games/{game['id']}").json()["moves"] == ["KH"]
+
+
+def test_undo_reopens_a_lost_game(client):
+    lost = lose(client, new_game(client, 2))
+    state = client.post(f"/api/games/{lost['id']}/undo").json()
+    assert state["status"] == "playing" and state["finished_at"] is None and state["legal"]
+
+
+def test_restart(client):
+    game = new_game(client, 2, undo="one")
+    play(client, game["id"], "KH")
+    client.post(f"/api/games/{game['id']}/undo")
+    play(client, game["id"], "KH")
+    state = client.post(f"/api/games/{game['id']}/restart").json()
+    assert state["id"] == game["id"] and state["moves"] == [] and state["restarts"] == 1
+    assert state["position"] == game["position"] and state["undo_left"] == 1
+
+
+def test_position_at_replays_the_history(client):
+    game = new_game(client, 2)
+    for move in ("KH", "AD", "2S"):
+        play(client, game["id"], move)
+    at = client.get(f"/api/games/{game['id']}/position", params={"at": 1}).json()
+    assert at["moves"] == ["KH"] and at["next_move"] == "AD"
+    assert at["position"] == BlackHole.deal(2).play("KH").player_view()
+    assert client.get(f"/api/games/{game['id']}/position", params={"at": 4}).status_code == 400
+    assert client.get(f"/api/games/{game['id']}/position", params={"at": -1}).status_code == 422
+
+
+# -- persistence -------------------------------------------------------------------------
+def test_games_survive_a_server_restart(db_url):
+    with make_client(db_url) as first:
+        game = new_game(first, 2, undo="one")
+        for move in ("KH", "AD", "2S"):
+            play(first, game["id"], move)
+        first.post(f"/api/games/{game['id']}/undo")
+        lost = lose(first, new_game(first, 2))
+    first.app.state.engine.dispose()
+    with make_client(db_url) as second:  # a new app, a new process's worth of memory
+        state = second.get(f"/api/games/{game['id']}").json()
+        assert state["moves"] == ["KH", "AD"] and state["undo_left"] == 0
+        assert state["position"] == BlackHole.deal(2).play_line(["KH", "AD"]).player_view()
+        again = second.get(f"/api/games/{lost['id']}").json()
+        assert again["status"] == "lost" and again["moves"] == lost["moves"]
+        assert again["finished_at"] == lost["finished_at"]
+        assert play(second, game["id"], "2S").json()["moves"] == ["KH", "AD", "2S"]
+
+
+def test_the_schema_matches_the_models(db_url):
+    from alembic.autogenerate import compare_metadata
+    from alembic.migration import MigrationContext
+
+    from winnable.web.db import Base, make_engine, migrate, schema_revision
+
+    engine = make_engine(db_url)
+    migrate(engine)
+    migrate(engine)  # idempotent
+    assert schema_revision(engine) == "0002"
+    with engine.connect() as connection:
+        assert compare_metadata(MigrationContext.configure(connection), Base.metadata) == []
+
+
+# -- the solver features -----------------------------------------------------------------
+def test_hint_is_legal_and_keeps_the_game_winnable(client):
+    game = new_game(client, 2)
+    play(client, game["id"], "KH")
+    hint = client.get(f"/api/games/{game['id']}/hint").json()
+    assert hint["verdict"] == "won" and hint["knows_hidden"] is False
+    position = BlackHole.deal(2).play("KH")
+    assert hint["describe"] in position.click_choices() and hint["describe"]["move"] == hint["move"]
+    assert winnable(position.play(hint["move"]))
+
+
+def test_following_hints_wins_and_they_come_from_the_cache(client):
+    game = new_game(client, 2)
+    state = game
+    cached = []
+    while state["status"] == "playing":
+        hint = client.get(f"/api/games/{game['id']}/hint").json()
+        cached.append(hint["cached"])
+        state = play(client, game["id"], hint["move"]).json()
+    assert state["status"] == "won" and state["move_count"] == 51
+    assert state["score"]["partial"] == state["score"]["out_of"] == 51
+    assert cached[0] is False and all(cached[1:])  # one search, then the stored line
+    done = client.get(f"/api/games/{game['id']}/hint").json()
+    assert done["move"] is None and done["verdict"] == "won"
+    response = client.post(f"/api/games/{game['id']}/undo")
+    assert response.status_code == 409 and "won" in response.json()["detail"]
+
+
+def test_hint_after_a_losing_move_says_there_is_no_winning_line(client):
+    game = new_game(client, 2)
+    lost = lose(client, game)
+    client.post(f"/api/games/{game['id']}/undo")  # a position with moves but no win
+    hint = client.get(f"/api/games/{game['id']}/hint").json()
+    assert hint["move"] is None and hint["verdict"] == "lost"
+    assert "No winning line" in hint["message"]
+    assert lost["status"] == "lost"
+
+
+def test_analysis_finds_the_move_that_lost_the_game(client):
+    game = new_game(client, 2)
+    lost = lose(client, game)
+    moves = lost["moves"]
+    report = client.get(f"/api/games/{game['id']}/analysis").json()
+    assert report["verdict"] == "lost" and report["winnable"] is True
+    k = report["lost_at"]
+    assert report["losing_move"] == moves[k]
+    start = BlackHole.deal(2)
+    before = start.play_line(moves[:k])
+    assert winnable(before) and not winnable(before.play(moves[k]))
+    assert report["better_move"] != moves[k] and winnable(before.play(report["better_move"]))
+    # the replay endpoint shows the position to come back to
+    at = client.get(f"/api/games/{game['id']}/position", params={"at": k}).json()
+    assert at["position"] == before.player_view() and at["next_move"] == moves[k]
+
+
+def test_analysis_of_an_unwinnable_deal_blames_no_move(client):
+    assert solve(BlackHole.deal(1), BUDGET).lost
+    game = new_game(client, 1)
+    lose(client, game)
+    report = client.get(f"/api/games/{game['id']}/analysis").json()
+    assert report["verdict"] == "lost" and report["winnable"] is False and report["lost_at"] is None
+
+
+def test_analysis_of_a_game_in_progress(client):
+    game = new_game(client, 2)
+    play(client, game["id"], "KH")
+    report = client.get(f"/api/games/{game['id']}/analysis").json()
+    assert report["verdict"] == "won" and report["winnable"] is True and report["lost_at"] is None
+
+
+def test_hint_budget_is_validated(client):
+    game = new_game(client, 2)
+    assert client.get(f"/api/games/{game['id']}/hint", params={"seconds": 0}).status_code == 422
+    assert client.get(f"/api/games/{game['id']}/hint", params={"seconds": "soon"}).status_code == 422
+
+
+def test_winnable_mode_searches_on_the_spot_when_the_pool_is_empty(client):
+    state = client.post("/api/games", json={"game": "black-hole", "winnable": True}).json()
+    assert state["winnable_deal"] is True
+    assert solve(BlackHole.deal(state["deal"]), BUDGET).won
+    # the proof came with it: the first hint needs no search
+    assert client.get(f"/api/games/{state['id']}/hint").json()["cached"] is True
+
+
+def test_winnable_mode_takes_deals_from_the_pool(client):
+    pool = client.app.state.pool
+    assert pool.fill("black-hole", 2) == 2
+    assert pool.ready("black-hole") == 2
+    deals = set()
+    for _ in range(2):
+        state = client.post("/api/games", json={"game": "black-hole", "winnable": True, "undo": "none"}).json()
+        assert state["winnable_deal"] is True and state["undo"] == "none"
+        deals.add(state["deal"])
+    assert len(deals) == 2 and pool.ready("black-hole") == 0
+    for deal in deals:
+        assert solve(BlackHole.deal(deal), BUDGET).won
+
+
+def test_winnable_mode_says_503_when_nothing_is_ready(db_url):
+    with make_client(db_url, winnable_seconds=0.001) as client:
+        response = client.post("/api/games", json={"game": "black-hole", "winnable": True})
+        assert response.status_code == 503 and "try again" in response.json()["detail"]
+        assert client.get("/api/health").json()["games"] == 0
+
+
+def test_the_background_filler_fills_the_pool(db_url):
+    with make_client(db_url, pool_background=True, pool_size=3, pool_seconds=1.0) as client:
+        deadline = time.monotonic() + 60
+        while client.get("/api/health").json()["pool"]["black-hole"] < 3 and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert client.get("/api/health").json()["pool"]["black-hole"] == 3
+        state = client.post("/api/games", json={"game": "black-hole", "winnable": True}).json()
+        assert solve(BlackHole.deal(state["deal"]), BUDGET).won
+
+
+# -- pages ---------------------------------------------------------------------------------
+def test_pages_not_yet_built_are_404_with_a_reason(db_url, tmp_path):
+    with make_client(db_url, static_dir=tmp_path / "nothing") as client:
+        response = client.get("/")
+        assert response.status_code == 404 and "not built" in response.json()["detail"]
+        assert client.get("/play/black-hole").status_code == 404
+        assert client.get("/static/app.js").status_code == 404
+
+
+def test_pages_are_served_from_the_static_folder(db_url, tmp_path):
+    static = tmp_path / "static"
+    (static / "rules").mkdir(parents=True)
+    (static / "index.html").write_text("<h1>lobby</h1>")
+    (static / "play.html").write_text("<h1>play</h1>")
+    (static / "rules" / "blackhole.html").write_text("<h1>black hole rules</h1>")
+    (static / "app.js").write_text("console.log(1)")
+    with make_client(db_url, static_dir=static) as client:
+        assert client.get("/").text == "<h1>lobby</h1>"
+        page = client.get("/play/black-hole?deal=5")
+        assert page.status_code == 200 and page.text == "<h1>play</h1>" and page.headers["content-type"].startswith("text/html")
+        assert client.get("/rules/black-hole").text == "<h1>black hole rules</h1>"
+        assert client.get("/static/app.js").text == "console.log(1)"
+        missing = client.get("/play/no-such-game")
+        assert missing.status_code == 404 and "unknown game" in missing.json()["detail"]
+        assert client.get("/rules/no-such-game").status_code == 404
+
+
+def test_settings_from_the_environment():
+    settings = Settings.from_env("sqlite://", {"WINNABLE_HINT_SECONDS": "0.5", "WINNABLE_POOL_SIZE": "3"})
+    assert settings.database_url == "sqlite://" and settings.hint_seconds == 0.5 and settings.pool_size == 3
+    with pytest.raises(SystemExit):
+        Settings.from_env(None, {"WINNABLE_POOL_SIZE": "many"})
+
+
+def test_the_pool_pauses_a_game_whose_deals_are_never_proved(db_url):
+    from winnable.web.db import make_engine, migrate
+    from winnable.web.solving import PoolSettings, Solver, WinnablePool
+
+    engine = make_engine(db_url)
+    migrate(engine)
+    pool = WinnablePool(engine, Solver(1), PoolSettings(size=2, seconds=0.01, give_up_after=3, backoff=30, rest=0))
+    pool.try_deal = lambda game, deal, seconds: None  # as if no deal could be proved
+    import random
+
+    rng = random.Random(5)
+    for _ in range(3):
+        assert pool._fill_round(rng) is True
+    progress = pool.progress["black-hole"]
+    assert progress.attempts == 3 and progress.backoff == 30 and progress.resume_at > time.monotonic() + 20
+    assert pool._fill_round(rng) is False  # paused: nothing to do now
+    assert progress.attempts == 3
+
+
+def test_upgrading_an_older_database_keeps_its_games(db_url):
+    import sqlalchemy as sa
+    from alembic import command
+
+    from winnable.web.db import alembic_config, make_engine, migrate, schema_revision
+
+    engine = make_engine(db_url)
+    with engine.begin() as connection:
+        command.upgrade(alembic_config(connection), "0001")
+    rows = [("played", '["KH", "AD"]', None), ("fresh", "[]", None)]
+    with engine.begin() as connection:
+        for game_id, moves, finished in rows:
+            connection.execute(sa.text(
+                "INSERT INTO games (id, game, deal, undo_mode, undo_used, moves, winnable_deal, restarts, created_at,"
+                " started_at, updated_at, finished_at, status) VALUES (:id, 'black-hole', '2', 'unlimited', 0, :moves,"
+                " 0, 0, '2026-01-01 10:00:00', '2026-01-01 10:00:00', '2026-01-01 10:05:00', :finished, 'playing')"),
+                {"id": game_id, "moves": moves, "finished": finished})
+    migrate(engine)
+    assert schema_revision(engine) == "0002"
+    with make_client(db_url) as client:
+        played = client.get("/api/games/played").json()
+        assert played["moves"] == ["KH", "AD"] and played["started_at"].startswith("2026-01-01T10:00:00")
+        fresh = client.get("/api/games/fresh").json()
+        assert fresh["started_at"] is None and fresh["elapsed_seconds"] == 0
+
+
+def test_the_clock_starts_with_the_first_move(client):
+    game = new_game(client, 2)
+    assert game["started_at"] is None and game["elapsed_seconds"] == 0
+    state = play(client, game["id"], "KH").json()
+    assert state["started_at"] is not None
+    time.sleep(0.05)
+    assert client.get(f"/api/games/{game['id']}").json()["elapsed_seconds"] >= 0.05
+    assert client.post(f"/api/games/{game['id']}/undo").json()["started_at"] == state["started_at"]
+    restarted = client.post(f"/api/games/{game['id']}/restart").json()
+    assert restarted["started_at"] is None and restarted["elapsed_seconds"] == 0
+
+
+@pytest.mark.parametrize(
+    "url, words",
+    [
+        ("foo://x", "unknown kind of database"),
+        ("not a url", "not a database URL"),
+        ("sqlite:////nonexistent-folder/x/games.db", "unable to open"),
+    ],
+)
+def test_serve_with_a_bad_database_says_why(url, words, capsys):
+    from winnable.web import run
+
+    with pytest.raises(SystemExit) as stop:
+        run("127.0.0.1", 0, url)
+    assert stop.value.code == 2
+    assert words in capsys.readouterr().err
+
+
+def test_an_engine_failure_is_an_unknown_verdict_not_a_500(client, monkeypatch):
+    from winnable.errors import EngineError
+
+    def broken(self, nodes, seconds):
+        raise EngineError("engine line refused at move 1")
+
+    monkeypatch.setattr(BlackHole, "engine_search", broken)
+    game = new_game(client, 3)
+    hint = client.get(f"/api/games/{game['id']}/hint")
+    assert hint.status_code == 200
+    assert hint.json()["verdict"] == "unknown" and hint.json()["move"] is None
+    assert "could not" in hint.json()["message"]
+    assert client.get(f"/api/games/{game['id']}/analysis").json()["verdict"] == "unknown"

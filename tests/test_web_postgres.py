@@ -1,0 +1,138 @@
+"""The web app on a real PostgreSQL: a throwaway server started by hand for these tests.
+
+Skipped when PostgreSQL's ``initdb`` or the ``psycopg`` driver (``pip install
+winnable[postgres]``) is missing.
+"""
+
+from __future__ import annotations
+
+import glob
+import os
+import shutil
+import socket
+import subprocess
+import tempfile
+import threading
+import warnings
+
+import pytest
+
+warnings.filterwarnings("ignore", message=".*httpx.*")
+
+pytest.importorskip("psycopg")
+
+from fastapi.testclient import TestClient  # noqa: E402
+
+from winnable import Budget, solve  # noqa: E402
+from winnable.blackhole import BlackHole  # noqa: E402
+from winnable.web.app import create_app  # noqa: E402
+
+
+def find_initdb() -> str | None:
+    found = shutil.which("initdb")
+    if found:
+        return found
+    candidates = sorted(glob.glob("/usr/lib/postgresql/*/bin/initdb"))
+    return candidates[-1] if candidates else None
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def postgres_url():
+    initdb = find_initdb()
+    if initdb is None:
+        pytest.skip("PostgreSQL is not installed (no initdb)")
+    bindir = os.path.dirname(os.path.realpath(initdb))
+    folder = tempfile.mkdtemp(prefix="winnable-pg-")
+    data = os.path.join(folder, "data")
+    prefix: list[str] = []
+    if os.geteuid() == 0:  # PostgreSQL refuses to run as root
+        if shutil.which("runuser") is None:
+            pytest.skip("running as root without runuser")
+        try:
+            shutil.chown(folder, "postgres")
+        except (LookupError, PermissionError):
+            pytest.skip("no postgres user to run PostgreSQL as")
+        prefix = ["runuser", "-u", "postgres", "--"]
+    port = free_port()
+    run = lambda *args: subprocess.run(prefix + list(args), check=True, capture_output=True, text=True)  # noqa: E731
+    try:
+        run(os.path.join(bindir, "initdb"), "-D", data, "-U", "winnable", "--auth=trust", "-E", "UTF8")
+        run(
+            os.path.join(bindir, "pg_ctl"), "-D", data, "-l", os.path.join(folder, "log"), "-w", "-t", "60",
+            "-o", f"-p {port} -k {folder} -c listen_addresses=127.0.0.1 -c fsync=off", "start",
+        )
+    except subprocess.CalledProcessError as error:
+        shutil.rmtree(folder, ignore_errors=True)
+        pytest.skip(f"could not start PostgreSQL: {error.stderr.strip()[:200]}")
+    try:
+        yield f"postgresql+psycopg://winnable@127.0.0.1:{port}/postgres"
+    finally:
+        subprocess.run(prefix + [os.path.join(bindir, "pg_ctl"), "-D", data, "-m", "immediate", "stop"], capture_output=True)
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def client_for(url: str) -> TestClient:
+    return TestClient(create_app(url, pool_background=False, pool_size=0))
+
+
+def test_play_undo_and_restart_on_postgres(postgres_url):
+    with client_for(postgres_url) as client:
+        game = client.post("/api/games", json={"game": "black-hole", "deal": 2, "undo": "one"}).json()
+        assert client.post(f"/api/games/{game['id']}/moves", json={"move": "KH"}).json()["moves"] == ["KH"]
+        refused = client.post(f"/api/games/{game['id']}/moves", json={"move": "7D"})
+        assert refused.status_code == 409
+        assert client.post(f"/api/games/{game['id']}/undo").json()["moves"] == []
+        assert client.post(f"/api/games/{game['id']}/undo").status_code == 409
+        deal = 10**20 - 1
+        big = client.post("/api/games", json={"game": "black-hole", "deal": deal}).json()
+        assert client.get(f"/api/games/{big['id']}").json()["deal"] == deal
+    client.app.state.engine.dispose()
+    with client_for(postgres_url) as again:  # a restarted server finds everything
+        state = again.get(f"/api/games/{game['id']}").json()
+        assert state["moves"] == [] and state["undo_left"] == 0
+
+
+def test_concurrent_moves_on_postgres_are_serialised(postgres_url):
+    with client_for(postgres_url) as client:
+        game = client.post("/api/games", json={"game": "black-hole", "deal": 2}).json()
+        codes = []
+        threads = [threading.Thread(target=lambda: codes.append(
+            client.post(f"/api/games/{game['id']}/moves", json={"move": "KH"}).status_code)) for _ in range(4)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        assert sorted(codes) == [200, 409, 409, 409]
+        assert client.get(f"/api/games/{game['id']}").json()["moves"] == ["KH"]
+
+
+def test_winnable_pool_and_analysis_on_postgres(postgres_url):
+    with client_for(postgres_url) as client:
+        pool = client.app.state.pool
+        before = pool.ready("black-hole")
+        assert pool.fill("black-hole", 2) == 2 and pool.ready("black-hole") == before + 2
+        state = client.post("/api/games", json={"game": "black-hole", "winnable": True}).json()
+        assert state["winnable_deal"] and solve(BlackHole.deal(state["deal"]), Budget(seconds=10)).won
+        assert pool.ready("black-hole") == before + 1
+        game = client.post("/api/games", json={"game": "black-hole", "deal": 2}).json()
+        current = game
+        while current["status"] == "playing":
+            current = client.post(f"/api/games/{game['id']}/moves", json={"move": current["legal"][-1]["move"]}).json()
+        report = client.get(f"/api/games/{game['id']}/analysis").json()
+        assert report["winnable"] is True and report["losing_move"] == current["moves"][report["lost_at"]]
+
+
+def test_migrations_are_idempotent_on_postgres(postgres_url):
+    from winnable.web.db import make_engine, migrate, schema_revision
+
+    engine = make_engine(postgres_url)
+    migrate(engine)
+    migrate(engine)
+    assert schema_revision(engine) == "0002"
+    engine.dispose()
