@@ -42,3 +42,14 @@ def reference_solve(position: BlackHole, limit: int = 10**6) -> tuple[str, list[
 
     verdict = search(position.foundation_card.rank)
     return verdict, line if verdict == "won" else [], len(seen)
+
+
+def random_position(number: int, steps: int) -> BlackHole:
+    """Deal ``number`` after up to ``steps`` legal moves chosen by a fixed rule."""
+    pos = BlackHole.deal(number)
+    for index in range(steps):
+        legal = pos.legal_moves()
+        if not legal:
+            break
+        pos = pos.play(legal[(index * 5 + number) % len(legal)])
+    return pos

@@ -3,6 +3,7 @@
 import pytest
 from hypothesis import given, settings, strategies as st
 
+from reference_blackhole import random_position
 from winnable.blackhole import PILES, BlackHole, BlackHoleMove
 from winnable.cards import Card, parse_cards
 from winnable.errors import IllegalMoveError, ParseError
@@ -93,20 +94,10 @@ def test_positions_are_immutable_values():
         pos.piles = ()
 
 
-def random_play(number, steps):
-    pos = BlackHole.deal(number)
-    for index in range(steps):
-        legal = pos.legal_moves()
-        if not legal:
-            break
-        pos = pos.play(legal[(index * 7 + number) % len(legal)])
-    return pos
-
-
 @settings(max_examples=60, deadline=None)
 @given(st.integers(1, 100000), st.integers(0, 51))
 def test_text_and_bhs_formats_round_trip(number, steps):
-    pos = random_play(number, steps)
+    pos = random_position(number, steps)
     again = BlackHole.from_text(pos.to_text())
     assert again.piles == pos.piles and again.foundation == pos.foundation
     from_bhs = BlackHole.from_bhs(pos.to_bhs())

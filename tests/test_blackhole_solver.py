@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from shared_data import SHARED
-from reference_blackhole import reference_solve
+from reference_blackhole import random_position, reference_solve
 from winnable import _engine
 from winnable.blackhole import BlackHole
 from winnable.errors import EngineError
@@ -50,16 +50,6 @@ def test_engine_agrees_with_the_reference_solver():
                 heights[pile] -= 1
                 cards.append(str(deal.piles[pile][heights[pile]]))
             assert deal.play_line(cards).is_won()
-
-
-def random_position(number, steps):
-    pos = BlackHole.deal(number)
-    for index in range(steps):
-        legal = pos.legal_moves()
-        if not legal:
-            break
-        pos = pos.play(legal[(index * 5 + number) % len(legal)])
-    return pos
 
 
 @settings(max_examples=300, deadline=None)
