@@ -398,6 +398,34 @@ impl Layout {
         }
     }
 
+    /// The ranks the last card of the game can have: a pile's bottom card t, when the
+    /// card before it can be the card just above it (one rank away) or another pile's
+    /// bottom card one rank away (the card before the last must empty its pile too).
+    #[inline]
+    fn last_cards(&self, state: u64, bottoms: &[u8; RANKS]) -> u32 {
+        let mut ends = 0u32;
+        let mut piles = 0;
+        for p in 0..PILES {
+            let h = height(state, p);
+            if h == 0 {
+                continue;
+            }
+            piles += 1;
+            let t = self.ranks[p][0] as usize;
+            let up = (t + 1) % RANKS;
+            let down = (t + RANKS - 1) % RANKS;
+            let above = h >= 2 && adjacent(self.ranks[p][1] as usize, t);
+            if above || bottoms[up] > 0 || bottoms[down] > 0 {
+                ends |= 1 << t;
+            }
+        }
+        if piles == 1 {
+            // One pile left: its cards are played top down, the bottom card last.
+            return bottom_mask(bottoms);
+        }
+        ends
+    }
+
     /// The canonical children of `state` for `moves`; their table slots are prefetched
     /// so that the inserts to come find them in cache.
     #[inline]
@@ -481,7 +509,7 @@ impl Layout {
             }
             left -= 1;
             let mut frame = Frame { state: child, moves: [0; PILES], children: [0; PILES], count: 0, next: 0, played: rank, emptied };
-            if walk_possible(&counts, rank as usize, bottom_mask(&bottoms)) {
+            if walk_possible(&counts, rank as usize, self.last_cards(child, &bottoms)) {
                 frame.count = self.moves(child, run, &mut frame.moves) as u8;
                 self.children(&frame.moves[..frame.count as usize], child, &mut frame.children, seen);
             }
