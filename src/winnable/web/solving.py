@@ -244,7 +244,9 @@ async def analysis(solver: Solver, game: Snapshot, prefixes: Callable[[int], Pos
     if start.status is Status.UNKNOWN:
         return finish(f"No winning line from here; the solver could not tell within {seconds:g} s whether the deal was winnable.")
     result["winnable"] = True
-    low, high, low_line = 0, len(moves), start.line  # winnable after moves[:low], lost after moves[:high]
+    # winnable after moves[:low], lost after moves[:high]; what hints and earlier
+    # analyses already proved narrows that before any search.
+    low, low_line, high = await anyio.to_thread.run_sync(known_bounds, solver, prefixes, moves, start.line)
     while high - low > 1:
         middle = (low + high) // 2
         known = await verdict_at(middle)
@@ -264,6 +266,27 @@ async def analysis(solver: Solver, game: Snapshot, prefixes: Callable[[int], Pos
     }
     better = f"; {low_line[0]} would have kept a win in reach" if low_line else ""
     return finish(f"Move {low + 1}, {moves[low]}, lost the game{better}.")
+
+
+def known_bounds(solver: Solver, prefixes: Callable[[int], Position], moves: Sequence[str],
+                 start_line: Sequence[str]) -> tuple[int, tuple[str, ...], int]:
+    """The last position of a game known to be winnable (with its line) and the first
+    known to be lost, from the cache alone. Cached lines are followed along the moves
+    played, so a hint taken ten moves ago still counts if its line was followed."""
+    low, low_line, high = 0, tuple(start_line), len(moves)
+    previous = prefixes(0)
+    for k in range(1, len(moves)):
+        position = prefixes(k)
+        known = solver.lookup(position, previous, moves[k - 1])
+        previous = position
+        if known is None:
+            continue
+        if known.status is Status.WON:
+            low, low_line = k, known.line
+        elif known.status is Status.LOST:
+            high = k
+            break  # monotone: lost from here on
+    return low, low_line, high
 
 
 # -- the pool of proved-winnable deals ---------------------------------------------------
