@@ -255,6 +255,13 @@ def test_lobby_lists_every_game_with_its_rules(page, server):
     page.click(".game-tile[data-game='black-hole'] a.play")
     page.wait_for_selector("body[data-ready='1']")
     assert page.url.endswith("/play/black-hole")
+    # A deal number typed in the lobby opens that deal.
+    page.goto(server.url("/"))
+    page.fill(".game-tile[data-game='black-hole'] input[name='deal']", "7")
+    page.click(".game-tile[data-game='black-hole'] .deal-form button")
+    page.wait_for_selector("body[data-ready='1']")
+    assert page.inner_text("#deal-link").startswith("Deal #7")
+    assert game_state(server, page)["deal"] == 7
     page.goto(server.url("/rules/black-hole"))
     assert "Black Hole" in page.inner_text("h1")
 
