@@ -721,7 +721,8 @@ async function whereDidILose() {
     return;
   }
   if (app.state !== state) return;
-  if (analysis.lost_at !== null && analysis.lost_at !== undefined) {
+  const found = analysis.lost_at !== null && analysis.lost_at !== undefined;
+  if (found || (analysis.between && analysis.between.length === 2)) {
     closeOverlay();
     await startReview(analysis);
     return;
@@ -729,7 +730,7 @@ async function whereDidILose() {
   const text =
     analysis.winnable === false
       ? "This deal had no winning line even before your first move: nobody could have won it. Switch on \u201cWinnable\u201d to get only deals the solver has proved."
-      : "The solver could not settle it within its time budget.";
+      : analysis.message || "The solver could not settle it within its time budget.";
   $("overlay-body").replaceChildren(el("p", {}, text));
   $("overlay-buttons").replaceChildren(button("New deal", () => newGame().catch(report), { primary: true }), button("Restart", () => (closeOverlay(), restart())), button("Close", closeOverlay));
 }
@@ -737,10 +738,13 @@ async function whereDidILose() {
 // ------------------------------------------------------------------ "where did I lose?" replay
 
 async function startReview(analysis) {
-  app.review = { analysis, k: analysis.lost_at, at: analysis.lost_at, position: app.state.position, legal: [] };
+  const k = analysis.lost_at ?? null;
+  const start = k ?? analysis.between[0];
+  app.review = { analysis, k, at: start, start, position: app.state.position, legal: [] };
   $("review").hidden = false;
+  $("review-lost").textContent = k === null ? "First suspect" : "Losing move";
   document.body.classList.add("in-review");
-  await showReviewAt(analysis.lost_at);
+  await showReviewAt(start);
 }
 
 async function showReviewAt(at) {
@@ -775,7 +779,14 @@ function describeReview() {
   $("review-prev").disabled = at <= 0;
   $("review-next").disabled = at >= total;
   const text = $("review-text");
-  if (at === k) {
+  if (k === null) {
+    const [low, high] = analysis.between;
+    text.replaceChildren(
+      el("b", {}, `The game was lost between move ${low + 1} and move ${high}. `),
+      "The solver ran out of time before it could say which move lost it. ",
+      `Showing the table after move ${at}.`,
+    );
+  } else if (at === k) {
     const losing = reviewEntry(analysis.losing_move);
     const better = reviewEntry(analysis.better_move);
     const parts = [el("b", {}, `Move ${k + 1} lost the game. `), "You played "];
@@ -1127,7 +1138,7 @@ function wire() {
   });
   $("review-prev").addEventListener("click", () => (stopReplay(), showReviewAt(app.review.at - 1)));
   $("review-next").addEventListener("click", () => (stopReplay(), showReviewAt(app.review.at + 1)));
-  $("review-lost").addEventListener("click", () => (stopReplay(), showReviewAt(app.review.k)));
+  $("review-lost").addEventListener("click", () => (stopReplay(), showReviewAt(app.review.start)));
   $("review-replay").addEventListener("click", replay);
   $("review-try").addEventListener("click", playOnFromHere);
   $("review-close").addEventListener("click", () => endReview());
