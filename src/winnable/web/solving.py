@@ -327,9 +327,9 @@ class Found:
 class WinnablePool:
     """Deal numbers the solver proved winnable, per game, kept in the database.
 
-    A background thread keeps ``size`` unused deals ready for every game (random deal
-    numbers, each searched within a budget, in a thread of low CPU priority so that
-    requests and hints come first); :meth:`take` hands one out and marks it used.
+    In the background (:meth:`start`: a process of low CPU priority, so that requests and
+    hints come first) ``size`` unused deals are kept ready for every game: random deal
+    numbers, each searched within a budget. :meth:`take` hands one out and marks it used.
     """
 
     def __init__(self, engine: Engine, solver: Solver, settings: PoolSettings | None = None) -> None:
