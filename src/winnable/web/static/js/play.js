@@ -11,7 +11,7 @@ import * as spider from "./spider.js";
 const FAMILIES = { blackhole, freecell, spider };
 const UNDO_LABELS = { unlimited: "Unlimited undo", one: "One undo", none: "No undo" };
 const UNDO_SHORT = { unlimited: "Undo \u221e", one: "Undo \u00d71", none: "No undo" };
-const narrow = window.matchMedia("(max-width: 640px)");
+const narrow = window.matchMedia("(max-width: 600px)");
 const $ = (id) => document.getElementById(id);
 
 const gameName = decodeURIComponent(location.pathname.split("/").filter(Boolean)[1] || "");
