@@ -564,7 +564,8 @@ async function hint() {
     const entry = answer.describe || app.state.legal.find((e) => e.move === answer.move);
     app.hint = entry || null;
     highlight(app.hint, "hint");
-    say([el("b", {}, "Hint: "), entry ? describeEntry(entry) : answer.move, ".", ...hidden], { sticky: true, kind: "hint" });
+    const away = answer.line_length ? [el("br"), el("small", {}, `A win is ${answer.line_length} move${answer.line_length === 1 ? "" : "s"} away.`)] : [];
+    say([el("b", {}, "Hint: "), entry ? describeEntry(entry) : answer.move, ".", ...away, ...hidden], { sticky: true, kind: "hint" });
     if (entry && entry.from) {
       const cards = placesOf(app.state.position).get(entry.from) || [];
       const node = entry.from === "stock" ? table.querySelector(".stock") : elementAt(entry.from, cards.length - (entry.count || 1));
