@@ -364,6 +364,7 @@ function updateChrome() {
   const scoreText = scoreLine(state);
   score.hidden = !scoreText;
   score.textContent = scoreText || "";
+  score.title = "Cards on the foundations";
   tick();
   if (state.status === "won") setBadge("won", "Won");
 }
@@ -1194,7 +1195,13 @@ async function main() {
   const clean = () => history.replaceState(null, "", `/play/${encodeURIComponent(gameName)}`);
   try {
     if (params.get("id")) {
-      await loadGame(params.get("id"));
+      try {
+        await loadGame(params.get("id"));
+      } catch (error) {
+        if (!(error instanceof ApiError) || error.status !== 404) throw error;
+        await newGame();
+        say("That game was not found here, so here is a new deal.");
+      }
     } else if (params.get("deal")) {
       const deal = params.get("deal").trim();
       await newGame({ deal: /^\d+$/.test(deal) ? Number(deal) : deal });
