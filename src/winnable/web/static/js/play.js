@@ -266,8 +266,11 @@ function markPlayable() {
       }
     }
     node.classList.toggle("playable", playable);
-    if (playable) node.tabIndex = -1;
-    else if (node.tagName !== "BUTTON") node.removeAttribute("tabindex");
+    if (node.tagName !== "BUTTON") {
+      if (playable) node.tabIndex = -1;
+      else node.removeAttribute("tabindex");
+      if (node.dataset.card) node.setAttribute("role", playable ? "button" : "img");
+    }
   }
 }
 
