@@ -368,6 +368,10 @@ function updateChrome() {
   score.hidden = !scoreText;
   score.textContent = scoreText || "";
   score.title = "Cards on the foundations";
+  const base = $("base");
+  const rank = position.base_rank;
+  base.hidden = !rank || rank === "A";
+  base.textContent = base.hidden ? "" : `Foundations from ${rank === "T" ? "10" : rank}`;
   tick();
   if (state.status === "won") setBadge("won", "Won");
 }
