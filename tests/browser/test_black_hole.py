@@ -219,6 +219,10 @@ def test_no_moves_left_and_where_did_i_lose(page, server):
     page.click("#review-next")
     page.wait_for_function(f"document.querySelector('#review-at').textContent.startsWith('{k + 1} /')")
     assert page.locator("#table .pile .card").count() == before.cards_left() - 1
+    # Replay plays the game back from the deal, one move at a time.
+    page.click("#review-replay")
+    page.wait_for_function("document.querySelector('#review-at').textContent.startsWith('2 /')")
+    page.click("#review-replay")  # stop
     page.click("#review-lost")
     page.wait_for_function(f"document.querySelector('#review-at').textContent.startsWith('{k} /')")
     # Play on from the last winnable position: a new game of the same deal.

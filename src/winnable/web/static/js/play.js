@@ -761,6 +761,7 @@ async function showReviewAt(at) {
   if (!review) return;
   const total = app.state.moves.length;
   at = Math.max(0, Math.min(total, at));
+  const asked = (review.asked = (review.asked || 0) + 1); // only the latest step is shown
   let answer;
   try {
     answer = await api.positionAt(app.state.id, at);
@@ -768,7 +769,7 @@ async function showReviewAt(at) {
     report(error);
     return;
   }
-  if (app.review !== review) return;
+  if (app.review !== review || review.asked !== asked) return;
   review.at = at;
   review.position = answer.position || answer;
   review.legal = answer.legal || answer.click_choices || [];
