@@ -762,6 +762,7 @@ async function showReviewAt(at) {
   const total = app.state.moves.length;
   at = Math.max(0, Math.min(total, at));
   const asked = (review.asked = (review.asked || 0) + 1); // only the latest step is shown
+  review.target = at;
   let answer;
   try {
     answer = await api.positionAt(app.state.id, at);
@@ -1146,8 +1147,8 @@ function wire() {
       say(`${UNDO_LABELS[mode] || mode} starts with your next deal.`);
     }
   });
-  $("review-prev").addEventListener("click", () => (stopReplay(), showReviewAt(app.review.at - 1)));
-  $("review-next").addEventListener("click", () => (stopReplay(), showReviewAt(app.review.at + 1)));
+  $("review-prev").addEventListener("click", () => (stopReplay(), showReviewAt(app.review.target - 1)));
+  $("review-next").addEventListener("click", () => (stopReplay(), showReviewAt(app.review.target + 1)));
   $("review-lost").addEventListener("click", () => (stopReplay(), showReviewAt(app.review.start)));
   $("review-replay").addEventListener("click", replay);
   $("review-try").addEventListener("click", playOnFromHere);
