@@ -823,25 +823,25 @@ function highlightReview() {
   highlight(reviewEntry(review.analysis.better_move), "better", review.position);
 }
 
-let replayTimer = null;
+let replaying = 0; // the running replay's number; 0 when none runs
 
 function stopReplay() {
-  clearInterval(replayTimer);
-  replayTimer = null;
+  replaying = 0;
   $("review-replay").textContent = "Replay";
 }
 
-function replay() {
-  if (replayTimer) return stopReplay();
-  const total = app.state.moves.length;
-  let at = 0;
+/** Play the game back from the deal: each step is drawn, then shown for a moment. */
+async function replay() {
+  if (replaying) return stopReplay();
+  const run = (replaying = Date.now());
   $("review-replay").textContent = "Stop";
-  showReviewAt(at);
-  replayTimer = setInterval(() => {
-    at += 1;
-    if (!app.review || at > total) return stopReplay();
-    showReviewAt(at);
-  }, 700);
+  const total = app.state.moves.length;
+  for (let at = 0; at <= total; at++) {
+    if (replaying !== run || !app.review) return;
+    await showReviewAt(at);
+    await new Promise((resolve) => setTimeout(resolve, 700));
+  }
+  if (replaying === run) stopReplay();
 }
 
 function endReview(redraw = true) {
