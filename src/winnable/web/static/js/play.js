@@ -165,22 +165,37 @@ function snapshot() {
     app.dragRects = null;
   }
   const stock = table.querySelector(".stock");
-  return { rects, stock: stock ? stock.getBoundingClientRect() : null };
+  const top = stock && [...stock.querySelectorAll(".card")].pop(); // the stock's top card
+  return { rects, stock: top ? top.getBoundingClientRect() : null };
 }
 
 /** FLIP with CSS transitions: start each card where it was, let it glide home. */
-function animateFrom(before) {
+function animateFrom(before, dealt = false) {
   if (!before || window.matchMedia("(prefers-reduced-motion: reduce)").matches) return;
   const moved = [];
   const used = new Set();
-  for (const node of table.querySelectorAll(".card[data-card]")) {
-    const now = node.getBoundingClientRect();
-    const candidates = before.rects.get(node.dataset.card) || [];
+  const nodes = [...table.querySelectorAll(".card[data-card]")];
+  const nows = nodes.map((node) => node.getBoundingClientRect());
+  const origin = new Array(nodes.length).fill(null);
+  let dealtCount = 0;
+  // Two decks hold every card twice: cards that stayed put keep their own place first,
+  // then each card that moved takes the nearest place left for its face.
+  nodes.forEach((node, i) => {
+    const still = (before.rects.get(node.dataset.card) || []).find(
+      (rect) => !used.has(rect) && Math.abs(rect.left - nows[i].left) < 1 && Math.abs(rect.top - nows[i].top) < 1,
+    );
+    if (still) {
+      used.add(still);
+      origin[i] = still;
+    }
+  });
+  nodes.forEach((node, i) => {
+    if (origin[i]) return;
     let best = null;
     let bestDistance = Infinity;
-    for (const rect of candidates) {
+    for (const rect of before.rects.get(node.dataset.card) || []) {
       if (used.has(rect)) continue;
-      const distance = Math.hypot(rect.left - now.left, rect.top - now.top);
+      const distance = Math.hypot(rect.left - nows[i].left, rect.top - nows[i].top);
       if (distance < bestDistance) {
         best = rect;
         bestDistance = distance;
@@ -188,17 +203,22 @@ function animateFrom(before) {
     }
     if (best) used.add(best);
     let from = best;
-    if (!from && before.stock && node.closest(".column")) from = before.stock;
+    let delay = 0;
+    if (!from && dealt && before.stock && node.closest(".column")) {
+      from = before.stock; // dealt from the stock, one column after the other
+      delay = dealtCount++ * 30;
+    }
     if (!from) {
       node.classList.add("appear");
-      continue;
+      return;
     }
+    const now = nows[i];
     // Centre to centre: a card that changes size (into the hole) scales about its centre.
     const dx = from.left + from.width / 2 - (now.left + now.width / 2);
     const dy = from.top + from.height / 2 - (now.top + now.height / 2);
-    if (Math.abs(dx) < 1 && Math.abs(dy) < 1 && Math.abs(from.width - now.width) < 1) continue;
-    moved.push([node, dx, dy, from.width / now.width]);
-  }
+    if (Math.abs(dx) < 1 && Math.abs(dy) < 1 && Math.abs(from.width - now.width) < 1) return;
+    moved.push([node, dx, dy, from.width / now.width, delay]);
+  });
   for (const [node, dx, dy, scale] of moved) {
     node.style.transition = "none";
     node.style.translate = `${dx}px ${dy}px`;
@@ -207,8 +227,12 @@ function animateFrom(before) {
   }
   if (!moved.length) return;
   table.getBoundingClientRect(); // one layout with the cards at their old places
-  for (const [node] of moved) {
+  for (const [node, , , , delay] of moved) {
     node.style.transition = "";
+    if (delay) {
+      node.style.transitionDelay = `${delay}ms`;
+      setTimeout(() => (node.style.transitionDelay = ""), delay + 400);
+    }
     node.style.translate = "";
     node.style.scale = "";
     node.addEventListener("transitionend", () => node.classList.remove("flying"), { once: true });
@@ -234,14 +258,19 @@ function entriesFor(place, index, legal = currentLegal(), position = currentPosi
   return legal.filter((e) => e.from === place && e.count === count);
 }
 
+let lastStock = null;
+
 function draw({ animate = true } = {}) {
   if (!app.state) return;
   const before = animate ? snapshot() : null;
   const position = currentPosition();
+  const stock = typeof position.stock === "number" ? position.stock : null;
+  const dealt = stock !== null && lastStock !== null && stock < lastStock;
+  lastStock = stock;
   table.className = `table family-${app.state.family}` + (app.review ? " reviewing" : "");
   app.family.render(table, { position }, tableSize());
   markPlayable();
-  animateFrom(before);
+  animateFrom(before, dealt);
   if (app.hint && !app.review) highlight(app.hint, "hint");
   if (app.review) highlightReview();
   restoreFocus();
