@@ -131,8 +131,7 @@ def test_hint_highlights_a_winning_move_and_enter_plays_it(page, server):
     assert "Hint" in page.inner_text("#message")
     hinted = page.get_attribute("#table .hint-src", "data-card")
     assert page.locator("#table .hole.hint-dst").count() == 1
-    answer = server.api("GET", f"/api/games/{page.get_attribute('body', 'data-game-id')}/hint")
-    assert answer["move"] == hinted
+    assert hinted in {str(move) for move in BlackHole.deal(WON_DEAL).legal_moves()}
     # The hinted move keeps the deal winnable.
     after = BlackHole.deal(WON_DEAL).play(hinted)
     assert solve(after).won
