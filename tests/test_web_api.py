@@ -555,3 +555,16 @@ def test_an_engine_failure_is_an_unknown_verdict_not_a_500(client, monkeypatch):
     assert hint.json()["verdict"] == "unknown" and hint.json()["move"] is None
     assert "could not" in hint.json()["message"]
     assert client.get(f"/api/games/{game['id']}/analysis").json()["verdict"] == "unknown"
+
+
+def test_analysis_uses_what_the_hints_proved(client):
+    game = new_game(client, 2)
+    state = game
+    for _ in range(10):  # follow the hints for ten moves: a proved line up to move 10
+        hint = client.get(f"/api/games/{game['id']}/hint").json()
+        state = play(client, game["id"], hint["move"]).json()
+    lost = lose(client, state)
+    report = client.get(f"/api/games/{game['id']}/analysis").json()
+    assert report["lost_at"] >= 10 and report["losing_move"] == lost["moves"][report["lost_at"]]
+    probes = [check["at"] for check in report["checked"]]
+    assert all(at > 10 for at in probes if at not in (0, len(lost["moves"])))

@@ -136,3 +136,13 @@ def test_migrations_are_idempotent_on_postgres(postgres_url):
     migrate(engine)
     assert schema_revision(engine) == "0002"
     engine.dispose()
+
+
+def test_the_background_filler_works_on_postgres(postgres_url):
+    import time
+
+    with TestClient(create_app(postgres_url, pool_background=True, pool_size=3, pool_seconds=1.0)) as client:
+        deadline = time.monotonic() + 60
+        while client.get("/api/health").json()["pool"]["black-hole"] < 3 and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert client.get("/api/health").json()["pool"]["black-hole"] >= 3

@@ -85,8 +85,9 @@ class Server:
 def start_server(database: Path, log: Path, env_extra: dict | None = None) -> Server:
     port = free_port()
     env = dict(os.environ)
-    # Keep the background pool small: the machine is shared and the tests ask for few deals.
-    env.setdefault("WINNABLE_POOL_SIZE", "3")
+    # No background pool filling: it would compete with the hints and analyses the tests
+    # wait for; a winnable deal is then searched on the spot when asked for.
+    env.setdefault("WINNABLE_POOL_SIZE", "0")
     env.update(env_extra or {})
     command = [sys.executable, "-c", "from winnable.cli import main; main()", "serve", "--host", "127.0.0.1", "--port", str(port), "--database", f"sqlite:///{database}"]
     handle = log.open("w")

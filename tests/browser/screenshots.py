@@ -6,12 +6,14 @@ Starts its own `winnable serve` on a free port with a throw-away database, plays
 moves of each game (along the solver's line when it finds one quickly) so the table
 looks like a game in progress, and saves `<game>-phone.png` (390 x 844) and
 `<game>-desktop.png` (1366 x 900), plus the lobby. Needs playwright and Chromium, like
-the browser tests.
+the browser tests; where Debian's ``pngquant`` is installed the PNGs are shrunk with it.
 """
 
 from __future__ import annotations
 
 import argparse
+import shutil
+import subprocess
 import sys
 import tempfile
 from pathlib import Path
@@ -47,6 +49,13 @@ def opening(game: str, family: str) -> list[str]:
 DEAL = 3
 
 
+def save(page, path: Path) -> None:
+    page.screenshot(path=str(path))
+    if shutil.which("pngquant"):
+        subprocess.run(["pngquant", "--quality", "70-95", "--speed", "1", "--force", "--output", str(path), str(path)], check=False)
+    print("wrote", path)
+
+
 def main(argv: list[str] | None = None) -> int:
     sys.path.insert(0, str(Path(__file__).parent))
     from browser_helpers import CHROMIUM, CHROMIUM_ARGS, start_server, stop_server
@@ -69,8 +78,7 @@ def main(argv: list[str] | None = None) -> int:
                     page = browser.new_context(viewport={"width": width, "height": height}).new_page()
                     page.goto(server.url("/"))
                     page.wait_for_selector(".game-tile")
-                    page.screenshot(path=str(args.out / f"lobby-{size}.png"))
-                    print("wrote", args.out / f"lobby-{size}.png")
+                    save(page, args.out / f"lobby-{size}.png")
                     page.context.close()
                 for game in games:
                     line = opening(game["id"], game["family"])
@@ -82,9 +90,7 @@ def main(argv: list[str] | None = None) -> int:
                         page.goto(server.url(f"/play/{game['id']}?id={state['id']}"))
                         page.wait_for_selector("body[data-ready='1']")
                         page.wait_for_timeout(600)
-                        path = args.out / f"{game['id']}-{size}.png"
-                        page.screenshot(path=str(path))
-                        print("wrote", path)
+                        save(page, args.out / f"{game['id']}-{size}.png")
                         page.context.close()
                 browser.close()
         finally:

@@ -166,7 +166,12 @@ def create_app(database_url: str | None = None, settings: Settings | None = None
     @app.post("/api/games", status_code=201, response_model=schemas.GameState, tags=["games"],
               responses={503: {"model": schemas.Problem}})
     async def new_game(body: schemas.NewGame) -> dict[str, Any]:
-        """Start a game: deal N, a random deal, or (``winnable: true``) a deal the solver proved winnable."""
+        """Start a game: deal N, a random deal, or (``winnable: true``) a deal the solver proved winnable.
+
+        A winnable deal comes from the pool kept in the database (header
+        ``X-Winnable-Source: pool``) or, when the pool is empty, from a search of a few
+        seconds (``search``); 503 if none was found in time.
+        """
         game_id = lookup_game(body.game).game_id
 
         def deal_from(found: Found) -> JSONResponse:

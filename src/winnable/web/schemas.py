@@ -1,7 +1,11 @@
 """The JSON the API reads and writes, for validation and the OpenAPI docs at ``/docs``.
 
-Positions and move descriptions depend on the game's family (see ``web-api`` notes in
-the module docstring of :mod:`winnable.web.app`), so they are free-form objects here.
+Positions and move descriptions depend on the game's family, so they are free-form
+objects here: ``position`` is ``Position.player_view()`` (Black Hole: ``foundation`` and
+17 ``piles``; free-cell family: ``columns``, ``cells``, ``foundations``, ``base_rank``,
+``score``; spider family: ``columns`` of ``{"down": n, "up": [...]}``, ``stock``,
+``foundations``), and each ``legal`` entry is one ``click_choices()`` entry: ``move``
+(notation), ``from``, ``to``, ``card``, ``count``, in click-to-move priority.
 """
 
 from __future__ import annotations

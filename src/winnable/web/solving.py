@@ -5,13 +5,16 @@ keeps answering other players meanwhile. Each request has a time budget (default
 that covers waiting for a free solver slot as well as the search; when it runs out the
 answer is "unknown", never a late reply.
 
-Every verdict is cached by position: a proved line caches every position along it (the
-rest of the line is the answer there), so a player who follows the hints gets each next
-hint without a search; a proved loss is cached too.
+Every verdict is cached by position. A position one move along a cached winning line
+inherits the rest of the line, so a player who follows the hints gets each next hint
+without a search; a proved loss is cached too.
 
 Winnability is monotone along a game: a position from which no win exists leads only to
 such positions. So the move that lost a game is found by a binary search over its
-history, a handful of solver calls.
+history, a handful of solver calls, after the cache has narrowed it.
+
+The pool of proved-winnable deals lives in the database and is filled by a separate
+low-priority process, so its searches never compete with requests for the GIL.
 """
 
 from __future__ import annotations
@@ -236,15 +239,18 @@ async def analysis(solver: Solver, game: Snapshot, prefixes: Callable[[int], Pos
         return finish("Still winnable." if game.status != "won" else "The game is won.")
     if now.status is Status.UNKNOWN:
         return finish(f"Undecided: the solver found no winning line within {seconds:g} s.")
-    # Lost from here: was the deal winnable at all?
-    start = now if not moves else await verdict_at(0)
-    if start.status is Status.LOST:
-        result["winnable"] = False
-        return finish("This deal cannot be won: no move lost it.")
-    if start.status is Status.UNKNOWN:
-        return finish(f"No winning line from here; the solver could not tell within {seconds:g} s whether the deal was winnable.")
+    # Lost from here. What hints and earlier analyses proved narrows the search: the
+    # last position known winnable (low) and the first known lost (high).
+    low, low_line, high = (0, None, 0) if not moves else await anyio.to_thread.run_sync(known_bounds, solver, prefixes, moves)
+    if low_line is None:  # nothing known, not even about the deal: was it winnable at all?
+        start = now if not moves else await verdict_at(0)
+        if start.status is Status.LOST:
+            result["winnable"] = False
+            return finish("This deal cannot be won: no move lost it.")
+        if start.status is Status.UNKNOWN:
+            return finish(f"No winning line from here; the solver could not tell within {seconds:g} s whether the deal was winnable.")
+        low_line = start.line
     result["winnable"] = True
-    low, high, low_line = 0, len(moves), start.line  # winnable after moves[:low], lost after moves[:high]
     while high - low > 1:
         middle = (low + high) // 2
         known = await verdict_at(middle)
@@ -264,6 +270,28 @@ async def analysis(solver: Solver, game: Snapshot, prefixes: Callable[[int], Pos
     }
     better = f"; {low_line[0]} would have kept a win in reach" if low_line else ""
     return finish(f"Move {low + 1}, {moves[low]}, lost the game{better}.")
+
+
+def known_bounds(solver: Solver, prefixes: Callable[[int], Position],
+                 moves: Sequence[str]) -> tuple[int, tuple[str, ...] | None, int]:
+    """From the cache alone: the last position of a lost game known to be winnable, with
+    its line (None if not even the deal is known to be), and the first known to be lost.
+    Cached lines are followed along the moves played, so a hint taken ten moves ago still
+    counts if its line was followed."""
+    low, low_line, high = 0, None, len(moves)
+    previous = None
+    for k in range(len(moves)):
+        position = prefixes(k)
+        known = solver.lookup(position, previous, moves[k - 1] if k else None)
+        previous = position
+        if known is None:
+            continue
+        if known.status is Status.WON:
+            low, low_line = k, known.line
+        elif known.status is Status.LOST:
+            high = k
+            break  # monotone: lost from here on
+    return low, low_line, high
 
 
 # -- the pool of proved-winnable deals ---------------------------------------------------
@@ -299,9 +327,9 @@ class Found:
 class WinnablePool:
     """Deal numbers the solver proved winnable, per game, kept in the database.
 
-    A background thread keeps ``size`` unused deals ready for every game (random deal
-    numbers, each searched within a budget, in a thread of low CPU priority so that
-    requests and hints come first); :meth:`take` hands one out and marks it used.
+    In the background (:meth:`start`: a process of low CPU priority, so that requests and
+    hints come first) ``size`` unused deals are kept ready for every game: random deal
+    numbers, each searched within a budget. :meth:`take` hands one out and marks it used.
     """
 
     def __init__(self, engine: Engine, solver: Solver, settings: PoolSettings | None = None) -> None:

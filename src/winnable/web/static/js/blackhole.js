@@ -51,7 +51,8 @@ export function ringLayout(width, height, count = 17) {
         if (innerW >= cw * 1.7 && innerH >= cw * RATIO * 1.25) break;
         cw -= 1;
       }
-      const score = cw + (side >= 2 ? 40 : 0); // a real ring looks better than two rows
+      // A real ring (two or more piles down each side) unless its cards would be tiny.
+      const score = side >= 2 && cw >= 36 ? 1000 + cw : cw;
       if (!best || score > best.score) best = { top, bottom, side, cw, gap, score };
     }
   }

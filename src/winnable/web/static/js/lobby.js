@@ -21,6 +21,16 @@ const FAMILY_INFO = {
   },
 };
 const ORDER = ["blackhole", "freecell", "spider"];
+// A little picture of how each game builds (null: a face-down card).
+const GAME_ART = {
+  freecell: ["KS", "QH", "JC"],
+  "bakers-game": ["6S", "5S", "4S"],
+  "eight-off": ["9D", "8D", "7D"],
+  "black-widow": [null, "9S", "8H"],
+  "spider-4": [null, "8S", "7S"],
+  "spider-2": [null, "8H", "7H"],
+  "spider-1": [null, "8C", "7C"],
+};
 
 function el(tag, attrs = {}, ...children) {
   const node = document.createElement(tag);
@@ -32,9 +42,10 @@ function el(tag, attrs = {}, ...children) {
   return node;
 }
 
-function art(family) {
+function art(game) {
+  const family = game.family;
   const box = el("div", { class: `tile-art art-${family}`, "aria-hidden": "true" });
-  (FAMILY_INFO[family] || FAMILY_INFO.freecell).art.forEach((code, i) => {
+  (GAME_ART[game.id] || (FAMILY_INFO[family] || FAMILY_INFO.freecell).art).forEach((code, i) => {
     const card = code ? makeCard(code) : makeBack();
     card.removeAttribute("role");
     card.removeAttribute("aria-label");
@@ -52,15 +63,15 @@ function stored(gameId) {
   }
 }
 
-function tile(game) {
+function tile(game, compact = false) {
   const playing = stored(game.id);
   const form = el("form", { class: "deal-form", action: `/play/${game.id}`, method: "get" });
   const input = el("input", { type: "text", name: "deal", inputmode: "numeric", pattern: "[0-9]{1,20}", placeholder: "Deal #", "aria-label": `${game.title}: deal number` });
   form.append(input, el("button", { class: "btn small", type: "submit" }, "Open"));
   return el(
     "article",
-    { class: "game-tile", "data-game": game.id },
-    art(game.family),
+    { class: compact ? "game-tile compact" : "game-tile", "data-game": game.id },
+    compact ? null : art(game),
     el(
       "div",
       { class: "tile-body" },
@@ -93,14 +104,24 @@ async function main() {
     const games = catalog.filter((g) => g.family === family);
     if (!games.length) continue;
     const info = FAMILY_INFO[family] || { title: family, blurb: "" };
-    sections.push(
-      el(
-        "section",
-        { class: "family", "data-family": family },
-        el("div", { class: "family-head" }, el("h2", {}, info.title), el("p", {}, info.blurb)),
-        el("div", { class: "tiles" }, ...games.map(tile)),
-      ),
+    // A variant's id extends another game's id ("penguin-6" of "penguin"): listed compactly after it.
+    const parentOf = (game) => games.find((other) => other !== game && game.id.startsWith(other.id + "-"));
+    const main = games.filter((game) => !parentOf(game));
+    const section = el(
+      "section",
+      { class: "family", "data-family": family },
+      el("div", { class: "family-head" }, el("h2", {}, info.title), el("p", {}, info.blurb)),
+      el("div", { class: "tiles" }, ...main.map((game) => tile(game))),
     );
+    for (const parent of main) {
+      const variants = games.filter((game) => parentOf(game) === parent);
+      if (!variants.length) continue;
+      section.append(
+        el("h3", { class: "variants-head" }, `${parent.title} variants`),
+        el("div", { class: "tiles variants" }, ...variants.map((game) => tile(game, true))),
+      );
+    }
+    sections.push(section);
   }
   root.replaceChildren(...sections);
   document.body.dataset.ready = "1";

@@ -11,7 +11,7 @@ import * as spider from "./spider.js";
 const FAMILIES = { blackhole, freecell, spider };
 const UNDO_LABELS = { unlimited: "Unlimited undo", one: "One undo", none: "No undo" };
 const UNDO_SHORT = { unlimited: "Undo \u221e", one: "Undo \u00d71", none: "No undo" };
-const narrow = window.matchMedia("(max-width: 640px)");
+const narrow = window.matchMedia("(max-width: 600px)");
 const $ = (id) => document.getElementById(id);
 
 const gameName = decodeURIComponent(location.pathname.split("/").filter(Boolean)[1] || "");
@@ -165,22 +165,37 @@ function snapshot() {
     app.dragRects = null;
   }
   const stock = table.querySelector(".stock");
-  return { rects, stock: stock ? stock.getBoundingClientRect() : null };
+  const top = stock && [...stock.querySelectorAll(".card")].pop(); // the stock's top card
+  return { rects, stock: top ? top.getBoundingClientRect() : null };
 }
 
 /** FLIP with CSS transitions: start each card where it was, let it glide home. */
-function animateFrom(before) {
+function animateFrom(before, dealt = false) {
   if (!before || window.matchMedia("(prefers-reduced-motion: reduce)").matches) return;
   const moved = [];
   const used = new Set();
-  for (const node of table.querySelectorAll(".card[data-card]")) {
-    const now = node.getBoundingClientRect();
-    const candidates = before.rects.get(node.dataset.card) || [];
+  const nodes = [...table.querySelectorAll(".card[data-card]")];
+  const nows = nodes.map((node) => node.getBoundingClientRect());
+  const origin = new Array(nodes.length).fill(null);
+  let dealtCount = 0;
+  // Two decks hold every card twice: cards that stayed put keep their own place first,
+  // then each card that moved takes the nearest place left for its face.
+  nodes.forEach((node, i) => {
+    const still = (before.rects.get(node.dataset.card) || []).find(
+      (rect) => !used.has(rect) && Math.abs(rect.left - nows[i].left) < 1 && Math.abs(rect.top - nows[i].top) < 1,
+    );
+    if (still) {
+      used.add(still);
+      origin[i] = still;
+    }
+  });
+  nodes.forEach((node, i) => {
+    if (origin[i]) return;
     let best = null;
     let bestDistance = Infinity;
-    for (const rect of candidates) {
+    for (const rect of before.rects.get(node.dataset.card) || []) {
       if (used.has(rect)) continue;
-      const distance = Math.hypot(rect.left - now.left, rect.top - now.top);
+      const distance = Math.hypot(rect.left - nows[i].left, rect.top - nows[i].top);
       if (distance < bestDistance) {
         best = rect;
         bestDistance = distance;
@@ -188,17 +203,22 @@ function animateFrom(before) {
     }
     if (best) used.add(best);
     let from = best;
-    if (!from && before.stock && node.closest(".column")) from = before.stock;
+    let delay = 0;
+    if (!from && dealt && before.stock && node.closest(".column")) {
+      from = before.stock; // dealt from the stock, one column after the other
+      delay = dealtCount++ * 30;
+    }
     if (!from) {
       node.classList.add("appear");
-      continue;
+      return;
     }
+    const now = nows[i];
     // Centre to centre: a card that changes size (into the hole) scales about its centre.
     const dx = from.left + from.width / 2 - (now.left + now.width / 2);
     const dy = from.top + from.height / 2 - (now.top + now.height / 2);
-    if (Math.abs(dx) < 1 && Math.abs(dy) < 1 && Math.abs(from.width - now.width) < 1) continue;
-    moved.push([node, dx, dy, from.width / now.width]);
-  }
+    if (Math.abs(dx) < 1 && Math.abs(dy) < 1 && Math.abs(from.width - now.width) < 1) return;
+    moved.push([node, dx, dy, from.width / now.width, delay]);
+  });
   for (const [node, dx, dy, scale] of moved) {
     node.style.transition = "none";
     node.style.translate = `${dx}px ${dy}px`;
@@ -207,8 +227,12 @@ function animateFrom(before) {
   }
   if (!moved.length) return;
   table.getBoundingClientRect(); // one layout with the cards at their old places
-  for (const [node] of moved) {
+  for (const [node, , , , delay] of moved) {
     node.style.transition = "";
+    if (delay) {
+      node.style.transitionDelay = `${delay}ms`;
+      setTimeout(() => (node.style.transitionDelay = ""), delay + 400);
+    }
     node.style.translate = "";
     node.style.scale = "";
     node.addEventListener("transitionend", () => node.classList.remove("flying"), { once: true });
@@ -234,14 +258,19 @@ function entriesFor(place, index, legal = currentLegal(), position = currentPosi
   return legal.filter((e) => e.from === place && e.count === count);
 }
 
+let lastStock = null;
+
 function draw({ animate = true } = {}) {
   if (!app.state) return;
   const before = animate ? snapshot() : null;
   const position = currentPosition();
+  const stock = typeof position.stock === "number" ? position.stock : null;
+  const dealt = stock !== null && lastStock !== null && stock < lastStock;
+  lastStock = stock;
   table.className = `table family-${app.state.family}` + (app.review ? " reviewing" : "");
   app.family.render(table, { position }, tableSize());
   markPlayable();
-  animateFrom(before);
+  animateFrom(before, dealt);
   if (app.hint && !app.review) highlight(app.hint, "hint");
   if (app.review) highlightReview();
   restoreFocus();
@@ -266,8 +295,11 @@ function markPlayable() {
       }
     }
     node.classList.toggle("playable", playable);
-    if (playable) node.tabIndex = -1;
-    else if (node.tagName !== "BUTTON") node.removeAttribute("tabindex");
+    if (node.tagName !== "BUTTON") {
+      if (playable) node.tabIndex = -1;
+      else node.removeAttribute("tabindex");
+      if (node.dataset.card) node.setAttribute("role", playable ? "button" : "img");
+    }
   }
 }
 
@@ -364,6 +396,11 @@ function updateChrome() {
   const scoreText = scoreLine(state);
   score.hidden = !scoreText;
   score.textContent = scoreText || "";
+  score.title = "Cards on the foundations";
+  const base = $("base");
+  const rank = position.base_rank;
+  base.hidden = !rank || rank === "A";
+  base.textContent = base.hidden ? "" : `Foundations from ${rank === "T" ? "10" : rank}`;
   tick();
   if (state.status === "won") setBadge("won", "Won");
 }
@@ -564,7 +601,8 @@ async function hint() {
     const entry = answer.describe || app.state.legal.find((e) => e.move === answer.move);
     app.hint = entry || null;
     highlight(app.hint, "hint");
-    say([el("b", {}, "Hint: "), entry ? describeEntry(entry) : answer.move, ".", ...hidden], { sticky: true, kind: "hint" });
+    const away = answer.line_length ? [el("br"), el("small", {}, `A win is ${answer.line_length} move${answer.line_length === 1 ? "" : "s"} away.`)] : [];
+    say([el("b", {}, "Hint: "), entry ? describeEntry(entry) : answer.move, ".", ...away, ...hidden], { sticky: true, kind: "hint" });
     if (entry && entry.from) {
       const cards = placesOf(app.state.position).get(entry.from) || [];
       const node = entry.from === "stock" ? table.querySelector(".stock") : elementAt(entry.from, cards.length - (entry.count || 1));
@@ -721,7 +759,8 @@ async function whereDidILose() {
     return;
   }
   if (app.state !== state) return;
-  if (analysis.lost_at !== null && analysis.lost_at !== undefined) {
+  const found = analysis.lost_at !== null && analysis.lost_at !== undefined;
+  if (found || (analysis.between && analysis.between.length === 2)) {
     closeOverlay();
     await startReview(analysis);
     return;
@@ -729,7 +768,7 @@ async function whereDidILose() {
   const text =
     analysis.winnable === false
       ? "This deal had no winning line even before your first move: nobody could have won it. Switch on \u201cWinnable\u201d to get only deals the solver has proved."
-      : "The solver could not settle it within its time budget.";
+      : analysis.message || "The solver could not settle it within its time budget.";
   $("overlay-body").replaceChildren(el("p", {}, text));
   $("overlay-buttons").replaceChildren(button("New deal", () => newGame().catch(report), { primary: true }), button("Restart", () => (closeOverlay(), restart())), button("Close", closeOverlay));
 }
@@ -737,10 +776,13 @@ async function whereDidILose() {
 // ------------------------------------------------------------------ "where did I lose?" replay
 
 async function startReview(analysis) {
-  app.review = { analysis, k: analysis.lost_at, at: analysis.lost_at, position: app.state.position, legal: [] };
+  const k = analysis.lost_at ?? null;
+  const start = k ?? analysis.between[0];
+  app.review = { analysis, k, at: start, start, position: app.state.position, legal: [] };
   $("review").hidden = false;
+  $("review-lost").textContent = k === null ? "First suspect" : "Losing move";
   document.body.classList.add("in-review");
-  await showReviewAt(analysis.lost_at);
+  await showReviewAt(start);
 }
 
 async function showReviewAt(at) {
@@ -748,6 +790,8 @@ async function showReviewAt(at) {
   if (!review) return;
   const total = app.state.moves.length;
   at = Math.max(0, Math.min(total, at));
+  const asked = (review.asked = (review.asked || 0) + 1); // only the latest step is shown
+  review.target = at;
   let answer;
   try {
     answer = await api.positionAt(app.state.id, at);
@@ -755,7 +799,7 @@ async function showReviewAt(at) {
     report(error);
     return;
   }
-  if (app.review !== review) return;
+  if (app.review !== review || review.asked !== asked) return;
   review.at = at;
   review.position = answer.position || answer;
   review.legal = answer.legal || answer.click_choices || [];
@@ -775,7 +819,14 @@ function describeReview() {
   $("review-prev").disabled = at <= 0;
   $("review-next").disabled = at >= total;
   const text = $("review-text");
-  if (at === k) {
+  if (k === null) {
+    const [low, high] = analysis.between;
+    text.replaceChildren(
+      el("b", {}, `The game was lost between move ${low + 1} and move ${high}. `),
+      "The solver ran out of time before it could say which move lost it. ",
+      `Showing the table after move ${at}.`,
+    );
+  } else if (at === k) {
     const losing = reviewEntry(analysis.losing_move);
     const better = reviewEntry(analysis.better_move);
     const parts = [el("b", {}, `Move ${k + 1} lost the game. `), "You played "];
@@ -801,25 +852,25 @@ function highlightReview() {
   highlight(reviewEntry(review.analysis.better_move), "better", review.position);
 }
 
-let replayTimer = null;
+let replaying = 0; // the running replay's number; 0 when none runs
 
 function stopReplay() {
-  clearInterval(replayTimer);
-  replayTimer = null;
+  replaying = 0;
   $("review-replay").textContent = "Replay";
 }
 
-function replay() {
-  if (replayTimer) return stopReplay();
-  const total = app.state.moves.length;
-  let at = 0;
+/** Play the game back from the deal: each step is drawn, then shown for a moment. */
+async function replay() {
+  if (replaying) return stopReplay();
+  const run = (replaying = Date.now());
   $("review-replay").textContent = "Stop";
-  showReviewAt(at);
-  replayTimer = setInterval(() => {
-    at += 1;
-    if (!app.review || at > total) return stopReplay();
-    showReviewAt(at);
-  }, 700);
+  const total = app.state.moves.length;
+  for (let at = 0; at <= total; at++) {
+    if (replaying !== run || !app.review) return;
+    await showReviewAt(at);
+    await new Promise((resolve) => setTimeout(resolve, 700));
+  }
+  if (replaying === run) stopReplay();
 }
 
 function endReview(redraw = true) {
@@ -1125,9 +1176,9 @@ function wire() {
       say(`${UNDO_LABELS[mode] || mode} starts with your next deal.`);
     }
   });
-  $("review-prev").addEventListener("click", () => (stopReplay(), showReviewAt(app.review.at - 1)));
-  $("review-next").addEventListener("click", () => (stopReplay(), showReviewAt(app.review.at + 1)));
-  $("review-lost").addEventListener("click", () => (stopReplay(), showReviewAt(app.review.k)));
+  $("review-prev").addEventListener("click", () => (stopReplay(), showReviewAt(app.review.target - 1)));
+  $("review-next").addEventListener("click", () => (stopReplay(), showReviewAt(app.review.target + 1)));
+  $("review-lost").addEventListener("click", () => (stopReplay(), showReviewAt(app.review.start)));
   $("review-replay").addEventListener("click", replay);
   $("review-try").addEventListener("click", playOnFromHere);
   $("review-close").addEventListener("click", () => endReview());
@@ -1182,7 +1233,13 @@ async function main() {
   const clean = () => history.replaceState(null, "", `/play/${encodeURIComponent(gameName)}`);
   try {
     if (params.get("id")) {
-      await loadGame(params.get("id"));
+      try {
+        await loadGame(params.get("id"));
+      } catch (error) {
+        if (!(error instanceof ApiError) || error.status !== 404) throw error;
+        await newGame();
+        say("That game was not found here, so here is a new deal.");
+      }
     } else if (params.get("deal")) {
       const deal = params.get("deal").trim();
       await newGame({ deal: /^\d+$/.test(deal) ? Number(deal) : deal });
