@@ -63,6 +63,11 @@ pub struct Layout {
     foundation: u8,
     /// For each pile and height: the foundation ranks its top card can go on (a bit each).
     playable_on: [[u16; 4]; PILES],
+    /// Each pile's bottom card: its rank as a bit, the bits of the ranks next to it, and
+    /// whether the card above it is one rank away.
+    bottom_bit: [u32; PILES],
+    bottom_neighbours: [u32; PILES],
+    above_adjacent: [bool; PILES],
     /// For each pile p: (q, n) where the bottom n cards of p and q have the same ranks.
     partners: [[(u8, u8); PILES]; PILES],
     partner_count: [u8; PILES],
@@ -140,8 +145,13 @@ enum Run {
     Restart(Vec<u64>),
 }
 
+#[inline]
 fn bottom_mask(bottoms: &[u8; RANKS]) -> u32 {
-    (0..RANKS).filter(|&r| bottoms[r] > 0).fold(0, |m, r| m | (1 << r))
+    let mut mask = 0;
+    for (r, &count) in bottoms.iter().enumerate() {
+        mask |= ((count > 0) as u32) << r;
+    }
+    mask
 }
 
 /// Can the ranks `counts` still on the table be played as one walk of +-1 steps around
@@ -250,7 +260,28 @@ impl Layout {
                 playable_on[p][h] = (1 << ((r + 1) % RANKS)) | (1 << ((r + RANKS - 1) % RANKS));
             }
         }
-        Ok(Layout { ranks, heights, foundation: foundation - 1, playable_on, partners, partner_count })
+        let mut bottom_bit = [0u32; PILES];
+        let mut bottom_neighbours = [0u32; PILES];
+        let mut above_adjacent = [false; PILES];
+        for p in 0..PILES {
+            if heights[p] > 0 {
+                let t = ranks[p][0] as usize;
+                bottom_bit[p] = 1 << t;
+                bottom_neighbours[p] = (1 << ((t + 1) % RANKS)) | (1 << ((t + RANKS - 1) % RANKS));
+                above_adjacent[p] = heights[p] >= 2 && adjacent(ranks[p][1] as usize, t);
+            }
+        }
+        Ok(Layout {
+            ranks,
+            heights,
+            foundation: foundation - 1,
+            playable_on,
+            bottom_bit,
+            bottom_neighbours,
+            above_adjacent,
+            partners,
+            partner_count,
+        })
     }
 
     fn root(&self) -> u64 {
@@ -403,25 +434,19 @@ impl Layout {
     /// bottom card one rank away (the card before the last must empty its pile too).
     #[inline]
     fn last_cards(&self, state: u64, bottoms: &[u8; RANKS]) -> u32 {
+        let all = bottom_mask(bottoms);
         let mut ends = 0u32;
         let mut piles = 0;
         for p in 0..PILES {
             let h = height(state, p);
-            if h == 0 {
-                continue;
-            }
-            piles += 1;
-            let t = self.ranks[p][0] as usize;
-            let up = (t + 1) % RANKS;
-            let down = (t + RANKS - 1) % RANKS;
-            let above = h >= 2 && adjacent(self.ranks[p][1] as usize, t);
-            if above || bottoms[up] > 0 || bottoms[down] > 0 {
-                ends |= 1 << t;
-            }
+            let bottom = self.bottom_bit[p];
+            let ok = (h >= 2 && self.above_adjacent[p]) || all & self.bottom_neighbours[p] != 0;
+            ends |= if h > 0 && ok { bottom } else { 0 };
+            piles += (h > 0) as u32;
         }
         if piles == 1 {
             // One pile left: its cards are played top down, the bottom card last.
-            return bottom_mask(bottoms);
+            return all;
         }
         ends
     }
