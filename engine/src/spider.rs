@@ -548,18 +548,25 @@ pub struct Weights {
     pub quota: i32,
     /// Extra quota for each deal made (in quotas): deeper levels are larger.
     pub deeper: i32,
+    /// Pseudo-random noise added to each position's score (0 to noise - 1): another
+    /// pass with noise explores other positions among near equals.
+    pub noise: i32,
 }
 
 /// The passes of a search: weights and the share of the node budget (in percent) each
-/// may spend; the last pass takes what is left. Greedy on the chaos score with a small
-/// cost per move first (short lines), then a larger cost (wider), then pure greedy.
-/// Measured on deals 1-140: each pass proves deals the others miss.
+/// may spend; the last pass takes what is left. Each pass proves deals the others miss
+/// (measured on deals 1-340): they differ in the cost per move (0 is greedy; more is
+/// wider and gives shorter lines) and in a little noise among near-equal positions.
 fn passes(by_suit: bool) -> [(Weights, u64); 3] {
-    // In Black Widow a run of two suits still moves as a unit, so a suit break costs
-    // less than a rank break; in Spider it blocks the run just as much.
-    let soft = if by_suit { 4 } else { 2 };
-    let base = Weights { down: 6, hard: 4, soft, stock: 3, empty: 8, rooted: 2, removed: 40, depth: 1, quota: 2000, deeper: 0 };
-    [(base, 35), (Weights { depth: 2, ..base }, 35), (Weights { depth: 0, ..base }, 100)]
+    if by_suit {
+        // In Spider a suit break blocks a run as much as a rank break.
+        let base = Weights { down: 6, hard: 4, soft: 4, stock: 3, empty: 8, rooted: 2, removed: 40, depth: 1, quota: 2000, deeper: 0, noise: 0 };
+        [(base, 35), (Weights { depth: 2, ..base }, 35), (Weights { depth: 0, ..base }, 100)]
+    } else {
+        // In Black Widow a run of two suits still moves: a suit break costs less.
+        let base = Weights { down: 6, hard: 4, soft: 2, stock: 3, empty: 8, rooted: 2, removed: 40, depth: 0, quota: 4000, deeper: 0, noise: 0 };
+        [(base, 35), (Weights { depth: 1, noise: 8, ..base }, 35), (Weights { depth: 2, ..base }, 100)]
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -679,12 +686,24 @@ fn pass(game: &mut Game, root: Pos, w: &Weights, limit: u64, positions: &mut u64
                 *positions += 1;
                 return (Outcome::Won, line);
             }
-            if !seen.insert(game.key(&child)) {
+            let key = game.key(&child);
+            if !seen.insert(key) {
                 continue;
             }
             *positions += 1;
             per_level[child.dealt as usize] += 1;
             if *positions - start >= limit || budget.exhausted(*positions) {
+                if debug {
+                    let deepest = nodes.iter().map(|n| n.pos.dealt).max().unwrap_or(0);
+                    if let Some(best) = nodes.iter().filter(|n| n.pos.dealt == deepest && n.chaos != 0).min_by_key(|n| n.chaos) {
+                        eprintln!("best at level {deepest}: chaos {} removed {}", best.chaos, best.pos.removed);
+                        for &id in &best.pos.cols {
+                            let info = game.store.info(id);
+                            let names: Vec<String> = game.store.cards(id).iter().map(|&c| format!("{}{}", "A23456789TJQK".as_bytes()[(c % 13) as usize] as char, "CDHS".as_bytes()[(c / 13) as usize] as char)).collect();
+                            eprintln!("  {} | {}", names[..info.down as usize].join(" "), names[info.down as usize..].join(" "));
+                        }
+                    }
+                }
                 return (Outcome::Unknown, vec![]);
             }
             if child.dealt as usize == level {
@@ -698,7 +717,10 @@ fn pass(game: &mut Game, root: Pos, w: &Weights, limit: u64, positions: &mut u64
                     - w.removed * (child.removed - pos.removed) as i32
             };
             debug_assert_eq!(chaos, game.score(&child, w));
-            let score = chaos + w.depth * (depth as i32 + 1);
+            let mut score = chaos + w.depth * (depth as i32 + 1);
+            if w.noise > 0 {
+                score += (mix(key ^ 0x5851_F42D_4C95_7F2D) % w.noise as u64) as i32;
+            }
             let child_id = nodes.len() as u32;
             nodes.push(Node { pos: child, parent: id, mv, depth: depth.saturating_add(1), chaos });
             heaps[child.dealt as usize].push(Reverse(order(score, child_id)));
@@ -726,7 +748,7 @@ pub fn solve(game: &mut Game, root: Pos, budget: &mut Budget, max_nodes: Option<
             if v.len() < 11 {
                 continue;
             }
-            let w = Weights { down: v[0], hard: v[1], soft: v[2], stock: v[3], empty: v[4], rooted: v[5], removed: v[6], depth: v[7], quota: v[8], deeper: v[9] };
+            let w = Weights { down: v[0], hard: v[1], soft: v[2], stock: v[3], empty: v[4], rooted: v[5], removed: v[6], depth: v[7], quota: v[8], deeper: v[9], noise: *v.get(11).unwrap_or(&0) };
             let share = if v[10] >= 100 { u64::MAX } else { total / 100 * v[10] as u64 };
             passes.push((w, share));
         }
