@@ -9,16 +9,32 @@
 //! (movable run, top card, breaks in its face-up cards), computed once when it is first
 //! seen.
 //!
-//! The search is greedy best-first on a "chaos" score (face-down cards, breaks between
-//! face-up cards, cards left in the stock, minus empty columns and removed runs), newest
-//! position first among equals, with a set of positions already seen (columns put in a
-//! canonical order once the stock is gone, since no deal can tell them apart). Moves are
-//! the rules' single moves with the pruning rules that pay: never split a one-suit link
-//! unless the run it joins gets longer, all empty columns are one destination, and a whole
-//! column never moves into an empty one. When a pass fails, a second pass with other
-//! weights (more weight on depth, so wider) spends the rest of the budget. The pruning
-//! makes the search incomplete, so an exhausted search answers "unknown", never "lost",
-//! except for a position with no legal move at all.
+//! The search is best-first on a "chaos" score (face-down cards, rank breaks and suit
+//! breaks between face-up cards, minus empty columns, King-based columns and removed
+//! runs, plus a cost per move), newest position first among equals, with a set of
+//! positions already seen (64-bit keys; the columns' order is ignored once the stock is
+//! gone, since no deal can tell them apart). Each stock level (deals made) has its own
+//! queue and the levels take turns, each for a quota of new positions: the search never
+//! sinks its budget into one level, and a deal from any position of a level competes in
+//! the next level's queue by the score of the cards it actually lays down.
+//!
+//! Moves are the rules' single moves less those that never pay: a run on a card of its
+//! own suit one rank higher moves only onto such a card; a run on a card one rank higher
+//! of another suit moves only onto a card of its own suit or into an empty column (a
+//! "lateral" move to another suit changes nothing that counts); all empty columns are one
+//! destination; a whole column never moves into an empty one. Completed runs leave and
+//! exposed cards turn inside `apply`, as in the rules.
+//!
+//! Three passes with different weights share the node budget (see [`passes`]): each
+//! proves deals the others miss. The pruning makes the search incomplete, so an
+//! exhausted search answers "unknown", never "lost", except for a position with no legal
+//! move at all. Counted positions are the distinct positions generated (including the
+//! intermediate positions of macro moves), over all passes.
+//!
+//! Tuning aids (environment variables, not for production): `SPIDER_WEIGHTS` replaces
+//! the passes, `SPIDER_MACROS` adds Spider's multi-segment macro moves (they did not pay
+//! on deals 1-40), `SPIDER_NO_LATERAL` keeps lateral moves, `SPIDER_DEBUG` reports the
+//! search's progress on stderr.
 
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
@@ -551,21 +567,32 @@ pub struct Weights {
     /// Pseudo-random noise added to each position's score (0 to noise - 1): another
     /// pass with noise explores other positions among near equals.
     pub noise: i32,
+    /// Black Widow only: search with Spider's moves (runs of one suit), which are all
+    /// legal in Black Widow but make a different, narrower search.
+    pub suited: bool,
 }
 
 /// The passes of a search: weights and the share of the node budget (in percent) each
 /// may spend; the last pass takes what is left. Each pass proves deals the others miss
-/// (measured on deals 1-340): they differ in the cost per move (0 is greedy; more is
-/// wider and gives shorter lines) and in a little noise among near-equal positions.
-fn passes(by_suit: bool) -> [(Weights, u64); 3] {
+/// (measured on deals 1-1000): they differ in the cost per move (0 is greedy; more is
+/// wider and gives shorter lines), in a little noise among near-equal positions, and for
+/// Black Widow in searching with Spider's narrower moves.
+fn passes(by_suit: bool) -> Vec<(Weights, u64)> {
     if by_suit {
         // In Spider a suit break blocks a run as much as a rank break.
-        let base = Weights { down: 6, hard: 4, soft: 4, stock: 3, empty: 8, rooted: 2, removed: 40, depth: 1, quota: 2000, deeper: 0, noise: 0 };
-        [(base, 35), (Weights { depth: 2, ..base }, 35), (Weights { depth: 0, ..base }, 100)]
+        let base = Weights { down: 6, hard: 4, soft: 4, stock: 3, empty: 8, rooted: 2, removed: 40, depth: 1, quota: 2000, deeper: 0, noise: 0, suited: false };
+        vec![(base, 35), (Weights { depth: 2, ..base }, 35), (Weights { depth: 0, ..base }, 100)]
     } else {
         // In Black Widow a run of two suits still moves: a suit break costs less.
-        let base = Weights { down: 6, hard: 4, soft: 2, stock: 3, empty: 8, rooted: 2, removed: 40, depth: 0, quota: 4000, deeper: 0, noise: 0 };
-        [(base, 35), (Weights { depth: 1, noise: 8, ..base }, 35), (Weights { depth: 2, ..base }, 100)]
+        let base = Weights { down: 6, hard: 4, soft: 2, stock: 3, empty: 8, rooted: 2, removed: 40, depth: 0, quota: 4000, deeper: 0, noise: 0, suited: false };
+        let spider = Weights { soft: 4, depth: 1, quota: 2000, suited: true, ..base };
+        vec![
+            (base, 25),
+            (Weights { depth: 1, noise: 8, ..base }, 19),
+            (spider, 19),
+            (Weights { depth: 1, noise: 12, ..base }, 19),
+            (Weights { noise: 6, ..base }, 100),
+        ]
     }
 }
 
@@ -729,18 +756,23 @@ fn pass(game: &mut Game, root: Pos, w: &Weights, limit: u64, positions: &mut u64
 }
 
 /// Solve from a position: a first greedy pass, then a wider one with what is left.
-pub fn solve(game: &mut Game, root: Pos, budget: &mut Budget, max_nodes: Option<u64>) -> Solution {
+/// Solve a position given as columns (face-down, face-up cards) and stock: the passes
+/// of [`passes`] in turn, each with its share of the node budget.
+pub fn solve(columns: &[(Vec<u8>, Vec<u8>)], stock: &[u8], removed: u8, by_suit: bool, budget: &mut Budget, max_nodes: Option<u64>) -> Result<Solution, String> {
+    let (mut game, root) = Game::new(columns, stock, removed, by_suit)?;
     if root.removed == RUNS {
-        return Solution { outcome: Outcome::Won, line: vec![], positions: 0 };
+        return Ok(Solution { outcome: Outcome::Won, line: vec![], positions: 0 });
     }
     if game.legal_moves(&root).is_empty() {
-        return Solution { outcome: Outcome::Lost, line: vec![], positions: 1 };
+        return Ok(Solution { outcome: Outcome::Lost, line: vec![], positions: 1 });
     }
+    // Black Widow may also be searched with Spider's moves (a subset of its own).
+    let mut suited_game: Option<(Game, Pos)> = None;
     let total = max_nodes.unwrap_or(u64::MAX);
     let mut positions = 0u64;
     let share = |percent: u64| if percent >= 100 { u64::MAX } else { total / 100 * percent };
-    let mut passes: Vec<(Weights, u64)> = passes(game.store.by_suit).iter().map(|&(w, p)| (w, share(p))).collect();
-    // Tuning aid: SPIDER_WEIGHTS="down,hard,soft,stock,empty,rooted,removed,depth,quota,deeper,share%;..."
+    let mut passes: Vec<(Weights, u64)> = passes(by_suit).iter().map(|&(w, p)| (w, share(p))).collect();
+    // Tuning aid: SPIDER_WEIGHTS="down,hard,soft,stock,empty,rooted,removed,depth,quota,deeper,share%,noise,suited;..."
     if let Ok(text) = std::env::var("SPIDER_WEIGHTS") {
         passes.clear();
         for part in text.split(';') {
@@ -748,22 +780,42 @@ pub fn solve(game: &mut Game, root: Pos, budget: &mut Budget, max_nodes: Option<
             if v.len() < 11 {
                 continue;
             }
-            let w = Weights { down: v[0], hard: v[1], soft: v[2], stock: v[3], empty: v[4], rooted: v[5], removed: v[6], depth: v[7], quota: v[8], deeper: v[9], noise: *v.get(11).unwrap_or(&0) };
-            let share = if v[10] >= 100 { u64::MAX } else { total / 100 * v[10] as u64 };
-            passes.push((w, share));
+            let w = Weights {
+                down: v[0],
+                hard: v[1],
+                soft: v[2],
+                stock: v[3],
+                empty: v[4],
+                rooted: v[5],
+                removed: v[6],
+                depth: v[7],
+                quota: v[8],
+                deeper: v[9],
+                noise: *v.get(11).unwrap_or(&0),
+                suited: *v.get(12).unwrap_or(&0) != 0,
+            };
+            passes.push((w, share(v[10] as u64)));
         }
     }
     for (weights, share) in passes {
         let limit = share.max(1);
-        let (outcome, line) = pass(game, root, &weights, limit, &mut positions, budget);
+        let (outcome, line) = if weights.suited && !by_suit {
+            if suited_game.is_none() {
+                suited_game = Some(Game::new(columns, stock, removed, true)?);
+            }
+            let (suited, suited_root) = suited_game.as_mut().unwrap();
+            pass(suited, *suited_root, &weights, limit, &mut positions, budget)
+        } else {
+            pass(&mut game, root, &weights, limit, &mut positions, budget)
+        };
         if outcome == Outcome::Won {
-            return Solution { outcome, line, positions };
+            return Ok(Solution { outcome, line, positions });
         }
         if budget.exhausted(positions) {
             break;
         }
     }
-    Solution { outcome: Outcome::Unknown, line: vec![], positions }
+    Ok(Solution { outcome: Outcome::Unknown, line: vec![], positions })
 }
 
 type PyColumns = Vec<(Vec<u8>, Vec<u8>)>;
@@ -787,8 +839,9 @@ fn spider_solve(
     max_nodes: Option<u64>,
     max_seconds: Option<f64>,
 ) -> PyResult<(&'static str, Vec<(u8, u8, u8)>, u64)> {
-    let (mut game, root) = Game::new(&columns, &stock, removed, by_suit).map_err(PyValueError::new_err)?;
-    let solution = py.allow_threads(|| solve(&mut game, root, &mut Budget::new(max_nodes, max_seconds), max_nodes));
+    let solution = py
+        .allow_threads(|| solve(&columns, &stock, removed, by_suit, &mut Budget::new(max_nodes, max_seconds), max_nodes))
+        .map_err(PyValueError::new_err)?;
     Ok((solution.outcome.as_str(), solution.line.into_iter().map(to_tuple).collect(), solution.positions))
 }
 
