@@ -25,14 +25,15 @@
 //! destination; a whole column never moves into an empty one. Completed runs leave and
 //! exposed cards turn inside `apply`, as in the rules.
 //!
-//! Three passes with different weights share the node budget (see [`passes`]): each
-//! proves deals the others miss. The pruning makes the search incomplete, so an
+//! Several passes with different weights share the node budget (see [`passes`]): each
+//! proves deals the others miss, and a restart cuts the long tail of a single search. The pruning makes the search incomplete, so an
 //! exhausted search answers "unknown", never "lost", except for a position with no legal
 //! move at all. Counted positions are the distinct positions generated (including the
 //! intermediate positions of macro moves), over all passes.
 //!
 //! Tuning aids (environment variables, not for production): `SPIDER_WEIGHTS` replaces
-//! the passes, `SPIDER_MACROS` adds Spider's multi-segment macro moves (they did not pay
+//! the passes (`down,hard,soft,stock,empty,rooted,removed,depth,quota,deeper,share%,
+//! noise,suited,lateral` a pass, passes separated by `;`), `SPIDER_MACROS` adds Spider's multi-segment macro moves (they did not pay
 //! on deals 1-40), `SPIDER_NO_LATERAL` keeps lateral moves, `SPIDER_DEBUG` reports the
 //! search's progress on stderr.
 
@@ -570,6 +571,8 @@ pub struct Weights {
     /// Black Widow only: search with Spider's moves (runs of one suit), which are all
     /// legal in Black Widow but make a different, narrower search.
     pub suited: bool,
+    /// Keep lateral moves (see [`Game::search_moves`]) in this pass.
+    pub lateral: bool,
 }
 
 /// The passes of a search: weights and the share of the node budget (in percent) each
@@ -580,18 +583,18 @@ pub struct Weights {
 fn passes(by_suit: bool) -> Vec<(Weights, u64)> {
     if by_suit {
         // In Spider a suit break blocks a run as much as a rank break.
-        let base = Weights { down: 6, hard: 4, soft: 4, stock: 3, empty: 8, rooted: 2, removed: 40, depth: 1, quota: 2000, deeper: 0, noise: 0, suited: false };
+        let base = Weights { down: 6, hard: 4, soft: 4, stock: 3, empty: 8, rooted: 2, removed: 40, depth: 1, quota: 2000, deeper: 0, noise: 0, suited: false, lateral: false };
         vec![(base, 35), (Weights { depth: 2, ..base }, 35), (Weights { depth: 0, ..base }, 100)]
     } else {
         // In Black Widow a run of two suits still moves: a suit break costs less.
-        let base = Weights { down: 6, hard: 4, soft: 2, stock: 3, empty: 8, rooted: 2, removed: 40, depth: 0, quota: 4000, deeper: 0, noise: 0, suited: false };
+        let base = Weights { down: 6, hard: 4, soft: 2, stock: 3, empty: 8, rooted: 2, removed: 40, depth: 0, quota: 4000, deeper: 0, noise: 0, suited: false, lateral: false };
         let spider = Weights { soft: 4, depth: 1, quota: 2000, suited: true, ..base };
         vec![
             (base, 25),
             (Weights { depth: 1, noise: 8, ..base }, 19),
             (spider, 19),
-            (Weights { depth: 1, noise: 12, ..base }, 19),
-            (Weights { noise: 6, ..base }, 100),
+            (Weights { down: 10, depth: 1, quota: 2000, ..base }, 19),
+            (Weights { down: 10, empty: 12, depth: 1, noise: 8, ..base }, 100),
         ]
     }
 }
@@ -637,6 +640,14 @@ struct Node {
 /// level above another quota, so that work is spread over the levels as in KPatience's
 /// per-level quotas, and the search never sinks all its budget into one level.
 fn pass(game: &mut Game, root: Pos, w: &Weights, limit: u64, positions: &mut u64, budget: &mut Budget) -> (Outcome, Vec<Move>) {
+    let prune = game.lateral_prune;
+    game.lateral_prune = prune && !w.lateral;
+    let result = pass_inner(game, root, w, limit, positions, budget);
+    game.lateral_prune = prune;
+    result
+}
+
+fn pass_inner(game: &mut Game, root: Pos, w: &Weights, limit: u64, positions: &mut u64, budget: &mut Budget) -> (Outcome, Vec<Move>) {
     let levels = game.deals_left(&root) as usize + 1;
     let mut nodes: Vec<Node> = Vec::with_capacity(1 << 16);
     let mut heaps: Vec<BinaryHeap<Reverse<u64>>> = (0..levels).map(|_| BinaryHeap::new()).collect();
@@ -793,6 +804,7 @@ pub fn solve(columns: &[(Vec<u8>, Vec<u8>)], stock: &[u8], removed: u8, by_suit:
                 deeper: v[9],
                 noise: *v.get(11).unwrap_or(&0),
                 suited: *v.get(12).unwrap_or(&0) != 0,
+                lateral: *v.get(13).unwrap_or(&0) != 0,
             };
             passes.push((w, share(v[10] as u64)));
         }
