@@ -893,3 +893,67 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(spider_apply, m)?)?;
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Card index of rank 0..12 (Ace..King) and suit 0..3 (C D H S).
+    fn card(rank: u8, suit: u8) -> u8 {
+        suit * 13 + rank
+    }
+
+    #[test]
+    fn a_completed_run_leaves_and_the_card_under_it_turns() {
+        let mut cards = vec![card(4, 0), card(7, 2)];
+        cards.extend((0..13).rev().map(|r| card(r, 3)));
+        let (down, removed) = settle(&mut cards, 1);
+        assert!(removed);
+        assert_eq!(cards, vec![card(4, 0), card(7, 2)]);
+        assert_eq!(down, 1);
+        // Nothing face up left: the top face-down card turns.
+        let mut cards = vec![card(4, 0)];
+        assert_eq!(settle(&mut cards, 1), (0, false));
+        // A run of two suits stays.
+        let mut cards: Vec<u8> = (0..13).rev().map(|r| card(r, if r == 5 { 2 } else { 3 })).collect();
+        assert_eq!(settle(&mut cards, 0), (0, false));
+        assert_eq!(cards.len(), 13);
+    }
+
+    #[test]
+    fn columns_are_stored_once_and_know_their_runs() {
+        let mut store = Store::new(true);
+        let cards = [card(9, 0), card(8, 3), card(7, 3), card(6, 2)];
+        let a = store.intern(1, &cards);
+        let b = store.intern(1, &cards);
+        let c = store.intern(0, &cards);
+        assert_eq!(a, b);
+        assert_ne!(a, c);
+        let info = store.info(a);
+        assert_eq!((info.movable, info.hard, info.soft, info.top), (1, 0, 1, card(6, 2)));
+        let mut widow = Store::new(false);
+        let w = widow.intern(1, &cards);
+        assert_eq!(widow.info(w).movable, 3);
+    }
+
+    #[test]
+    fn the_key_ignores_column_order_only_once_the_stock_is_gone() {
+        let columns: Vec<(Vec<u8>, Vec<u8>)> = (0..10u8)
+            .map(|i| if i < 8 { (vec![], vec![card(i, 0)]) } else { (vec![], vec![]) })
+            .collect();
+        // Not a whole deck, so the game is put together by hand.
+        let mut store = Store::new(false);
+        let ids: Vec<u32> = columns.iter().map(|(d, u)| store.intern(d.len() as u8, u)).collect();
+        let game = Game { store, stock: vec![0; 10], deals: 1, scratch_a: vec![], scratch_b: vec![], lateral_prune: true, macros: false };
+        let mut cols = [0u32; COLUMNS];
+        cols.copy_from_slice(&ids);
+        let mut swapped = cols;
+        swapped.swap(0, 1);
+        let with_stock = Pos { cols, dealt: 0, removed: 0 };
+        let with_stock_swapped = Pos { cols: swapped, dealt: 0, removed: 0 };
+        assert_ne!(game.key(&with_stock), game.key(&with_stock_swapped));
+        let dealt = Pos { cols, dealt: 1, removed: 0 };
+        let dealt_swapped = Pos { cols: swapped, dealt: 1, removed: 0 };
+        assert_eq!(game.key(&dealt), game.key(&dealt_swapped));
+    }
+}
