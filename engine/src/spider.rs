@@ -9,16 +9,33 @@
 //! (movable run, top card, breaks in its face-up cards), computed once when it is first
 //! seen.
 //!
-//! The search is greedy best-first on a "chaos" score (face-down cards, breaks between
-//! face-up cards, cards left in the stock, minus empty columns and removed runs), newest
-//! position first among equals, with a set of positions already seen (columns put in a
-//! canonical order once the stock is gone, since no deal can tell them apart). Moves are
-//! the rules' single moves with the pruning rules that pay: never split a one-suit link
-//! unless the run it joins gets longer, all empty columns are one destination, and a whole
-//! column never moves into an empty one. When a pass fails, a second pass with other
-//! weights (more weight on depth, so wider) spends the rest of the budget. The pruning
-//! makes the search incomplete, so an exhausted search answers "unknown", never "lost",
-//! except for a position with no legal move at all.
+//! The search is best-first on a "chaos" score (face-down cards, rank breaks and suit
+//! breaks between face-up cards, minus empty columns, King-based columns and removed
+//! runs, plus a cost per move), newest position first among equals, with a set of
+//! positions already seen (64-bit keys; the columns' order is ignored once the stock is
+//! gone, since no deal can tell them apart). Each stock level (deals made) has its own
+//! queue and the levels take turns, each for a quota of new positions: the search never
+//! sinks its budget into one level, and a deal from any position of a level competes in
+//! the next level's queue by the score of the cards it actually lays down.
+//!
+//! Moves are the rules' single moves less those that never pay: a run on a card of its
+//! own suit one rank higher moves only onto such a card; a run on a card one rank higher
+//! of another suit moves only onto a card of its own suit or into an empty column (a
+//! "lateral" move to another suit changes nothing that counts); all empty columns are one
+//! destination; a whole column never moves into an empty one. Completed runs leave and
+//! exposed cards turn inside `apply`, as in the rules.
+//!
+//! Several passes with different weights share the node budget (see [`passes`]): each
+//! proves deals the others miss, and a restart cuts the long tail of a single search. The pruning makes the search incomplete, so an
+//! exhausted search answers "unknown", never "lost", except for a position with no legal
+//! move at all. Counted positions are the distinct positions generated (including the
+//! intermediate positions of macro moves), over all passes.
+//!
+//! Tuning aids (environment variables, not for production): `SPIDER_WEIGHTS` replaces
+//! the passes (`down,hard,soft,stock,empty,rooted,removed,depth,quota,deeper,share%,
+//! noise,suited,lateral` a pass, passes separated by `;`), `SPIDER_MACROS` adds Spider's multi-segment macro moves (they did not pay
+//! on deals 1-40), `SPIDER_NO_LATERAL` keeps lateral moves, `SPIDER_DEBUG` reports the
+//! search's progress on stderr.
 
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
@@ -548,18 +565,38 @@ pub struct Weights {
     pub quota: i32,
     /// Extra quota for each deal made (in quotas): deeper levels are larger.
     pub deeper: i32,
+    /// Pseudo-random noise added to each position's score (0 to noise - 1): another
+    /// pass with noise explores other positions among near equals.
+    pub noise: i32,
+    /// Black Widow only: search with Spider's moves (runs of one suit), which are all
+    /// legal in Black Widow but make a different, narrower search.
+    pub suited: bool,
+    /// Keep lateral moves (see [`Game::search_moves`]) in this pass.
+    pub lateral: bool,
 }
 
 /// The passes of a search: weights and the share of the node budget (in percent) each
-/// may spend; the last pass takes what is left. Greedy on the chaos score with a small
-/// cost per move first (short lines), then a larger cost (wider), then pure greedy.
-/// Measured on deals 1-140: each pass proves deals the others miss.
-fn passes(by_suit: bool) -> [(Weights, u64); 3] {
-    // In Black Widow a run of two suits still moves as a unit, so a suit break costs
-    // less than a rank break; in Spider it blocks the run just as much.
-    let soft = if by_suit { 4 } else { 2 };
-    let base = Weights { down: 6, hard: 4, soft, stock: 3, empty: 8, rooted: 2, removed: 40, depth: 1, quota: 2000, deeper: 0 };
-    [(base, 35), (Weights { depth: 2, ..base }, 35), (Weights { depth: 0, ..base }, 100)]
+/// may spend; the last pass takes what is left. Each pass proves deals the others miss
+/// (measured on deals 1-1000): they differ in the cost per move (0 is greedy; more is
+/// wider and gives shorter lines), in a little noise among near-equal positions, and for
+/// Black Widow in searching with Spider's narrower moves.
+fn passes(by_suit: bool) -> Vec<(Weights, u64)> {
+    if by_suit {
+        // In Spider a suit break blocks a run as much as a rank break.
+        let base = Weights { down: 6, hard: 4, soft: 4, stock: 3, empty: 8, rooted: 2, removed: 40, depth: 1, quota: 2000, deeper: 0, noise: 0, suited: false, lateral: false };
+        vec![(base, 35), (Weights { depth: 2, ..base }, 35), (Weights { depth: 0, ..base }, 100)]
+    } else {
+        // In Black Widow a run of two suits still moves: a suit break costs less.
+        let base = Weights { down: 6, hard: 4, soft: 2, stock: 3, empty: 8, rooted: 2, removed: 40, depth: 0, quota: 4000, deeper: 0, noise: 0, suited: false, lateral: false };
+        let spider = Weights { soft: 4, depth: 1, quota: 2000, suited: true, ..base };
+        vec![
+            (base, 25),
+            (Weights { depth: 1, noise: 8, ..base }, 19),
+            (spider, 19),
+            (Weights { down: 10, depth: 1, quota: 2000, ..base }, 19),
+            (Weights { down: 10, empty: 12, depth: 1, noise: 8, ..base }, 100),
+        ]
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -603,6 +640,14 @@ struct Node {
 /// level above another quota, so that work is spread over the levels as in KPatience's
 /// per-level quotas, and the search never sinks all its budget into one level.
 fn pass(game: &mut Game, root: Pos, w: &Weights, limit: u64, positions: &mut u64, budget: &mut Budget) -> (Outcome, Vec<Move>) {
+    let prune = game.lateral_prune;
+    game.lateral_prune = prune && !w.lateral;
+    let result = pass_inner(game, root, w, limit, positions, budget);
+    game.lateral_prune = prune;
+    result
+}
+
+fn pass_inner(game: &mut Game, root: Pos, w: &Weights, limit: u64, positions: &mut u64, budget: &mut Budget) -> (Outcome, Vec<Move>) {
     let levels = game.deals_left(&root) as usize + 1;
     let mut nodes: Vec<Node> = Vec::with_capacity(1 << 16);
     let mut heaps: Vec<BinaryHeap<Reverse<u64>>> = (0..levels).map(|_| BinaryHeap::new()).collect();
@@ -679,12 +724,24 @@ fn pass(game: &mut Game, root: Pos, w: &Weights, limit: u64, positions: &mut u64
                 *positions += 1;
                 return (Outcome::Won, line);
             }
-            if !seen.insert(game.key(&child)) {
+            let key = game.key(&child);
+            if !seen.insert(key) {
                 continue;
             }
             *positions += 1;
             per_level[child.dealt as usize] += 1;
             if *positions - start >= limit || budget.exhausted(*positions) {
+                if debug {
+                    let deepest = nodes.iter().map(|n| n.pos.dealt).max().unwrap_or(0);
+                    if let Some(best) = nodes.iter().filter(|n| n.pos.dealt == deepest && n.chaos != 0).min_by_key(|n| n.chaos) {
+                        eprintln!("best at level {deepest}: chaos {} removed {}", best.chaos, best.pos.removed);
+                        for &id in &best.pos.cols {
+                            let info = game.store.info(id);
+                            let names: Vec<String> = game.store.cards(id).iter().map(|&c| format!("{}{}", "A23456789TJQK".as_bytes()[(c % 13) as usize] as char, "CDHS".as_bytes()[(c / 13) as usize] as char)).collect();
+                            eprintln!("  {} | {}", names[..info.down as usize].join(" "), names[info.down as usize..].join(" "));
+                        }
+                    }
+                }
                 return (Outcome::Unknown, vec![]);
             }
             if child.dealt as usize == level {
@@ -698,7 +755,10 @@ fn pass(game: &mut Game, root: Pos, w: &Weights, limit: u64, positions: &mut u64
                     - w.removed * (child.removed - pos.removed) as i32
             };
             debug_assert_eq!(chaos, game.score(&child, w));
-            let score = chaos + w.depth * (depth as i32 + 1);
+            let mut score = chaos + w.depth * (depth as i32 + 1);
+            if w.noise > 0 {
+                score += (mix(key ^ 0x5851_F42D_4C95_7F2D) % w.noise as u64) as i32;
+            }
             let child_id = nodes.len() as u32;
             nodes.push(Node { pos: child, parent: id, mv, depth: depth.saturating_add(1), chaos });
             heaps[child.dealt as usize].push(Reverse(order(score, child_id)));
@@ -707,18 +767,23 @@ fn pass(game: &mut Game, root: Pos, w: &Weights, limit: u64, positions: &mut u64
 }
 
 /// Solve from a position: a first greedy pass, then a wider one with what is left.
-pub fn solve(game: &mut Game, root: Pos, budget: &mut Budget, max_nodes: Option<u64>) -> Solution {
+/// Solve a position given as columns (face-down, face-up cards) and stock: the passes
+/// of [`passes`] in turn, each with its share of the node budget.
+pub fn solve(columns: &[(Vec<u8>, Vec<u8>)], stock: &[u8], removed: u8, by_suit: bool, budget: &mut Budget, max_nodes: Option<u64>) -> Result<Solution, String> {
+    let (mut game, root) = Game::new(columns, stock, removed, by_suit)?;
     if root.removed == RUNS {
-        return Solution { outcome: Outcome::Won, line: vec![], positions: 0 };
+        return Ok(Solution { outcome: Outcome::Won, line: vec![], positions: 0 });
     }
     if game.legal_moves(&root).is_empty() {
-        return Solution { outcome: Outcome::Lost, line: vec![], positions: 1 };
+        return Ok(Solution { outcome: Outcome::Lost, line: vec![], positions: 1 });
     }
+    // Black Widow may also be searched with Spider's moves (a subset of its own).
+    let mut suited_game: Option<(Game, Pos)> = None;
     let total = max_nodes.unwrap_or(u64::MAX);
     let mut positions = 0u64;
     let share = |percent: u64| if percent >= 100 { u64::MAX } else { total / 100 * percent };
-    let mut passes: Vec<(Weights, u64)> = passes(game.store.by_suit).iter().map(|&(w, p)| (w, share(p))).collect();
-    // Tuning aid: SPIDER_WEIGHTS="down,hard,soft,stock,empty,rooted,removed,depth,quota,deeper,share%;..."
+    let mut passes: Vec<(Weights, u64)> = passes(by_suit).iter().map(|&(w, p)| (w, share(p))).collect();
+    // Tuning aid: SPIDER_WEIGHTS="down,hard,soft,stock,empty,rooted,removed,depth,quota,deeper,share%,noise,suited;..."
     if let Ok(text) = std::env::var("SPIDER_WEIGHTS") {
         passes.clear();
         for part in text.split(';') {
@@ -726,22 +791,43 @@ pub fn solve(game: &mut Game, root: Pos, budget: &mut Budget, max_nodes: Option<
             if v.len() < 11 {
                 continue;
             }
-            let w = Weights { down: v[0], hard: v[1], soft: v[2], stock: v[3], empty: v[4], rooted: v[5], removed: v[6], depth: v[7], quota: v[8], deeper: v[9] };
-            let share = if v[10] >= 100 { u64::MAX } else { total / 100 * v[10] as u64 };
-            passes.push((w, share));
+            let w = Weights {
+                down: v[0],
+                hard: v[1],
+                soft: v[2],
+                stock: v[3],
+                empty: v[4],
+                rooted: v[5],
+                removed: v[6],
+                depth: v[7],
+                quota: v[8],
+                deeper: v[9],
+                noise: *v.get(11).unwrap_or(&0),
+                suited: *v.get(12).unwrap_or(&0) != 0,
+                lateral: *v.get(13).unwrap_or(&0) != 0,
+            };
+            passes.push((w, share(v[10] as u64)));
         }
     }
     for (weights, share) in passes {
         let limit = share.max(1);
-        let (outcome, line) = pass(game, root, &weights, limit, &mut positions, budget);
+        let (outcome, line) = if weights.suited && !by_suit {
+            if suited_game.is_none() {
+                suited_game = Some(Game::new(columns, stock, removed, true)?);
+            }
+            let (suited, suited_root) = suited_game.as_mut().unwrap();
+            pass(suited, *suited_root, &weights, limit, &mut positions, budget)
+        } else {
+            pass(&mut game, root, &weights, limit, &mut positions, budget)
+        };
         if outcome == Outcome::Won {
-            return Solution { outcome, line, positions };
+            return Ok(Solution { outcome, line, positions });
         }
         if budget.exhausted(positions) {
             break;
         }
     }
-    Solution { outcome: Outcome::Unknown, line: vec![], positions }
+    Ok(Solution { outcome: Outcome::Unknown, line: vec![], positions })
 }
 
 type PyColumns = Vec<(Vec<u8>, Vec<u8>)>;
@@ -765,8 +851,9 @@ fn spider_solve(
     max_nodes: Option<u64>,
     max_seconds: Option<f64>,
 ) -> PyResult<(&'static str, Vec<(u8, u8, u8)>, u64)> {
-    let (mut game, root) = Game::new(&columns, &stock, removed, by_suit).map_err(PyValueError::new_err)?;
-    let solution = py.allow_threads(|| solve(&mut game, root, &mut Budget::new(max_nodes, max_seconds), max_nodes));
+    let solution = py
+        .allow_threads(|| solve(&columns, &stock, removed, by_suit, &mut Budget::new(max_nodes, max_seconds), max_nodes))
+        .map_err(PyValueError::new_err)?;
     Ok((solution.outcome.as_str(), solution.line.into_iter().map(to_tuple).collect(), solution.positions))
 }
 
@@ -805,4 +892,68 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(spider_legal_moves, m)?)?;
     m.add_function(wrap_pyfunction!(spider_apply, m)?)?;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Card index of rank 0..12 (Ace..King) and suit 0..3 (C D H S).
+    fn card(rank: u8, suit: u8) -> u8 {
+        suit * 13 + rank
+    }
+
+    #[test]
+    fn a_completed_run_leaves_and_the_card_under_it_turns() {
+        let mut cards = vec![card(4, 0), card(7, 2)];
+        cards.extend((0..13).rev().map(|r| card(r, 3)));
+        let (down, removed) = settle(&mut cards, 1);
+        assert!(removed);
+        assert_eq!(cards, vec![card(4, 0), card(7, 2)]);
+        assert_eq!(down, 1);
+        // Nothing face up left: the top face-down card turns.
+        let mut cards = vec![card(4, 0)];
+        assert_eq!(settle(&mut cards, 1), (0, false));
+        // A run of two suits stays.
+        let mut cards: Vec<u8> = (0..13).rev().map(|r| card(r, if r == 5 { 2 } else { 3 })).collect();
+        assert_eq!(settle(&mut cards, 0), (0, false));
+        assert_eq!(cards.len(), 13);
+    }
+
+    #[test]
+    fn columns_are_stored_once_and_know_their_runs() {
+        let mut store = Store::new(true);
+        let cards = [card(9, 0), card(8, 3), card(7, 3), card(6, 2)];
+        let a = store.intern(1, &cards);
+        let b = store.intern(1, &cards);
+        let c = store.intern(0, &cards);
+        assert_eq!(a, b);
+        assert_ne!(a, c);
+        let info = store.info(a);
+        assert_eq!((info.movable, info.hard, info.soft, info.top), (1, 0, 1, card(6, 2)));
+        let mut widow = Store::new(false);
+        let w = widow.intern(1, &cards);
+        assert_eq!(widow.info(w).movable, 3);
+    }
+
+    #[test]
+    fn the_key_ignores_column_order_only_once_the_stock_is_gone() {
+        let columns: Vec<(Vec<u8>, Vec<u8>)> = (0..10u8)
+            .map(|i| if i < 8 { (vec![], vec![card(i, 0)]) } else { (vec![], vec![]) })
+            .collect();
+        // Not a whole deck, so the game is put together by hand.
+        let mut store = Store::new(false);
+        let ids: Vec<u32> = columns.iter().map(|(d, u)| store.intern(d.len() as u8, u)).collect();
+        let game = Game { store, stock: vec![0; 10], deals: 1, scratch_a: vec![], scratch_b: vec![], lateral_prune: true, macros: false };
+        let mut cols = [0u32; COLUMNS];
+        cols.copy_from_slice(&ids);
+        let mut swapped = cols;
+        swapped.swap(0, 1);
+        let with_stock = Pos { cols, dealt: 0, removed: 0 };
+        let with_stock_swapped = Pos { cols: swapped, dealt: 0, removed: 0 };
+        assert_ne!(game.key(&with_stock), game.key(&with_stock_swapped));
+        let dealt = Pos { cols, dealt: 1, removed: 0 };
+        let dealt_swapped = Pos { cols: swapped, dealt: 1, removed: 0 };
+        assert_eq!(game.key(&dealt), game.key(&dealt_swapped));
+    }
 }
