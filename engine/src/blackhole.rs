@@ -19,7 +19,7 @@
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
-use crate::budget::Budget;
+use crate::budget::{Budget, Outcome};
 use crate::hashset::KeySet;
 
 pub const PILES: usize = 17;
@@ -31,23 +31,6 @@ const SPREAD: u64 = 0x1_5555_5555;
 /// Positions a run may search before the search restarts with another move order (the
 /// limit doubles at each restart, so the search stays complete).
 const FIRST_RUN: u64 = 500;
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Outcome {
-    Won,
-    Lost,
-    Unknown,
-}
-
-impl Outcome {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Outcome::Won => "won",
-            Outcome::Lost => "lost",
-            Outcome::Unknown => "unknown",
-        }
-    }
-}
 
 pub struct Solution {
     pub outcome: Outcome,

@@ -1,4 +1,5 @@
-//! Search budgets shared by every solver: a node limit and a wall-clock limit.
+//! What every solver shares: its budget (a node limit and a wall-clock limit) and the
+//! kind of answer it gives.
 
 use std::time::{Duration, Instant};
 
@@ -32,5 +33,24 @@ impl Budget {
             }
         }
         false
+    }
+}
+
+/// A solver's answer: a win (with a line), a proved loss, or nothing within budget.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    Won,
+    Lost,
+    Unknown,
+}
+
+impl Outcome {
+    /// The verdict's name in the Python API.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Outcome::Won => "won",
+            Outcome::Lost => "lost",
+            Outcome::Unknown => "unknown",
+        }
     }
 }

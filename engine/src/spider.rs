@@ -43,7 +43,7 @@ use std::collections::BinaryHeap;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
-use crate::budget::Budget;
+use crate::budget::{Budget, Outcome};
 use crate::hashset::KeySet;
 
 pub const COLUMNS: usize = 10;
@@ -596,23 +596,6 @@ fn passes(by_suit: bool) -> Vec<(Weights, u64)> {
             (Weights { down: 10, depth: 1, quota: 2000, ..base }, 19),
             (Weights { down: 10, empty: 12, depth: 1, noise: 8, ..base }, 100),
         ]
-    }
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Outcome {
-    Won,
-    Lost,
-    Unknown,
-}
-
-impl Outcome {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Outcome::Won => "won",
-            Outcome::Lost => "lost",
-            Outcome::Unknown => "unknown",
-        }
     }
 }
 
