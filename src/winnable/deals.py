@@ -1,8 +1,11 @@
 """PySolFC's deal numbers: the same number gives the same cards as in PySolFC.
 
 PySolFC shuffles with a Microsoft-compatible linear congruential generator for numbers
-up to 32000 (so FreeCell deal N is Microsoft's deal N) and with the Mersenne Twister
-above. :func:`shuffled` returns the cards in the order PySolFC deals them, first card
+below 32000 (so FreeCell deal N is Microsoft's deal N) and with the Mersenne Twister
+from 32000 on. The one number where sources differ is 32000 itself: PySolFC deals it
+with the Mersenne Twister (the Penguin deals in ``shared/vectors``, laid out by PySolFC,
+show it), while the ``pysol-cards`` package uses Microsoft's generator for it; Winnable
+follows PySolFC. :func:`shuffled` returns the cards in the order PySolFC deals them, first card
 first; each game's module lays them out.
 
 >>> from winnable.cards import format_cards
@@ -17,7 +20,7 @@ import random
 from winnable.cards import Card, Rank, Suit
 from winnable.errors import ParseError
 
-MS_LIMIT = 32000
+MS_LIMIT = 31999
 """Numbers up to this one use the Microsoft-compatible generator."""
 
 MAX_DEAL = 10**20 - 1

@@ -718,7 +718,7 @@ def _checked_move(cls: type, text: str) -> FreeCellMove:
 
 class FreeCell(FreeCellFamily):
     """FreeCell: 8 columns, 4 cells, alternate colours, foundations from the Ace;
-    deal N is Microsoft's deal N (for N up to 32000)."""
+    deal N is Microsoft's deal N (for N below 32000)."""
 
     game_id = "freecell"
     title = "FreeCell"
