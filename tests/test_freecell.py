@@ -552,3 +552,23 @@ def test_cli_deals_and_reads_fc_solve_boards(tmp_path):
     assert result.exit_code == 2 and "no board format" in result.output
     result = runner.invoke(app, ["solve", "penguin", "2", "--json"])
     assert result.exit_code == 0 and json.loads(result.output)["verdict"] == "won"
+
+
+@pytest.mark.parametrize("game", [cls.game_id for cls in GAMES if cls.CELLS >= 4])
+def test_engine_and_rules_agree_along_winning_lines(game):
+    """Winning lines pass through positions with empty columns and long runs."""
+    from winnable.solver import Status, solve
+
+    cls = game_class(game)
+    checked = 0
+    for number in (2, 5):
+        position = cls.deal(number)
+        verdict = solve(position)
+        if verdict.status is not Status.WON:
+            continue
+        for move in verdict.line:
+            if position.empty_columns() or checked % 4 == 0:
+                assert engine_successors(position) == python_successors(position), position.to_text()
+            checked += 1
+            position = position.play(move)
+    assert checked > 0

@@ -364,7 +364,7 @@ pub struct Solver {
 
 impl Solver {
     pub fn new(rules: Rules) -> Solver {
-        let mut weights = [40, 10, 20, 4, 3, 1];
+        let mut weights = [40, 6, 12, 4, 3, 1];
         if let Ok(text) = std::env::var("WINNABLE_FC_WEIGHTS") {
             for (slot, word) in weights.iter_mut().zip(text.split(',')) {
                 if let Ok(value) = word.trim().parse() {
@@ -453,16 +453,18 @@ impl Solver {
                 out.push(mv(i as u8, FOUNDATION, 1));
             }
             let run = self.run_length(s, i);
+            let reach = run.min(limit);
+            let top_rank = r.shifted[top as usize] as usize;
             for j in 0..r.columns {
                 if j == i || s.len[j] == 0 {
                     continue;
                 }
                 let target = s.top(j);
-                for k in 1..=run.min(limit) {
-                    if r.builds_on(s.cols[i][n - k], target) {
-                        out.push(mv(i as u8, j as u8, k as u8));
-                        break;
-                    }
+                // The run's cards climb one rank a card from the top, so only the card
+                // `k` deep can have the rank that goes on the target.
+                let k = (r.shifted[target as usize] as usize + 13 - top_rank) % 13;
+                if k >= 1 && k <= reach && r.builds_on(s.cols[i][n - k], target) {
+                    out.push(mv(i as u8, j as u8, k as u8));
                 }
             }
             if let Some(j) = first_empty {
@@ -597,19 +599,25 @@ impl Solver {
     /// Play the automatic moves: the beak (where the rules move it) and safe moves to
     /// the foundations. Each is appended to `done`.
     pub fn auto_play(&self, s: &mut State, done: &mut Vec<Move>) {
+        self.auto_play_with(s, done, false)
+    }
+
+    /// As `auto_play`; when `eager`, every card the foundations accept goes there (a
+    /// fast search that can miss wins, so it never answers *lost*).
+    pub fn auto_play_with(&self, s: &mut State, done: &mut Vec<Move>, eager: bool) {
         let r = &self.rules;
         loop {
             let mut moved = false;
             for i in 0..r.columns {
                 let top = s.top(i);
-                if top != NO_CARD && self.accepts(s, top) && self.safe(s, top) {
+                if top != NO_CARD && self.accepts(s, top) && (eager || self.safe(s, top)) {
                     done.push(self.play(s, mv(i as u8, FOUNDATION, 1)));
                     moved = true;
                 }
             }
             for c in 0..r.cells {
                 let card = s.cells[c];
-                if card != NO_CARD && self.accepts(s, card) && self.safe(s, card) {
+                if card != NO_CARD && self.accepts(s, card) && (eager || self.safe(s, card)) {
                     done.push(self.play(s, mv((8 + c) as u8, FOUNDATION, 1)));
                     moved = true;
                 }
@@ -662,10 +670,16 @@ impl Solver {
     /// depth-first search that decides whatever is left with little memory.
     pub fn solve(&self, root: &State, budget: &mut Budget) -> Solution {
         const SETS: [[i32; 6]; 4] = [[40, 10, 20, 4, 3, 1], [40, 10, 20, 6, 3, 1], [40, 10, 20, 4, 6, 2], [40, 14, 30, 4, 3, 1]];
-        let mut searched = 0u64;
+        let mut searched;
+        // A quick search that sends every card it can to the foundations finds most wins.
+        let quick = self.best_first(root, budget, 0, 20_000, &self.weights, true);
+        if quick.verdict == Verdict::Won || budget.exhausted(quick.positions) {
+            return quick;
+        }
+        searched = quick.positions;
         for quota in [20_000u64, 200_000] {
             for weights in SETS.iter() {
-                let result = self.best_first(root, budget, searched, quota, weights);
+                let result = self.best_first(root, budget, searched, quota, weights, false);
                 searched = result.positions;
                 if result.verdict != Verdict::Unknown || budget.exhausted(searched) {
                     return result;
@@ -711,7 +725,7 @@ impl Solver {
 
     /// Greedy best-first search: always expand the best position found so far.
     /// Children are kept as (parent, move) and laid out only when expanded.
-    pub fn best_first(&self, root: &State, budget: &mut Budget, already: u64, quota: u64, weights: &[i32; 6]) -> Solution {
+    pub fn best_first(&self, root: &State, budget: &mut Budget, already: u64, quota: u64, weights: &[i32; 6], eager: bool) -> Solution {
         use std::collections::BinaryHeap;
         struct Record {
             parent: u32,
@@ -721,7 +735,7 @@ impl Solver {
         let mut seen = Seen::new();
         let mut start = root.clone();
         let mut opening = Vec::new();
-        self.auto_play(&mut start, &mut opening);
+        self.auto_play_with(&mut start, &mut opening, eager);
         let mut positions: u64 = already + 1;
         let limit = already + quota;
         seen.insert(start.key);
@@ -746,7 +760,7 @@ impl Solver {
                 state = self.unpack(&packs[records[record.parent as usize].packed as usize]);
                 done.clear();
                 self.play(&mut state, record.via);
-                self.auto_play(&mut state, &mut done);
+                self.auto_play_with(&mut state, &mut done, eager);
                 records[index as usize].packed = packs.len() as u32;
                 packs.push(self.pack(&state));
             }
@@ -755,7 +769,7 @@ impl Solver {
                 done.clear();
                 let played = self.play(&mut state, m);
                 done.push(played);
-                self.auto_play(&mut state, &mut done);
+                self.auto_play_with(&mut state, &mut done, eager);
                 if seen.insert(state.key) {
                     positions += 1;
                     if state.on_foundations() == 52 {
@@ -770,7 +784,7 @@ impl Solver {
                         let mut s = start.clone();
                         for m in path {
                             line.push(self.play(&mut s, m));
-                            self.auto_play(&mut s, &mut line);
+                            self.auto_play_with(&mut s, &mut line, eager);
                         }
                         return Solution { verdict: Verdict::Won, line, positions };
                     }
@@ -783,7 +797,8 @@ impl Solver {
                 }
             }
         }
-        Solution { verdict: Verdict::Lost, line: Vec::new(), positions }
+        let verdict = if eager { Verdict::Unknown } else { Verdict::Lost };
+        Solution { verdict, line: Vec::new(), positions }
     }
 
     /// Exhaustive depth-first search, children best first.

@@ -33,6 +33,15 @@ Foundations build up in suit from the base rank, wrapping K to A, 13 cards each.
 >>> type(position).from_text(after.to_text()) == after
 True
 
+The engine (``engine/src/freecell.rs``) solves every preset exactly: it generates every
+move these rules allow (single cards, and runs of every length the supermove limit or
+the unlimited rule allows), plays the safe moves to the foundations itself (a card on
+which nothing can be built any more; never the beak under the full wrap), treats
+positions that differ only by the order of columns or cells as one (128-bit keys), and
+answers *lost* only after the whole reachable space is exhausted. Its winning line lists
+every move, the automatic ones included, except those the rules make themselves (the
+beak); :func:`winnable.solver.solve` replays it here.
+
 Move notation: a source and a target, each a column (``1`` to ``8``), a cell (``a`` to
 ``h``) or ``o`` for the foundations (out), then ``x`` and a count when a run of several
 cards moves: ``3a`` (column 3 to cell a), ``a5``, ``2o``, ``48x3`` (three cards from
