@@ -189,12 +189,12 @@ class FreeCellFamily(Position):
     def _make(cls, columns, cells, foundations, base_rank, deal_number, auto=()) -> Self:
         """Build a position known to be consistent, without the checks (fast replay)."""
         position = object.__new__(cls)
-        object.__setattr__(position, "columns", columns)
-        object.__setattr__(position, "cells", cells)
-        object.__setattr__(position, "foundations", foundations)
-        object.__setattr__(position, "base_rank", base_rank)
-        object.__setattr__(position, "deal_number", deal_number)
-        object.__setattr__(position, "auto", auto)
+        _SET_COLUMNS(position, columns)
+        _SET_CELLS(position, cells)
+        _SET_FOUNDATIONS(position, foundations)
+        _SET_BASE(position, base_rank)
+        _SET_DEAL(position, deal_number)
+        _SET_AUTO(position, auto)
         return position
 
     # -- dealing ---------------------------------------------------------------------
@@ -419,6 +419,13 @@ class FreeCellFamily(Position):
         """
         if isinstance(move, str):
             move = self.parse_move(move)
+        if move.target == FOUNDATION and move.count == 1:
+            # The commonest move, checked inline.
+            card = self._card_at(move.source)
+            if card is not None:
+                count = self.foundations[card.suit]
+                if count < 13 and (card.rank - self.base_rank) % 13 == count:
+                    return self.apply(move)
         reason = self.why_illegal(move)
         if reason is not None:
             raise IllegalMoveError(reason)
@@ -720,6 +727,15 @@ class FreeCellFamily(Position):
 @lru_cache(maxsize=8192)
 def _checked_move(cls: type, text: str) -> FreeCellMove:
     return cls._check_move(text)
+
+
+# Slot setters for `_make` (they bypass the frozen dataclass's __setattr__).
+_SET_COLUMNS = FreeCellFamily.columns.__set__
+_SET_CELLS = FreeCellFamily.cells.__set__
+_SET_FOUNDATIONS = FreeCellFamily.foundations.__set__
+_SET_BASE = FreeCellFamily.base_rank.__set__
+_SET_DEAL = FreeCellFamily.deal_number.__set__
+_SET_AUTO = FreeCellFamily.auto.__set__
 
 
 # -- the games ---------------------------------------------------------------------------
