@@ -572,3 +572,11 @@ def test_engine_and_rules_agree_along_winning_lines(game):
             checked += 1
             position = position.play(move)
     assert checked > 0
+
+
+def test_a_small_budget_gives_unknown_not_lost():
+    from winnable.solver import Budget, Status, solve
+
+    verdict = solve(FreeCell.deal(11982), Budget(nodes=500))
+    assert verdict.status is Status.UNKNOWN and verdict.line == ()
+    assert 500 <= verdict.positions < 2000
