@@ -1,5 +1,5 @@
 //! The free-cell family (Penguin and its variants, FreeCell, Eight Off, Baker's Game):
-//! one exact depth-first search for every preset.
+//! one exact solver for every preset.
 //!
 //! - A position is up to 8 columns of bytes (card = suit * 13 + rank - 1), up to 8
 //!   cells and 4 foundation counts; moves are made and searched in place.
@@ -11,8 +11,13 @@
 //!   built on any more); so is the beak in the presets where the rules move it.
 //! - Every move the rules allow is generated (single cards and every run length the
 //!   supermove limit allows, or any run), so an exhausted search proves the deal lost.
-//!   Children are tried best first by a cheap evaluation; all of them are generated and
-//!   marked as seen at once.
+//! - The search is a portfolio, as fc-solve runs several scans: a quick greedy
+//!   best-first pass that also plays unsafe foundation moves (finds most wins, never
+//!   claims a loss); then exact best-first searches with four evaluations in turn and
+//!   growing quotas (each wins, or proves the loss by exhausting the space); last an
+//!   exhaustive depth-first search, children best first, that needs only the set of
+//!   positions seen. Best-first children are kept as (parent, move) and laid out only
+//!   when expanded; moves are made and taken back in place.
 //!
 //! The line returned names real columns and cells, in the Python move notation
 //! (`3a`, `a5`, `2o`, `48x3`); Python replays it before anyone trusts it.
@@ -364,14 +369,8 @@ pub struct Solver {
 
 impl Solver {
     pub fn new(rules: Rules) -> Solver {
-        let mut weights = [40, 6, 12, 4, 3, 1];
-        if let Ok(text) = std::env::var("WINNABLE_FC_WEIGHTS") {
-            for (slot, word) in weights.iter_mut().zip(text.split(',')) {
-                if let Ok(value) = word.trim().parse() {
-                    *slot = value;
-                }
-            }
-        }
+        // The quick pass's evaluation (and the depth-first search's child order).
+        let weights = [40, 6, 12, 4, 3, 1];
         Solver { rules, z: Zobrist::new(), weights }
     }
 
