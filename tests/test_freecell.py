@@ -7,6 +7,8 @@ import re
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from winnable.cards import Card, Rank, parse_cards
 from winnable.errors import IllegalMoveError, ParseError
@@ -116,20 +118,6 @@ KS QD 7S 8C AH 5C AC
 def position_from(cls, base: str, founds: str, cells: str, columns: list[str]):
     text = f"Base: {base}\nFoundations: {founds}\nCells: {cells}\n" + "\n".join(f"{i + 1}: {c}" for i, c in enumerate(columns))
     return cls.from_text(text)
-
-
-def remaining_to_foundations(columns_cards: list[str], cells: str = "") -> list[int]:
-    """Foundation counts (base Ace) that hold every card not named on the table."""
-    on_table = {str(card) for line in columns_cards + [cells] for card in parse_cards(line.replace("-", " "))}
-    counts = []
-    for suit in "CDHS":
-        count = 0
-        for rank in "A23456789TJQK":
-            if rank + suit in on_table:
-                break
-            count += 1
-        counts.append(count)
-    return counts
 
 
 # -- deals -------------------------------------------------------------------------------
@@ -539,7 +527,6 @@ def test_registry_knows_every_preset():
 
 # -- the engine against the rules --------------------------------------------------------------
 
-from hypothesis import given, settings, strategies as st  # noqa: E402
 
 
 def canonical(columns, cells, foundations=None):
