@@ -671,7 +671,7 @@ impl Solver {
         const SETS: [[i32; 6]; 4] = [[40, 10, 20, 4, 3, 1], [40, 10, 20, 6, 3, 1], [40, 10, 20, 4, 6, 2], [40, 14, 30, 4, 3, 1]];
         let mut searched;
         // A quick search that sends every card it can to the foundations finds most wins.
-        let quick = self.best_first(root, budget, 0, 20_000, &self.weights, true);
+        let quick = self.best_first(root, budget, 0, 3_000, &self.weights, true);
         if quick.verdict == Verdict::Won || budget.exhausted(quick.positions) {
             return quick;
         }
