@@ -500,6 +500,39 @@ impl Solver {
         }
     }
 
+    /// The quick pass's shortcuts (it never claims a loss, so it may skip moves): no
+    /// part of a run moves sideways onto another column, a column moves into an empty
+    /// column only with its longest movable run, and a card leaves a cell for an empty
+    /// column only if it is one rank below the base (a King in FreeCell).
+    fn prune_quick(&self, s: &State, moves: &mut Vec<Move>) {
+        let mut longest = [0u8; MAX_COLUMNS];
+        for m in moves.iter() {
+            if m.src < 8 && m.dst < 8 && s.len[m.dst as usize] == 0 {
+                longest[m.src as usize] = longest[m.src as usize].max(m.count);
+            }
+        }
+        moves.retain(|m| {
+            if m.dst >= 8 {
+                return true;
+            }
+            if s.len[m.dst as usize] != 0 {
+                // A part of a run moves to another column only if it leaves a card the
+                // part does not build on (splitting a run sideways is skipped).
+                if m.src >= 8 {
+                    return true;
+                }
+                let c = &s.cols[m.src as usize];
+                let n = s.len[m.src as usize] as usize;
+                let k = m.count as usize;
+                return k == n || !self.rules.builds_on(c[n - k], c[n - k - 1]);
+            }
+            if m.src < 8 {
+                return m.count == longest[m.src as usize];
+            }
+            self.rules.shifted[s.cells[(m.src - 8) as usize] as usize] == 12
+        });
+    }
+
     /// Play `m` (a card for a cell goes to the first empty one); returns the move as
     /// played (its cell and card filled in), which `undo` takes back.
     #[inline]
@@ -764,6 +797,9 @@ impl Solver {
                 packs.push(self.pack(&state));
             }
             self.moves(&state, &mut moves);
+            if eager {
+                self.prune_quick(&state, &mut moves);
+            }
             for &m in moves.iter() {
                 done.clear();
                 let played = self.play(&mut state, m);
