@@ -14,7 +14,8 @@
 //! - The search is a portfolio, as fc-solve runs several scans: a quick greedy
 //!   best-first pass that also plays unsafe foundation moves (finds most wins, never
 //!   claims a loss); then exact best-first searches with four evaluations in turn and
-//!   growing quotas (each wins, or proves the loss by exhausting the space); last an
+//!   growing quotas (each wins, or proves the loss by exhausting the space), one more
+//!   with a quota of two million positions; last an
 //!   exhaustive depth-first search, children best first, that needs only the set of
 //!   positions seen. Best-first children are kept as (parent, move) and laid out only
 //!   when expanded; moves are made and taken back in place.
@@ -718,7 +719,12 @@ impl Solver {
                 }
             }
         }
-        self.depth_first(root, budget, searched)
+        // A last, longer best-first search before the depth-first one.
+        let result = self.best_first(root, budget, searched, 2_000_000, &SETS[0], false);
+        if result.verdict != Verdict::Unknown || budget.exhausted(result.positions) {
+            return result;
+        }
+        self.depth_first(root, budget, result.positions)
     }
 
     fn pack(&self, s: &State) -> Packed {
