@@ -71,12 +71,15 @@ def main() -> None:
     ours: dict[str, int] = {"won": 0, "lost": 0, "unknown": 0}
     theirs: dict[str, int] = {"won": 0, "lost": 0, "unknown": 0}
     our_times: list[float] = []
+    our_cpu: list[float] = []
     their_times: list[float] = []
     only_ours, only_theirs = [], []
     load = os.getloadavg()[0]
     for number in numbers:
         position = cls.deal(number)
+        cpu = time.process_time()
         verdict = solve(position, Budget(seconds=args.seconds))
+        our_cpu.append(time.process_time() - cpu)
         ours[verdict.status.value] += 1
         our_times.append(verdict.seconds)
         if use_fcs:
@@ -97,6 +100,7 @@ def main() -> None:
 
     print(f"{cls.game_id} deals {args.deals} (load average at start {load:.2f} on {os.cpu_count()} cores)")
     print(line("winnable", ours, our_times))
+    print(f"  winnable CPU time per deal: median {statistics.median(our_cpu) * 1000:.3f} ms  p90 {percentile(our_cpu, 0.9) * 1000:.3f} ms (wall time above; the machine is shared)")
     if use_fcs:
         print(line("fc-solve", theirs, their_times))
         print(f"  fc-solve options: {options}")

@@ -7,6 +7,8 @@ import re
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from winnable.cards import Card, Rank, parse_cards
 from winnable.errors import IllegalMoveError, ParseError
@@ -24,8 +26,93 @@ from winnable.freecell import (
 )
 from winnable.games import game_class
 
-VECTORS = Path("/work/shared/vectors/penguin-deals.txt")
-HERE_VECTORS = Path(__file__).with_name("penguin-deals.txt")
+SHARED_VECTORS = Path("/work/shared/vectors/penguin-deals.txt")
+
+# PySolFC's Penguin layouts (the project's shared vectors, kept here so the tests run
+# on any clone): the base rank, the three base cards on the foundations, then the seven
+# columns, deepest card first (the beak starts column 1).
+PENGUIN_DEALS = """
+deal 1 (base rank J)
+Founds: D-J C-J S-J
+FC: - - - - - - -
+JH KD 3H 3C 4D 2C 3D
+2D KC 2S 4C 7S 7D 8C
+9H 9S KS 5C 3S 6D TC
+5D 5S 9D TS TD 8S 6S
+7H AD QD QH 4S 8D 9C
+7C QC AS 4H TH QS 2H
+5H KH AH AC 8H 6C 6H
+deal 2 (base rank Q)
+Founds: D-Q C-Q S-Q
+FC: - - - - - - -
+QH 4D TD 7S 8H 9H 8D
+KC JD JC 9D AH 2H KH
+3C JS 8C KS 9S 3H 7D
+4C 6H 6C 7C TC AD AS
+2C 6D 8S 6S 2S 7H 5S
+KD 2D 4S 4H 3S 3D TH
+5C 9C 5D AC TS 5H JH
+deal 3 (base rank K)
+Founds: C-K S-K H-K
+FC: - - - - - - -
+KD 4D 9C 7C 6D 7S 2H
+2D 7D QD AD 3D 3S JC
+QC JH TC 4H 6C 9S 5H
+7H 9D QH AS TD 2C 8C
+6S JS TS JD 2S 3H 4S
+8H QS 5D 8D 3C 4C 5S
+TH 8S 6H AC 9H AH 5C
+deal 100 (base rank A)
+Founds: D-A H-A C-A
+FC: - - - - - - -
+AS TD KD 6S 7H 5D 8D
+JS QH QS 5H 3C 3H QD
+4S TS TH 6C KS 2C 2D
+QC 5C 7S 3D JC 2H 8S
+7C 9D 8H 4D 3S KH KC
+6D 4H 9C 2S TC 8C 9S
+JH JD 6H 9H 4C 7D 5S
+deal 11982 (base rank A)
+Founds: H-A S-A C-A
+FC: - - - - - - -
+AD 3H 6H JC 7C 4S QD
+4H QS 5S 5D 6C 7S 4C
+2D QC 4D 5C 2C JD 5H
+6S 8S 9H 8C TH 7D KC
+TS 7H JH 9D QH 8H 8D
+JS KS 9S TD 6D 9C 2S
+3D KD 3C KH TC 2H 3S
+deal 32000 (base rank 7)
+Founds: S-7 D-7 H-7
+FC: - - - - - - -
+7C TH 9C 9H QH TD KS
+4D JC 2S KD TC 3S QC
+JS 3C 4H QD 4C 8C KH
+8D 2C 6S 6H AH 6C 5C
+6D 5S 8S 5H JD 2H 8H
+3H 9D 9S QS 4S 2D KC
+3D AC TS AD JH 5D AS
+deal 32001 (base rank 4)
+Founds: C-4 S-4 H-4
+FC: - - - - - - -
+4D KH JS 3C 2S 5D 3H
+AC JC 7S QD AH 5H KS
+JD 7H 2H TS 9D QS KC
+8H TC TD QC KD 6C 3S
+5S JH 8S 2C 9S 7D 8C
+6S 2D 9C TH 5C AD 9H
+6D 3D AS 8D QH 6H 7C
+deal 1000000 (base rank T)
+Founds: D-T C-T S-T
+FC: - - - - - - -
+TH KD 6D 6S 6C JH QH
+AD 4C 5H 9H 4H 8S 2C
+8D 4S 2S 3C KH 3D JC
+7C 4D JD JS QS 8H 9D
+7H QC 9C 6H 7D 9S AS
+3S 3H 5D 2H 5S KC 2D
+KS QD 7S 8C AH 5C AC
+"""
 
 
 def position_from(cls, base: str, founds: str, cells: str, columns: list[str]):
@@ -33,27 +120,12 @@ def position_from(cls, base: str, founds: str, cells: str, columns: list[str]):
     return cls.from_text(text)
 
 
-def remaining_to_foundations(columns_cards: list[str], cells: str = "") -> list[int]:
-    """Foundation counts (base Ace) that hold every card not named on the table."""
-    on_table = {str(card) for line in columns_cards + [cells] for card in parse_cards(line.replace("-", " "))}
-    counts = []
-    for suit in "CDHS":
-        count = 0
-        for rank in "A23456789TJQK":
-            if rank + suit in on_table:
-                break
-            count += 1
-        counts.append(count)
-    return counts
-
-
 # -- deals -------------------------------------------------------------------------------
 
 
-def penguin_vectors():
-    path = HERE_VECTORS if HERE_VECTORS.exists() else VECTORS
+def penguin_vectors(text: str = PENGUIN_DEALS):
     deals = {}
-    lines = [line.strip() for line in path.read_text().splitlines()]
+    lines = [line.strip() for line in text.splitlines()]
     index = 0
     while index < len(lines):
         match = re.match(r"deal (\d+) \(base rank (\w)\)", lines[index])
@@ -73,6 +145,8 @@ PENGUIN_VECTORS = penguin_vectors()
 
 def test_penguin_vectors_cover_the_published_deals():
     assert set(PENGUIN_VECTORS) == {1, 2, 3, 100, 11982, 32000, 32001, 1000000}
+    if SHARED_VECTORS.exists():
+        assert penguin_vectors(SHARED_VECTORS.read_text()) == PENGUIN_VECTORS
 
 
 @pytest.mark.parametrize("number", sorted(PENGUIN_VECTORS))
@@ -453,7 +527,6 @@ def test_registry_knows_every_preset():
 
 # -- the engine against the rules --------------------------------------------------------------
 
-from hypothesis import given, settings, strategies as st  # noqa: E402
 
 
 def canonical(columns, cells, foundations=None):
@@ -552,3 +625,31 @@ def test_cli_deals_and_reads_fc_solve_boards(tmp_path):
     assert result.exit_code == 2 and "no board format" in result.output
     result = runner.invoke(app, ["solve", "penguin", "2", "--json"])
     assert result.exit_code == 0 and json.loads(result.output)["verdict"] == "won"
+
+
+@pytest.mark.parametrize("game", [cls.game_id for cls in GAMES if cls.CELLS >= 4])
+def test_engine_and_rules_agree_along_winning_lines(game):
+    """Winning lines pass through positions with empty columns and long runs."""
+    from winnable.solver import Status, solve
+
+    cls = game_class(game)
+    checked = 0
+    for number in (2, 5):
+        position = cls.deal(number)
+        verdict = solve(position)
+        if verdict.status is not Status.WON:
+            continue
+        for move in verdict.line:
+            if position.empty_columns() or checked % 4 == 0:
+                assert engine_successors(position) == python_successors(position), position.to_text()
+            checked += 1
+            position = position.play(move)
+    assert checked > 0
+
+
+def test_a_small_budget_gives_unknown_not_lost():
+    from winnable.solver import Budget, Status, solve
+
+    verdict = solve(FreeCell.deal(11982), Budget(nodes=500))
+    assert verdict.status is Status.UNKNOWN and verdict.line == ()
+    assert 500 <= verdict.positions < 2000

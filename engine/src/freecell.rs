@@ -1,5 +1,5 @@
 //! The free-cell family (Penguin and its variants, FreeCell, Eight Off, Baker's Game):
-//! one exact depth-first search for every preset.
+//! one exact solver for every preset.
 //!
 //! - A position is up to 8 columns of bytes (card = suit * 13 + rank - 1), up to 8
 //!   cells and 4 foundation counts; moves are made and searched in place.
@@ -11,8 +11,14 @@
 //!   built on any more); so is the beak in the presets where the rules move it.
 //! - Every move the rules allow is generated (single cards and every run length the
 //!   supermove limit allows, or any run), so an exhausted search proves the deal lost.
-//!   Children are tried best first by a cheap evaluation; all of them are generated and
-//!   marked as seen at once.
+//! - The search is a portfolio, as fc-solve runs several scans: a quick greedy
+//!   best-first pass that also plays unsafe foundation moves (finds most wins, never
+//!   claims a loss); then exact best-first searches with four evaluations in turn and
+//!   growing quotas (each wins, or proves the loss by exhausting the space), one more
+//!   with a quota of two million positions; last an
+//!   exhaustive depth-first search, children best first, that needs only the set of
+//!   positions seen. Best-first children are kept as (parent, move) and laid out only
+//!   when expanded; moves are made and taken back in place.
 //!
 //! The line returned names real columns and cells, in the Python move notation
 //! (`3a`, `a5`, `2o`, `48x3`); Python replays it before anyone trusts it.
@@ -364,14 +370,8 @@ pub struct Solver {
 
 impl Solver {
     pub fn new(rules: Rules) -> Solver {
-        let mut weights = [40, 10, 20, 4, 3, 1];
-        if let Ok(text) = std::env::var("WINNABLE_FC_WEIGHTS") {
-            for (slot, word) in weights.iter_mut().zip(text.split(',')) {
-                if let Ok(value) = word.trim().parse() {
-                    *slot = value;
-                }
-            }
-        }
+        // The quick pass's evaluation (and the depth-first search's child order).
+        let weights = [40, 6, 12, 4, 3, 1];
         Solver { rules, z: Zobrist::new(), weights }
     }
 
@@ -453,16 +453,18 @@ impl Solver {
                 out.push(mv(i as u8, FOUNDATION, 1));
             }
             let run = self.run_length(s, i);
+            let reach = run.min(limit);
+            let top_rank = r.shifted[top as usize] as usize;
             for j in 0..r.columns {
                 if j == i || s.len[j] == 0 {
                     continue;
                 }
                 let target = s.top(j);
-                for k in 1..=run.min(limit) {
-                    if r.builds_on(s.cols[i][n - k], target) {
-                        out.push(mv(i as u8, j as u8, k as u8));
-                        break;
-                    }
+                // The run's cards climb one rank a card from the top, so only the card
+                // `k` deep can have the rank that goes on the target.
+                let k = (r.shifted[target as usize] as usize + 13 - top_rank) % 13;
+                if k >= 1 && k <= reach && r.builds_on(s.cols[i][n - k], target) {
+                    out.push(mv(i as u8, j as u8, k as u8));
                 }
             }
             if let Some(j) = first_empty {
@@ -497,6 +499,39 @@ impl Solver {
                 }
             }
         }
+    }
+
+    /// The quick pass's shortcuts (it never claims a loss, so it may skip moves): no
+    /// part of a run moves sideways onto another column, a column moves into an empty
+    /// column only with its longest movable run, and a card leaves a cell for an empty
+    /// column only if it is one rank below the base (a King in FreeCell).
+    fn prune_quick(&self, s: &State, moves: &mut Vec<Move>) {
+        let mut longest = [0u8; MAX_COLUMNS];
+        for m in moves.iter() {
+            if m.src < 8 && m.dst < 8 && s.len[m.dst as usize] == 0 {
+                longest[m.src as usize] = longest[m.src as usize].max(m.count);
+            }
+        }
+        moves.retain(|m| {
+            if m.dst >= 8 {
+                return true;
+            }
+            if s.len[m.dst as usize] != 0 {
+                // A part of a run moves to another column only if it leaves a card the
+                // part does not build on (splitting a run sideways is skipped).
+                if m.src >= 8 {
+                    return true;
+                }
+                let c = &s.cols[m.src as usize];
+                let n = s.len[m.src as usize] as usize;
+                let k = m.count as usize;
+                return k == n || !self.rules.builds_on(c[n - k], c[n - k - 1]);
+            }
+            if m.src < 8 {
+                return m.count == longest[m.src as usize];
+            }
+            self.rules.shifted[s.cells[(m.src - 8) as usize] as usize] == 12
+        });
     }
 
     /// Play `m` (a card for a cell goes to the first empty one); returns the move as
@@ -597,19 +632,25 @@ impl Solver {
     /// Play the automatic moves: the beak (where the rules move it) and safe moves to
     /// the foundations. Each is appended to `done`.
     pub fn auto_play(&self, s: &mut State, done: &mut Vec<Move>) {
+        self.auto_play_with(s, done, false)
+    }
+
+    /// As `auto_play`; when `eager`, every card the foundations accept goes there (a
+    /// fast search that can miss wins, so it never answers *lost*).
+    pub fn auto_play_with(&self, s: &mut State, done: &mut Vec<Move>, eager: bool) {
         let r = &self.rules;
         loop {
             let mut moved = false;
             for i in 0..r.columns {
                 let top = s.top(i);
-                if top != NO_CARD && self.accepts(s, top) && self.safe(s, top) {
+                if top != NO_CARD && self.accepts(s, top) && (eager || self.safe(s, top)) {
                     done.push(self.play(s, mv(i as u8, FOUNDATION, 1)));
                     moved = true;
                 }
             }
             for c in 0..r.cells {
                 let card = s.cells[c];
-                if card != NO_CARD && self.accepts(s, card) && self.safe(s, card) {
+                if card != NO_CARD && self.accepts(s, card) && (eager || self.safe(s, card)) {
                     done.push(self.play(s, mv((8 + c) as u8, FOUNDATION, 1)));
                     moved = true;
                 }
@@ -662,17 +703,28 @@ impl Solver {
     /// depth-first search that decides whatever is left with little memory.
     pub fn solve(&self, root: &State, budget: &mut Budget) -> Solution {
         const SETS: [[i32; 6]; 4] = [[40, 10, 20, 4, 3, 1], [40, 10, 20, 6, 3, 1], [40, 10, 20, 4, 6, 2], [40, 14, 30, 4, 3, 1]];
-        let mut searched = 0u64;
+        let mut searched;
+        // A quick search that sends every card it can to the foundations finds most wins.
+        let quick = self.best_first(root, budget, 0, 3_000, &self.weights, true);
+        if quick.verdict == Verdict::Won || budget.exhausted(quick.positions) {
+            return quick;
+        }
+        searched = quick.positions;
         for quota in [20_000u64, 200_000] {
             for weights in SETS.iter() {
-                let result = self.best_first(root, budget, searched, quota, weights);
+                let result = self.best_first(root, budget, searched, quota, weights, false);
                 searched = result.positions;
                 if result.verdict != Verdict::Unknown || budget.exhausted(searched) {
                     return result;
                 }
             }
         }
-        self.depth_first(root, budget, searched)
+        // A last, longer best-first search before the depth-first one.
+        let result = self.best_first(root, budget, searched, 2_000_000, &SETS[0], false);
+        if result.verdict != Verdict::Unknown || budget.exhausted(result.positions) {
+            return result;
+        }
+        self.depth_first(root, budget, result.positions)
     }
 
     fn pack(&self, s: &State) -> Packed {
@@ -711,7 +763,7 @@ impl Solver {
 
     /// Greedy best-first search: always expand the best position found so far.
     /// Children are kept as (parent, move) and laid out only when expanded.
-    pub fn best_first(&self, root: &State, budget: &mut Budget, already: u64, quota: u64, weights: &[i32; 6]) -> Solution {
+    pub fn best_first(&self, root: &State, budget: &mut Budget, already: u64, quota: u64, weights: &[i32; 6], eager: bool) -> Solution {
         use std::collections::BinaryHeap;
         struct Record {
             parent: u32,
@@ -721,7 +773,7 @@ impl Solver {
         let mut seen = Seen::new();
         let mut start = root.clone();
         let mut opening = Vec::new();
-        self.auto_play(&mut start, &mut opening);
+        self.auto_play_with(&mut start, &mut opening, eager);
         let mut positions: u64 = already + 1;
         let limit = already + quota;
         seen.insert(start.key);
@@ -746,16 +798,19 @@ impl Solver {
                 state = self.unpack(&packs[records[record.parent as usize].packed as usize]);
                 done.clear();
                 self.play(&mut state, record.via);
-                self.auto_play(&mut state, &mut done);
+                self.auto_play_with(&mut state, &mut done, eager);
                 records[index as usize].packed = packs.len() as u32;
                 packs.push(self.pack(&state));
             }
             self.moves(&state, &mut moves);
+            if eager {
+                self.prune_quick(&state, &mut moves);
+            }
             for &m in moves.iter() {
                 done.clear();
                 let played = self.play(&mut state, m);
                 done.push(played);
-                self.auto_play(&mut state, &mut done);
+                self.auto_play_with(&mut state, &mut done, eager);
                 if seen.insert(state.key) {
                     positions += 1;
                     if state.on_foundations() == 52 {
@@ -770,7 +825,7 @@ impl Solver {
                         let mut s = start.clone();
                         for m in path {
                             line.push(self.play(&mut s, m));
-                            self.auto_play(&mut s, &mut line);
+                            self.auto_play_with(&mut s, &mut line, eager);
                         }
                         return Solution { verdict: Verdict::Won, line, positions };
                     }
@@ -783,7 +838,8 @@ impl Solver {
                 }
             }
         }
-        Solution { verdict: Verdict::Lost, line: Vec::new(), positions }
+        let verdict = if eager { Verdict::Unknown } else { Verdict::Lost };
+        Solution { verdict, line: Vec::new(), positions }
     }
 
     /// Exhaustive depth-first search, children best first.

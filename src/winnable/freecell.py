@@ -33,6 +33,15 @@ Foundations build up in suit from the base rank, wrapping K to A, 13 cards each.
 >>> type(position).from_text(after.to_text()) == after
 True
 
+The engine (``engine/src/freecell.rs``) solves every preset exactly: it generates every
+move these rules allow (single cards, and runs of every length the supermove limit or
+the unlimited rule allows), plays the safe moves to the foundations itself (a card on
+which nothing can be built any more; never the beak under the full wrap), treats
+positions that differ only by the order of columns or cells as one (128-bit keys), and
+answers *lost* only after the whole reachable space is exhausted. Its winning line lists
+every move, the automatic ones included, except those the rules make themselves (the
+beak); :func:`winnable.solver.solve` replays it here.
+
 Move notation: a source and a target, each a column (``1`` to ``8``), a cell (``a`` to
 ``h``) or ``o`` for the foundations (out), then ``x`` and a count when a run of several
 cards moves: ``3a`` (column 3 to cell a), ``a5``, ``2o``, ``48x3`` (three cards from
@@ -180,12 +189,12 @@ class FreeCellFamily(Position):
     def _make(cls, columns, cells, foundations, base_rank, deal_number, auto=()) -> Self:
         """Build a position known to be consistent, without the checks (fast replay)."""
         position = object.__new__(cls)
-        object.__setattr__(position, "columns", columns)
-        object.__setattr__(position, "cells", cells)
-        object.__setattr__(position, "foundations", foundations)
-        object.__setattr__(position, "base_rank", base_rank)
-        object.__setattr__(position, "deal_number", deal_number)
-        object.__setattr__(position, "auto", auto)
+        _SET_COLUMNS(position, columns)
+        _SET_CELLS(position, cells)
+        _SET_FOUNDATIONS(position, foundations)
+        _SET_BASE(position, base_rank)
+        _SET_DEAL(position, deal_number)
+        _SET_AUTO(position, auto)
         return position
 
     # -- dealing ---------------------------------------------------------------------
@@ -410,6 +419,13 @@ class FreeCellFamily(Position):
         """
         if isinstance(move, str):
             move = self.parse_move(move)
+        if move.target == FOUNDATION and move.count == 1:
+            # The commonest move, checked inline.
+            card = self._card_at(move.source)
+            if card is not None:
+                count = self.foundations[card.suit]
+                if count < 13 and (card.rank - self.base_rank) % 13 == count:
+                    return self.apply(move)
         reason = self.why_illegal(move)
         if reason is not None:
             raise IllegalMoveError(reason)
@@ -711,6 +727,15 @@ class FreeCellFamily(Position):
 @lru_cache(maxsize=8192)
 def _checked_move(cls: type, text: str) -> FreeCellMove:
     return cls._check_move(text)
+
+
+# Slot setters for `_make` (they bypass the frozen dataclass's __setattr__).
+_SET_COLUMNS = FreeCellFamily.columns.__set__
+_SET_CELLS = FreeCellFamily.cells.__set__
+_SET_FOUNDATIONS = FreeCellFamily.foundations.__set__
+_SET_BASE = FreeCellFamily.base_rank.__set__
+_SET_DEAL = FreeCellFamily.deal_number.__set__
+_SET_AUTO = FreeCellFamily.auto.__set__
 
 
 # -- the games ---------------------------------------------------------------------------
