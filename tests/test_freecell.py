@@ -152,11 +152,6 @@ def test_penguin_vectors_cover_the_published_deals():
 @pytest.mark.parametrize("number", sorted(PENGUIN_VECTORS))
 @pytest.mark.parametrize("cls", [Penguin, PySolFCPenguin, Penguin0])
 def test_penguin_deal_matches_pysolfc(cls, number):
-    if number == 32000:
-        pytest.xfail(
-            "shared deals.shuffled uses Microsoft's generator for 32000 (as pysol-cards does); "
-            "the vector file was dealt with the Mersenne Twister for 32000 (PySolFC: MS below 32000)"
-        )
     base, founds, columns = PENGUIN_VECTORS[number]
     position = cls.deal(number)
     assert position.base_rank.char == base
@@ -170,7 +165,7 @@ def test_penguin_deal_matches_pysolfc(cls, number):
     assert position.columns[0][0].rank == position.base_rank  # the beak
 
 
-@pytest.mark.parametrize("number", [1, 2, 617, 11982, 31999, 32000, 32001, 123456, 10**9 + 7])
+@pytest.mark.parametrize("number", [1, 2, 617, 11982, 31999, 32001, 123456, 10**9 + 7])
 @pytest.mark.parametrize("cls, pysol_id", [(FreeCell, "freecell"), (BakersGame, "freecell"), (EightOff, "eight_off")])
 def test_freecell_and_eight_off_deals_match_pysol_cards(cls, pysol_id, number):
     from pysol_cards.deal_game import Game
