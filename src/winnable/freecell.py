@@ -773,6 +773,18 @@ class EightOff(FreeCellFamily):
     FCS_OPTIONS = "-g eight_off"
 
 
+def penguin_fcs_options(cls: type) -> str:
+    """fc-solve's options for a Penguin preset, once its ranks are shifted so that the
+    base rank is the Ace (PySolFC's own Penguin options, with this preset's cells,
+    empty-column rule and run moves)."""
+    empty = "any" if cls.EMPTY_COLUMN == "any" else "kings"
+    sequence = "unlimited" if cls.RUNS == "unlimited" else "limited"
+    return (
+        f"--freecells-num {cls.CELLS} --stacks-num {cls.COLUMNS} --decks-num 1 --sequences-are-built-by suit "
+        f"--empty-stacks-filled-by {empty} --sequence-move {sequence}"
+    )
+
+
 class Penguin(FreeCellFamily):
     """Penguin (David Parlett), as RULES.md gives it: the beak sets the base rank, 7
     columns, 7 flippers, build down in suit wrapping A to K but never onto the tableau
@@ -789,7 +801,10 @@ class Penguin(FreeCellFamily):
     BASE_RANK = None
     AUTO_BEAK = True
     LAYOUT = "penguin"
-    FCS_OPTIONS = "--freecells-num 7 --stacks-num 7 --decks-num 1 --sequences-are-built-by suit --empty-stacks-filled-by kings --sequence-move limited"
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        cls.FCS_OPTIONS = penguin_fcs_options(cls)
 
 
 class RelaxedPenguin(Penguin):
@@ -797,7 +812,6 @@ class RelaxedPenguin(Penguin):
     title = "Relaxed Penguin"
     summary = "Penguin where any card or run fills an empty column."
     EMPTY_COLUMN = "any"
-    FCS_OPTIONS = "--freecells-num 7 --stacks-num 7 --decks-num 1 --sequences-are-built-by suit --empty-stacks-filled-by any --sequence-move limited"
 
 
 class Penguin6(Penguin):
@@ -805,7 +819,6 @@ class Penguin6(Penguin):
     title = "Penguin (6 flippers)"
     summary = "Penguin with 6 flippers."
     CELLS = 6
-    FCS_OPTIONS = Penguin.FCS_OPTIONS.replace("--freecells-num 7", "--freecells-num 6")
 
 
 class Penguin5(Penguin):
@@ -813,7 +826,6 @@ class Penguin5(Penguin):
     title = "Penguin (5 flippers)"
     summary = "Penguin with 5 flippers."
     CELLS = 5
-    FCS_OPTIONS = Penguin.FCS_OPTIONS.replace("--freecells-num 7", "--freecells-num 5")
 
 
 class Penguin3(Penguin):
@@ -821,7 +833,6 @@ class Penguin3(Penguin):
     title = "Penguin (3 flippers)"
     summary = "Penguin with 3 flippers."
     CELLS = 3
-    FCS_OPTIONS = Penguin.FCS_OPTIONS.replace("--freecells-num 7", "--freecells-num 3")
 
 
 class Penguin0(Penguin):
@@ -829,7 +840,6 @@ class Penguin0(Penguin):
     title = "Penguin (no flippers)"
     summary = "Penguin without flippers: tableau and foundation moves only."
     CELLS = 0
-    FCS_OPTIONS = Penguin.FCS_OPTIONS.replace("--freecells-num 7", "--freecells-num 0")
 
 
 class PySolFCPenguin(Penguin):
@@ -842,7 +852,8 @@ class PySolFCPenguin(Penguin):
     WRAP = "full"
     RUNS = "unlimited"
     AUTO_BEAK = False
-    FCS_OPTIONS = "--freecells-num 7 --stacks-num 7 --decks-num 1 --sequences-are-built-by suit --empty-stacks-filled-by kings --sequence-move unlimited"
 
+
+Penguin.FCS_OPTIONS = penguin_fcs_options(Penguin)
 
 GAMES = (Penguin, RelaxedPenguin, Penguin6, Penguin5, Penguin3, Penguin0, PySolFCPenguin, FreeCell, EightOff, BakersGame)
