@@ -13,11 +13,11 @@ fn main() {
         let piles: Vec<Vec<u8>> = line.split(' ').map(|p| p.split(',').map(|c| c.parse().unwrap()).collect()).collect();
         let layout = _engine::blackhole::Layout::new(&piles, 1).unwrap();
         let start = Instant::now();
-        let s = layout.solve(&mut _engine::budget::Budget::unlimited());
+        let s = layout.solve(&mut _engine::search::Budget::unlimited());
         let t = start.elapsed().as_secs_f64();
         total += t;
         positions += s.positions;
-        if s.outcome == _engine::budget::Outcome::Won { won += 1; }
+        if s.outcome == _engine::search::Outcome::Won { won += 1; }
         if t > worst.0 { worst = (t, i + 1); }
     }
     println!("won {won} total {total:.3} s positions {positions} ({:.2} M/s) worst {:.1} ms deal {}", positions as f64 / total / 1e6, worst.0 * 1000.0, worst.1);

@@ -19,7 +19,7 @@
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
-use crate::budget::{Budget, Outcome};
+use crate::search::{Budget, Outcome};
 use crate::hashset::KeySet;
 
 pub const PILES: usize = 17;

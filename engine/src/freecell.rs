@@ -25,7 +25,7 @@
 
 use pyo3::prelude::*;
 
-use crate::budget::Budget;
+use crate::search::Budget;
 
 pub const MAX_COLUMNS: usize = 8;
 pub const MAX_CELLS: usize = 8;

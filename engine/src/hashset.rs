@@ -1,20 +1,64 @@
-//! An open-addressing set of 64-bit keys: flat memory, linear probing, and a rate that
-//! stays flat as searches grow (no chains, no per-entry allocation).
+//! An open-addressing set of 64-bit or 128-bit keys: flat memory, linear probing, and a
+//! rate that stays flat as searches grow (no chains, no per-entry allocation). Every
+//! engine module keeps the positions it has seen in one.
 
-pub struct KeySet {
-    slots: Vec<u64>,
+/// A key the set can hold: an unsigned integer whose top bit is free (the set tags
+/// occupied slots with it, so that zero stays "empty").
+pub trait SetKey: Copy + Eq {
+    const EMPTY: Self;
+    const TAG: Self;
+    fn tagged(self) -> Self;
+    fn untagged(self) -> Self;
+    /// A well-mixed 64-bit value that picks the key's home slot.
+    fn spread(self) -> u64;
+}
+
+impl SetKey for u64 {
+    const EMPTY: u64 = 0;
+    const TAG: u64 = 1 << 63;
+    #[inline]
+    fn tagged(self) -> u64 {
+        self | Self::TAG
+    }
+    #[inline]
+    fn untagged(self) -> u64 {
+        self & !Self::TAG
+    }
+    #[inline]
+    fn spread(self) -> u64 {
+        self.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 20
+    }
+}
+
+impl SetKey for u128 {
+    const EMPTY: u128 = 0;
+    const TAG: u128 = 1 << 127;
+    #[inline]
+    fn tagged(self) -> u128 {
+        self | Self::TAG
+    }
+    #[inline]
+    fn untagged(self) -> u128 {
+        self & !Self::TAG
+    }
+    #[inline]
+    fn spread(self) -> u64 {
+        // 128-bit keys are hashes already: their low half is as good as any.
+        self as u64
+    }
+}
+
+pub struct KeySet<K: SetKey = u64> {
+    slots: Vec<K>,
     mask: usize,
     len: usize,
     grow_at: usize,
 }
 
-const EMPTY: u64 = 0;
-const TAG: u64 = 1 << 63;
-
-impl KeySet {
+impl<K: SetKey> KeySet<K> {
     pub fn with_capacity_log2(log2: u32) -> Self {
         let size = 1usize << log2;
-        KeySet { slots: vec![EMPTY; size], mask: size - 1, len: 0, grow_at: size / 10 * 7 }
+        KeySet { slots: vec![K::EMPTY; size], mask: size - 1, len: 0, grow_at: size / 10 * 7 }
     }
 
     pub fn len(&self) -> usize {
@@ -26,13 +70,13 @@ impl KeySet {
     }
 
     #[inline]
-    fn home(&self, key: u64) -> usize {
-        (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 20) as usize & self.mask
+    fn home(&self, key: K) -> usize {
+        key.spread() as usize & self.mask
     }
 
     /// Asks the processor to bring `key`'s home slot into cache ahead of an insert.
     #[inline]
-    pub fn prefetch(&self, key: u64) {
+    pub fn prefetch(&self, key: K) {
         #[cfg(target_arch = "x86_64")]
         unsafe {
             use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
@@ -42,17 +86,17 @@ impl KeySet {
         let _ = key;
     }
 
-    /// Inserts `key` (below 2^63); returns false if it was already there.
+    /// Inserts `key` (its top bit clear); returns false if it was already there.
     #[inline]
-    pub fn insert(&mut self, key: u64) -> bool {
-        let tagged = key | TAG;
+    pub fn insert(&mut self, key: K) -> bool {
+        let tagged = key.tagged();
         let mut index = self.home(key);
         loop {
             let slot = self.slots[index];
             if slot == tagged {
                 return false;
             }
-            if slot == EMPTY {
+            if slot == K::EMPTY {
                 self.slots[index] = tagged;
                 self.len += 1;
                 if self.len >= self.grow_at {
@@ -64,15 +108,15 @@ impl KeySet {
         }
     }
 
-    pub fn contains(&self, key: u64) -> bool {
-        let tagged = key | TAG;
+    pub fn contains(&self, key: K) -> bool {
+        let tagged = key.tagged();
         let mut index = self.home(key);
         loop {
             let slot = self.slots[index];
             if slot == tagged {
                 return true;
             }
-            if slot == EMPTY {
+            if slot == K::EMPTY {
                 return false;
             }
             index = (index + 1) & self.mask;
@@ -82,13 +126,13 @@ impl KeySet {
     fn grow(&mut self) {
         let old = std::mem::take(&mut self.slots);
         let size = old.len() * 2;
-        self.slots = vec![EMPTY; size];
+        self.slots = vec![K::EMPTY; size];
         self.mask = size - 1;
         self.grow_at = size / 10 * 7;
         for slot in old {
-            if slot != EMPTY {
-                let mut index = self.home(slot & !TAG);
-                while self.slots[index] != EMPTY {
+            if slot != K::EMPTY {
+                let mut index = self.home(slot.untagged());
+                while self.slots[index] != K::EMPTY {
                     index = (index + 1) & self.mask;
                 }
                 self.slots[index] = slot;
@@ -97,14 +141,14 @@ impl KeySet {
     }
 }
 
-impl KeySet {
+impl<K: SetKey> KeySet<K> {
     /// Removes `key` if present (backward-shift deletion keeps probe runs intact).
-    pub fn remove(&mut self, key: u64) -> bool {
-        let tagged = key | TAG;
+    pub fn remove(&mut self, key: K) -> bool {
+        let tagged = key.tagged();
         let mut index = self.home(key);
         loop {
             let slot = self.slots[index];
-            if slot == EMPTY {
+            if slot == K::EMPTY {
                 return false;
             }
             if slot == tagged {
@@ -116,10 +160,10 @@ impl KeySet {
         let mut next = (hole + 1) & self.mask;
         loop {
             let slot = self.slots[next];
-            if slot == EMPTY {
+            if slot == K::EMPTY {
                 break;
             }
-            let home = self.home(slot & !TAG);
+            let home = self.home(slot.untagged());
             // Move `slot` back into the hole unless its home lies cyclically in (hole, next].
             let stays = if hole <= next { hole < home && home <= next } else { hole < home || home <= next };
             if !stays {
@@ -128,7 +172,7 @@ impl KeySet {
             }
             next = (next + 1) & self.mask;
         }
-        self.slots[hole] = EMPTY;
+        self.slots[hole] = K::EMPTY;
         self.len -= 1;
         true
     }
@@ -140,7 +184,7 @@ mod tests {
 
     #[test]
     fn insert_remove_agree_with_std() {
-        let mut set = KeySet::with_capacity_log2(4);
+        let mut set: KeySet<u64> = KeySet::with_capacity_log2(4);
         let mut reference = std::collections::HashSet::new();
         let mut x = 88172645463325252u64;
         for step in 0..200_000 {

@@ -8,8 +8,8 @@ use pyo3::prelude::*;
 
 pub mod blackhole;
 pub mod freecell;
-pub mod budget;
 pub mod hashset;
+pub mod search;
 pub mod spider;
 
 #[pymodule]

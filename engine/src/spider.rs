@@ -43,7 +43,7 @@ use std::collections::BinaryHeap;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
-use crate::budget::{Budget, Outcome};
+use crate::search::{Budget, Outcome};
 use crate::hashset::KeySet;
 
 pub const COLUMNS: usize = 10;
