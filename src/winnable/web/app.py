@@ -29,13 +29,14 @@ import anyio.to_thread
 from fastapi import FastAPI, Query, Request
 from starlette.exceptions import HTTPException
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import FileResponse, JSONResponse
-from fastapi.staticfiles import StaticFiles
+from fastapi.responses import JSONResponse
+from brotli_asgi import BrotliMiddleware
 from starlette.concurrency import run_in_threadpool
 
 from winnable.games import game_class
-from winnable.errors import UnknownGameError
-from winnable.web import schemas
+from winnable.web import schemas, summaries
+from winnable.web.pages import Pages, VersionedStatic, error_page, wants_html
+from winnable.web.pages import router as pages_router
 from winnable.web.db import default_database_url, make_engine, migrate
 from winnable.web.service import GameService, NotFound, Positions, ServiceError, Unavailable, catalog, initial, lookup_game
 from winnable.web.solving import Found, PoolSettings, Solver, WinnablePool, analysis, hint
@@ -208,13 +209,15 @@ def create_app(database_url: str | None = None, settings: Settings | None = None
 
     @app.post("/api/games/{game_id}/moves", response_model=schemas.GameState, tags=["play"], responses=conflict)
     def play_move(game_id: str, body: schemas.PlayMove) -> dict[str, Any]:
-        """Play one move (409 with the rules' reason when it is illegal)."""
-        return reply(games.play(game_id, body.move))
+        """Play one move (409 with the rules' reason when it is illegal); with ``auto``,
+        then the safe moves to the foundations it opens."""
+        return reply(games.play(game_id, body.move, body.auto))
 
     @app.post("/api/games/{game_id}/undo", response_model=schemas.GameState, tags=["play"], responses=conflict)
-    def undo(game_id: str) -> dict[str, Any]:
-        """Take back the last move (409 when the game's undo mode forbids it)."""
-        return reply(games.undo(game_id))
+    def undo(game_id: str, body: schemas.Undo | None = None) -> dict[str, Any]:
+        """Take back the last move (409 when the game's undo mode forbids it); with
+        ``auto``, together with the safe moves home played after it."""
+        return reply(games.undo(game_id, bool(body and body.auto)))
 
     @app.post("/api/games/{game_id}/restart", response_model=schemas.GameState, tags=["play"], responses=conflict)
     def restart(game_id: str) -> dict[str, Any]:
@@ -253,33 +256,21 @@ def create_app(database_url: str | None = None, settings: Settings | None = None
 
         return await analysis(solver, game, prefix, seconds or settings.analysis_seconds)
 
-    # -- pages -----------------------------------------------------------------------
-    def page(relative: str) -> FileResponse | JSONResponse:
-        path = settings.static_dir / relative
-        if not path.is_file():
-            return JSONResponse({"detail": f"the page {relative} is not built yet"}, status_code=404)
-        return FileResponse(path, media_type="text/html")
+    # -- your games, pages, static files -----------------------------------------------
+    app.include_router(summaries.router)
+    pages = Pages(settings.static_dir)
+    app.state.pages = pages
+    app.include_router(pages_router(pages))
 
-    def known_game(game: str):
-        try:
-            return game_class(game)
-        except UnknownGameError as error:
-            raise NotFound(str(error)) from None
+    @app.exception_handler(HTTPException)
+    async def http_error(request: Request, error: HTTPException):
+        if wants_html(request):
+            return error_page(pages, request, error.status_code, str(error.detail))
+        return JSONResponse({"detail": error.detail}, status_code=error.status_code, headers=getattr(error, "headers", None))
 
-    @app.get("/", include_in_schema=False)
-    def lobby():
-        return page("index.html")
-
-    @app.get("/play/{game}", include_in_schema=False)
-    def play_page(game: str):
-        known_game(game)
-        return page("play.html")
-
-    @app.get("/rules/{game}", include_in_schema=False)
-    def rules_page(game: str):
-        return page(f"rules/{known_game(game).family}.html")
-
-    app.mount("/static", Static(directory=settings.static_dir, check_dir=False), name="static")
+    app.mount("/static", VersionedStatic(pages=pages, directory=settings.static_dir, check_dir=False), name="static")
+    # Pages, scripts and JSON go out compressed: brotli when the browser takes it, else gzip.
+    app.add_middleware(BrotliMiddleware, minimum_size=500, gzip_fallback=True)
     return app
 
 
@@ -287,23 +278,6 @@ def reply(data: dict[str, Any], status: int = 200) -> JSONResponse:
     """The game state as JSON without re-validating it (the schemas document it; the
     service builds it), which saves a good part of a request's time."""
     return JSONResponse(data, status_code=status)
-
-
-class Static(StaticFiles):
-    """The frontend's files; while a file (or the whole folder) is not there yet, a 404
-    that says so."""
-
-    async def check_config(self) -> None:
-        if self.directory is not None and Path(self.directory).is_dir():
-            await super().check_config()
-
-    async def get_response(self, path: str, scope):
-        try:
-            return await super().get_response(path, scope)
-        except HTTPException as error:
-            if error.status_code != 404:
-                raise
-            return JSONResponse({"detail": f"no file static/{path} (the page may not be built yet)"}, status_code=404)
 
 
 def jsonable(errors: Any) -> Any:
