@@ -101,7 +101,8 @@ function plan(position, width, height, minCw) {
     const byHeight = (height - gaps) / perCw;
     let cw = Math.min(104, option.widthCw, byHeight);
     cw = Math.floor(Math.max(cw, Math.min(minCw, option.widthCw)));
-    const score = option.oneRow ? cw * 1.08 : cw; // one row leaves the columns more height
+    // One row leaves the columns more height; cards a finger cannot hit lose.
+    const score = (option.oneRow ? cw * 1.08 : cw) - (cw < minCw ? 1000 : 0);
     if (!best || score > best.score) best = { ...option, cw, gap, score, longest };
   }
   return best;

@@ -897,6 +897,7 @@ async function hint() {
   if (answer.move) {
     const entry = app.state.legal.find((e) => e.move === answer.move) || answer.describe;
     app.hint = entry || null;
+    document.body.dataset.hint = entry ? entry.move : "";
     highlight(app.hint, "hint");
     const away = answer.line_length ? [el("br"), el("small", {}, tn("A win is {n} move away.", "A win is {n} moves away.", answer.line_length, { n: answer.line_length }))] : [];
     const tap = entry && entry.from !== "stock" ? [el("br"), el("small", {}, t("Tap the marked card to play it."))] : [];
