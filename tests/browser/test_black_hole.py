@@ -118,6 +118,7 @@ def test_undo_modes(page, server, winning_line):
     page.keyboard.press("u")  # refused quietly: the one undo is used
     assert game_state(server, page)["moves"] == winning_line[:1]
 
+    open_menu(page)
     page.select_option("#undo-mode", "none")
     page.keyboard.press("Escape")
     page.click("#new-deal")
@@ -264,7 +265,7 @@ def test_lobby_lists_every_game_with_its_rules(page, server):
         assert tile.locator(f"a[href='/rules/{game['id']}']").count() == 1
     page.click(".game-tile[data-game='black-hole'] a.play")
     page.wait_for_selector("body[data-ready='1']")
-    assert page.url.endswith("/play/black-hole")
+    assert "/play/black-hole?deal=" in page.url
     # A deal number typed in the lobby opens that deal.
     page.goto(server.url("/"))
     page.fill(".game-tile[data-game='black-hole'] input[name='deal']", "7")

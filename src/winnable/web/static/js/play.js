@@ -1300,6 +1300,13 @@ table.addEventListener("click", (event) => {
   }
 });
 
+// A tap outside the table (not on a control) puts a picked-up card back.
+document.addEventListener("click", (event) => {
+  if (!app.selection || table.contains(event.target) || event.target.closest("button, a, input, select, label, .menu, .overlay")) return;
+  clearSelection();
+  announce(t("Put back."));
+});
+
 // A mouse or finger plays without moving the keyboard focus (and its ring) to the card.
 table.addEventListener("mousedown", (event) => {
   if (event.target.closest("[data-place], [data-drop]")) event.preventDefault();
