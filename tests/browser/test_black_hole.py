@@ -281,7 +281,7 @@ def test_lobby_lists_every_game_with_its_rules(page, server):
 
 @pytest.mark.parametrize("width, height", [(360, 740), (390, 844), (1366, 900)])
 def test_the_table_fits_the_screen(browser, server, width, height):
-    context = browser.new_context(viewport={"width": width, "height": height}, has_touch=width < 640)
+    context = browser.new_context(viewport={"width": width, "height": height}, has_touch=width < 640, bypass_csp=True)
     try:
         page = context.new_page()
         open_game(page, server, "black-hole", WON_DEAL)

@@ -59,9 +59,10 @@ export const api = {
   },
   get: (id) => call("GET", `/api/games/${encodeURIComponent(id)}`),
   move: (id, move, auto = false) => call("POST", `/api/games/${encodeURIComponent(id)}/moves`, auto ? { move, auto: true } : { move }),
+  // State-changing calls always send a JSON body (the server's CSRF rule), {} if empty.
   undo: (id, auto = false) => call("POST", `/api/games/${encodeURIComponent(id)}/undo`, auto ? { auto: true } : {}),
+  restart: (id) => call("POST", `/api/games/${encodeURIComponent(id)}/restart`, {}),
   summaries: (ids) => call("POST", "/api/games/summaries", { ids: ids.slice(0, 100) }),
-  restart: (id) => call("POST", `/api/games/${encodeURIComponent(id)}/restart`),
   hint: (id) => call("GET", `/api/games/${encodeURIComponent(id)}/hint`),
   analysis: (id) => call("GET", `/api/games/${encodeURIComponent(id)}/analysis`),
   positionAt: (id, at) => call("GET", `/api/games/${encodeURIComponent(id)}/position?at=${at}`),

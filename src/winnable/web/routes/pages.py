@@ -12,7 +12,8 @@ way back to the lobby); under ``/api/`` errors stay JSON.
 
 >>> from fastapi.testclient import TestClient
 >>> from winnable.web.app import create_app
->>> client = TestClient(create_app("sqlite://", pool_size=0))
+>>> client = TestClient(create_app("sqlite://", pool_size=0, allowed_hosts=["testserver"]),
+...                     headers={"Origin": "http://testserver"})
 >>> page = client.get("/play/black-hole?deal=7")
 >>> page.headers["cache-control"], "/static/v" in page.text
 ('no-cache', True)
@@ -29,12 +30,13 @@ from pathlib import Path
 from string import Template
 
 from fastapi import APIRouter, Request
-from fastapi.responses import HTMLResponse, JSONResponse, Response
+from fastapi.responses import HTMLResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException
 
 from winnable.errors import UnknownGameError
 from winnable.games import game_class
+from winnable.web.errors import NotFound, quote
 
 IMMUTABLE = "public, max-age=31536000, immutable"
 REVALIDATE = "no-cache"
@@ -96,12 +98,12 @@ class Pages:
         return HTMLResponse(body, status_code=status, headers={"Cache-Control": REVALIDATE})
 
 
-class VersionedStatic(StaticFiles):
-    """The static folder, served at ``/static/<file>`` (revalidated) and at
-    ``/static/v<version>/<file>`` (cached for a year). While a file or the folder is
-    missing, a 404 that says so."""
+class Static(StaticFiles):
+    """A static folder, served at ``/static/<file>`` (revalidated) and, for the pages'
+    folder, at ``/static/v<version>/<file>`` (cached for a year). While a file or the
+    folder is missing, a 404 that says so."""
 
-    def __init__(self, *, pages: Pages, **kwargs) -> None:
+    def __init__(self, *, pages: "Pages | None" = None, **kwargs) -> None:
         super().__init__(**kwargs)
         self.pages = pages
 
@@ -110,7 +112,7 @@ class VersionedStatic(StaticFiles):
             await super().check_config()
 
     async def get_response(self, path: str, scope):
-        match = VERSIONED.match(path)
+        match = VERSIONED.match(path) if self.pages is not None else None
         if match:
             path = path[match.end():]
         try:
@@ -118,8 +120,8 @@ class VersionedStatic(StaticFiles):
         except HTTPException as error:
             if error.status_code != 404:
                 raise
-            return JSONResponse({"detail": f"no file static/{path} (the page may not be built yet)", "code": "not_found"}, status_code=404)
-        if response.status_code in (200, 304):
+            raise NotFound(f"no file static/{quote(path, 80)} (the page may not be built yet)", code="not_found") from None
+        if self.pages is not None and response.status_code in (200, 304):
             current = match is not None and match.group(1) == self.pages.version
             response.headers["Cache-Control"] = IMMUTABLE if current else REVALIDATE
         return response
@@ -132,30 +134,34 @@ def known_title(game: str) -> str | None:
         return None
 
 
-def router(pages: Pages) -> APIRouter:
-    """The pages, answering GET and HEAD."""
-    routes = APIRouter(include_in_schema=False)
+router = APIRouter(include_in_schema=False)
 
-    def unknown_game(game: str) -> HTMLResponse:
-        return pages.error(404, "No such game", f"There is no game called \u201c{game}\u201d here (unknown game). Pick one from the list of games.")
 
-    @routes.api_route("/", methods=["GET", "HEAD"])
-    def lobby() -> Response:
-        return pages.page("index.html")
+def pages_of(request: Request) -> Pages:
+    return request.app.state.pages
 
-    @routes.api_route("/play/{game}", methods=["GET", "HEAD"])
-    def play_page(game: str) -> Response:
-        if known_title(game) is None:
-            return unknown_game(game)
-        return pages.page("play.html")
 
-    @routes.api_route("/rules/{game}", methods=["GET", "HEAD"])
-    def rules_page(game: str) -> Response:
-        if known_title(game) is None:
-            return unknown_game(game)
-        return pages.page(f"rules/{game_class(game).family}.html")
+def unknown_game(request: Request, game: str) -> HTMLResponse:
+    return pages_of(request).error(404, "No such game", f"There is no game called {quote(game, 40)} here (unknown game). Pick one from the list of games.")
 
-    return routes
+
+@router.api_route("/", methods=["GET", "HEAD"])
+async def lobby(request: Request) -> Response:
+    return pages_of(request).page("index.html")
+
+
+@router.api_route("/play/{game}", methods=["GET", "HEAD"])
+async def play_page(request: Request, game: str) -> Response:
+    if known_title(game) is None:
+        return unknown_game(request, game)
+    return pages_of(request).page("play.html")
+
+
+@router.api_route("/rules/{game}", methods=["GET", "HEAD"])
+async def rules_page(request: Request, game: str) -> Response:
+    if known_title(game) is None:
+        return unknown_game(request, game)
+    return pages_of(request).page(f"rules/{game_class(game).family}.html")
 
 
 def wants_html(request: Request) -> bool:
@@ -166,7 +172,8 @@ def wants_html(request: Request) -> bool:
 ERROR_TITLES = {404: "Page not found", 405: "Not allowed", 500: "Something went wrong"}
 
 
-def error_page(pages: Pages, request: Request, status: int, detail: str) -> HTMLResponse:
+def error_page(request: Request, status: int, detail: str) -> HTMLResponse:
+    """The HTML answer to a page request that failed."""
     title = ERROR_TITLES.get(status, "Something went wrong")
-    message = "There is no page at this address." if status == 404 else detail
-    return pages.error(status, title, message)
+    message = {404: "There is no page at this address.", 500: "Something went wrong on the server; your games are safe."}.get(status, detail)
+    return pages_of(request).error(status, title, message)

@@ -6,7 +6,8 @@ left out (a game made on another server, or a mistyped id).
 
 >>> from fastapi.testclient import TestClient
 >>> from winnable.web.app import create_app
->>> client = TestClient(create_app("sqlite://", pool_size=0))
+>>> client = TestClient(create_app("sqlite://", pool_size=0, allowed_hosts=["testserver"]),
+...                     headers={"Origin": "http://testserver"})
 >>> game = client.post("/api/games", json={"game": "black-hole", "deal": 2}).json()
 >>> listed = client.post("/api/games/summaries", json={"ids": [game["id"], "nope"]}).json()
 >>> [(g["game"], g["deal"], g["moves"], g["status"]) for g in listed["games"]]
