@@ -153,7 +153,9 @@ a phone held sideways, a desktop window."""
 def new_page(browser, size: str = "desktop", storage: dict | None = None):
     """A fresh browser (empty storage, or ``storage`` set before the page runs) at one
     of :data:`SIZES`; page errors are collected in ``page.page_errors``."""
-    context = browser.new_context(**SIZES[size])
+    # bypass_csp: the tests wait on JavaScript expressions, which the strict CSP (no eval)
+    # would refuse; test_security_headers.py checks the pages under the real policy.
+    context = browser.new_context(**SIZES[size], bypass_csp=True)
     context.set_default_timeout(15_000)
     if storage:
         script = "".join(f"localStorage.setItem({json.dumps(k)}, {json.dumps(v)});" for k, v in storage.items())
