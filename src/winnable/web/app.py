@@ -37,6 +37,7 @@ from starlette.responses import Response
 
 from winnable.web import metrics, schemas
 from winnable.web.csrf import CsrfPolicy
+from winnable.web.deps import Services
 from winnable.web.db import default_database_url, make_engine, migrate, server_key
 from winnable.web.errors import CODES, ApiError, problem_json, problem_response, quote
 from winnable.web.guard import Guard
@@ -106,6 +107,7 @@ def create_app(database_url: str | None = None, settings: Settings | None = None
         redoc_url=None,
         responses=ERRORS,
     )
+    app.state.services = Services(settings, engine, games, solver, pool, limits, csrf)
     app.state.settings = settings
     app.state.engine = engine
     app.state.database_url = url
@@ -161,7 +163,7 @@ def add_error_handlers(app: FastAPI) -> None:
             400: ("invalid_json", "the request body could not be read as JSON"),
             404: ("not_found", "no such page or endpoint"),
             405: ("method_not_allowed", f"{request.method} is not allowed here"),
-            413: ("body_too_large", str(error.detail)),
+            413: ("body_too_large", f"the request body is over {request.app.state.settings.max_body_bytes // 1024} KiB"),
         }.get(error.status_code, (f"http_{error.status_code}", str(error.detail)))
         return problem_response(error.status_code, code, detail, dict(error.headers or {}))
 
