@@ -33,6 +33,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from winnable.web.errors import TooManyRequests, Unavailable
+from winnable.web.i18n import NP_, N_
 
 
 class Expired(Exception):
@@ -115,11 +116,12 @@ class SolverQueue:
             if mine >= self.per_client:
                 self.refused += 1
                 raise TooManyRequests(
-                    f"you already have {mine} solver requests waiting or running; wait for them",
+                    NP_("you already have {n} solver request waiting or running; wait for it",
+                        "you already have {n} solver requests waiting or running; wait for them", mine),
                     code="solver_queue_full_for_client", retry_after=self.retry_after())
             if self._waiting >= self.max_waiting:
                 self.refused += 1
-                raise Unavailable("the solver is busy with other players' requests; try again shortly",
+                raise Unavailable(N_("the solver is busy with other players' requests; try again shortly"),
                                   code="solver_busy", retry_after=self.retry_after())
             line = self._lines.get(job.client)
             if line is None:
@@ -153,7 +155,7 @@ class SolverQueue:
             return
         with self._cond:
             if self._stopping:
-                raise Unavailable("the server is stopping", code="unavailable", retry_after=5)
+                raise Unavailable(N_("the server is stopping"), code="unavailable", retry_after=5)
             while len(self._threads) < self.workers:
                 thread = threading.Thread(target=self._work, name=f"winnable-solver-{len(self._threads)}", daemon=True)
                 self._threads.append(thread)

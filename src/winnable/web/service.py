@@ -52,6 +52,7 @@ from winnable.games import game_class, game_ids
 from winnable.web.cache import ByteLRU, position_size
 from winnable.web.db import GameRow, Query, as_utc, utcnow, write_lock, writer
 from winnable.web.errors import ApiError, BadRequest, Conflict, NotFound, Unavailable, quote
+from winnable.web.i18n import N_
 
 ServiceError = ApiError  # the name other modules knew
 __all__ = ["GameService", "Positions", "ServiceError", "BadRequest", "Conflict", "NotFound", "Unavailable"]
@@ -82,7 +83,7 @@ def short(message: str, limit: int = 160) -> str:
 
 
 def game_not_found(game_id: str) -> NotFound:
-    return NotFound(f"no game with id {quote(game_id)} (it may have been made on another server)", code="game_not_found")
+    return NotFound(N_("no game with id {id} (it may have been made on another server)", id=quote(game_id)), code="game_not_found")
 
 
 # -- the games on offer ---------------------------------------------------------------
@@ -95,7 +96,7 @@ def lookup_game(game_id: str) -> type[Position]:
     try:
         return game_class(game_id)
     except UnknownGameError:
-        raise NotFound(f"unknown game {quote(game_id)} (see /api/catalog for the games)", code="unknown_game") from None
+        raise NotFound(N_("unknown game {name} (see /api/catalog for the games)", name=quote(game_id)), code="unknown_game") from None
 
 
 def catalog() -> list[dict[str, Any]]:
@@ -120,9 +121,9 @@ def catalog() -> list[dict[str, Any]]:
 def parse_deal(value: Any) -> int:
     """A deal number from JSON (a number or its text), with a short reason if it is not one."""
     if isinstance(value, bool) or not isinstance(value, (int, str)) or (isinstance(value, str) and len(value) > 30):
-        raise BadRequest(f"not a deal number: {quote(value)}", code="bad_deal")
+        raise BadRequest(N_("not a deal number: {value}", value=quote(value)), code="bad_deal")
     if isinstance(value, int) and not 1 <= value <= MAX_DEAL:
-        raise BadRequest(f"deal number out of range: {quote(value)} (1 to {MAX_DEAL})", code="bad_deal")
+        raise BadRequest(N_("deal number out of range: {value} (1 to {last})", value=quote(value), last=MAX_DEAL), code="bad_deal")
     try:
         return parse_deal_number(value)
     except WinnableError as error:
@@ -335,7 +336,7 @@ class GameService:
         row = self._read(game_id)
         moves = list(row.moves)
         if not 0 <= at <= len(moves):
-            raise BadRequest(f"at must be between 0 and {len(moves)} (the moves played)", code="bad_position")
+            raise BadRequest(N_("at must be between 0 and {n} (the moves played)", n=len(moves)), code="bad_position")
         view = shown(self.positions.after(row.game, int(row.deal), moves[:at]))
         return {
             "id": game_id,
@@ -408,7 +409,7 @@ class GameService:
     def create(self, game: str, deal: Any = None, undo: str = "unlimited", winnable_deal: bool = False) -> dict[str, Any]:
         cls = lookup_game(game)
         if undo not in UNDO_MODES:
-            raise BadRequest(f"unknown undo mode {quote(undo)} (modes: {', '.join(UNDO_MODES)})", code="bad_request")
+            raise BadRequest(N_("unknown undo mode {mode} (modes: {modes})", mode=quote(undo), modes=", ".join(UNDO_MODES)), code="bad_request")
         number = random.randint(1, RANDOM_DEALS) if deal is None else parse_deal(deal)
         try:
             position = initial(cls.game_id, number)
@@ -463,16 +464,16 @@ class GameService:
         move to the foundations it opens (stored as moves of their own; an undo with
         ``auto`` takes them back together with the move)."""
         if not isinstance(text, str) or not text.strip():
-            raise BadRequest("a move is a non-empty string in the game's notation", code="bad_move")
+            raise BadRequest(N_("a move is a non-empty string in the game's notation"), code="bad_move")
         if len(text) > 64:
-            raise BadRequest("a move's notation is a few characters, not a long text", code="bad_move")
+            raise BadRequest(N_("a move's notation is a few characters, not a long text"), code="bad_move")
 
         def change(row: GameRow, position: Position) -> Position:
             status = status_of(position)
             if status != "playing":
-                raise Conflict(f"the game is over ({status}): no more moves; undo, restart or deal again", code="game_over")
+                raise Conflict(N_("the game is over: no more moves; undo, restart or deal again") if status != "won" else N_("the game is won: no more moves; restart or deal again"), code="game_over")
             if len(row.moves) >= MAX_MOVES:
-                raise Conflict(f"this game has reached {MAX_MOVES} moves; restart or deal again", code="move_limit")
+                raise Conflict(N_("this game has reached {n} moves; restart or deal again", n=MAX_MOVES), code="move_limit")
             try:
                 move = position.parse_move(text)
                 after = position.play(move)
@@ -504,19 +505,19 @@ class GameService:
 
         def change(row: GameRow, position: Position) -> Position:
             if row.undo_mode == "none":
-                raise Conflict("this game is played without undo", code="undo_refused")
+                raise Conflict(N_("this game is played without undo"), code="undo_refused")
             if row.undo_mode == "one" and row.undo_used >= 1:
-                raise Conflict("the one undo of this game is used up", code="undo_refused")
+                raise Conflict(N_("the one undo of this game is used up"), code="undo_refused")
             if not row.moves:
-                raise Conflict("nothing to undo: no move has been played", code="undo_refused")
+                raise Conflict(N_("nothing to undo: no move has been played"), code="undo_refused")
             if position.is_won():
-                raise Conflict("the game is won: there is nothing to undo", code="undo_refused")
+                raise Conflict(N_("the game is won: there is nothing to undo"), code="undo_refused")
             keep = len(row.moves) - 1
             if auto:
                 while keep >= 0 and row.moves[keep] in safe_moves_home(self.positions.after(row.game, row.deal_number, row.moves[:keep])):
                     keep -= 1
                 if keep < 0:
-                    raise Conflict("nothing to undo: only safe moves home have been played", code="undo_refused")
+                    raise Conflict(N_("nothing to undo: only safe moves home have been played"), code="undo_refused")
             row.moves = list(row.moves)[:keep]
             row.undo_used += 1
             return self.positions.after(row.game, row.deal_number, row.moves)

@@ -15,6 +15,7 @@ from winnable.games import game_class
 from winnable.web import schemas
 from winnable.web.deps import ServicesDep, database, rate_limit
 from winnable.web.errors import Conflict
+from winnable.web.i18n import N_
 from winnable.web.pool import Found
 from winnable.web.service import initial, lookup_game
 
@@ -50,9 +51,9 @@ async def new_game(body: schemas.NewGame, response: Response, app: ServicesDep) 
     state, found = await database(app.settings, create)
     if body.winnable:
         if found is None:
-            title = game_class(game_id).title
-            raise Conflict(f"no {title} deal has been proved winnable yet; play any deal, or try again later",
-                           code="no_winnable_deal")
+            title = N_(game_class(game_id).title)
+            raise Conflict(N_("no {game} deal has been proved winnable yet; play any deal, or try again later",
+                              game=title), code="no_winnable_deal")
         response.headers["X-Winnable-Source"] = "pool" if found.from_pool else "reused"
     return state
 

@@ -26,6 +26,7 @@ from starlette.concurrency import run_in_threadpool
 from winnable.errors import UnknownGameError
 from winnable.games import game_class
 from winnable.web.db import GameRow
+from winnable.web.i18n import DEFAULT_LOCALE, gettext, locale_of
 from winnable.web.service import iso
 
 MAX_IDS = 100
@@ -88,5 +89,11 @@ router = APIRouter(tags=["games"])
 
 @router.post("/api/games/summaries", response_model=Summaries)
 async def post_summaries(body: SummariesRequest, request: Request) -> dict[str, Any]:
-    """Summaries (game, deal, moves, status, when) of the games whose ids are given."""
-    return {"games": await run_in_threadpool(summaries, request.app.state.engine, body.ids)}
+    """Summaries (game, deal, moves, status, when) of the games whose ids are given,
+    titles in the request's language."""
+    games = await run_in_threadpool(summaries, request.app.state.engine, body.ids)
+    locale = locale_of(request)
+    if locale != DEFAULT_LOCALE:
+        for game in games:
+            game["title"] = gettext(locale, game["title"])
+    return {"games": games}

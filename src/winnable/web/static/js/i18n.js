@@ -3,12 +3,15 @@
 //
 //   t("Deal {n}", { n: 123 })                    -> "Deal 123" / "Donne 123"
 //   tn("{n} move", "{n} moves", count, { n: count })
+//   tp("card rank", "K")                         -> "K" / "R" / "H" (a message with a context)
 //
 // Message ids are the English sentences; `{name}` placeholders are filled from params.
 // The catalogue for the page's language is embedded by the server in
 // <script id="i18n-catalog" type="application/json">{"locale": "fr", "messages": {...}}</script>
 // (a data block, allowed by the Content-Security-Policy); without one the page is English.
-// A message of the catalogue is a string, or for tn() a list of plural forms.
+// A message of the catalogue is a string, or for tn() a list of plural forms; a message
+// with a context is keyed "context\u0004msgid", as gettext does. The server makes the
+// catalogue from the .po files (`pybabel extract -k t -k tn:1,2 -k tp:1c,2`, see babel.cfg).
 
 function loadCatalog() {
   try {
@@ -37,6 +40,23 @@ function fill(text, params) {
 export function t(msgid, params) {
   const found = messages[msgid];
   return fill(typeof found === "string" && found ? found : msgid, params);
+}
+
+/** The short text `msgid` in the sense `context` ("card rank", "K"): for words that
+ * mean different things in different places. */
+export function tp(context, msgid, params) {
+  const found = messages[`${context}\u0004${msgid}`];
+  return fill(typeof found === "string" && found ? found : msgid, params);
+}
+
+/** A link to a page of this site that keeps the page's language when it is not English
+ * (so a shared link opens in the language it was shared in): "/play/penguin?lang=fr". */
+export function localHref(path) {
+  if (locale === "en") return path;
+  const [base, hash = ""] = path.split("#");
+  const url = new URL(base, "http://x");
+  url.searchParams.set("lang", locale);
+  return url.pathname + url.search + (hash ? `#${hash}` : "");
 }
 
 /** A sentence that counts `n` things: `singular` or `plural` in English, the locale's

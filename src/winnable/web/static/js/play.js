@@ -8,8 +8,8 @@
 // move; dragging chooses the place directly.
 
 import { api, ApiError } from "./api.js";
-import { installSprite, cardName, cardSpan } from "./cards.js";
-import { t, tn, parts, locale } from "./i18n.js";
+import { installSprite, cardName, cardSpan, rankLabel } from "./cards.js";
+import { t, tn, parts, locale, localHref } from "./i18n.js";
 import * as blackhole from "./blackhole.js";
 import * as freecell from "./freecell.js";
 import * as spider from "./spider.js";
@@ -627,7 +627,7 @@ function updateChrome() {
   const base = $("base");
   const rank = position.base_rank;
   base.hidden = !rank || rank === "A";
-  base.textContent = base.hidden ? "" : t("Foundations from {rank}", { rank: rank === "T" ? "10" : rank });
+  base.textContent = base.hidden ? "" : t("Foundations from {rank}", { rank: rankLabel(rank) });
   tick();
   if (state.status === "won") setBadge("won", t("Won"));
 }
@@ -652,9 +652,7 @@ function tick() {
 function dealAddress(deal) {
   const params = new URLSearchParams();
   params.set("deal", String(deal));
-  const lang = new URLSearchParams(location.search).get("lang");
-  if (lang) params.set("lang", lang);
-  return `/play/${encodeURIComponent(gameName)}?${params}`;
+  return localHref(`/play/${encodeURIComponent(gameName)}?${params}`);
 }
 
 function rememberGame(state) {
@@ -1005,7 +1003,7 @@ function showWin() {
   const state = app.state;
   if (state.status !== "won") return;
   const body = [
-    el("p", {}, tn("Deal #{deal} of {game}, won in {time} and {n} move.", "Deal #{deal} of {game}, won in {time} and {n} moves.", state.move_count, { deal: state.deal, game: state.title || app.info.title, time: formatTime(state.elapsed_seconds || 0), n: state.move_count })),
+    el("p", {}, tn("Deal #{deal} of {game}, won in {time} and {n} move.", "Deal #{deal} of {game}, won in {time} and {n} moves.", state.move_count, { deal: state.deal, game: app.info.title || state.title, time: formatTime(state.elapsed_seconds || 0), n: state.move_count })),
   ];
   const score = scoreLine(state);
   if (score) body.push(el("p", { class: "muted" }, score));
@@ -1121,7 +1119,7 @@ async function showYourGames() {
         { "data-id": game.id, class: `your-game ${game.status}` },
         el(
           "a",
-          { class: "your-game-link", href: game.links.resume, "aria-current": current ? "true" : null },
+          { class: "your-game-link", href: localHref(game.links.resume), "aria-current": current ? "true" : null },
           el("b", {}, game.title),
           " ",
           t("Deal #{n}", { n: game.deal }),
@@ -1605,7 +1603,7 @@ function wire() {
 
 function fatal(message) {
   $("title").textContent = "Winnable";
-  table.replaceChildren(el("div", { class: "fatal" }, el("p", {}, message), el("a", { class: "btn primary", href: "/" }, t("See all games"))));
+  table.replaceChildren(el("div", { class: "fatal" }, el("p", {}, message), el("a", { class: "btn primary", href: localHref("/") }, t("See all games"))));
   document.body.dataset.ready = "1";
 }
 
@@ -1627,8 +1625,8 @@ async function main() {
   document.title = `${app.info.title} \u00b7 Winnable`;
   document.body.dataset.family = app.info.family;
   $("title").textContent = app.info.title;
-  $("rules-link").href = `/rules/${gameName}`;
-  $("menu-rules").href = `/rules/${gameName}`;
+  $("rules-link").href = localHref(`/rules/${gameName}`);
+  $("menu-rules").href = localHref(`/rules/${gameName}`);
   $("onetap-toggle").checked = settings().oneTap;
   $("safe-row").hidden = app.info.family !== "freecell";
   const modes = app.info.undo_modes && app.info.undo_modes.length ? app.info.undo_modes : ["unlimited"];
