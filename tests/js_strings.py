@@ -108,3 +108,24 @@ def translated(source: str, offset: int) -> bool:
     """Whether the literal at ``offset`` is a message id of ``t()``, ``tn()`` or ``tp()``."""
     before = source[:offset]
     return bool(_CALL.search(before) or _SECOND_ARGUMENT.search(before))
+
+
+_ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "b": "\b", "f": "\f", "v": "\v", "0": "\0"}
+
+
+def unescape(text: str) -> str:
+    """A literal's text as JavaScript reads it (``"\\u2026"`` is an ellipsis).
+
+    >>> unescape(r"Dealing\\u2026 \\"now\\" \\u{1F0A1}")
+    'Dealing… "now" 🂡'
+    """
+
+    def one(match: re.Match) -> str:
+        escape = match.group(1)
+        if escape.startswith("u{"):
+            return chr(int(escape[2:-1], 16))
+        if escape[0] in "ux" and len(escape) > 1:
+            return chr(int(escape[1:], 16))
+        return _ESCAPES.get(escape, escape)
+
+    return re.sub(r"\\(u\{[0-9a-fA-F]+\}|u[0-9a-fA-F]{4}|x[0-9a-fA-F]{2}|.)", one, text, flags=re.S)

@@ -23,7 +23,7 @@ from babel.messages.frontend import CommandLineInterface  # noqa: E402
 from babel.messages.pofile import read_po  # noqa: E402
 from fastapi.testclient import TestClient  # noqa: E402
 
-from js_strings import literals, translated  # noqa: E402
+from js_strings import literals, translated, unescape  # noqa: E402
 from winnable.games import game_class, game_ids  # noqa: E402
 from winnable.web import i18n  # noqa: E402
 from winnable.web.app import create_app  # noqa: E402
@@ -344,6 +344,20 @@ def test_javascript_shows_players_no_string_outside_the_translation_functions():
             if not translated(source, offset) and shown_english(text, msgids):
                 found.append(f"{path.name}:{source.count(chr(10), 0, offset) + 1}: {text!r}")
     assert not found, "shown to players without t()/tn()/tp():\n" + "\n".join(found)
+
+
+def test_every_message_of_the_javascript_is_in_the_catalogue():
+    """What ``t()``, ``tn()`` and ``tp()`` are called with is in the catalogue, even where
+    ``pybabel extract`` cannot see it (a call inside a template literal's ``${...}``)."""
+    have = {msgid for m in catalog("fr") if m.id for msgid in ((m.id,) if isinstance(m.id, str) else m.id)}
+    missing = []
+    for path in sorted((WEB / "static" / "js").glob("*.js")):
+        source = path.read_text(encoding="utf-8")
+        for offset, text, kind in literals(source):
+            if translated(source, offset) and kind == "str" and not re.search(r"\btp\(\s*$", source[:offset]):
+                if unescape(text) not in have:
+                    missing.append(f"{path.name}:{source.count(chr(10), 0, offset) + 1}: {text!r}")
+    assert not missing, "not in the catalogue (move the call out of ${...}, then make messages):\n" + "\n".join(missing)
 
 
 def test_the_literal_check_catches_an_english_sentence():

@@ -33,6 +33,9 @@ const GAME_ART = {
   "spider-1": [null, "8C", "7C"],
 };
 
+// Translated outside template literals: `pybabel extract` does not look inside ${...}.
+const movesText = (n) => tn("{n} move", "{n} moves", n, { n });
+
 function el(tag, attrs = {}, ...children) {
   const node = document.createElement(tag);
   for (const [key, value] of Object.entries(attrs)) {
@@ -158,7 +161,7 @@ async function yourGames() {
           el("b", {}, game.title),
           " ",
           t("Deal #{n}", { n: game.deal }),
-          el("small", {}, `${tn("{n} move", "{n} moves", game.moves, { n: game.moves })} \u00b7 ${words[game.status] || words.playing} \u00b7 ${game.updated_at ? format.format(new Date(game.updated_at)) : ""}`),
+          el("small", {}, `${movesText(game.moves)} \u00b7 ${words[game.status] || words.playing} \u00b7 ${game.updated_at ? format.format(new Date(game.updated_at)) : ""}`),
         ),
       ),
     ),

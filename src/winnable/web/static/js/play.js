@@ -790,7 +790,8 @@ function play(entry, node) {
     await sendMove(still.move);
     if (app.state.move_count > before) {
       const auto = app.state.move_count - before - 1;
-      announce(auto > 0 ? `${spoken} ${tn("{n} more card went home by itself.", "{n} more cards went home by themselves.", auto, { n: auto })}` : spoken);
+      const more = tn("{n} more card went home by itself.", "{n} more cards went home by themselves.", auto, { n: auto });
+      announce(auto > 0 ? `${spoken} ${more}` : spoken);
     }
   });
 }
@@ -900,7 +901,8 @@ async function hint() {
     const away = answer.line_length ? [el("br"), el("small", {}, tn("A win is {n} move away.", "A win is {n} moves away.", answer.line_length, { n: answer.line_length }))] : [];
     const tap = entry && entry.from !== "stock" ? [el("br"), el("small", {}, t("Tap the marked card to play it."))] : [];
     say([el("b", {}, t("Hint:")), " ", ...(entry ? sentenceOf(entry) : [answer.move]), ...away, ...tap, ...hidden], { sticky: true, kind: "hint" });
-    if (entry) announce(`${t("Hint:")} ${plainSentence(entry, app.state.position)}`);
+    const label = t("Hint:");
+    if (entry) announce(`${label} ${plainSentence(entry, app.state.position)}`);
     if (entry && entry.from) {
       const cards = placesOf(app.state.position).get(entry.from) || [];
       const node = entry.from === "stock" ? table.querySelector(".stock") : elementAt(entry.from, cards.length - (entry.count || 1));
@@ -1037,7 +1039,7 @@ function showLost() {
     art: "stuck",
     body: [
       el("p", {}, tn("No card can move: {n} card left on the table.", "No card can move: {n} cards left on the table.", left, { n: left })),
-      scoreLine(state) ? el("p", {}, `${scoreLine(state)} \u00b7 ${formatTime(state.elapsed_seconds || 0)} \u00b7 ${tn("{n} move", "{n} moves", state.move_count, { n: state.move_count })}`) : null,
+      scoreLine(state) ? el("p", {}, `${scoreLine(state)} \u00b7 ${formatTime(state.elapsed_seconds || 0)} \u00b7 ${movesText(state.move_count)}`) : null,
       el("p", { class: "muted" }, t("The solver can show you the move that lost the game.")),
     ].filter(Boolean),
     buttons,
@@ -1093,6 +1095,8 @@ function when(iso) {
 }
 
 const STATUS_WORDS = { playing: () => t("in play"), won: () => t("won"), lost: () => t("lost") };
+// Translated outside template literals: `pybabel extract` does not look inside ${...}.
+const movesText = (n) => tn("{n} move", "{n} moves", n, { n });
 
 async function showYourGames() {
   openOverlay({ title: t("Your games"), kind: "yours", body: [el("p", { class: "thinking" }, t("Loading\u2026"))], buttons: [button(t("Close"), closeOverlay, { id: "yours-close" })] });
@@ -1109,6 +1113,7 @@ async function showYourGames() {
     return;
   }
   games.sort((a, b) => (a.status === "playing") - (b.status === "playing") || 0).reverse();
+  const thisGame = t("this game");
   const list = el(
     "ul",
     { class: "your-games" },
@@ -1123,7 +1128,7 @@ async function showYourGames() {
           el("b", {}, game.title),
           " ",
           t("Deal #{n}", { n: game.deal }),
-          el("small", {}, `${tn("{n} move", "{n} moves", game.moves, { n: game.moves })} \u00b7 ${(STATUS_WORDS[game.status] || STATUS_WORDS.playing)()} \u00b7 ${when(game.updated_at)}${current ? ` \u00b7 ${t("this game")}` : ""}`),
+          el("small", {}, `${movesText(game.moves)} \u00b7 ${(STATUS_WORDS[game.status] || STATUS_WORDS.playing)()} \u00b7 ${when(game.updated_at)}${current ? ` \u00b7 ${thisGame}` : ""}`),
         ),
       );
     }),
