@@ -27,7 +27,7 @@ from winnable.errors import UnknownGameError
 from winnable.games import game_class
 from winnable.web.db import GameRow
 from winnable.web.i18n import DEFAULT_LOCALE, gettext, locale_of
-from winnable.web.service import iso
+from winnable.web.service import iso, valid_id
 
 MAX_IDS = 100
 
@@ -54,7 +54,7 @@ class Summaries(BaseModel):
 
 
 def summaries(engine: sa.Engine, ids: list[str]) -> list[dict[str, Any]]:
-    wanted = sorted({game_id for game_id in ids if 0 < len(game_id) <= 32})
+    wanted = sorted({game_id for game_id in ids if valid_id(game_id)})  # no NUL byte reaches PostgreSQL
     if not wanted:
         return []
     table = GameRow.__table__

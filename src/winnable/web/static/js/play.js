@@ -1091,7 +1091,7 @@ function when(iso) {
   for (const [unit, size] of [["day", 86400], ["hour", 3600], ["minute", 60]]) {
     if (Math.abs(seconds) >= size) return format.format(Math.round(seconds / size), unit);
   }
-  return format.format(0, "minute");
+  return format.format(0, "second"); // "now", "maintenant", "nu" (CLDR's Dutch "this minute" reads as the future)
 }
 
 const STATUS_WORDS = { playing: () => t("in play"), won: () => t("won"), lost: () => t("lost") };
