@@ -29,6 +29,7 @@ from typing import Any, Self
 
 from winnable import deals
 from winnable.cards import Card, Rank, Suit, format_cards, parse_cards
+from winnable.cards import _BY_TEXT
 from winnable.errors import IllegalMoveError, ParseError
 from winnable.game import Move, Position
 
@@ -39,7 +40,7 @@ HOLE = Card(Rank.ACE, Suit.SPADES)
 
 def ranks_adjacent(a: Rank, b: Rank) -> bool:
     """One rank apart around the circle K-A-2."""
-    return a.next_in_circle == b or b.next_in_circle == a
+    return (a - b) % 13 in (1, 12)
 
 
 @dataclass(frozen=True, slots=True, repr=False)
@@ -94,7 +95,18 @@ class BlackHole(Position):
         cards = deals.shuffled(number)
         cards.remove(HOLE)
         piles = tuple(tuple(cards[index::PILES]) for index in range(PILES))
-        return cls(piles, (HOLE,), deal_number=deals.parse_deal_number(number))
+        return cls._trusted(piles, (HOLE,), deals.parse_deal_number(number))
+
+    @classmethod
+    def _trusted(cls, piles: tuple[tuple[Card, ...], ...], foundation: tuple[Card, ...], deal_number: int | None) -> Self:
+        """A position the rules made (a fresh deal, or a legal move from a valid
+        position): every card is in it once, so the checks of ``__post_init__`` are
+        skipped. They cost more than the move itself when a survey replays lines."""
+        position = object.__new__(cls)
+        object.__setattr__(position, "piles", piles)
+        object.__setattr__(position, "foundation", foundation)
+        object.__setattr__(position, "deal_number", deal_number)
+        return position
 
     # -- rules -----------------------------------------------------------------------
     @property
@@ -110,17 +122,34 @@ class BlackHole(Position):
 
     def pile_of(self, card: Card) -> int | None:
         """The index of the pile whose top card is ``card``, if any."""
-        for index, top in enumerate(self.tops()):
-            if top == card:
+        wanted = card.index
+        for index, pile in enumerate(self.piles):
+            if pile and pile[-1].index == wanted:
                 return index
         return None
+
+    def play(self, move: Move | str) -> Self:
+        """Check ``move`` against the rules and return the position after it: the card
+        must be a pile's top card and one rank from the foundation's (the same test as
+        ``move in legal_moves()``, without listing every move)."""
+        if isinstance(move, str):
+            move = self.parse_move(move)
+        card = getattr(move, "card", None)
+        index = self.pile_of(card) if card is not None else None
+        if index is None or not ranks_adjacent(card.rank, self.foundation_card.rank):
+            raise IllegalMoveError(self.why_illegal(move))
+        return self._after(index, card)
 
     def apply(self, move: BlackHoleMove) -> Self:
         index = self.pile_of(move.card)
         if index is None:
             raise IllegalMoveError(f"{move.card} is not the top card of a pile")
+        return self._after(index, move.card)
+
+    def _after(self, index: int, card: Card) -> Self:
+        """The position after the top card of pile ``index``, ``card``, is played."""
         piles = self.piles[:index] + (self.piles[index][:-1],) + self.piles[index + 1 :]
-        return type(self)(piles, self.foundation + (move.card,), self.deal_number)
+        return self._trusted(piles, self.foundation + (card,), self.deal_number)
 
     def why_illegal(self, move: Move) -> str:
         card = getattr(move, "card", None)
@@ -129,6 +158,9 @@ class BlackHole(Position):
         return f"{card} is not one rank above or below {self.foundation_card} (suits do not matter; K-A-2 wraps)"
 
     def parse_move(self, text: str) -> BlackHoleMove:
+        card = _BY_TEXT.get(text)
+        if card is not None:  # the usual spelling, as the engine's lines write it
+            return BlackHoleMove(card)
         cleaned = text.strip().lower().removeprefix("p")
         if cleaned.isdigit():
             pile = int(cleaned)
