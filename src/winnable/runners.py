@@ -84,7 +84,9 @@ class DaskRunner:
     """The workers of the Dask cluster whose scheduler is at ``address``
     (``tcp://HOST:8786``)."""
 
-    def __init__(self, address: str, timeout: float = 30.0) -> None:
+    def __init__(self, address: str, timeout: float | None = None) -> None:
+        """``timeout``: seconds to reach the scheduler and to wait for a first worker
+        (default: Dask's ``distributed.comm.timeouts.connect``, 30 s)."""
         self.address = address
         self.timeout = timeout
         self.where = f"Dask cluster at {address}"
@@ -96,11 +98,12 @@ class DaskRunner:
         except ImportError as error:  # pragma: no cover - a dependency of Winnable
             raise SurveyError(f"Dask's distributed package is missing: {error}") from None
         try:
-            self.client = Client(self.address, timeout=self.timeout, set_as_default=False)
+            timeout = {} if self.timeout is None else {"timeout": self.timeout}
+            self.client = Client(self.address, set_as_default=False, **timeout)
         except (OSError, TimeoutError, ValueError) as error:
             raise SurveyError(f"cannot reach the Dask scheduler at {self.address}: {error}") from None
         try:
-            self.client.wait_for_workers(1, timeout=self.timeout)
+            self.client.wait_for_workers(1, timeout=self.timeout or 30)
         except (OSError, TimeoutError) as error:
             self.client.close()
             raise SurveyError(f"the Dask scheduler at {self.address} has no worker: {error}") from None
@@ -127,7 +130,7 @@ class DaskRunner:
                 key=f"survey-{plan.game}-{first}-{last}-{token}", pure=False,
             )
             futures[future] = index
-        for future in as_completed(futures):
+        for future in as_completed(futures, loop=self.client.loop):
             index = futures.pop(future)
             try:
                 records = future.result()
