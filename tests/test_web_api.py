@@ -14,7 +14,8 @@ from fastapi.testclient import TestClient  # noqa: E402
 
 from winnable import Budget, solve  # noqa: E402
 from winnable.blackhole import BlackHole  # noqa: E402
-from winnable.web.app import Settings, create_app  # noqa: E402
+from winnable.web.app import create_app  # noqa: E402
+from winnable.web.settings import Settings  # noqa: E402
 
 BUDGET = Budget(seconds=10)
 
@@ -24,10 +25,20 @@ def db_url(tmp_path):
     return f"sqlite:///{tmp_path / 'games.db'}"
 
 
+SITE = "http://testserver"
+
+
 def make_client(url, **settings) -> TestClient:
+    """A client of a fresh app, sending this site's Origin like a browser on its pages."""
     settings.setdefault("pool_background", False)
     settings.setdefault("pool_size", 0)
-    return TestClient(create_app(url, **settings))
+    settings.setdefault("allowed_hosts", ["testserver"])
+    settings.setdefault("rate_limits", False)
+    return TestClient(create_app(url, **settings), headers={"Origin": SITE})
+
+
+def stored_games(client) -> int:
+    return client.app.state.games.count()
 
 
 @pytest.fixture
@@ -76,7 +87,7 @@ def test_catalog_lists_every_registered_game(client):
 
 
 def test_health_and_openapi(client):
-    assert client.get("/api/health").json()["ok"] is True
+    assert client.get("/api/health").json() == {"status": "up"}
     spec = client.get("/openapi.json").json()
     for path in ("/api/games", "/api/games/{game_id}/moves", "/api/games/{game_id}/hint", "/api/games/{game_id}/analysis"):
         assert path in spec["paths"]
@@ -131,7 +142,7 @@ def test_bad_new_game_requests_are_refused_with_a_reason(client, body, status, w
     assert response.status_code == status
     detail = response.json()["detail"]
     assert isinstance(detail, str) and words in detail
-    assert client.get("/api/health").json()["games"] == 0
+    assert stored_games(client) == 0
 
 
 def test_malformed_json_is_refused(client):
@@ -141,15 +152,15 @@ def test_malformed_json_is_refused(client):
 
 
 def test_unknown_game_id_is_404_everywhere(client):
-    for method, path in [
+    for method, path, *body in [
         ("get", "/api/games/nope"),
-        ("post", "/api/games/nope/undo"),
-        ("post", "/api/games/nope/restart"),
+        ("post", "/api/games/nope/undo", {}),
+        ("post", "/api/games/nope/restart", {}),
         ("get", "/api/games/nope/hint"),
         ("get", "/api/games/nope/analysis"),
         ("get", "/api/games/nope/position?at=0"),
     ]:
-        response = getattr(client, method)(path)
+        response = getattr(client, method)(path, **({"json": body[0]} if body else {}))
         assert response.status_code == 404, path
         assert "no game with id" in response.json()["detail"]
     assert play(client, "nope", "KH").status_code == 404
@@ -231,10 +242,10 @@ def test_unlimited_undo(client):
     game = new_game(client, 2)
     for move in ("KH", "AD"):
         play(client, game["id"], move)
-    assert client.post(f"/api/games/{game['id']}/undo").json()["moves"] == ["KH"]
-    state = client.post(f"/api/games/{game['id']}/undo").json()
+    assert client.post(f"/api/games/{game['id']}/undo", json={}).json()["moves"] == ["KH"]
+    state = client.post(f"/api/games/{game['id']}/undo", json={}).json()
     assert state["moves"] == [] and state["position"] == BlackHole.deal(2).player_view()
-    response = client.post(f"/api/games/{game['id']}/undo")
+    response = client.post(f"/api/games/{game['id']}/undo", json={})
     assert response.status_code == 409 and "nothing to undo" in response.json()["detail"]
 
 
@@ -243,9 +254,9 @@ def test_one_undo_per_game(client):
     assert game["undo_left"] == 1
     play(client, game["id"], "KH")
     play(client, game["id"], "AD")
-    state = client.post(f"/api/games/{game['id']}/undo").json()
+    state = client.post(f"/api/games/{game['id']}/undo", json={}).json()
     assert state["moves"] == ["KH"] and state["undo_left"] == 0
-    response = client.post(f"/api/games/{game['id']}/undo")
+    response = client.post(f"/api/games/{game['id']}/undo", json={})
     assert response.status_code == 409 and "used up" in response.json()["detail"]
     assert client.get(f"/api/games/{game['id']}").json()["moves"] == ["KH"]
 
@@ -254,23 +265,23 @@ def test_no_undo(client):
     game = new_game(client, 2, undo="none")
     assert game["undo_left"] == 0
     play(client, game["id"], "KH")
-    response = client.post(f"/api/games/{game['id']}/undo")
+    response = client.post(f"/api/games/{game['id']}/undo", json={})
     assert response.status_code == 409 and "without undo" in response.json()["detail"]
     assert client.get(f"/api/games/{game['id']}").json()["moves"] == ["KH"]
 
 
 def test_undo_reopens_a_lost_game(client):
     lost = lose(client, new_game(client, 2))
-    state = client.post(f"/api/games/{lost['id']}/undo").json()
+    state = client.post(f"/api/games/{lost['id']}/undo", json={}).json()
     assert state["status"] == "playing" and state["finished_at"] is None and state["legal"]
 
 
 def test_restart(client):
     game = new_game(client, 2, undo="one")
     play(client, game["id"], "KH")
-    client.post(f"/api/games/{game['id']}/undo")
+    client.post(f"/api/games/{game['id']}/undo", json={})
     play(client, game["id"], "KH")
-    state = client.post(f"/api/games/{game['id']}/restart").json()
+    state = client.post(f"/api/games/{game['id']}/restart", json={}).json()
     assert state["id"] == game["id"] and state["moves"] == [] and state["restarts"] == 1
     assert state["position"] == game["position"] and state["undo_left"] == 1
 
@@ -292,7 +303,7 @@ def test_games_survive_a_server_restart(db_url):
         game = new_game(first, 2, undo="one")
         for move in ("KH", "AD", "2S"):
             play(first, game["id"], move)
-        first.post(f"/api/games/{game['id']}/undo")
+        first.post(f"/api/games/{game['id']}/undo", json={})
         lost = lose(first, new_game(first, 2))
     first.app.state.engine.dispose()
     with make_client(db_url) as second:  # a new app, a new process's worth of memory
@@ -314,7 +325,7 @@ def test_the_schema_matches_the_models(db_url):
     engine = make_engine(db_url)
     migrate(engine)
     migrate(engine)  # idempotent
-    assert schema_revision(engine) == "0002"
+    assert schema_revision(engine) == "0003"
     with engine.connect() as connection:
         assert compare_metadata(MigrationContext.configure(connection), Base.metadata) == []
 
@@ -343,14 +354,14 @@ def test_following_hints_wins_and_they_come_from_the_cache(client):
     assert cached[0] is False and all(cached[1:])  # one search, then the stored line
     done = client.get(f"/api/games/{game['id']}/hint").json()
     assert done["move"] is None and done["verdict"] == "won"
-    response = client.post(f"/api/games/{game['id']}/undo")
+    response = client.post(f"/api/games/{game['id']}/undo", json={})
     assert response.status_code == 409 and "won" in response.json()["detail"]
 
 
 def test_hint_after_a_losing_move_says_there_is_no_winning_line(client):
     game = new_game(client, 2)
     lost = lose(client, game)
-    client.post(f"/api/games/{game['id']}/undo")  # a position with moves but no win
+    client.post(f"/api/games/{game['id']}/undo", json={})  # a position with moves but no win
     hint = client.get(f"/api/games/{game['id']}/hint").json()
     assert hint["move"] is None and hint["verdict"] == "lost"
     assert "No winning line" in hint["message"]
@@ -395,12 +406,25 @@ def test_hint_budget_is_validated(client):
     assert client.get(f"/api/games/{game['id']}/hint", params={"seconds": "soon"}).status_code == 422
 
 
-def test_winnable_mode_searches_on_the_spot_when_the_pool_is_empty(client):
-    state = client.post("/api/games", json={"game": "black-hole", "winnable": True}).json()
-    assert state["winnable_deal"] is True
+def test_winnable_mode_is_409_at_once_when_no_deal_is_proved(client):
+    response = client.post("/api/games", json={"game": "black-hole", "winnable": True})
+    assert response.status_code == 409 and response.json()["code"] == "no_winnable_deal"
+    assert "Black Hole" in response.json()["detail"]
+    assert stored_games(client) == 0 and client.app.state.solver.searches == 0  # no search ran
+
+
+def test_winnable_mode_deals_a_proved_deal_with_its_proof(client):
+    assert client.app.state.pool.fill("black-hole", 1) == 1
+    response = client.post("/api/games", json={"game": "black-hole", "winnable": True})
+    state = response.json()
+    assert response.headers["x-winnable-source"] == "pool" and state["winnable_deal"] is True
     assert solve(BlackHole.deal(state["deal"]), BUDGET).won
     # the proof came with it: the first hint needs no search
     assert client.get(f"/api/games/{state['id']}/hint").json()["cached"] is True
+    # every proved deal dealt once: one of them again, still without a search
+    again = client.post("/api/games", json={"game": "black-hole", "winnable": True})
+    assert again.status_code == 201 and again.headers["x-winnable-source"] == "reused"
+    assert again.json()["deal"] == state["deal"]
 
 
 def test_winnable_mode_takes_deals_from_the_pool(client):
@@ -417,19 +441,13 @@ def test_winnable_mode_takes_deals_from_the_pool(client):
         assert solve(BlackHole.deal(deal), BUDGET).won
 
 
-def test_winnable_mode_says_503_when_nothing_is_ready(db_url):
-    with make_client(db_url, winnable_seconds=0.001) as client:
-        response = client.post("/api/games", json={"game": "black-hole", "winnable": True})
-        assert response.status_code == 503 and "try again" in response.json()["detail"]
-        assert client.get("/api/health").json()["games"] == 0
-
-
 def test_the_background_filler_fills_the_pool(db_url):
     with make_client(db_url, pool_background=True, pool_size=3, pool_seconds=1.0) as client:
         deadline = time.monotonic() + 60
-        while client.get("/api/health").json()["pool"]["black-hole"] < 3 and time.monotonic() < deadline:
+        pool = client.app.state.pool
+        while pool.ready("black-hole") < 3 and time.monotonic() < deadline:
             time.sleep(0.1)
-        assert client.get("/api/health").json()["pool"]["black-hole"] == 3
+        assert pool.ready("black-hole") == 3 and pool.filling
         state = client.post("/api/games", json={"game": "black-hole", "winnable": True}).json()
         assert solve(BlackHole.deal(state["deal"]), BUDGET).won
 
@@ -461,20 +479,29 @@ def test_pages_are_served_from_the_static_folder(db_url, tmp_path):
         assert client.get("/rules/no-such-game").status_code == 404
 
 
-def test_settings_from_the_environment():
-    settings = Settings.from_env("sqlite://", {"WINNABLE_HINT_SECONDS": "0.5", "WINNABLE_POOL_SIZE": "3"})
+def test_settings_from_the_environment(monkeypatch):
+    from pydantic import ValidationError
+
+    for name, value in {"WINNABLE_DATABASE": "sqlite://", "WINNABLE_HINT_SECONDS": "0.5", "WINNABLE_POOL_SIZE": "3",
+                        "WINNABLE_ALLOWED_HOSTS": "a.example, b.example"}.items():
+        monkeypatch.setenv(name, value)
+    settings = Settings()
     assert settings.database_url == "sqlite://" and settings.hint_seconds == 0.5 and settings.pool_size == 3
-    with pytest.raises(SystemExit):
-        Settings.from_env(None, {"WINNABLE_POOL_SIZE": "many"})
+    assert settings.allowed_hosts == ["a.example", "b.example"]
+    assert settings.with_overrides(pool_size=5).pool_size == 5  # flags win over the environment
+    monkeypatch.setenv("WINNABLE_POOL_SIZE", "many")
+    with pytest.raises(ValidationError):
+        Settings()
 
 
 def test_the_pool_pauses_a_game_whose_deals_are_never_proved(db_url):
     from winnable.web.db import make_engine, migrate
-    from winnable.web.solving import PoolSettings, Solver, WinnablePool
+    from winnable.web.pool import PoolSettings, WinnablePool
+    from winnable.web.solving import Solver
 
     engine = make_engine(db_url)
     migrate(engine)
-    pool = WinnablePool(engine, Solver(1), PoolSettings(size=2, seconds=0.01, give_up_after=3, backoff=30, rest=0))
+    pool = WinnablePool(engine, Solver(), PoolSettings(size=2, seconds=0.01, give_up_after=3, backoff=30, rest=0))
     pool.try_deal = lambda game, deal, seconds: None  # as if no deal could be proved
     import random
 
@@ -505,7 +532,7 @@ def test_upgrading_an_older_database_keeps_its_games(db_url):
                 " 0, 0, '2026-01-01 10:00:00', '2026-01-01 10:00:00', '2026-01-01 10:05:00', :finished, 'playing')"),
                 {"id": game_id, "moves": moves, "finished": finished})
     migrate(engine)
-    assert schema_revision(engine) == "0002"
+    assert schema_revision(engine) == "0003"
     with make_client(db_url) as client:
         played = client.get("/api/games/played").json()
         assert played["moves"] == ["KH", "AD"] and played["started_at"].startswith("2026-01-01T10:00:00")
@@ -520,8 +547,8 @@ def test_the_clock_starts_with_the_first_move(client):
     assert state["started_at"] is not None
     time.sleep(0.05)
     assert client.get(f"/api/games/{game['id']}").json()["elapsed_seconds"] >= 0.05
-    assert client.post(f"/api/games/{game['id']}/undo").json()["started_at"] == state["started_at"]
-    restarted = client.post(f"/api/games/{game['id']}/restart").json()
+    assert client.post(f"/api/games/{game['id']}/undo", json={}).json()["started_at"] == state["started_at"]
+    restarted = client.post(f"/api/games/{game['id']}/restart", json={}).json()
     assert restarted["started_at"] is None and restarted["elapsed_seconds"] == 0
 
 

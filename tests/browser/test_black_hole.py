@@ -276,7 +276,7 @@ def test_unknown_game_page(page, server):
 
 @pytest.mark.parametrize("width, height", [(360, 740), (390, 844), (1366, 900)])
 def test_the_table_fits_the_screen(browser, server, width, height):
-    context = browser.new_context(viewport={"width": width, "height": height}, has_touch=width < 640)
+    context = browser.new_context(viewport={"width": width, "height": height}, has_touch=width < 640, bypass_csp=True)
     try:
         page = context.new_page()
         open_game(page, server, "black-hole", WON_DEAL)

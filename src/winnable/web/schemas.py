@@ -35,8 +35,37 @@ class PlayMove(BaseModel):
     move: str = Field(description="A move in the game's notation (a click_choices entry's `move`).", max_length=64)
 
 
+class Empty(BaseModel):
+    """The body of a call that needs no options: ``{}`` (state-changing calls always
+    send a JSON body; see the CSRF rules in the API description)."""
+
+    model_config = ConfigDict(json_schema_extra={"examples": [{}]})
+
+
 class Problem(BaseModel):
+    """Every error: a stable machine-readable ``code`` and a sentence for the player."""
+
+    model_config = ConfigDict(json_schema_extra={"examples": [{"code": "game_not_found", "detail": "no game with id 'abc'"}]})
+
+    code: str = Field(description="Stable machine-readable error code (see the API description).")
     detail: str = Field(description="A sentence for the player on what went wrong.")
+
+
+class FieldProblem(BaseModel):
+    loc: list[str | int]
+    msg: str
+    type: str
+
+
+class ValidationProblem(Problem):
+    errors: list[FieldProblem] = Field(default_factory=list, description="Each field that did not validate.")
+
+
+class CsrfToken(BaseModel):
+    token: str = Field(description="Send it back in the header named below with state-changing calls "
+                                   "that carry no Origin header (scripts; browsers send Origin).")
+    header: str
+    expires_in: int = Field(description="Seconds the token stays valid.")
 
 
 class CatalogEntry(BaseModel):
@@ -127,7 +156,4 @@ class Analysis(BaseModel):
 
 
 class Health(BaseModel):
-    ok: bool
-    games: int | None = None
-    pool: dict[str, int] | None = Field(None, description="Proved-winnable deals ready, per game.")
-    solver: dict[str, int] | None = Field(None, description="Solver threads, searches running and done, verdicts cached.")
+    status: Literal["up", "down"] = Field(description="Whether the server and its database answer.")

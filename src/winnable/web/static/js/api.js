@@ -51,8 +51,9 @@ export const api = {
   },
   get: (id) => call("GET", `/api/games/${encodeURIComponent(id)}`),
   move: (id, move) => call("POST", `/api/games/${encodeURIComponent(id)}/moves`, { move }),
-  undo: (id) => call("POST", `/api/games/${encodeURIComponent(id)}/undo`),
-  restart: (id) => call("POST", `/api/games/${encodeURIComponent(id)}/restart`),
+  // State-changing calls always send a JSON body (the server's CSRF rule), {} if empty.
+  undo: (id) => call("POST", `/api/games/${encodeURIComponent(id)}/undo`, {}),
+  restart: (id) => call("POST", `/api/games/${encodeURIComponent(id)}/restart`, {}),
   hint: (id) => call("GET", `/api/games/${encodeURIComponent(id)}/hint`),
   analysis: (id) => call("GET", `/api/games/${encodeURIComponent(id)}/analysis`),
   positionAt: (id, at) => call("GET", `/api/games/${encodeURIComponent(id)}/position?at=${at}`),
