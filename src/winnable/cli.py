@@ -205,6 +205,40 @@ def survey(
 
 
 @app.command()
+def pool(
+    games: Optional[list[str]] = typer.Argument(None, help="Game ids (default: every game)."),
+    database: Optional[str] = typer.Option(None, "--database", help="Database URL (default: the web app's SQLite file)."),
+    as_json: bool = typer.Option(False, "--json", help="Print the counts as JSON."),
+) -> None:
+    """How many deals of each game the verdicts table holds: proved winnable (and not
+    dealt yet by the web app), proved lost, undecided."""
+    from winnable.verdicts import VerdictStore
+
+    for game in games or ():
+        lookup(game)
+    if database is None:
+        from winnable.web.db import default_database_url
+
+        database = default_database_url()
+    try:
+        store = VerdictStore.open(database)
+    except WinnableError as error:
+        raise fail(str(error)) from None
+    try:
+        counts = store.counts(games or game_ids())
+    finally:
+        store.close()
+    shown = {game: counts[game] for game in (games or game_ids())}
+    shown |= {game: value for game, value in counts.items() if not games and game not in shown}
+    if as_json:
+        typer.echo(json.dumps(shown))
+        return
+    typer.echo(f"{'game':18} {'won':>10} {'not dealt':>10} {'lost':>10} {'unknown':>10}")
+    for game, count in shown.items():
+        typer.echo(f"{game:18} {count['won']:>10,} {count['unused']:>10,} {count['lost']:>10,} {count['unknown']:>10,}")
+
+
+@app.command()
 def serve(
     host: str = typer.Option("127.0.0.1", "--host", help="Address to listen on."),
     port: int = typer.Option(8000, "--port", help="Port to listen on."),
