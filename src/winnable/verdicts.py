@@ -191,8 +191,9 @@ class VerdictStore:
                 statement = insert(table)
                 updated = {key: statement.excluded[key] for key in rows[0] if key not in ("game", "deal")}
                 statement = statement.on_conflict_do_update(
-                    index_elements=["game", "deal"], set_=updated, where=table.c.verdict == "unknown")
-                return connection.execute(statement, rows).rowcount
+                    index_elements=["game", "deal"], set_=updated, where=table.c.verdict == "unknown",
+                ).returning(table.c.id)  # a row kept as it was returns nothing
+                return len(connection.execute(statement, rows).all())
             written = 0  # any other database: one row at a time
             for row in rows:
                 current = connection.execute(sa.select(table.c.verdict).where(
