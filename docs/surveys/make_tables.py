@@ -136,7 +136,10 @@ def main() -> None:
     elif args.action == "dry-run":
         folder = args.keep or Path(tempfile.mkdtemp(prefix="winnable-tables-"))
         folder.mkdir(parents=True, exist_ok=True)
-        tables = [shortened(table, args.deals) for table in chosen(args.ids)]
+        tables = []
+        for table in map(lambda table: shortened(table, args.deals), chosen(args.ids)):
+            if all(other.data_name != table.data_name for other in tables):  # freecell: 100k and 1M alike
+                tables.append(table)
         for table in tables:
             run(table, folder / "data", [], False)
         report = write_reports(folder / "data", folder, tables)

@@ -193,6 +193,10 @@ def survey(
                              chunk=chunk, lines=lines, done=done, sink=sink)
     except WinnableError as error:
         raise fail(str(error)) from None
+    except KeyboardInterrupt:
+        if out is not None:
+            typer.echo(f"stopped: every chunk finished is in {out}; the same command with --resume goes on", err=True)
+        raise
     finally:
         if handle is not None:
             handle.close()
