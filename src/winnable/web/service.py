@@ -50,7 +50,7 @@ from winnable.errors import IllegalMoveError, UnknownGameError, WinnableError
 from winnable.game import Position
 from winnable.games import game_class, game_ids
 from winnable.web.cache import ByteLRU, position_size
-from winnable.web.db import GameRow, as_utc, utcnow, write_lock, writer
+from winnable.web.db import GameRow, Query, as_utc, utcnow, write_lock, writer
 from winnable.web.errors import ApiError, BadRequest, Conflict, NotFound, Unavailable, quote
 
 ServiceError = ApiError  # the name other modules knew
@@ -132,16 +132,17 @@ def parse_deal(value: Any) -> int:
 # -- positions in memory --------------------------------------------------------------
 def moves_key(moves: Sequence[str]) -> tuple[bytes, bytes]:
     """Digests of ``moves`` and of ``moves[:-1]``: a cache key costs 16 bytes however
-    long the game (a key holding the move list made a 10,000-move game cost gigabytes)."""
-    hasher = hashlib.blake2b(digest_size=16)
-    for move in moves[:-1]:
-        hasher.update(move.encode("utf-8", "surrogatepass"))
-        hasher.update(b"\n")
-    before = hasher.digest()
-    if moves:
-        hasher.update(moves[-1].encode("utf-8", "surrogatepass"))
-        hasher.update(b"\n")
-    return hasher.digest(), before
+    long the game (a key holding the move list made a 10,000-move game cost gigabytes).
+
+    >>> moves_key(["KH", "AD"])[1] == moves_key(["KH"])[0] and moves_key([])[0] == moves_key(["KH"])[1]
+    True
+    """
+    text = "\n".join(moves).encode("utf-8", "surrogatepass")
+    full = hashlib.blake2b(text, digest_size=16).digest()
+    if not moves:
+        return full, full
+    cut = max(0, len(text) - len(moves[-1].encode("utf-8", "surrogatepass")) - 1)
+    return full, hashlib.blake2b(text[:cut], digest_size=16).digest()
 
 
 class Positions:
@@ -199,6 +200,22 @@ class Shown:
     status: str
     view: dict[str, Any]
     legal: list[dict[str, Any]]
+    safe: list[str] = dataclasses.field(default_factory=list)
+    """Moves to the foundations that lose nothing (played for the player who wants it)."""
+    finish: list[str] | None = None
+    """When the rest is a plain run home: its moves (the page's Finish control)."""
+
+
+def safe_moves_home(position: Position) -> list[str]:
+    """The game's safe moves home, for games that have them (the free-cell family)."""
+    method = getattr(position, "safe_moves_home", None)
+    return [str(move) for move in method()] if method else []
+
+
+def finishing_line(position: Position) -> list[str] | None:
+    method = getattr(position, "finishing_line", None)
+    line = method() if method else None
+    return None if not line else [str(move) for move in line]
 
 
 _shown = ByteLRU(16 << 20)
@@ -211,7 +228,15 @@ def shown(position: Position) -> Shown:
     if entry is not None and entry.position is position:
         return entry
     status = "won" if position.is_won() else "lost" if position.is_lost() else "playing"
-    entry = Shown(position, status, position.player_view(), position.click_choices() if status == "playing" else [])
+    playing = status == "playing"
+    entry = Shown(
+        position,
+        status,
+        position.player_view(),
+        position.click_choices() if playing else [],
+        safe_moves_home(position) if playing else [],
+        finishing_line(position) if playing else None,
+    )
     _shown.put(id(position), entry, 4 * position_size(position))
     return entry
 
@@ -240,6 +265,36 @@ class Snapshot:
 # -- the service ----------------------------------------------------------------------
 _GAMES = GameRow.__table__
 _READ_GAME = select(_GAMES).where(_GAMES.c.id == sa.bindparam("id"))
+_LOCK_GAME = _READ_GAME.with_for_update()
+_INSERT_GAME = _GAMES.insert()
+_CHANGED = ("moves", "undo_used", "restarts", "started_at", "status", "updated_at", "finished_at")
+# Built once: building a statement per request cost more than running it.
+_UPDATE_GAME = (_GAMES.update().where(_GAMES.c.id == sa.bindparam("game_id"))
+                .values({name: sa.bindparam(name) for name in _CHANGED}))
+
+
+@dataclasses.dataclass
+class Stored:
+    """One row of ``games``, as a transaction reads and changes it."""
+
+    id: str
+    game: str
+    deal: str
+    undo_mode: str
+    undo_used: int
+    moves: list[str]
+    winnable_deal: bool
+    restarts: int
+    created_at: dt.datetime
+    started_at: dt.datetime | None
+    updated_at: dt.datetime
+    finished_at: dt.datetime | None
+    status: str
+
+    @property
+    def deal_number(self) -> int:
+        return int(self.deal)
+
 
 class GameService:
     """Create and play games stored in the database behind ``engine``."""
@@ -247,6 +302,7 @@ class GameService:
     def __init__(self, engine: Engine, positions: Positions | None = None) -> None:
         self.engine = engine
         self.write_engine = writer(engine)
+        self._read_game = Query(engine, _READ_GAME)
         self.positions = positions or Positions()
         self._locks = [threading.Lock() for _ in range(64)]
 
@@ -254,21 +310,12 @@ class GameService:
         return self._locks[hash(game_id) % len(self._locks)]
 
     # -- reading ---------------------------------------------------------------------
-    def _row(self, session: Session, game_id: str, for_update: bool = False) -> GameRow:
-        row = session.get(GameRow, game_id, with_for_update=for_update) if valid_id(game_id) else None
+    def _read(self, game_id: str) -> Stored:
+        """The stored game (reads skip SQLAlchemy's ORM and Result: they are most requests)."""
+        row = self._read_game.first(id=game_id) if valid_id(game_id) else None
         if row is None:
             raise game_not_found(game_id)
-        return row
-
-    def _read(self, game_id: str):
-        """The stored game as a plain row (reads skip the ORM: they are most requests)."""
-        row = None
-        if valid_id(game_id):
-            with self.engine.connect() as connection:
-                row = connection.execute(_READ_GAME, {"id": game_id}).first()
-        if row is None:
-            raise game_not_found(game_id)
-        return row
+        return Stored(**row)
 
     def _position(self, row: GameRow) -> Position:
         lookup_game(row.game)
@@ -331,6 +378,8 @@ class GameService:
             "move_count": len(moves),
             "position": view.view,
             "legal": view.legal,
+            "safe": view.safe,
+            "finish": view.finish,
             "status": status,
             "winnable_deal": row.winnable_deal,
             "hidden_cards": hides_cards(cls),
@@ -366,7 +415,7 @@ class GameService:
         except WinnableError as error:
             raise BadRequest(f"cannot deal {cls.title} deal {number}: {error}", code="bad_deal") from None
         now = utcnow()
-        row = GameRow(
+        row = Stored(
             id=secrets.token_urlsafe(9),
             game=cls.game_id,
             deal=str(number),
@@ -381,16 +430,22 @@ class GameService:
             finished_at=None,
             status=status_of(position),
         )
-        with write_lock(self.engine), Session(self.write_engine, expire_on_commit=False) as session, session.begin():
-            session.add(row)
+        with write_lock(self.engine), self.write_engine.begin() as connection:
+            connection.execute(_INSERT_GAME, dataclasses.asdict(row))
         return self.render(row, position)
 
     def _change(self, game_id: str, change) -> dict[str, Any]:
         """Run ``change(row, position) -> new position`` in one transaction, one request
-        per game at a time; anything it raises leaves the stored game as it was."""
+        per game at a time; anything it raises leaves the stored game as it was.
+        (SQLAlchemy Core, not the ORM: a move's transaction costs a fifth as much CPU.)"""
+        if not valid_id(game_id):
+            raise game_not_found(game_id)
         with self._lock(game_id):
-            with write_lock(self.engine), Session(self.write_engine, expire_on_commit=False) as session, session.begin():
-                row = self._row(session, game_id, for_update=True)
+            with write_lock(self.engine), self.write_engine.begin() as connection:
+                found = connection.execute(_LOCK_GAME, {"id": game_id}).first()
+                if found is None:
+                    raise game_not_found(game_id)
+                row = Stored(**found._mapping)
                 position = change(row, self._position(row))
                 now = utcnow()
                 status = status_of(position)
@@ -400,10 +455,13 @@ class GameService:
                     row.finished_at = None
                 elif row.finished_at is None:
                     row.finished_at = now
+                connection.execute(_UPDATE_GAME, {"game_id": game_id} | {name: getattr(row, name) for name in _CHANGED})
             return self.render(row, position)
 
-    def play(self, game_id: str, text: str) -> dict[str, Any]:
-        """Play one move given in the game's notation."""
+    def play(self, game_id: str, text: str, auto: bool = False) -> dict[str, Any]:
+        """Play one move given in the game's notation; with ``auto``, then every safe
+        move to the foundations it opens (stored as moves of their own; an undo with
+        ``auto`` takes them back together with the move)."""
         if not isinstance(text, str) or not text.strip():
             raise BadRequest("a move is a non-empty string in the game's notation", code="bad_move")
         if len(text) > 64:
@@ -425,6 +483,12 @@ class GameService:
                 # on strange text (any Unicode) is still the text's fault, not a 500.
                 raise BadRequest(f"not a move of {position.title}: {short(str(error))}", code="bad_move") from None
             moves = list(row.moves) + [str(move)]
+            while auto and len(moves) < MAX_MOVES and status_of(after) == "playing":
+                safe = safe_moves_home(after)
+                if not safe:
+                    break
+                after = after.play(safe[0])
+                moves.append(safe[0])
             row.moves = moves
             if row.started_at is None:
                 row.started_at = utcnow()
@@ -433,8 +497,10 @@ class GameService:
 
         return self._change(game_id, change)
 
-    def undo(self, game_id: str) -> dict[str, Any]:
-        """Take back the last move, if the game's undo mode allows it."""
+    def undo(self, game_id: str, auto: bool = False) -> dict[str, Any]:
+        """Take back the last move, if the game's undo mode allows it. With ``auto``
+        (safe moves home are played by themselves), the last move the player chose goes
+        back together with the safe moves home played after it, as one undo."""
 
         def change(row: GameRow, position: Position) -> Position:
             if row.undo_mode == "none":
@@ -445,7 +511,13 @@ class GameService:
                 raise Conflict("nothing to undo: no move has been played", code="undo_refused")
             if position.is_won():
                 raise Conflict("the game is won: there is nothing to undo", code="undo_refused")
-            row.moves = list(row.moves)[:-1]
+            keep = len(row.moves) - 1
+            if auto:
+                while keep >= 0 and row.moves[keep] in safe_moves_home(self.positions.after(row.game, row.deal_number, row.moves[:keep])):
+                    keep -= 1
+                if keep < 0:
+                    raise Conflict("nothing to undo: only safe moves home have been played", code="undo_refused")
+            row.moves = list(row.moves)[:keep]
             row.undo_used += 1
             return self.positions.after(row.game, row.deal_number, row.moves)
 

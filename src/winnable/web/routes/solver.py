@@ -10,10 +10,9 @@ from __future__ import annotations
 from typing import Any
 
 from fastapi import APIRouter, Depends, Query
-from starlette.concurrency import run_in_threadpool
 
 from winnable.web import schemas
-from winnable.web.deps import ClientDep, GamesDep, SettingsDep, SolverDep, rate_limit
+from winnable.web.deps import ClientDep, ServicesDep, database, rate_limit
 from winnable.web.errors import Unprocessable
 from winnable.web.solving import analysis, hint
 
@@ -32,9 +31,9 @@ Seconds = Query(None, gt=0, allow_inf_nan=False, description="Time budget in sec
 
 
 @router.get("/{game_id}/hint", response_model=schemas.Hint)
-async def get_hint(game_id: str, games: GamesDep, solver: SolverDep, settings: SettingsDep, client: ClientDep,
-                   seconds: float | None = Seconds) -> dict[str, Any]:
+async def get_hint(game_id: str, app: ServicesDep, client: ClientDep, seconds: float | None = Seconds) -> dict[str, Any]:
     """The next move of a winning line from here, or the verdict (lost / unknown)."""
+    games, settings = app.games, app.settings
     seconds = budget(seconds, settings.hint_seconds, settings.hint_max_seconds, "a hint")
 
     def load():
@@ -42,18 +41,19 @@ async def get_hint(game_id: str, games: GamesDep, solver: SolverDep, settings: S
         parent = games.positions.after(game.game, game.deal, game.moves[:-1]) if game.moves else None
         return game, parent
 
-    game, parent = await run_in_threadpool(load)
-    return await hint(solver, game, seconds, parent, client)
+    game, parent = await database(settings, load)
+    return await hint(app.solver, game, seconds, parent, client)
 
 
 @router.get("/{game_id}/analysis", response_model=schemas.Analysis)
-async def get_analysis(game_id: str, games: GamesDep, solver: SolverDep, settings: SettingsDep, client: ClientDep,
+async def get_analysis(game_id: str, app: ServicesDep, client: ClientDep,
                        seconds: float | None = Seconds) -> dict[str, Any]:
     """Still winnable? After a loss: the move that lost it and a better one."""
+    games, settings = app.games, app.settings
     seconds = budget(seconds, settings.analysis_seconds, settings.analysis_max_seconds, "an analysis")
-    game = await run_in_threadpool(games.snapshot, game_id)
+    game = await database(settings, games.snapshot, game_id)
 
     def prefix(k: int):
         return games.positions.after(game.game, game.deal, game.moves[:k])
 
-    return await analysis(solver, game, prefix, seconds, client)
+    return await analysis(app.solver, game, prefix, seconds, client)
