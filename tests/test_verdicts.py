@@ -48,6 +48,7 @@ def test_a_proof_is_kept_and_an_unknown_is_decided_later(store):
 
 def test_deals_are_taken_once_then_reused_and_the_daily_is_stable(store):
     store.record([entry(deal, "won") for deal in (5, 6, 7)] + [entry(8, "lost")])
+    assert store.unused("black-hole") == 3 and store.unused("black-hole", at_most=2) == 2
     taken = [store.take("black-hole").deal for _ in range(3)]
     assert sorted(taken) == [5, 6, 7] and store.take("black-hole") is None and store.unused("black-hole") == 0
     assert store.any_won("black-hole").deal in (5, 6, 7) and store.any_won("freecell") is None

@@ -56,7 +56,8 @@ class VerdictRow(VerdictsBase):
     __tablename__ = "verdicts"
     __table_args__ = (
         sa.UniqueConstraint("game", "deal", name="uq_verdicts_game_deal"),
-        sa.Index("ix_verdicts_game_verdict_used", "game", "verdict", "used_at"),
+        # Winnable mode's "the next won deal not dealt yet": one walk down this index.
+        sa.Index("ix_verdicts_game_verdict_used", "game", "verdict", "used_at", "id"),
     )
 
     id: Mapped[int] = mapped_column(sa.BigInteger().with_variant(sa.Integer, "sqlite"), primary_key=True, autoincrement=True)
@@ -218,21 +219,29 @@ class VerdictStore:
         with Session(self.engine) as session:
             rows = session.execute(sa.select(VerdictRow.game, VerdictRow.verdict, sa.func.count())
                                    .group_by(VerdictRow.game, VerdictRow.verdict)).all()
-            unused = dict(session.execute(sa.select(VerdictRow.game, sa.func.count())
-                                          .where(VerdictRow.verdict == "won", VerdictRow.used_at.is_(None))
-                                          .group_by(VerdictRow.game)).all())
         result: dict[str, dict[str, int]] = {game: dict.fromkeys(VERDICTS, 0) | {"unused": 0} for game in games or ()}
         for game, verdict, count in rows:
             result.setdefault(game, dict.fromkeys(VERDICTS, 0) | {"unused": 0})[verdict] = count
-        for game, count in unused.items():
+        for game, count in self.unused_counts().items():
             result.setdefault(game, dict.fromkeys(VERDICTS, 0) | {"unused": 0})["unused"] = count
         return result
 
-    def unused(self, game: str) -> int:
-        """Won deals of ``game`` the web app has not dealt yet."""
+    def unused(self, game: str, at_most: int | None = None) -> int:
+        """Won deals of ``game`` the web app has not dealt yet, counted up to ``at_most``
+        (a bounded count stays cheap however many a survey stored)."""
+        query = sa.select(VerdictRow.id).where(
+            VerdictRow.game == game, VerdictRow.verdict == "won", VerdictRow.used_at.is_(None))
+        if at_most is not None:
+            query = query.limit(at_most)
         with Session(self.engine) as session:
-            return session.scalar(sa.select(sa.func.count()).select_from(VerdictRow).where(
-                VerdictRow.game == game, VerdictRow.verdict == "won", VerdictRow.used_at.is_(None))) or 0
+            return session.scalar(sa.select(sa.func.count()).select_from(query.subquery())) or 0
+
+    def unused_counts(self) -> dict[str, int]:
+        """Per game, the won deals the web app has not dealt yet."""
+        with Session(self.engine) as session:
+            return dict(session.execute(sa.select(VerdictRow.game, sa.func.count())
+                                        .where(VerdictRow.verdict == "won", VerdictRow.used_at.is_(None))
+                                        .group_by(VerdictRow.game)).all())
 
     def verdict(self, game: str, deal: int) -> str | None:
         """What the table says about ``deal`` of ``game`` (None: nothing yet)."""

@@ -99,13 +99,14 @@ class WinnablePool:
         self.progress: dict[str, Progress] = {}
 
     # -- storage: the verdicts table (winnable.verdicts) ------------------------------
-    def ready(self, game: str) -> int:
-        """Won deals of ``game`` not dealt yet."""
-        return self.store.unused(game)
+    def ready(self, game: str, at_most: int | None = None) -> int:
+        """Won deals of ``game`` not dealt yet (counted up to ``at_most``: after a
+        survey there may be a million)."""
+        return self.store.unused(game, at_most)
 
     def counts(self) -> dict[str, int]:
-        everything = self.store.counts(self.games())
-        return {game: everything[game]["unused"] for game in self.games()}
+        unused = self.store.unused_counts()
+        return {game: unused.get(game, 0) for game in self.games()}
 
     def add(self, found: Found) -> bool:
         """Store a proved deal; False if the table already had a proof of it."""
@@ -293,7 +294,7 @@ class WinnablePool:
             if time.monotonic() < progress.resume_at:
                 continue
             try:
-                if self.ready(game) >= self.settings.size:
+                if self.ready(game, self.settings.size) >= self.settings.size:
                     continue
                 game_class(game)
             except WinnableError:

@@ -41,7 +41,7 @@ def upgrade() -> None:
         sa.Column("used_at", sa.DateTime(timezone=True), nullable=True),
         sa.UniqueConstraint("game", "deal", name="uq_verdicts_game_deal"),
     )
-    op.create_index("ix_verdicts_game_verdict_used", "verdicts", ["game", "verdict", "used_at"])
+    op.create_index("ix_verdicts_game_verdict_used", "verdicts", ["game", "verdict", "used_at", "id"])
     old = sa.table(
         "winnable_deals", sa.column("id", sa.Integer), sa.column("game", sa.String), sa.column("deal", sa.String),
         sa.column("line", sa.JSON), sa.column("positions", sa.BigInteger), sa.column("seconds", sa.Float),
