@@ -56,8 +56,10 @@ class VerdictRow(VerdictsBase):
     __tablename__ = "verdicts"
     __table_args__ = (
         sa.UniqueConstraint("game", "deal", name="uq_verdicts_game_deal"),
-        # Winnable mode's "the next won deal not dealt yet": one walk down this index.
+        # Winnable mode's "the next won deal not dealt yet", and "any won deal": each one
+        # walk down an index, however many deals a survey stored.
         sa.Index("ix_verdicts_game_verdict_used", "game", "verdict", "used_at", "id"),
+        sa.Index("ix_verdicts_game_verdict_id", "game", "verdict", "id"),
     )
 
     id: Mapped[int] = mapped_column(sa.BigInteger().with_variant(sa.Integer, "sqlite"), primary_key=True, autoincrement=True)
@@ -265,32 +267,26 @@ class VerdictStore:
         """Any won deal of ``game``, dealt before or not (None if it has none): a random
         id between the smallest and the largest, then the next won one, so the choice
         costs an index look-up however large the table."""
+        won = (VerdictRow.game == game, VerdictRow.verdict == "won")
         with Session(self.engine) as session:
-            low, high = session.execute(sa.select(sa.func.min(VerdictRow.id), sa.func.max(VerdictRow.id))
-                                        .where(VerdictRow.game == game, VerdictRow.verdict == "won")).one()
+            # Two ends of the index, one query each (SQLite reads min and max together
+            # by scanning every won deal).
+            low = session.scalar(sa.select(VerdictRow.id).where(*won).order_by(VerdictRow.id).limit(1))
+            high = session.scalar(sa.select(VerdictRow.id).where(*won).order_by(VerdictRow.id.desc()).limit(1))
             if low is None:
                 return None
             pick = (rng or random).randint(low, high)
-            row = session.scalars(sa.select(VerdictRow).where(
-                VerdictRow.game == game, VerdictRow.verdict == "won", VerdictRow.id >= pick)
-                .order_by(VerdictRow.id).limit(1)).first()
+            row = session.scalars(sa.select(VerdictRow).where(*won, VerdictRow.id >= pick)
+                                  .order_by(VerdictRow.id).limit(1)).first()
             return None if row is None else _proved(row)
 
     def daily(self, game: str, day: dt.date) -> Proved | None:
-        """The Daily deal of ``game`` on ``day``: the ``n``-th won deal in the order they
-        were stored, ``n`` drawn from a hash of the game and the day, so every server
-        picks the same one whatever has been dealt (a survey that adds won deals during
-        the day changes the pick: whoever shows the Daily keeps the first answer)."""
-        with Session(self.engine) as session:
-            total = session.scalar(sa.select(sa.func.count()).select_from(VerdictRow)
-                                   .where(VerdictRow.game == game, VerdictRow.verdict == "won")) or 0
-            if not total:
-                return None
-            seed = hashlib.sha256(f"{game}:{day.isoformat()}".encode()).digest()
-            index = int.from_bytes(seed[:8], "big") % total
-            row = session.scalars(sa.select(VerdictRow).where(VerdictRow.game == game, VerdictRow.verdict == "won")
-                                  .order_by(VerdictRow.id).offset(index).limit(1)).first()
-            return None if row is None else _proved(row)
+        """The Daily deal of ``game`` on ``day``: :meth:`any_won` drawn with a generator
+        seeded by the game and the day, so every server picks the same deal whatever has
+        been dealt (a survey that adds won deals during the day may change the pick:
+        whoever shows the Daily keeps the first answer)."""
+        seed = hashlib.sha256(f"{game}:{day.isoformat()}".encode()).digest()
+        return self.any_won(game, random.Random(seed))
 
 
 class DatabaseError(WinnableError):

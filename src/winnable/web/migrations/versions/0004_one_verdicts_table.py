@@ -42,6 +42,7 @@ def upgrade() -> None:
         sa.UniqueConstraint("game", "deal", name="uq_verdicts_game_deal"),
     )
     op.create_index("ix_verdicts_game_verdict_used", "verdicts", ["game", "verdict", "used_at", "id"])
+    op.create_index("ix_verdicts_game_verdict_id", "verdicts", ["game", "verdict", "id"])
     old = sa.table(
         "winnable_deals", sa.column("id", sa.Integer), sa.column("game", sa.String), sa.column("deal", sa.String),
         sa.column("line", sa.JSON), sa.column("positions", sa.BigInteger), sa.column("seconds", sa.Float),
@@ -95,5 +96,6 @@ def downgrade() -> None:
         connection.execute(pool.insert(), [{key: row[key] for key in
                                             ("game", "deal", "line", "positions", "seconds", "created_at", "used_at")}
                                            for row in rows])
+    op.drop_index("ix_verdicts_game_verdict_id", "verdicts")
     op.drop_index("ix_verdicts_game_verdict_used", "verdicts")
     op.drop_table("verdicts")
