@@ -57,6 +57,10 @@ class BlackHoleMove(Move):
         return str(self.card)
 
 
+_MOVES = {text: BlackHoleMove(card) for text, card in _BY_TEXT.items()}
+"""Every move by its usual notation (moves are immutable values: one of each will do)."""
+
+
 @dataclass(frozen=True, slots=True, repr=False)
 class BlackHole(Position):
     """A Black Hole position: 17 piles (bottom card first) and the foundation.
@@ -158,9 +162,9 @@ class BlackHole(Position):
         return f"{card} is not one rank above or below {self.foundation_card} (suits do not matter; K-A-2 wraps)"
 
     def parse_move(self, text: str) -> BlackHoleMove:
-        card = _BY_TEXT.get(text)
-        if card is not None:  # the usual spelling, as the engine's lines write it
-            return BlackHoleMove(card)
+        move = _MOVES.get(text)
+        if move is not None:  # the usual spelling, as the engine's lines write it
+            return move
         cleaned = text.strip().lower().removeprefix("p")
         if cleaned.isdigit():
             pile = int(cleaned)
