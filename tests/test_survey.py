@@ -134,9 +134,11 @@ def cluster(tmp_path):
     logs = tmp_path / "dask"
     logs.mkdir()
     common = ["--no-dashboard"]
+    # Dask's scratch files go to this test's folder, not /tmp/dask-scratch-space.
+    env = dict(os.environ, DASK_TEMPORARY_DIRECTORY=str(logs),
+               PYTHONPATH=os.pathsep.join(filter(None, [str(HERE), os.environ.get("PYTHONPATH")])))
     procs = [subprocess.Popen([str(BIN / "dask"), "scheduler", "--host", "127.0.0.1", "--port", str(port), *common],
-                              stdout=subprocess.DEVNULL, stderr=open(logs / "scheduler.log", "w"))]
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [str(HERE), os.environ.get("PYTHONPATH")])))
+                              stdout=subprocess.DEVNULL, stderr=open(logs / "scheduler.log", "w"), env=env)]
     for number in (1, 2):
         procs.append(subprocess.Popen(
             [str(BIN / "dask"), "worker", address, "--nthreads", "1", "--no-nanny", "--host", "127.0.0.1",
