@@ -80,6 +80,10 @@ def run(host: str = "127.0.0.1", port: int = 8000, database: str | None = None, 
         "forwarded_allow_ips": forwarded_allow_ips or "",
         "limit_concurrency": limit_concurrency,
         "h11_max_incomplete_event_size": settings.max_header_bytes,
+        # uvicorn kills a worker that does not answer its supervisor within 5 s: on a
+        # busy machine a worker starting up (imports) or under a burst misses that, is
+        # restarted, starts up again under the same load... and drops every request.
+        "timeout_worker_healthcheck": 60,
     }
     print(f"Winnable: http://{host}:{port}/  (API docs: /docs; database: {shown}; "
           f"{workers} worker{'s' if workers != 1 else ''})", flush=True)
