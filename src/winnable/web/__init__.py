@@ -93,7 +93,12 @@ def run(host: str = "127.0.0.1", port: int = 8000, database: str | None = None, 
         uvicorn.run(build(url, settings), **options)
         return
     if settings.metrics and not os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
-        os.environ["PROMETHEUS_MULTIPROC_DIR"] = tempfile.mkdtemp(prefix="winnable-metrics-")
+        import atexit
+        import shutil
+
+        folder = tempfile.mkdtemp(prefix="winnable-metrics-")  # the workers' figures, summed at /metrics
+        atexit.register(shutil.rmtree, folder, True)
+        os.environ["PROMETHEUS_MULTIPROC_DIR"] = folder
     uvicorn.run("winnable.web.app:app_from_env", factory=True, workers=workers, **options)
 
 

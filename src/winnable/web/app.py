@@ -81,7 +81,8 @@ def create_app(database_url: str | None = None, settings: Settings | None = None
     queue = SolverQueue(settings.threads, settings.solver_queue, settings.solver_queue_per_client,
                         settings.solver_running_per_client, on_change=metrics.queue_changed)
     solver = Solver(queue, int(settings.verdict_cache_mb * (1 << 20)))
-    pool = WinnablePool(engine, solver, PoolSettings(size=settings.pool_size, seconds=settings.pool_seconds))
+    pool = WinnablePool(engine, solver, PoolSettings(size=settings.pool_size, seconds=settings.pool_seconds,
+                                                     lease_seconds=settings.pool_lease_seconds))
     limits = RateLimits(settings)
     key = (settings.secret_key or server_key(engine, "csrf")).encode()
     csrf = CsrfPolicy(key, settings.trusted_origins)
