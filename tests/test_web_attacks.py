@@ -355,3 +355,22 @@ def test_rate_limits_per_client_with_retry_after(db_url):
     neighbour = client_at(app, "10.0.8.2")
     assert neighbour.get(f"/api/games/{game['id']}").status_code == 200  # others are not limited
     assert neighbour.get("/api/health").status_code == 200
+
+
+def test_reading_any_point_of_a_long_game_replays_a_few_hundred_moves_at_most(monkeypatch):
+    """A client stepping at random through a 10,000-move game (GET position?at=k) costs
+    each time at most the replay from the nearest checkpoint, not the whole game."""
+    from winnable.freecell import FreeCell
+    from winnable.web.service import CHECKPOINT, Positions
+
+    moves = ["25", "52"] * 5000
+    positions = Positions()
+    positions.after("freecell", 6, moves)  # the first read replays the game once
+    plays = []
+    real = FreeCell.play
+    monkeypatch.setattr(FreeCell, "play", lambda self, move: plays.append(1) or real(self, move))
+    for at in (9_999, 1_000, 7_777, 4_097, 3):
+        before = len(plays)
+        position = positions.after("freecell", 6, moves[:at])
+        assert len(plays) - before <= CHECKPOINT
+        assert position.to_text() == FreeCell.deal(6).play_line(moves[:at]).to_text()
