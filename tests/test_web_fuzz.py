@@ -57,7 +57,7 @@ OPERATIONS = [(method, path) for method, path in [
     ("POST", "/api/games/{game_id}/moves"), ("POST", "/api/games/{game_id}/undo"),
     ("POST", "/api/games/{game_id}/restart"), ("GET", "/api/games/{game_id}/position"),
     ("GET", "/api/games/{game_id}/hint"), ("GET", "/api/games/{game_id}/analysis"),
-    ("GET", "/api/csrf"), ("GET", "/api/health")]]
+    ("GET", "/api/csrf"), ("GET", "/api/health"), ("POST", "/api/games/summaries")]]
 
 
 @pytest.fixture(scope="module")

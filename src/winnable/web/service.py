@@ -235,6 +235,22 @@ class Shown:
     status: str
     view: dict[str, Any]
     legal: list[dict[str, Any]]
+    safe: list[str] = dataclasses.field(default_factory=list)
+    """Moves to the foundations that lose nothing (played for the player who wants it)."""
+    finish: list[str] | None = None
+    """When the rest is a plain run home: its moves (the page's Finish control)."""
+
+
+def safe_moves_home(position: Position) -> list[str]:
+    """The game's safe moves home, for games that have them (the free-cell family)."""
+    method = getattr(position, "safe_moves_home", None)
+    return [str(move) for move in method()] if method else []
+
+
+def finishing_line(position: Position) -> list[str] | None:
+    method = getattr(position, "finishing_line", None)
+    line = method() if method else None
+    return None if not line else [str(move) for move in line]
 
 
 _shown = ByteLRU(16 << 20)
@@ -247,7 +263,15 @@ def shown(position: Position) -> Shown:
     if entry is not None and entry.position is position:
         return entry
     status = "won" if position.is_won() else "lost" if position.is_lost() else "playing"
-    entry = Shown(position, status, position.player_view(), position.click_choices() if status == "playing" else [])
+    playing = status == "playing"
+    entry = Shown(
+        position,
+        status,
+        position.player_view(),
+        position.click_choices() if playing else [],
+        safe_moves_home(position) if playing else [],
+        finishing_line(position) if playing else None,
+    )
     _shown.put(id(position), entry, 4 * position_size(position))
     return entry
 
@@ -389,6 +413,8 @@ class GameService:
             "move_count": len(moves),
             "position": view.view,
             "legal": view.legal,
+            "safe": view.safe,
+            "finish": view.finish,
             "status": status,
             "winnable_deal": row.winnable_deal,
             "hidden_cards": hides_cards(cls),
@@ -467,8 +493,10 @@ class GameService:
                 connection.execute(_UPDATE_GAME, {"game_id": game_id} | {name: getattr(row, name) for name in _CHANGED})
             return self.render(row, position)
 
-    def play(self, game_id: str, text: str) -> dict[str, Any]:
-        """Play one move given in the game's notation."""
+    def play(self, game_id: str, text: str, auto: bool = False) -> dict[str, Any]:
+        """Play one move given in the game's notation; with ``auto``, then every safe
+        move to the foundations it opens (stored as moves of their own; an undo with
+        ``auto`` takes them back together with the move)."""
         if not isinstance(text, str) or not text.strip():
             raise BadRequest("a move is a non-empty string in the game's notation", code="bad_move")
         if len(text) > 64:
@@ -490,6 +518,12 @@ class GameService:
                 # on strange text (any Unicode) is still the text's fault, not a 500.
                 raise BadRequest(f"not a move of {position.title}: {short(str(error))}", code="bad_move") from None
             moves = list(row.moves) + [str(move)]
+            while auto and len(moves) < MAX_MOVES and status_of(after) == "playing":
+                safe = safe_moves_home(after)
+                if not safe:
+                    break
+                after = after.play(safe[0])
+                moves.append(safe[0])
             row.moves = moves
             if row.started_at is None:
                 row.started_at = utcnow()
@@ -498,8 +532,10 @@ class GameService:
 
         return self._change(game_id, change)
 
-    def undo(self, game_id: str) -> dict[str, Any]:
-        """Take back the last move, if the game's undo mode allows it."""
+    def undo(self, game_id: str, auto: bool = False) -> dict[str, Any]:
+        """Take back the last move, if the game's undo mode allows it. With ``auto``
+        (safe moves home are played by themselves), the last move the player chose goes
+        back together with the safe moves home played after it, as one undo."""
 
         def change(row: GameRow, position: Position) -> Position:
             if row.undo_mode == "none":
@@ -510,7 +546,13 @@ class GameService:
                 raise Conflict("nothing to undo: no move has been played", code="undo_refused")
             if position.is_won():
                 raise Conflict("the game is won: there is nothing to undo", code="undo_refused")
-            row.moves = list(row.moves)[:-1]
+            keep = len(row.moves) - 1
+            if auto:
+                while keep >= 0 and row.moves[keep] in safe_moves_home(self.positions.after(row.game, row.deal_number, row.moves[:keep])):
+                    keep -= 1
+                if keep < 0:
+                    raise Conflict("nothing to undo: only safe moves home have been played", code="undo_refused")
+            row.moves = list(row.moves)[:keep]
             row.undo_used += 1
             return self.positions.after(row.game, row.deal_number, row.moves)
 

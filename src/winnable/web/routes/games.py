@@ -65,14 +65,16 @@ async def get_game(game_id: str, app: ServicesDep) -> dict[str, Any]:
 
 @router.post("/{game_id}/moves", response_model=schemas.GameState, dependencies=play_limit)
 async def play_move(game_id: str, body: schemas.PlayMove, app: ServicesDep) -> dict[str, Any]:
-    """Play one move (409 with the rules' reason when it is illegal)."""
-    return await database(app.settings, app.games.play, game_id, body.move)
+    """Play one move (409 with the rules' reason when it is illegal); with ``auto``,
+    then every safe move to the foundations it opens (the state's ``safe``)."""
+    return await database(app.settings, app.games.play, game_id, body.move, body.auto)
 
 
 @router.post("/{game_id}/undo", response_model=schemas.GameState, dependencies=play_limit)
-async def undo(game_id: str, body: schemas.Empty, app: ServicesDep) -> dict[str, Any]:
-    """Take back the last move (409 when the game's undo mode forbids it)."""
-    return await database(app.settings, app.games.undo, game_id)
+async def undo(game_id: str, body: schemas.Undo, app: ServicesDep) -> dict[str, Any]:
+    """Take back the last move (409 when the game's undo mode forbids it); with ``auto``,
+    together with the safe moves home played after it, as one undo."""
+    return await database(app.settings, app.games.undo, game_id, body.auto)
 
 
 @router.post("/{game_id}/restart", response_model=schemas.GameState, dependencies=play_limit)
