@@ -374,3 +374,11 @@ def test_reading_any_point_of_a_long_game_replays_a_few_hundred_moves_at_most(mo
         position = positions.after("freecell", 6, moves[:at])
         assert len(plays) - before <= CHECKPOINT
         assert position.to_text() == FreeCell.deal(6).play_line(moves[:at]).to_text()
+
+
+def test_summaries_of_hostile_ids(db_url):
+    client = client_at(make_app(db_url, rate_limits=False), "10.0.9.1")
+    game = client.post("/api/games", json={"game": "black-hole", "deal": 2}).json()
+    response = client.post("/api/games/summaries", json={"ids": [game["id"], "a\x00b", "\x00", "x" * 5000, "é"]})
+    assert response.status_code == 200 and [g["id"] for g in response.json()["games"]] == [game["id"]]
+    assert client.post("/api/games/summaries", json={"ids": ["g"] * 101}).status_code == 422
