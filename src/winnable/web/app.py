@@ -126,8 +126,10 @@ def create_app(database_url: str | None = None, settings: Settings | None = None
     app.mount("/static", Static(pages=pages, directory=settings.static_dir, check_dir=False), name="static")
     app.mount("/docs/assets", Static(directory=swagger_files(), check_dir=False), name="docs-assets")
     app.add_middleware(Guard, settings=settings, limits=limits, csrf=csrf)
-    # Outermost: pages, scripts and JSON go out compressed (brotli, else gzip).
-    app.add_middleware(BrotliMiddleware, minimum_size=500, gzip_fallback=True)
+    # Outermost: pages, scripts and JSON go out compressed (brotli, else gzip). Quality 1:
+    # a game state (3-4 KB of JSON) costs 45 us to compress instead of 150 us at the
+    # default 4, for a few percent more bytes (static files are cached a year anyway).
+    app.add_middleware(BrotliMiddleware, minimum_size=500, gzip_fallback=True, quality=1)
     return app
 
 
