@@ -131,7 +131,11 @@ def test_the_queue_serves_clients_in_turn():
         gate.set()
         await asyncio.gather(first, *jobs)
 
-    asyncio.run(main())
+    # in a thread of its own: a test before this one may have left an event loop running here
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(1) as pool:
+        pool.submit(asyncio.run, main()).result()
     queue.stop()
     assert order == ["a", "b", "c", "a", "a"]  # b and c do not wait behind all of a's
 
