@@ -152,17 +152,10 @@ def make_engine(url: str) -> Engine:
 
     @event.listens_for(engine, "begin")
     def _on_begin(connection) -> None:
-        options = connection.get_execution_options()
-        if options.get("winnable_read", False):
-            return  # one SELECT is atomic by itself: no BEGIN, nothing to roll back
-        connection.exec_driver_sql("BEGIN IMMEDIATE" if options.get("winnable_write", False) else "BEGIN")
+        immediate = connection.get_execution_options().get("winnable_write", False)
+        connection.exec_driver_sql("BEGIN IMMEDIATE" if immediate else "BEGIN")
 
     return engine
-
-
-def reader(engine: Engine) -> Engine:
-    """The same engine, for single statements that read (SQLite: without BEGIN)."""
-    return engine.execution_options(winnable_read=True)
 
 
 def writer(engine: Engine) -> Engine:

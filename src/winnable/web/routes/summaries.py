@@ -19,14 +19,14 @@ from __future__ import annotations
 from typing import Any, Literal
 
 import sqlalchemy as sa
-from fastapi import APIRouter, Request
+from fastapi import APIRouter
 from pydantic import BaseModel, Field
-from starlette.concurrency import run_in_threadpool
 
 from winnable.errors import UnknownGameError
 from winnable.games import game_class
 from winnable.web.db import GameRow
-from winnable.web.service import iso
+from winnable.web.deps import ServicesDep, database
+from winnable.web.service import iso, valid_id
 
 MAX_IDS = 100
 
@@ -53,7 +53,7 @@ class Summaries(BaseModel):
 
 
 def summaries(engine: sa.Engine, ids: list[str]) -> list[dict[str, Any]]:
-    wanted = sorted({game_id for game_id in ids if 0 < len(game_id) <= 32})
+    wanted = sorted({game_id for game_id in ids if valid_id(game_id)})  # no NUL byte reaches PostgreSQL
     if not wanted:
         return []
     table = GameRow.__table__
@@ -87,6 +87,6 @@ router = APIRouter(tags=["games"])
 
 
 @router.post("/api/games/summaries", response_model=Summaries)
-async def post_summaries(body: SummariesRequest, request: Request) -> dict[str, Any]:
+async def post_summaries(body: SummariesRequest, app: ServicesDep) -> dict[str, Any]:
     """Summaries (game, deal, moves, status, when) of the games whose ids are given."""
-    return {"games": await run_in_threadpool(summaries, request.app.state.engine, body.ids)}
+    return {"games": await database(app.settings, summaries, app.engine, body.ids)}
