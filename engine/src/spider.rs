@@ -25,20 +25,17 @@
 //! destination; a whole column never moves into an empty one. Completed runs leave and
 //! exposed cards turn inside `apply`, as in the rules.
 //!
-//! Several passes with different weights share the node budget (see [`passes`]): each
-//! proves deals the others miss, and a restart cuts the long tail of a single search. The pruning makes the search incomplete, so an
-//! exhausted search answers "unknown", never "lost", except for a position with no legal
-//! move at all. Counted positions are the distinct positions generated (including the
-//! intermediate positions of macro moves), over all passes.
+//! A search is a portfolio of passes with different weights, run in turn from the root
+//! (the presets [`SPIDER`] and [`BLACK_WIDOW`]): each proves deals the others miss, and
+//! a fresh pass cuts the long tail of a single search. Every pass gets its share of the
+//! caller's positions *and* of the time left ([`Budget::pass`]), so a time-only budget
+//! gives every pass its turn; with no node limit the passes share the preset's `cap`.
+//! The pruning makes the search incomplete, so an exhausted search answers "unknown",
+//! never "lost", except for a position with no legal move at all. Counted positions are
+//! the distinct positions generated, over all passes.
 //!
-//! Tuning aids (environment variables, not for production): `SPIDER_WEIGHTS` replaces
-//! the passes (`down,hard,soft,stock,empty,rooted,removed,depth,quota,deeper,share%,
-//! noise,suited,lateral` a pass, passes separated by `;`), `SPIDER_MACROS` adds Spider's multi-segment macro moves (they did not pay
-//! on deals 1-40), `SPIDER_NO_LATERAL` keeps lateral moves, `SPIDER_DEBUG` reports the
-//! search's progress on stderr.
-
-use std::cmp::Reverse;
-use std::collections::BinaryHeap;
+//! Presets are tuned with `examples/spider_tune.rs`, which reads passes from its command
+//! line; nothing in the engine reads the environment.
 
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
@@ -231,6 +228,66 @@ impl Store {
     }
 }
 
+/// Flag of a [`Memo`] value: a completed run left the column.
+const REMOVED: u32 = 1 << 31;
+
+/// An open-addressing map from nonzero 64-bit keys to 32-bit values: which column a
+/// column move makes, so that a move seen before costs one lookup instead of copying,
+/// hashing and comparing cards.
+struct Memo {
+    slots: Vec<(u64, u32)>,
+    mask: usize,
+    len: usize,
+}
+
+impl Memo {
+    fn new() -> Memo {
+        Memo { slots: vec![(0, 0); 1 << 12], mask: (1 << 12) - 1, len: 0 }
+    }
+
+    #[inline]
+    fn home(&self, key: u64) -> usize {
+        (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 24) as usize & self.mask
+    }
+
+    #[inline]
+    fn get(&self, key: u64) -> Option<u32> {
+        let mut index = self.home(key);
+        loop {
+            let (k, v) = self.slots[index];
+            if k == key {
+                return Some(v);
+            }
+            if k == 0 {
+                return None;
+            }
+            index = (index + 1) & self.mask;
+        }
+    }
+
+    fn insert(&mut self, key: u64, value: u32) {
+        let mut index = self.home(key);
+        while self.slots[index].0 != 0 && self.slots[index].0 != key {
+            index = (index + 1) & self.mask;
+        }
+        if self.slots[index].0 == 0 {
+            self.len += 1;
+        }
+        self.slots[index] = (key, value);
+        if self.len * 2 > self.slots.len() {
+            let size = self.slots.len() * 2;
+            let old = std::mem::replace(&mut self.slots, vec![(0, 0); size]);
+            self.mask = self.slots.len() - 1;
+            self.len = 0;
+            for (k, v) in old {
+                if k != 0 {
+                    self.insert(k, v);
+                }
+            }
+        }
+    }
+}
+
 /// A position: ten column ids, deals made since the search began, runs removed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Pos {
@@ -246,6 +303,8 @@ pub struct Game {
     deals: u8,
     scratch_a: Vec<u8>,
     scratch_b: Vec<u8>,
+    /// The columns a column move made, by (source, count) and (target, source, count).
+    moves_made: Memo,
     /// Prune lateral moves (see `search_moves`).
     pub lateral_prune: bool,
 }
@@ -298,7 +357,7 @@ impl Game {
         if total + RUN * removed as usize != 104 {
             return Err(format!("{} cards in play and {removed} runs removed: not 104 cards", total));
         }
-        let game = Game { store, stock: stock.to_vec(), deals: (stock.len() / COLUMNS) as u8, scratch_a: Vec::new(), scratch_b: Vec::new(), lateral_prune: true };
+        let game = Game { store, stock: stock.to_vec(), deals: (stock.len() / COLUMNS) as u8, scratch_a: Vec::new(), scratch_b: Vec::new(), moves_made: Memo::new(), lateral_prune: true };
         Ok((game, Pos { cols, dealt: 0, removed }))
     }
 
@@ -410,6 +469,15 @@ impl Game {
             return next;
         }
         let (src, dst, count) = (mv.src as usize, mv.dst as usize, mv.count as usize);
+        // The same two columns make the same two columns: look the move's result up.
+        let source_key = (pos.cols[src] as u64) << 8 | count as u64;
+        let target_key = ((pos.cols[dst] as u64 + 1) << 36) | source_key;
+        if let (Some(source), Some(target)) = (self.moves_made.get(source_key), self.moves_made.get(target_key)) {
+            next.cols[src] = source & !REMOVED;
+            next.cols[dst] = target & !REMOVED;
+            next.removed += (source >> 31) as u8 + (target >> 31) as u8;
+            return next;
+        }
         let s = *self.store.info(pos.cols[src]);
         let t = *self.store.info(pos.cols[dst]);
         let source = self.store.cards(pos.cols[src]);
@@ -426,6 +494,8 @@ impl Game {
         let mut b = std::mem::take(&mut self.scratch_b);
         next.cols[dst] = self.store.intern(tdown, &b);
         next.cols[src] = self.store.intern(sdown, &a);
+        self.moves_made.insert(source_key, next.cols[src] | (sremoved as u32) << 31);
+        self.moves_made.insert(target_key, next.cols[dst] | (tremoved as u32) << 31);
         a.clear();
         b.clear();
         self.scratch_a = a;
@@ -542,9 +612,10 @@ pub const SPIDER_BASE: Weights = Weights { down: 6, hard: 4, soft: 4, stock: 3, 
 pub const WIDOW_BASE: Weights = Weights { down: 6, hard: 4, soft: 2, stock: 3, empty: 8, rooted: 2, removed: 40, depth: 0, quota: 4000, deeper: 0, noise: 0, suited: false, lateral: false };
 
 /// Positions a whole portfolio may search when the caller sets no node limit (shared by
-/// the passes by weight). A position costs about 150 bytes while its pass runs, so this
-/// bounds a search with no budget at all to well under a gigabyte.
-pub const DEFAULT_CAP: u64 = 4_000_000;
+/// the passes by weight): about 4 s of search. A position costs about 80 bytes while
+/// its pass runs (measured: 4 million positions in one pass, 315 MB), so a search with
+/// no budget at all stays under 700 MB.
+pub const DEFAULT_CAP: u64 = 8_000_000;
 
 /// Spider (one, two or four suits). Fitted on deals 1-1000 (four suits).
 pub const SPIDER: Preset<'static> = Preset {
@@ -583,6 +654,56 @@ pub fn preset(by_suit: bool) -> &'static Preset<'static> {
     }
 }
 
+/// A priority queue of node ids by score (lowest first), newest first among equals:
+/// one stack per score, since scores are small integers. Pushes and pops take constant
+/// time, where a binary heap of millions of entries misses the cache at every level.
+#[derive(Default)]
+struct Buckets {
+    /// `stacks[i]` holds the ids of score `i + base`.
+    stacks: Vec<Vec<u32>>,
+    base: i32,
+    /// No stack below this index holds an id.
+    lowest: usize,
+    len: usize,
+}
+
+impl Buckets {
+    fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    #[inline]
+    fn push(&mut self, score: i32, id: u32) {
+        if self.stacks.is_empty() {
+            self.base = score;
+        }
+        if score < self.base {
+            // Rare: a score below every one so far. Make room below.
+            let more = (self.base - score) as usize + 64;
+            self.stacks.splice(0..0, (0..more).map(|_| Vec::new()));
+            self.base -= more as i32;
+            self.lowest += more;
+        }
+        let index = (score - self.base) as usize;
+        if index >= self.stacks.len() {
+            self.stacks.resize_with(index + 64, Vec::new);
+        }
+        self.stacks[index].push(id);
+        self.lowest = self.lowest.min(index);
+        self.len += 1;
+    }
+
+    /// The newest id of the lowest score (the queue must not be empty).
+    #[inline]
+    fn pop(&mut self) -> u32 {
+        while self.stacks[self.lowest].is_empty() {
+            self.lowest += 1;
+        }
+        self.len -= 1;
+        self.stacks[self.lowest].pop().unwrap()
+    }
+}
+
 struct Node {
     pos: Pos,
     parent: u32,
@@ -611,12 +732,11 @@ fn pass(game: &mut Game, root: Pos, w: &Weights, positions: &mut u64, budget: &m
 fn pass_inner(game: &mut Game, root: Pos, w: &Weights, positions: &mut u64, budget: &mut Budget) -> (Outcome, Vec<Move>) {
     let levels = game.deals_left(&root) as usize + 1;
     let mut nodes: Vec<Node> = Vec::with_capacity(1 << 16);
-    let mut heaps: Vec<BinaryHeap<Reverse<u64>>> = (0..levels).map(|_| BinaryHeap::new()).collect();
+    let mut heaps: Vec<Buckets> = (0..levels).map(|_| Buckets::default()).collect();
     let mut seen = KeySet::with_capacity_log2(16);
     seen.insert(game.key(&root));
     nodes.push(Node { pos: root, parent: u32::MAX, mv: Move::DEAL, depth: 0, chaos: game.score(&root, w) });
-    let order = |score: i32, id: u32| -> u64 { (((score + (1 << 30)) as u64) << 32) | (u32::MAX - id) as u64 };
-    heaps[0].push(Reverse(order(0, 0)));
+    heaps[0].push(0, 0);
     let mut moves = Vec::with_capacity(64);
     let mut children: Vec<(Move, Pos, u64)> = Vec::with_capacity(64);
     let mut level = 0usize;
@@ -638,8 +758,7 @@ fn pass_inner(game: &mut Game, root: Pos, w: &Weights, positions: &mut u64, budg
             left = w.quota as i64 * (1 + level as i64 * w.deeper as i64);
             continue;
         }
-        let Reverse(entry) = heaps[level].pop().unwrap();
-        let id = u32::MAX - (entry & 0xFFFF_FFFF) as u32;
+        let id = heaps[level].pop();
         let Node { pos, depth, chaos: parent_chaos, .. } = nodes[id as usize];
         game.search_moves(&pos, &mut moves);
         // The children first, each one's slot in the seen set fetched ahead of the inserts.
@@ -688,7 +807,7 @@ fn pass_inner(game: &mut Game, root: Pos, w: &Weights, positions: &mut u64, budg
             }
             let child_id = nodes.len() as u32;
             nodes.push(Node { pos: child, parent: id, mv, depth: depth.saturating_add(1), chaos });
-            heaps[child.dealt as usize].push(Reverse(order(score, child_id)));
+            heaps[child.dealt as usize].push(score, child_id);
         }
     }
 }
@@ -862,7 +981,7 @@ mod tests {
         // Not a whole deck, so the game is put together by hand.
         let mut store = Store::new(false);
         let ids: Vec<u32> = columns.iter().map(|(d, u)| store.intern(d.len() as u8, u)).collect();
-        let game = Game { store, stock: vec![0; 10], deals: 1, scratch_a: vec![], scratch_b: vec![], lateral_prune: true };
+        let game = Game { store, stock: vec![0; 10], deals: 1, scratch_a: vec![], scratch_b: vec![], moves_made: Memo::new(), lateral_prune: true };
         let mut cols = [0u32; COLUMNS];
         cols.copy_from_slice(&ids);
         let mut swapped = cols;
