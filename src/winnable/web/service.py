@@ -88,7 +88,7 @@ def game_not_found(game_id: str) -> NotFound:
 # -- the games on offer ---------------------------------------------------------------
 def hides_cards(cls: type[Position]) -> bool:
     """True for games with face-down cards (the solver knows them, the player does not)."""
-    return bool(getattr(cls, "hidden_cards", cls.family == "spider"))
+    return cls.hidden_cards
 
 
 def lookup_game(game_id: str) -> type[Position]:
@@ -217,10 +217,7 @@ def initial(game: str, deal: int) -> Position:
 @lru_cache(maxsize=512)
 def cards_in_play(game: str, deal: int) -> int:
     """Cards a player can bring home in this deal (for the partial score)."""
-    position = initial(game, deal)
-    view = position.player_view()
-    on_foundations = view.get("score", 0) if isinstance(view.get("score"), int) else 0
-    return position.cards_left() + on_foundations
+    return initial(game, deal).cards_total()
 
 
 def status_of(position: Position) -> str:
