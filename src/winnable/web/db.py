@@ -1,8 +1,9 @@
 """Storage: a game is its preset, its deal number and the list of moves played.
 
-``games`` holds one row per game a player started; ``winnable_deals`` is
-the pool of deal numbers the solver proved winnable (with the winning line it found,
-so the first hint of such a deal is instant). Positions are never stored: the server
+``games`` holds one row per game a player started; ``verdicts``
+(:mod:`winnable.verdicts`, shared with ``winnable survey --database``) what the solver
+proved about each deal, with the winning line it found, so the first hint of a
+Winnable deal is instant. Positions are never stored: the server
 rebuilds them by replaying the moves with the rules. ``leases`` say which server runs
 once-per-database work (the pool's filler); ``server_keys`` hold shared secrets.
 
@@ -35,6 +36,8 @@ import sqlalchemy as sa
 from sqlalchemy import event
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
+
+from winnable.verdicts import VerdictRow
 
 try:
     import fcntl
@@ -85,20 +88,10 @@ class GameRow(Base):
         return int(self.deal)
 
 
-class WinnableDeal(Base):
-    """A deal the solver proved winnable, with the verified line; ``used_at`` once dealt."""
-
-    __tablename__ = "winnable_deals"
-    __table_args__ = (sa.UniqueConstraint("game", "deal", name="uq_winnable_deals_game_deal"),)
-
-    id: Mapped[int] = mapped_column(sa.Integer, primary_key=True, autoincrement=True)
-    game: Mapped[str] = mapped_column(sa.String(64), index=True)
-    deal: Mapped[str] = mapped_column(sa.String(24))
-    line: Mapped[list[str]] = mapped_column(sa.JSON, default=list)
-    positions: Mapped[int] = mapped_column(sa.BigInteger, default=0)
-    seconds: Mapped[float] = mapped_column(sa.Float, default=0.0)
-    created_at: Mapped[dt.datetime] = mapped_column(sa.DateTime(timezone=True), default=utcnow)
-    used_at: Mapped[dt.datetime | None] = mapped_column(sa.DateTime(timezone=True), nullable=True, index=True)
+# The verdicts table (what the solver proved about each deal, the pool of Winnable mode
+# among them) is shared with the command line, so it lives outside the web package;
+# a copy in this metadata lets the migrations' checks see every table.
+VerdictRow.__table__.to_metadata(Base.metadata)
 
 
 class Lease(Base):
@@ -159,17 +152,10 @@ def make_engine(url: str) -> Engine:
 
     @event.listens_for(engine, "begin")
     def _on_begin(connection) -> None:
-        options = connection.get_execution_options()
-        if options.get("winnable_read", False):
-            return  # one SELECT is atomic by itself: no BEGIN, nothing to roll back
-        connection.exec_driver_sql("BEGIN IMMEDIATE" if options.get("winnable_write", False) else "BEGIN")
+        immediate = connection.get_execution_options().get("winnable_write", False)
+        connection.exec_driver_sql("BEGIN IMMEDIATE" if immediate else "BEGIN")
 
     return engine
-
-
-def reader(engine: Engine) -> Engine:
-    """The same engine, for single statements that read (SQLite: without BEGIN)."""
-    return engine.execution_options(winnable_read=True)
 
 
 def writer(engine: Engine) -> Engine:

@@ -17,8 +17,11 @@ event loop. The pool of winnable deals is filled by its own low-priority process
 (:mod:`winnable.web.pool`), never by requests.
 
 >>> import asyncio, time
+>>> from concurrent.futures import ThreadPoolExecutor
 >>> queue = SolverQueue(workers=1, max_waiting=4)
->>> asyncio.run(queue.run("client-a", lambda seconds: f"searched {seconds > 0}", time.monotonic() + 1))
+>>> async def request():  # what a route does
+...     return await queue.run("client-a", lambda seconds: f"searched {seconds > 0}", time.monotonic() + 1)
+>>> ThreadPoolExecutor(1).submit(asyncio.run, request()).result()  # an event loop of its own
 'searched True'
 >>> queue.stop()
 """

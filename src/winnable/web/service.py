@@ -89,7 +89,7 @@ def game_not_found(game_id: str) -> NotFound:
 # -- the games on offer ---------------------------------------------------------------
 def hides_cards(cls: type[Position]) -> bool:
     """True for games with face-down cards (the solver knows them, the player does not)."""
-    return bool(getattr(cls, "hidden_cards", cls.family == "spider"))
+    return cls.hidden_cards
 
 
 def lookup_game(game_id: str) -> type[Position]:
@@ -146,6 +146,10 @@ def moves_key(moves: Sequence[str]) -> tuple[bytes, bytes]:
     return full, hashlib.blake2b(text[:cut], digest_size=16).digest()
 
 
+CHECKPOINT = 256
+"""A long game's positions are kept every this many moves (see :meth:`Positions._replay`)."""
+
+
 class Positions:
     """Positions by (game, deal, moves), rebuilt by replay when not in memory; the cache
     holds at most ``budget`` bytes."""
@@ -163,9 +167,40 @@ class Positions:
             position = self.cache.get((game, deal, before))
             start = len(moves) - 1
         if position is None:
-            start, position = 0, initial(game, deal)
+            return self._replay(game, deal, moves, key)
         try:
             position = position.play_line(moves[start:])
+        except WinnableError as error:
+            raise Conflict(f"this stored game no longer replays under the current rules: {error}", code="stale_game") from None
+        self.cache.put((game, deal, key), position, position_size(position))
+        return position
+
+    def _replay(self, game: str, deal: int, moves: Sequence[str], key: bytes) -> Position:
+        """Replay from the latest cached checkpoint (every ``CHECKPOINT`` moves), leaving
+        checkpoints behind: reading any point of a long game costs at most that many
+        moves of replay once its checkpoints are in memory, not the whole game's."""
+        checkpoints = []
+        hasher = hashlib.blake2b(digest_size=16)
+        for index, move in enumerate(moves):
+            if index:
+                hasher.update(b"\n")
+            hasher.update(move.encode("utf-8", "surrogatepass"))
+            if (index + 1) % CHECKPOINT == 0:
+                checkpoints.append((index + 1, hasher.digest()))
+        start, position = 0, None
+        for at, digest in reversed(checkpoints):
+            position = self.cache.get((game, deal, digest))
+            if position is not None:
+                start = at
+                break
+        if position is None:
+            position = initial(game, deal)
+        marks = dict(checkpoints)
+        try:
+            for index in range(start, len(moves)):
+                position = position.play(moves[index])
+                if index + 1 in marks:
+                    self.cache.put((game, deal, marks[index + 1]), position, position_size(position))
         except WinnableError as error:
             raise Conflict(f"this stored game no longer replays under the current rules: {error}", code="stale_game") from None
         self.cache.put((game, deal, key), position, position_size(position))
@@ -183,10 +218,7 @@ def initial(game: str, deal: int) -> Position:
 @lru_cache(maxsize=512)
 def cards_in_play(game: str, deal: int) -> int:
     """Cards a player can bring home in this deal (for the partial score)."""
-    position = initial(game, deal)
-    view = position.player_view()
-    on_foundations = view.get("score", 0) if isinstance(view.get("score"), int) else 0
-    return position.cards_left() + on_foundations
+    return initial(game, deal).cards_total()
 
 
 def status_of(position: Position) -> str:

@@ -67,6 +67,9 @@ class Settings(BaseSettings):
     """Budget per candidate deal when filling the pool."""
     pool_background: bool = True
     """Fill the pool in the background (one filler per database, under a lease)."""
+    pool_lease_seconds: Seconds = 30.0
+    """The filler's lease on the database; another server takes over this long after
+    the holder died."""
 
     # -- memory ----------------------------------------------------------------------
     position_cache_mb: float = Field(64.0, ge=0, allow_inf_nan=False)

@@ -19,13 +19,13 @@ from __future__ import annotations
 from typing import Any, Literal
 
 import sqlalchemy as sa
-from fastapi import APIRouter, Request
+from fastapi import APIRouter
 from pydantic import BaseModel, Field
-from starlette.concurrency import run_in_threadpool
 
 from winnable.errors import UnknownGameError
 from winnable.games import game_class
 from winnable.web.db import GameRow
+from winnable.web.deps import ServicesDep, database
 from winnable.web.i18n import DEFAULT_LOCALE, gettext, locale_of
 from winnable.web.service import iso, valid_id
 
@@ -88,10 +88,10 @@ router = APIRouter(tags=["games"])
 
 
 @router.post("/api/games/summaries", response_model=Summaries)
-async def post_summaries(body: SummariesRequest, request: Request) -> dict[str, Any]:
+async def post_summaries(body: SummariesRequest, app: ServicesDep, request: Request) -> dict[str, Any]:
     """Summaries (game, deal, moves, status, when) of the games whose ids are given,
     titles in the request's language."""
-    games = await run_in_threadpool(summaries, request.app.state.engine, body.ids)
+    games = await database(app.settings, summaries, app.engine, body.ids)
     locale = locale_of(request)
     if locale != DEFAULT_LOCALE:
         for game in games:
