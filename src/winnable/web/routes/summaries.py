@@ -19,7 +19,7 @@ from __future__ import annotations
 from typing import Any, Literal
 
 import sqlalchemy as sa
-from fastapi import APIRouter
+from fastapi import APIRouter, Request
 from pydantic import BaseModel, Field
 
 from winnable.errors import UnknownGameError
