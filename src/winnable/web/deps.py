@@ -17,7 +17,11 @@ from typing import Annotated, Callable
 
 from fastapi import Depends, Request
 
+from starlette.concurrency import run_in_threadpool
+
+from winnable.web.accounts import COOKIE, AccountService, Viewer
 from winnable.web.csrf import CsrfPolicy
+from winnable.web.daily import DailyService
 from winnable.web.pool import WinnablePool
 from winnable.web.ratelimit import RateLimits, client_key
 from winnable.web.service import GameService
@@ -49,6 +53,22 @@ async def get_csrf(request: Request) -> CsrfPolicy:
     return request.app.state.csrf
 
 
+async def get_accounts(request: Request) -> AccountService:
+    return request.app.state.accounts
+
+
+async def get_daily(request: Request) -> DailyService:
+    return request.app.state.daily
+
+
+async def get_viewer(request: Request) -> Viewer:
+    """Who is asking, from the session cookie: a signed-in player, a guest, or nobody."""
+    token = request.cookies.get(COOKIE)
+    if not token:
+        return Viewer()
+    return await run_in_threadpool(request.app.state.accounts.viewer, token)
+
+
 async def get_client(request: Request) -> str:
     """Who is asking, for rate limits and the solver queue's fairness: the client's
     address (IPv6: its /64). With sign-in, an account may take its place."""
@@ -63,6 +83,9 @@ PoolDep = Annotated[WinnablePool, Depends(get_pool)]
 LimitsDep = Annotated[RateLimits, Depends(get_limits)]
 CsrfDep = Annotated[CsrfPolicy, Depends(get_csrf)]
 ClientDep = Annotated[str, Depends(get_client)]
+AccountsDep = Annotated[AccountService, Depends(get_accounts)]
+DailyDep = Annotated[DailyService, Depends(get_daily)]
+ViewerDep = Annotated[Viewer, Depends(get_viewer)]
 
 
 def rate_limit(name: str) -> Callable:

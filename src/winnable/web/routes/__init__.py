@@ -6,9 +6,16 @@
 * :mod:`~.security` — the CSRF token for scripts (``/api/csrf``);
 * :mod:`~.health` — ``/api/health`` (up or down) and Prometheus ``/metrics``;
 * :mod:`~.docs` — the OpenAPI page ``/docs``, served from a package, not a CDN;
-* :mod:`~.pages` — the HTML pages and their static files.
+* :mod:`~.pages` — the HTML pages and their static files;
+* :mod:`~.auth` — sign up, sign in, sign out, who is signed in (``/api/auth``);
+* :mod:`~.account` — download or delete one's account (``/api/account``);
+* :mod:`~.daily` — the Daily and its leaderboards (``/api/daily``);
+* :mod:`~.stats` — a player's statistics (``/api/stats``);
+* :mod:`~.player_pages` — the account, Daily and statistics pages.
 """
 
-from winnable.web.routes import catalog, docs, games, health, pages, security, solver
+from winnable.web.routes import (account, auth, catalog, daily, docs, games, health, pages, player_pages, security,
+                                 solver, stats)
 
-ROUTERS = [catalog.router, games.router, solver.router, security.router, health.router, docs.router, pages.router]
+ROUTERS = [catalog.router, games.router, solver.router, security.router, health.router, docs.router, pages.router,
+           auth.router, account.router, daily.router, stats.router, player_pages.router]
