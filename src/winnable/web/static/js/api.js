@@ -15,7 +15,7 @@ function detailText(detail, status) {
   return `The server answered ${status}.`;
 }
 
-async function call(method, path, body) {
+export async function call(method, path, body) {
   const init = { method, headers: { Accept: "application/json" } };
   if (body !== undefined) {
     init.headers["Content-Type"] = "application/json";
@@ -42,11 +42,12 @@ async function call(method, path, body) {
 
 export const api = {
   catalog: () => call("GET", "/api/catalog"),
-  create: (game, { deal = null, winnable = false, undo = null } = {}) => {
+  create: (game, { deal = null, winnable = false, undo = null, think = null } = {}) => {
     const body = { game };
     if (winnable) body.winnable = true;
     else if (deal !== null && deal !== undefined && deal !== "") body.deal = deal;
     if (undo) body.undo = undo;
+    if (think) body.think = think; // Black Hole's timed play: seconds a move
     return call("POST", "/api/games", body);
   },
   get: (id) => call("GET", `/api/games/${encodeURIComponent(id)}`),

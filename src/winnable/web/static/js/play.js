@@ -452,6 +452,8 @@ function setState(state, { animate = true } = {}) {
     closeOverlay();
   }
   if (app.watching) checkWinnable();
+  // Hook for the players' module (Daily, timed play): it reads every new state.
+  document.dispatchEvent(new CustomEvent("winnable:state", { detail: state }));
 }
 
 // ------------------------------------------------------------------ actions
@@ -466,7 +468,10 @@ async function newGame({ deal = null } = {}) {
   try {
     let state;
     try {
-      state = await api.create(gameName, { deal, winnable, undo });
+      // Hook: other modules add options of the next game (timed play's seconds a move).
+      const extra = {};
+      document.dispatchEvent(new CustomEvent("winnable:new-game", { detail: { game: gameName, options: extra } }));
+      state = await api.create(gameName, { deal, winnable, undo, ...extra });
     } catch (error) {
       if (!winnable || !(error instanceof ApiError) || error.status === 0) throw error;
       state = await api.create(gameName, { undo });
@@ -1148,6 +1153,8 @@ document.addEventListener("keydown", (event) => {
 // ------------------------------------------------------------------ wiring
 
 function wire() {
+  // Hook: another module asks for the server's state again (a timed move's time is up).
+  document.addEventListener("winnable:refresh", () => enqueue(async () => app.state && setState(await api.get(app.state.id))));
   $("new-deal").addEventListener("click", () => newGame().catch(report));
   $("restart").addEventListener("click", restart);
   $("undo").addEventListener("click", undo);
