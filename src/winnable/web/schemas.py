@@ -116,6 +116,7 @@ class GameState(BaseModel):
     assisted: bool = False
     think_seconds: int | None = Field(None, description="Timed play: seconds allowed for each move.")
     think_deadline: str | None = Field(None, description="Timed play: the current move must come before this moment.")
+    think_left: float | None = Field(None, description="Timed play: seconds left for the current move, on the server's clock.")
     timed_out: bool = Field(False, description="Timed play: the time ran out, the game is lost.")
     daily: str | None = Field(None, description="The Daily (YYYY-MM-DD) this game is an attempt at.")
     hint_allowed: bool = True
@@ -276,6 +277,7 @@ class HistoryEntry(BaseModel):
     seconds: float | None
     moves: int
     cards_left: int | None
+    out_of: int | None = Field(description="Cards the deal has to bring home.")
     daily: str | None
 
 

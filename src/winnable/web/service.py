@@ -410,6 +410,7 @@ class GameService:
             "assisted": hints > 0,
             "think_seconds": row.think_seconds,
             "think_deadline": iso(deadline) if status == "playing" else None,
+            "think_left": round(max(0.0, (deadline - now).total_seconds()), 3) if status == "playing" and deadline else None,
             "timed_out": timed_out,
             "daily": row.daily_day.isoformat() if row.daily_day is not None else None,
             "hint_allowed": status == "playing" and not daily_open,

@@ -36,11 +36,11 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session, load_only
 
 from winnable.games import game_class
-from winnable.errors import UnknownGameError
+from winnable.errors import UnknownGameError, WinnableError
 from winnable.web.accounts import Viewer
 from winnable.web.db import GameRow, as_utc
 from winnable.web.scores import speed_score
-from winnable.web.service import effective_status
+from winnable.web.service import cards_in_play, effective_status
 
 HISTORY = 500
 """Games of each player listed for the plot (the latest)."""
@@ -58,6 +58,14 @@ def moment(row) -> str:
     """When a game's result was reached (or it was last played)."""
     when = as_utc(row.finished_at) or as_utc(getattr(row, "updated_at", None)) or as_utc(row.created_at)
     return when.isoformat().replace("+00:00", "Z")
+
+
+def out_of(row) -> int | None:
+    """Cards the game's deal has to bring home (None if the deal cannot be dealt)."""
+    try:
+        return cards_in_play(row.game, int(row.deal))
+    except (WinnableError, ValueError, AttributeError, TypeError):
+        return None
 
 
 def family_of(game: str) -> str | None:
@@ -84,6 +92,7 @@ def player_statistics(rows: Iterable[Any], now: dt.datetime) -> dict[str, Any]:
             "seconds": seconds_of(row, status),
             "moves": row.move_count or 0,
             "cards_left": row.cards_left,
+            "out_of": out_of(row),
             "daily": row.daily_day.isoformat() if row.daily_day else None,
         })
     games = [game_statistics(game, entries) for game, entries in sorted(by_game.items())]
@@ -143,7 +152,7 @@ def game_statistics(game: str, entries: list[tuple[Any, str]]) -> dict[str, Any]
     return out
 
 
-COLUMNS = (GameRow.id, GameRow.game, GameRow.status, GameRow.move_count, GameRow.hints_used, GameRow.undo_mode,
+COLUMNS = (GameRow.id, GameRow.game, GameRow.deal, GameRow.status, GameRow.move_count, GameRow.hints_used, GameRow.undo_mode,
            GameRow.undo_used, GameRow.cards_left, GameRow.created_at, GameRow.started_at, GameRow.finished_at,
            GameRow.updated_at, GameRow.timed_out_at, GameRow.think_seconds, GameRow.last_move_at, GameRow.daily_day)
 
