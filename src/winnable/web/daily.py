@@ -35,6 +35,10 @@ from winnable.web.pool import WinnablePool
 from winnable.web.scores import Result
 from winnable.web.service import GameService, effective_status, iso, lookup_game, today
 
+RESULT_COLUMNS = (GameRow.status, GameRow.move_count, GameRow.cards_left, GameRow.undo_used, GameRow.started_at,
+                  GameRow.finished_at, GameRow.timed_out_at, GameRow.think_seconds, GameRow.last_move_at)
+"""What a result needs of a game (not its moves): read as plain rows, not objects."""
+
 DAILY_UNDO = "unlimited"
 """Every Daily is played with unlimited undo; the undos used are shown beside the result."""
 
@@ -162,13 +166,14 @@ class DailyService:
         penguin = cls.family == "freecell"
         with Session(self.engine) as session:
             rows = session.execute(
-                select(DailyAttempt.user_id, User.name, GameRow)
+                select(DailyAttempt.user_id, User.name, *RESULT_COLUMNS)
                 .join(GameRow, GameRow.id == DailyAttempt.game_id)
                 .outerjoin(User, User.id == DailyAttempt.user_id)
                 .where(DailyAttempt.game == game, DailyAttempt.day == day)).all()
         over = day < today(now)
         ranked = []
-        for user_id, name, row in rows:
+        for row in rows:
+            user_id, name = row.user_id, row.name
             status = effective_status(row, row.status, now)
             if status == "playing" and over:
                 status = "unfinished"
