@@ -125,8 +125,10 @@ def test_a_second_new_player_gets_the_same_deal(browser, players_server):
         sign_up(tab, players_server, name)
         game_id = open_daily_from_lobby(tab, players_server)
         deals.append(fetch_json(tab, f"/api/games/{game_id}")[1]["deal"])
-        # On a phone every players' control in the header and the menu is a 44 px target.
-        for selector in (".player-nav .nav-link", "#daily-button"):
+        # On a phone the header's links fold into a menu; every target is 44 px or more.
+        tab.tap(".nav-toggle")
+        tab.wait_for_selector("#nav-stats", state="visible")
+        for selector in (".nav-toggle", ".player-nav .nav-link", "#daily-button"):
             heights = tab.locator(selector).evaluate_all(
                 "nodes => nodes.filter(n => n.offsetParent).map(n => n.getBoundingClientRect().height)")
             assert heights and min(heights) >= 44, (selector, heights)

@@ -7,6 +7,32 @@ async function main() {
   const bar = document.querySelector(".topbar");
   if (!bar || bar.querySelector(".player-nav")) return;
   const nav = el("nav", { class: "player-nav", "aria-label": t("Player") });
+  const links = el("div", { class: "player-links", id: "player-links" });
+  // On narrow screens the links fold into a menu behind one button.
+  const toggle = el(
+    "button",
+    { class: "nav-toggle", type: "button", "aria-expanded": "false", "aria-controls": "player-links", "aria-label": t("Player menu") },
+    el("svg", { viewBox: "0 0 24 24", "aria-hidden": "true" }, el("path", { d: "M3 6h18v2H3zm0 5h18v2H3zm0 5h18v2H3z" })),
+  );
+  const close = () => {
+    nav.classList.remove("open");
+    toggle.setAttribute("aria-expanded", "false");
+  };
+  toggle.addEventListener("click", () => {
+    const open = nav.classList.toggle("open");
+    toggle.setAttribute("aria-expanded", String(open));
+    if (open) links.querySelector("a, button")?.focus();
+  });
+  document.addEventListener("keydown", (event) => {
+    if (event.key === "Escape" && nav.classList.contains("open")) {
+      close();
+      toggle.focus();
+    }
+  });
+  document.addEventListener("click", (event) => {
+    if (!nav.contains(event.target)) close();
+  });
+  nav.append(toggle, links);
   bar.append(nav);
   let me = { signed_in: false, name: null };
   try {
@@ -18,9 +44,9 @@ async function main() {
   const here = location.pathname;
   const link = (href, text, extra = {}) =>
     el("a", { class: "nav-link", href, "aria-current": here === href ? "page" : null, ...extra }, text);
-  nav.append(link("/daily", t("Daily"), { id: "nav-daily" }), link("/stats", t("Statistics"), { id: "nav-stats" }));
+  links.append(link("/daily", t("Daily"), { id: "nav-daily" }), link("/stats", t("Statistics"), { id: "nav-stats" }));
   if (me.signed_in) {
-    nav.append(
+    links.append(
       link("/account", me.name, { id: "nav-account", title: t("Your account") }),
       el(
         "button",
@@ -38,7 +64,7 @@ async function main() {
     );
   } else {
     const next = encodeURIComponent(here + location.search);
-    nav.append(link(`/account?next=${next}`, t("Sign in"), { id: "sign-in", class: "nav-link strong" }));
+    links.append(link(`/account?next=${next}`, t("Sign in"), { id: "sign-in", class: "nav-link strong" }));
   }
   document.dispatchEvent(new CustomEvent("winnable:player", { detail: me }));
 }

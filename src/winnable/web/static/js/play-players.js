@@ -148,8 +148,9 @@ document.addEventListener("winnable:state", (event) => {
 });
 
 function install() {
-  const group = document.querySelector(".deal-group") || document.querySelector(".toolbar");
-  if (group) group.append(thinkLabel, dailyButton);
+  const toolbar = document.querySelector(".toolbar");
+  const group = el("div", { class: "group players-group" }, thinkLabel, dailyButton);
+  if (toolbar) toolbar.insertBefore(group, toolbar.querySelector(".actions"));
   const status = document.querySelector(".statusbar");
   if (status) {
     const spacer = status.querySelector(".spacer");
