@@ -1,19 +1,14 @@
 // The lobby's Daily: today's deal of every game that has one, the countdown to the next,
 // the player's result and rank, and the way to the leaderboards.
 
-import { ApiError, clock, countdownTo, el, openDaily, players, resultText } from "./players-api.js";
+import { clock, countdownTo, dailyOverviewOrNull, el, openDaily, resultText } from "./players-api.js";
 import { t } from "./i18n.js";
 
 async function main() {
   const box = document.getElementById("daily-banner");
   if (!box) return;
-  let overview;
-  try {
-    overview = await players.dailyOverview();
-  } catch (error) {
-    if (error instanceof ApiError) return;
-    throw error;
-  }
+  const overview = await dailyOverviewOrNull();
+  if (!overview) return;
   const games = overview.games.filter((game) => game.available);
   const next = el("p", { class: "daily-next muted", id: "daily-countdown" });
   const head = el("div", { class: "daily-head" }, el("h2", {}, t("Today's Daily")), next);

@@ -2,7 +2,7 @@
 // the next one and today's rank), the Daily's rules on the table (no hints, no restart),
 // and Black Hole's timed play (seconds a move, chosen before the deal, counted down).
 
-import { ApiError, clock, el, openDaily, players } from "./players-api.js";
+import { clock, dailyOverviewOrNull, el, openDaily } from "./players-api.js";
 import { t } from "./i18n.js";
 
 const $ = (id) => document.getElementById(id);
@@ -39,13 +39,8 @@ const dailyButton = el(
 let stopCountdown = null;
 
 async function refreshDaily() {
-  let overview;
-  try {
-    overview = await players.dailyOverview();
-  } catch (error) {
-    if (error instanceof ApiError) return;
-    throw error;
-  }
+  const overview = await dailyOverviewOrNull();
+  if (!overview) return;
   const entry = overview.games.find((game) => game.game === gameName);
   dailyButton.hidden = !entry || !entry.available;
   if (!entry) return;

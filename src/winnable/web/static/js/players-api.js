@@ -21,6 +21,16 @@ export const players = {
   stats: () => call("GET", "/api/stats"),
 };
 
+/** Today's Dailies, or null when the server cannot say (the page goes on without them). */
+export async function dailyOverviewOrNull() {
+  try {
+    return await players.dailyOverview();
+  } catch (error) {
+    if (error instanceof ApiError) return null;
+    throw error;
+  }
+}
+
 /** An element with attributes and children (text or nodes). */
 export function el(tag, attrs = {}, ...children) {
   const svg = ["svg", "g", "rect", "circle", "line", "polyline", "path", "text", "title"].includes(tag);
