@@ -70,6 +70,10 @@ def upgrade() -> None:
         batch.add_column(sa.Column("daily_day", sa.Date, nullable=True))
         batch.create_index("ix_games_user_id", ["user_id"])
         batch.create_index("ix_games_guest", ["guest"])
+    # Games stored before: their move count from their moves (cards left stay unknown).
+    length = "json_array_length(moves)" if op.get_bind().dialect.name in ("sqlite", "postgresql") else None
+    if length is not None:
+        op.execute(f"UPDATE games SET move_count = {length}")
 
 
 def downgrade() -> None:
