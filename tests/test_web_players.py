@@ -484,3 +484,11 @@ def test_statistics_count_wins_losses_assisted_wins_and_records(app, now):
     assert black_hole["best_seconds"] == 50.0 and black_hole["fewest_moves"] == 51
     assert black_hole["win_rate"] == pytest.approx(0.6)
     assert stats["penguin"]["played"] == 1 and stats["penguin"]["partial_best"] is not None
+
+
+def test_a_link_on_another_site_starts_no_daily_clock(app):
+    with browser(app) as client:
+        signup(client)
+        response = client.get("/api/daily/black-hole", headers={"Sec-Fetch-Site": "cross-site"})
+        assert response.status_code == 403 and response.json()["code"] == "cross_site"
+    assert count(app, DailyAttempt) == 0 and count(app, DailyDeal) == 0
