@@ -418,7 +418,7 @@ function tick() {
   const state = app.state;
   if (!state) return;
   let seconds = state.elapsed_seconds || 0;
-  if (state.status === "playing" && state.move_count > 0) seconds += (performance.now() - app.receivedAt) / 1000;
+  if (state.status === "playing" && state.started_at) seconds += (performance.now() - app.receivedAt) / 1000;
   $("timer").textContent = formatTime(seconds);
 }
 
