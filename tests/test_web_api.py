@@ -456,7 +456,7 @@ def test_the_background_filler_fills_the_pool(db_url):
 def test_pages_not_yet_built_are_404_with_a_reason(db_url, tmp_path):
     with make_client(db_url, static_dir=tmp_path / "nothing") as client:
         response = client.get("/")
-        assert response.status_code == 404 and "not built" in response.json()["detail"]
+        assert response.status_code == 404 and "not built" in response.text and response.headers["content-type"].startswith("text/html")
         assert client.get("/play/black-hole").status_code == 404
         assert client.get("/static/app.js").status_code == 404
 
@@ -475,7 +475,7 @@ def test_pages_are_served_from_the_static_folder(db_url, tmp_path):
         assert client.get("/rules/black-hole").text == "<h1>black hole rules</h1>"
         assert client.get("/static/app.js").text == "console.log(1)"
         missing = client.get("/play/no-such-game")
-        assert missing.status_code == 404 and "unknown game" in missing.json()["detail"]
+        assert missing.status_code == 404 and "unknown game" in missing.text and missing.headers["content-type"].startswith("text/html")
         assert client.get("/rules/no-such-game").status_code == 404
 
 
@@ -595,3 +595,114 @@ def test_analysis_uses_what_the_hints_proved(client):
     assert report["lost_at"] >= 10 and report["losing_move"] == lost["moves"][report["lost_at"]]
     probes = [check["at"] for check in report["checked"]]
     assert all(at > 10 for at in probes if at not in (0, len(lost["moves"])))
+
+
+# -- pages: HEAD, error pages, caching, compression ------------------------------------------
+
+
+def test_pages_answer_head_and_unknown_pages_are_html(client):
+    for path in ("/", "/play/black-hole", "/rules/penguin"):
+        head = client.head(path)
+        assert head.status_code == 200 and head.headers["content-type"].startswith("text/html") and not head.content
+    for path in ("/play/no-such-game", "/rules/no-such-game", "/no/such/page"):
+        page = client.get(path)
+        assert page.status_code == 404 and page.headers["content-type"].startswith("text/html")
+        assert '<a class="btn primary" href="/">' in page.text
+    assert "<script>" not in client.get("/play/%3Cscript%3E").text  # the name is escaped
+    # The API keeps answering JSON.
+    api = client.get("/api/games/nope")
+    assert api.status_code == 404 and api.json()["detail"]
+    assert client.get("/api/no-such-thing").headers["content-type"].startswith("application/json")
+
+
+def test_static_files_are_versioned_and_cached_for_a_year(client):
+    page = client.get("/play/black-hole").text
+    import re
+
+    links = re.findall(r'(?:src|href)="(/static/[^"]+)"', page)
+    assert links and all(link.startswith("/static/v") for link in links)
+    versioned = client.get(links[-1])
+    assert versioned.status_code == 200 and versioned.headers["cache-control"] == "public, max-age=31536000, immutable"
+    plain = client.get("/static/js/play.js")
+    assert plain.status_code == 200 and plain.headers["cache-control"] == "no-cache"
+    stale = client.get("/static/v000000000000/js/play.js")  # an older version's address
+    assert stale.status_code == 200 and stale.headers["cache-control"] == "no-cache"
+    assert client.head(links[-1]).status_code == 200
+
+
+@pytest.mark.parametrize("encoding", ["br", "gzip"])
+def test_pages_scripts_and_json_are_compressed(client, encoding):
+    for path in ("/play/black-hole", "/static/js/play.js", "/api/catalog"):
+        response = client.get(path, headers={"Accept-Encoding": encoding})
+        assert response.headers.get("content-encoding") == encoding, path
+        assert response.content  # httpx decodes it
+    assert "content-encoding" not in client.get("/static/js/play.js", headers={"Accept-Encoding": "identity"}).headers
+
+
+# -- safe moves home, the plain run home, "your games" ------------------------------------
+
+
+def freecell_game(client, deal):
+    response = client.post("/api/games", json={"game": "freecell", "deal": deal})
+    assert response.status_code == 201
+    return response.json()
+
+
+def test_safe_moves_home_are_listed_and_played_on_request(client):
+    game = freecell_game(client, 8)  # two Aces on top of columns 5 and 8
+    assert game["safe"] == ["5o", "8o"] and game["finish"] is None
+    state = client.post(f"/api/games/{game['id']}/moves", json={"move": "5o", "auto": True}).json()
+    assert state["moves"][:2] == ["5o", "8o"] and state["safe"] == []
+    # A move without auto plays that move only.
+    other = freecell_game(client, 8)
+    state = client.post(f"/api/games/{other['id']}/moves", json={"move": "5o"}).json()
+    assert state["moves"] == ["5o"] and state["safe"] == ["8o"]
+
+
+def test_undo_with_auto_takes_back_the_safe_moves_with_the_move(client):
+    game = freecell_game(client, 8)
+    state = client.post(f"/api/games/{game['id']}/moves", json={"move": "5o", "auto": True}).json()
+    assert len(state["moves"]) >= 2
+    refused = client.post(f"/api/games/{game['id']}/undo", json={"auto": True})
+    assert refused.status_code == 409 and "only safe moves" in refused.json()["detail"]
+    chosen = next(entry["move"] for entry in state["legal"] if not entry["move"].endswith("o"))
+    after = client.post(f"/api/games/{game['id']}/moves", json={"move": chosen, "auto": True}).json()
+    undone = client.post(f"/api/games/{game['id']}/undo", json={"auto": True}).json()
+    assert undone["moves"] == state["moves"] and len(after["moves"]) > len(state["moves"])
+    # A plain undo takes back one move.
+    plain = client.post(f"/api/games/{game['id']}/undo", json={}).json()
+    assert plain["moves"] == state["moves"][:-1]
+
+
+def test_the_plain_run_home_is_offered_as_finish(client):
+    line = [str(move) for move in solve(game_class_of("freecell").deal(1)).line]
+    game = freecell_game(client, 1)
+    state = game
+    for move in line:
+        if state["finish"]:
+            break
+        state = play(client, game["id"], move).json()
+    assert state["finish"] and state["status"] == "playing"
+    for move in state["finish"]:
+        state = play(client, game["id"], move).json()
+    assert state["status"] == "won" and state["finish"] is None
+
+
+def game_class_of(game_id):
+    from winnable.games import game_class
+
+    return game_class(game_id)
+
+
+def test_your_games_are_summarised_from_their_ids(client):
+    first = new_game(client, 2)
+    second = freecell_game(client, 8)
+    play(client, first["id"], first["legal"][0]["move"])
+    listed = client.post("/api/games/summaries", json={"ids": [second["id"], first["id"], "no-such-id", "x" * 40]}).json()["games"]
+    assert [game["id"] for game in listed] == [first["id"], second["id"]]  # the latest played first
+    assert listed[0]["moves"] == 1 and listed[0]["deal"] == 2 and listed[0]["status"] == "playing"
+    assert listed[0]["links"]["resume"] == f"/play/black-hole?id={first['id']}"
+    assert client.post("/api/games/summaries", json={"ids": []}).json() == {"games": []}
+    too_many = client.post("/api/games/summaries", json={"ids": [str(i) for i in range(101)]})
+    assert too_many.status_code == 422
+    assert client.post("/api/games/summaries", json={"ids": "abc"}).status_code == 422

@@ -58,7 +58,7 @@ OPERATIONS = [(method, path) for method, path in [
     ("POST", "/api/games/{game_id}/moves"), ("POST", "/api/games/{game_id}/undo"),
     ("POST", "/api/games/{game_id}/restart"), ("GET", "/api/games/{game_id}/position"),
     ("GET", "/api/games/{game_id}/hint"), ("GET", "/api/games/{game_id}/analysis"),
-    ("GET", "/api/csrf"), ("GET", "/api/health"),
+    ("GET", "/api/csrf"), ("GET", "/api/health"), ("POST", "/api/games/summaries"),
     ("POST", "/api/auth/signup"), ("POST", "/api/auth/login"), ("POST", "/api/auth/logout"), ("GET", "/api/auth/me"),
     ("GET", "/api/account/export"), ("POST", "/api/account/delete"), ("GET", "/api/daily"),
     ("GET", "/api/daily/{game}"), ("GET", "/api/daily/{game}/leaderboard"), ("GET", "/api/stats")]]

@@ -86,7 +86,8 @@ def test_the_daily_from_sign_up_to_the_leaderboard_and_statistics(page, players_
     line = [str(move) for move in solve(BlackHole.deal(state["deal"])).line]
     click_line(page, line[:20], 0)
 
-    # Signing out and in again resumes the same attempt, moves and all.
+    # Signing out (in the game's menu) and in again resumes the same attempt.
+    page.click("#menu-button")
     page.click("#sign-out")
     page.wait_for_selector("#sign-in")
     assert fetch_json(page, "/api/daily/black-hole")[0] == 401
@@ -98,6 +99,8 @@ def test_the_daily_from_sign_up_to_the_leaderboard_and_statistics(page, players_
     assert page.get_attribute("body", "data-status") == "won"
 
     # The game's menu shows the Daily with today's rank and the countdown to the next.
+    page.keyboard.press("Escape")
+    page.click("#menu-button")
     page.wait_for_selector("#daily-rank:not([hidden])")
     assert page.inner_text("#daily-rank") == "#1" and ":" in page.inner_text("#daily-next")
     page.goto(server.url("/daily?game=black-hole"))
@@ -125,10 +128,11 @@ def test_a_second_new_player_gets_the_same_deal(browser, players_server):
         sign_up(tab, players_server, name)
         game_id = open_daily_from_lobby(tab, players_server)
         deals.append(fetch_json(tab, f"/api/games/{game_id}")[1]["deal"])
-        # On a phone the header's links fold into a menu; every target is 44 px or more.
-        tab.tap(".nav-toggle")
+        # On a phone the players' links and the Daily are in the game's menu; every
+        # target is 44 px or more.
+        tab.tap("#menu-button")
         tab.wait_for_selector("#nav-stats", state="visible")
-        for selector in (".nav-toggle", ".player-nav .nav-link", "#daily-button"):
+        for selector in (".player-nav .nav-link", "#daily-button"):
             heights = tab.locator(selector).evaluate_all(
                 "nodes => nodes.filter(n => n.offsetParent).map(n => n.getBoundingClientRect().height)")
             assert heights and min(heights) >= 44, (selector, heights)

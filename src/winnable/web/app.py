@@ -29,6 +29,7 @@ import logging
 from typing import Any
 
 import anyio.to_thread
+from brotli_asgi import BrotliMiddleware
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from starlette.exceptions import HTTPException
@@ -38,6 +39,7 @@ from winnable.web import metrics, schemas
 from winnable.web.accounts import COOKIE, AccountService, digest, plausible_token
 from winnable.web.csrf import CsrfPolicy
 from winnable.web.daily import DailyService
+from winnable.web.deps import Services
 from winnable.web.db import default_database_url, make_engine, migrate, server_key
 from winnable.web.errors import CODES, ApiError, problem_json, problem_response, quote
 from winnable.web.guard import Guard
@@ -46,7 +48,7 @@ from winnable.web.queue import SolverQueue
 from winnable.web.ratelimit import RateLimits
 from winnable.web.routes import ROUTERS
 from winnable.web.routes.docs import swagger_files
-from winnable.web.routes.pages import Static
+from winnable.web.routes.pages import Pages, Static, error_page, wants_html
 from winnable.web.service import GameService, Positions
 from winnable.web.settings import Settings
 from winnable.web.solving import Solver
@@ -110,6 +112,7 @@ def create_app(database_url: str | None = None, settings: Settings | None = None
         redoc_url=None,
         responses=ERRORS,
     )
+    app.state.services = Services(settings, engine, games, solver, pool, limits, csrf, accounts, daily)
     app.state.settings = settings
     app.state.engine = engine
     app.state.database_url = url
@@ -125,9 +128,12 @@ def create_app(database_url: str | None = None, settings: Settings | None = None
     add_error_handlers(app)
     for router in ROUTERS:
         app.include_router(router)
-    app.mount("/static", Static(directory=settings.static_dir, check_dir=False), name="static")
+    app.state.pages = pages = Pages(settings.static_dir)
+    app.mount("/static", Static(pages=pages, directory=settings.static_dir, check_dir=False), name="static")
     app.mount("/docs/assets", Static(directory=swagger_files(), check_dir=False), name="docs-assets")
     app.add_middleware(Guard, settings=settings, limits=limits, csrf=csrf)
+    # Outermost: pages, scripts and JSON go out compressed (brotli, else gzip).
+    app.add_middleware(BrotliMiddleware, minimum_size=500, gzip_fallback=True)
     return app
 
 
@@ -153,6 +159,8 @@ def add_error_handlers(app: FastAPI) -> None:
 
     @app.exception_handler(ApiError)
     async def api_error(request: Request, error: ApiError) -> Response:
+        if wants_html(request):  # a page, not the API: an HTML page with a way back
+            return error_page(request, error.status, error.detail)
         return error.response()
 
     @app.exception_handler(RequestValidationError)
@@ -172,17 +180,21 @@ def add_error_handlers(app: FastAPI) -> None:
 
     @app.exception_handler(HTTPException)
     async def http_error(request: Request, error: HTTPException) -> Response:
+        if wants_html(request):
+            return error_page(request, error.status_code, str(error.detail))
         code, detail = {
             400: ("invalid_json", "the request body could not be read as JSON"),
             404: ("not_found", "no such page or endpoint"),
             405: ("method_not_allowed", f"{request.method} is not allowed here"),
-            413: ("body_too_large", str(error.detail)),
+            413: ("body_too_large", f"the request body is over {request.app.state.settings.max_body_bytes // 1024} KiB"),
         }.get(error.status_code, (f"http_{error.status_code}", str(error.detail)))
         return problem_response(error.status_code, code, detail, dict(error.headers or {}))
 
     @app.exception_handler(Exception)
     async def bug(request: Request, error: Exception) -> Response:
         log.exception("error answering %s %s", request.method, request.url.path)
+        if wants_html(request):
+            return error_page(request, 500, "")
         return Response(problem_json("internal_error", "something went wrong on the server; your games are safe"),
                         status_code=500, media_type="application/json")
 

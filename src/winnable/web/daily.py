@@ -39,6 +39,8 @@ RESULT_COLUMNS = (GameRow.status, GameRow.move_count, GameRow.cards_left, GameRo
                   GameRow.finished_at, GameRow.timed_out_at, GameRow.think_seconds, GameRow.last_move_at)
 """What a result needs of a game (not its moves): read as plain rows, not objects."""
 
+_ATTEMPTS = DailyAttempt.__table__
+
 DAILY_UNDO = "unlimited"
 """Every Daily is played with unlimited undo; the undos used are shown beside the result."""
 
@@ -119,23 +121,22 @@ class DailyService:
             deal = self.deal_of(game, day, create=True)
             row, _ = self.games.new_row(game, deal, DAILY_UNDO, winnable_deal=True, owner=viewer, daily_day=day)
             try:
-                with write_lock(self.engine), Session(self.write_engine) as session, session.begin():
-                    if self._attempt_id(game, day, viewer.user_id, session) is None:
-                        session.add(row)
-                        session.flush()
-                        session.add(DailyAttempt(game=game, day=day, user_id=viewer.user_id, game_id=row.id,
-                                                 created_at=row.created_at))
+                with write_lock(self.engine), self.write_engine.begin() as connection:
+                    if self._attempt_id(game, day, viewer.user_id, connection) is None:
+                        self.games.insert(connection, row)
+                        connection.execute(_ATTEMPTS.insert().values(game=game, day=day, user_id=viewer.user_id,
+                                                                     game_id=row.id, created_at=row.created_at))
             except IntegrityError:  # the same player's other tab started it first
                 pass
             existing = self._attempt_id(game, day, viewer.user_id)
         return self.games.state(existing, viewer)
 
-    def _attempt_id(self, game: str, day: dt.date, user_id: int, session: Session | None = None) -> str | None:
+    def _attempt_id(self, game: str, day: dt.date, user_id: int, connection=None) -> str | None:
         query = select(DailyAttempt.game_id).where(DailyAttempt.game == game, DailyAttempt.day == day,
                                                    DailyAttempt.user_id == user_id)
-        if session is not None:
-            return session.scalars(query).first()
-        with Session(self.engine) as own:
+        if connection is not None:
+            return connection.scalars(query).first()
+        with self.engine.connect() as own:
             return own.scalars(query).first()
 
     # -- results -----------------------------------------------------------------------

@@ -234,10 +234,17 @@ def make_engine(url: str) -> Engine:
 
     @event.listens_for(engine, "begin")
     def _on_begin(connection) -> None:
-        immediate = connection.get_execution_options().get("winnable_write", False)
-        connection.exec_driver_sql("BEGIN IMMEDIATE" if immediate else "BEGIN")
+        options = connection.get_execution_options()
+        if options.get("winnable_read", False):
+            return  # one SELECT is atomic by itself: no BEGIN, nothing to roll back
+        connection.exec_driver_sql("BEGIN IMMEDIATE" if options.get("winnable_write", False) else "BEGIN")
 
     return engine
+
+
+def reader(engine: Engine) -> Engine:
+    """The same engine, for single statements that read (SQLite: without BEGIN)."""
+    return engine.execution_options(winnable_read=True)
 
 
 def writer(engine: Engine) -> Engine:
@@ -343,3 +350,46 @@ def server_key(engine: Engine, name: str) -> str:
         pass
     with Session(engine) as session:
         return session.get(ServerKey, name).value
+
+
+class Query:
+    """A SELECT compiled once and run straight on a pooled DBAPI connection, its values
+    converted by SQLAlchemy's own type processors (JSON, dates, booleans). For the reads
+    every request makes: SQLAlchemy's Connection and Result machinery cost several times
+    the query itself.
+
+    >>> engine = make_engine("sqlite://"); migrate(engine)
+    >>> with Session(engine) as session:
+    ...     session.add(GameRow(id="g1", game="black-hole", deal="7", undo_mode="none")); session.commit()
+    >>> table = GameRow.__table__
+    >>> row = Query(engine, sa.select(table).where(table.c.id == sa.bindparam("id"))).first(id="g1")
+    >>> row["moves"], row["winnable_deal"], row["created_at"].year > 2000
+    ([], False, True)
+    """
+
+    def __init__(self, engine: Engine, statement: sa.Select) -> None:
+        dialect = engine.dialect
+        compiled = statement.compile(dialect=dialect)
+        self.engine = engine
+        self.sql = str(compiled)
+        self.names = list(compiled.positiontup) if compiled.positional else None
+        columns = list(statement.selected_columns)
+        self.keys = [column.key for column in columns]
+        self.processors = [column.type.dialect_impl(dialect).result_processor(dialect, None) for column in columns]
+
+    def first(self, **params: Any) -> dict[str, Any] | None:
+        arguments = tuple(params[name] for name in self.names) if self.names is not None else params
+        connection = self.engine.raw_connection()
+        try:
+            cursor = connection.cursor()
+            try:
+                cursor.execute(self.sql, arguments)
+                values = cursor.fetchone()
+            finally:
+                cursor.close()
+        finally:
+            connection.close()  # back to the pool (which rolls back any transaction)
+        if values is None:
+            return None
+        return {key: (value if process is None or value is None else process(value))
+                for key, process, value in zip(self.keys, self.processors, values)}

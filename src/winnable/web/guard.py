@@ -13,8 +13,8 @@ host_not_allowed          400   Host not in ``allowed_hosts`` (DNS rebinding)
 rate_limited              429   over the client's ``limit_default``
 json_required             415   a POST/PUT/PATCH/DELETE whose body is not JSON
 cross_site / csrf_failed  403   see :mod:`winnable.web.csrf`
-body_too_large            413   over ``max_body_bytes`` (64 KiB), refused by its
-                                Content-Length before reading, or while streaming
+body_too_large            413   over ``max_body_bytes`` (64 KiB): by its Content-Length
+                                before reading, or a streamed body as soon as it passes
 ========================  ====  ======================================================
 """
 
@@ -54,6 +54,8 @@ UNLIMITED = ("/api/health", "/metrics")  # polled by load balancers and Promethe
 
 
 class BodyTooLarge(HTTPException):
+    """Raised while a body is read: FastAPI passes HTTP exceptions on to the handlers."""
+
     def __init__(self, limit: int) -> None:
         super().__init__(413, f"the request body is over {limit // 1024} KiB")
 
@@ -115,7 +117,9 @@ class Guard:
                 status = refusal[0]
                 await self.refuse(send_with_headers, *refusal)
                 return
-            await self.app(scope, self.limited(receive), send_with_headers)
+            if b"content-length" not in scope["winnable.headers"] and scope["method"] in UNSAFE:
+                receive = self.limited(receive)  # streamed: counted as it arrives
+            await self.app(scope, receive, send_with_headers)
         finally:
             route = scope.get("route")
             metrics.observe(scope["method"], getattr(route, "path", "unmatched"), status,

@@ -26,8 +26,10 @@ import ipaddress
 import time
 from functools import lru_cache
 
+import threading
+
 from limits import RateLimitItem, parse_many
-from limits.storage import storage_from_string
+from limits.storage import Storage, storage_from_string
 from limits.strategies import FixedWindowRateLimiter
 
 from winnable.web.errors import TooManyRequests
@@ -60,12 +62,66 @@ def client_key(address: str | None) -> str:
     return str(ip)
 
 
+class WindowCounts(Storage):
+    """Fixed-window counts in this process, for ``memory://``: the ``limits`` package's
+    own memory storage starts a timer thread every 10 ms under load and scans every key
+    each time, which cost more than the rest of a request; here expired windows are
+    dropped when next touched, and swept at most once a minute (memory stays bounded by
+    the clients of the last minutes)."""
+
+    STORAGE_SCHEME = ["winnable-memory"]
+
+    def __init__(self, uri: str | None = None, wrap_exceptions: bool = False, **options: str) -> None:
+        self._counts: dict[str, list[float]] = {}  # key -> [count, window end]
+        self._lock = threading.Lock()
+        self._next_sweep = time.time() + 60
+        super().__init__(uri, wrap_exceptions=wrap_exceptions, **options)
+
+    @property
+    def base_exceptions(self) -> type[Exception]:
+        return ValueError
+
+    def incr(self, key: str, expiry: float, amount: int = 1) -> int:
+        now = time.time()
+        with self._lock:
+            if now > self._next_sweep:
+                self._counts = {k: v for k, v in self._counts.items() if v[1] > now}
+                self._next_sweep = now + 60
+            entry = self._counts.get(key)
+            if entry is None or entry[1] <= now:
+                entry = self._counts[key] = [0, now + expiry]
+            entry[0] += amount
+            return int(entry[0])
+
+    def get(self, key: str) -> int:
+        entry = self._counts.get(key)
+        return 0 if entry is None or entry[1] <= time.time() else int(entry[0])
+
+    def get_expiry(self, key: str) -> float:
+        entry = self._counts.get(key)
+        return time.time() if entry is None else entry[1]
+
+    def check(self) -> bool:
+        return True
+
+    def reset(self) -> int | None:
+        with self._lock:
+            count = len(self._counts)
+            self._counts = {}
+        return count
+
+    def clear(self, key: str) -> None:
+        with self._lock:
+            self._counts.pop(key, None)
+
+
 class RateLimits:
     """Named limits (``default``, ``play``, ``create``, ``solver``) counted per client."""
 
     def __init__(self, settings: Settings) -> None:
         self.enabled = settings.rate_limits
-        self.storage = storage_from_string(settings.rate_limit_storage)
+        uri = settings.rate_limit_storage
+        self.storage = WindowCounts() if uri.startswith("memory://") else storage_from_string(uri)
         self.limiter = FixedWindowRateLimiter(self.storage)
         self.limits: dict[str, list[RateLimitItem]] = {
             "default": parse_many(settings.limit_default),

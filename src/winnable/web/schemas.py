@@ -35,6 +35,11 @@ class PlayMove(BaseModel):
     model_config = ConfigDict(json_schema_extra={"examples": [{"move": "KH"}]})
 
     move: str = Field(description="A move in the game's notation (a click_choices entry's `move`).", max_length=64)
+    auto: bool = Field(False, description="Then play every safe move to the foundations it opens (the state's `safe`).")
+
+
+class Undo(BaseModel):
+    auto: bool = Field(False, description="Also take back the safe moves home played after the last move chosen.")
 
 
 class Empty(BaseModel):
@@ -102,6 +107,8 @@ class GameState(BaseModel):
     move_count: int
     position: dict[str, Any] = Field(description="The table as the player sees it (Position.player_view()).")
     legal: list[dict[str, Any]] = Field(description="Every legal move, described, in click-to-move priority.")
+    safe: list[str] = Field(default_factory=list, description="Moves to the foundations that lose nothing: no card in play could be built on the card.")
+    finish: list[str] | None = Field(None, description="When the rest of the game is a plain run home: its moves, in order.")
     status: Literal["playing", "won", "lost"]
     winnable_deal: bool
     hidden_cards: bool

@@ -50,7 +50,7 @@ from winnable.errors import IllegalMoveError, UnknownGameError, WinnableError
 from winnable.game import Position
 from winnable.games import game_class, game_ids
 from winnable.web.cache import ByteLRU, position_size
-from winnable.web.db import GameRow, as_utc, utcnow, write_lock, writer
+from winnable.web.db import GameRow, Query, as_utc, utcnow, write_lock, writer
 from winnable.web.errors import ApiError, BadRequest, Conflict, Forbidden, NotFound, Unavailable, quote
 from winnable.web.scores import THINK_CHOICES, speed_score
 
@@ -133,16 +133,17 @@ def parse_deal(value: Any) -> int:
 # -- positions in memory --------------------------------------------------------------
 def moves_key(moves: Sequence[str]) -> tuple[bytes, bytes]:
     """Digests of ``moves`` and of ``moves[:-1]``: a cache key costs 16 bytes however
-    long the game (a key holding the move list made a 10,000-move game cost gigabytes)."""
-    hasher = hashlib.blake2b(digest_size=16)
-    for move in moves[:-1]:
-        hasher.update(move.encode("utf-8", "surrogatepass"))
-        hasher.update(b"\n")
-    before = hasher.digest()
-    if moves:
-        hasher.update(moves[-1].encode("utf-8", "surrogatepass"))
-        hasher.update(b"\n")
-    return hasher.digest(), before
+    long the game (a key holding the move list made a 10,000-move game cost gigabytes).
+
+    >>> moves_key(["KH", "AD"])[1] == moves_key(["KH"])[0] and moves_key([])[0] == moves_key(["KH"])[1]
+    True
+    """
+    text = "\n".join(moves).encode("utf-8", "surrogatepass")
+    full = hashlib.blake2b(text, digest_size=16).digest()
+    if not moves:
+        return full, full
+    cut = max(0, len(text) - len(moves[-1].encode("utf-8", "surrogatepass")) - 1)
+    return full, hashlib.blake2b(text[:cut], digest_size=16).digest()
 
 
 class Positions:
@@ -200,6 +201,22 @@ class Shown:
     status: str
     view: dict[str, Any]
     legal: list[dict[str, Any]]
+    safe: list[str] = dataclasses.field(default_factory=list)
+    """Moves to the foundations that lose nothing (played for the player who wants it)."""
+    finish: list[str] | None = None
+    """When the rest is a plain run home: its moves (the page's Finish control)."""
+
+
+def safe_moves_home(position: Position) -> list[str]:
+    """The game's safe moves home, for games that have them (the free-cell family)."""
+    method = getattr(position, "safe_moves_home", None)
+    return [str(move) for move in method()] if method else []
+
+
+def finishing_line(position: Position) -> list[str] | None:
+    method = getattr(position, "finishing_line", None)
+    line = method() if method else None
+    return None if not line else [str(move) for move in line]
 
 
 _shown = ByteLRU(16 << 20)
@@ -212,7 +229,15 @@ def shown(position: Position) -> Shown:
     if entry is not None and entry.position is position:
         return entry
     status = "won" if position.is_won() else "lost" if position.is_lost() else "playing"
-    entry = Shown(position, status, position.player_view(), position.click_choices() if status == "playing" else [])
+    playing = status == "playing"
+    entry = Shown(
+        position,
+        status,
+        position.player_view(),
+        position.click_choices() if playing else [],
+        safe_moves_home(position) if playing else [],
+        finishing_line(position) if playing else None,
+    )
     _shown.put(id(position), entry, 4 * position_size(position))
     return entry
 
@@ -264,6 +289,50 @@ def today(now: dt.datetime) -> dt.date:
 # -- the service ----------------------------------------------------------------------
 _GAMES = GameRow.__table__
 _READ_GAME = select(_GAMES).where(_GAMES.c.id == sa.bindparam("id"))
+_LOCK_GAME = _READ_GAME.with_for_update()
+_INSERT_GAME = _GAMES.insert()
+_CHANGED = ("moves", "undo_used", "restarts", "started_at", "status", "updated_at", "finished_at", "move_count",
+            "cards_left", "last_move_at", "timed_out_at")
+# Built once: building a statement per request cost more than running it.
+_UPDATE_GAME = (_GAMES.update().where(_GAMES.c.id == sa.bindparam("game_id"))
+                .values({name: sa.bindparam(name) for name in _CHANGED}))
+_COUNT_HINT = (_GAMES.update().where(_GAMES.c.id == sa.bindparam("game_id"))
+               .values(hints_used=func.coalesce(_GAMES.c.hints_used, 0) + 1))
+
+
+@dataclasses.dataclass
+class Stored:
+    """One row of ``games``, as a transaction reads and changes it."""
+
+    id: str
+    game: str
+    deal: str
+    undo_mode: str
+    undo_used: int
+    moves: list[str]
+    winnable_deal: bool
+    restarts: int
+    created_at: dt.datetime
+    started_at: dt.datetime | None
+    updated_at: dt.datetime
+    finished_at: dt.datetime | None
+    status: str
+    user_id: int | None = None
+    """The account that plays it (None: a guest's game, or an anonymised Daily attempt)."""
+    guest: str | None = None
+    """The guest session that started it, until the guest signs in."""
+    hints_used: int = 0
+    move_count: int = 0
+    cards_left: int | None = None
+    think_seconds: int | None = None
+    last_move_at: dt.datetime | None = None
+    timed_out_at: dt.datetime | None = None
+    daily_day: dt.date | None = None
+
+    @property
+    def deal_number(self) -> int:
+        return int(self.deal)
+
 
 class GameService:
     """Create and play games stored in the database behind ``engine``."""
@@ -271,6 +340,7 @@ class GameService:
     def __init__(self, engine: Engine, positions: Positions | None = None) -> None:
         self.engine = engine
         self.write_engine = writer(engine)
+        self._read_game = Query(engine, _READ_GAME)
         self.positions = positions or Positions()
         self._locks = [threading.Lock() for _ in range(64)]
         self.clock = utcnow
@@ -288,21 +358,12 @@ class GameService:
         return self._locks[hash(game_id) % len(self._locks)]
 
     # -- reading ---------------------------------------------------------------------
-    def _row(self, session: Session, game_id: str, for_update: bool = False) -> GameRow:
-        row = session.get(GameRow, game_id, with_for_update=for_update) if valid_id(game_id) else None
+    def _read(self, game_id: str) -> Stored:
+        """The stored game (reads skip SQLAlchemy's ORM and Result: they are most requests)."""
+        row = self._read_game.first(id=game_id) if valid_id(game_id) else None
         if row is None:
             raise game_not_found(game_id)
-        return row
-
-    def _read(self, game_id: str):
-        """The stored game as a plain row (reads skip the ORM: they are most requests)."""
-        row = None
-        if valid_id(game_id):
-            with self.engine.connect() as connection:
-                row = connection.execute(_READ_GAME, {"id": game_id}).first()
-        if row is None:
-            raise game_not_found(game_id)
-        return row
+        return Stored(**row)
 
     def _position(self, row: GameRow) -> Position:
         lookup_game(row.game)
@@ -322,9 +383,8 @@ class GameService:
 
     def count_hint(self, game_id: str) -> None:
         """One more hint used in this game (the game counts as assisted if won)."""
-        with write_lock(self.engine), Session(self.write_engine) as session, session.begin():
-            session.execute(sa.update(GameRow).where(GameRow.id == game_id)
-                            .values(hints_used=func.coalesce(GameRow.hints_used, 0) + 1))
+        with write_lock(self.engine), self.write_engine.begin() as connection:
+            connection.execute(_COUNT_HINT, {"game_id": game_id})
 
     def state(self, game_id: str, viewer=None) -> dict[str, Any]:
         row = self._read(game_id)
@@ -387,7 +447,9 @@ class GameService:
             "moves": moves,
             "move_count": len(moves),
             "position": view.view,
-            "legal": view.legal if status == "playing" else [],
+            "legal": view.legal if not timed_out else [],
+            "safe": view.safe if not timed_out else [],
+            "finish": view.finish if not timed_out else None,
             "status": status,
             "winnable_deal": row.winnable_deal,
             "hidden_cards": hides_cards(cls),
@@ -425,7 +487,7 @@ class GameService:
 
     # -- writing ---------------------------------------------------------------------
     def new_row(self, game: str, deal: Any = None, undo: str = "unlimited", winnable_deal: bool = False,
-                owner=None, think_seconds: int | None = None, daily_day: dt.date | None = None) -> tuple[GameRow, Position]:
+                owner=None, think_seconds: int | None = None, daily_day: dt.date | None = None) -> tuple[Stored, Position]:
         """A new game's row (not stored yet) and its position, after every check.
 
         ``owner`` is the :class:`~winnable.web.accounts.Viewer` who starts it (the game is
@@ -443,7 +505,7 @@ class GameService:
         except WinnableError as error:
             raise BadRequest(f"cannot deal {cls.title} deal {number}: {error}", code="bad_deal") from None
         now = self.clock()
-        row = GameRow(
+        row = Stored(
             id=secrets.token_urlsafe(9),
             game=cls.game_id,
             deal=str(number),
@@ -469,24 +531,35 @@ class GameService:
         )
         return row, position
 
+    @staticmethod
+    def insert(connection: sa.Connection, row: Stored) -> None:
+        """Store a new game's row in the caller's transaction."""
+        connection.execute(_INSERT_GAME, dataclasses.asdict(row))
+
     def create(self, game: str, deal: Any = None, undo: str = "unlimited", winnable_deal: bool = False,
                owner=None, think_seconds: int | None = None) -> dict[str, Any]:
         row, position = self.new_row(game, deal, undo, winnable_deal, owner, think_seconds)
-        with write_lock(self.engine), Session(self.write_engine, expire_on_commit=False) as session, session.begin():
-            session.add(row)
+        with write_lock(self.engine), self.write_engine.begin() as connection:
+            self.insert(connection, row)
         return self.render(row, position)
 
     def _change(self, game_id: str, change, viewer=None, what: str = "move") -> dict[str, Any]:
         """Run ``change(row, position) -> new position`` in one transaction, one request
         per game at a time; anything it raises leaves the stored game as it was.
+        (SQLAlchemy Core, not the ORM: a move's transaction costs a fifth as much CPU.)
 
         Before it, the server's clock has its say: a timed game whose thinking time ran
         out is written down as lost (and the move or undo refused with 409 ``time_out``);
         a Daily attempt of a day that is over takes no more moves."""
+        if not valid_id(game_id):
+            raise game_not_found(game_id)
         refusal: ApiError | None = None
         with self._lock(game_id):
-            with write_lock(self.engine), Session(self.write_engine, expire_on_commit=False) as session, session.begin():
-                row = self._row(session, game_id, for_update=True)
+            with write_lock(self.engine), self.write_engine.begin() as connection:
+                found = connection.execute(_LOCK_GAME, {"id": game_id}).first()
+                if found is None:
+                    raise game_not_found(game_id)
+                row = Stored(**found._mapping)
                 self._check_owner(row, game_id, viewer)
                 now = self.clock()
                 if row.daily_day is not None:
@@ -518,12 +591,15 @@ class GameService:
                     row.finished_at = None
                 elif row.finished_at is None:
                     row.finished_at = row.timed_out_at or now
+                connection.execute(_UPDATE_GAME, {"game_id": game_id} | {name: getattr(row, name) for name in _CHANGED})
             if refusal is not None:
                 raise refusal
             return self.render(row, position)
 
-    def play(self, game_id: str, text: str, viewer=None) -> dict[str, Any]:
-        """Play one move given in the game's notation."""
+    def play(self, game_id: str, text: str, auto: bool = False, viewer=None) -> dict[str, Any]:
+        """Play one move given in the game's notation; with ``auto``, then every safe
+        move to the foundations it opens (stored as moves of their own; an undo with
+        ``auto`` takes them back together with the move)."""
         if not isinstance(text, str) or not text.strip():
             raise BadRequest("a move is a non-empty string in the game's notation", code="bad_move")
         if len(text) > 64:
@@ -545,6 +621,12 @@ class GameService:
                 # on strange text (any Unicode) is still the text's fault, not a 500.
                 raise BadRequest(f"not a move of {position.title}: {short(str(error))}", code="bad_move") from None
             moves = list(row.moves) + [str(move)]
+            while auto and len(moves) < MAX_MOVES and status_of(after) == "playing":
+                safe = safe_moves_home(after)
+                if not safe:
+                    break
+                after = after.play(safe[0])
+                moves.append(safe[0])
             row.moves = moves
             if row.started_at is None:
                 row.started_at = self.clock()
@@ -553,8 +635,10 @@ class GameService:
 
         return self._change(game_id, change, viewer, "move")
 
-    def undo(self, game_id: str, viewer=None) -> dict[str, Any]:
-        """Take back the last move, if the game's undo mode allows it."""
+    def undo(self, game_id: str, auto: bool = False, viewer=None) -> dict[str, Any]:
+        """Take back the last move, if the game's undo mode allows it. With ``auto``
+        (safe moves home are played by themselves), the last move the player chose goes
+        back together with the safe moves home played after it, as one undo."""
 
         def change(row: GameRow, position: Position) -> Position:
             if row.undo_mode == "none":
@@ -565,7 +649,13 @@ class GameService:
                 raise Conflict("nothing to undo: no move has been played", code="undo_refused")
             if position.is_won():
                 raise Conflict("the game is won: there is nothing to undo", code="undo_refused")
-            row.moves = list(row.moves)[:-1]
+            keep = len(row.moves) - 1
+            if auto:
+                while keep >= 0 and row.moves[keep] in safe_moves_home(self.positions.after(row.game, row.deal_number, row.moves[:keep])):
+                    keep -= 1
+                if keep < 0:
+                    raise Conflict("nothing to undo: only safe moves home have been played", code="undo_refused")
+            row.moves = list(row.moves)[:keep]
             row.undo_used += 1
             return self.positions.after(row.game, row.deal_number, row.moves)
 

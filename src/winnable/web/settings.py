@@ -88,6 +88,10 @@ class Settings(BaseSettings):
     """Signs CSRF tokens (and later sessions). Default: one made once and kept in the
     database, so every worker and every server on the database shares it."""
 
+    database_threads: bool = False
+    """Run database work in worker threads instead of the event loop (see
+    :func:`winnable.web.deps.database`)."""
+
     # -- rate limits per client -------------------------------------------------------
     rate_limits: bool = True
     rate_limit_storage: str = "memory://"

@@ -6,7 +6,9 @@
 * :mod:`~.security` — the CSRF token for scripts (``/api/csrf``);
 * :mod:`~.health` — ``/api/health`` (up or down) and Prometheus ``/metrics``;
 * :mod:`~.docs` — the OpenAPI page ``/docs``, served from a package, not a CDN;
-* :mod:`~.pages` — the HTML pages and their static files;
+* :mod:`~.summaries` — "your games": summaries of the games whose ids a browser keeps;
+* :mod:`~.pages` — the HTML pages (GET and HEAD), their error pages and their static
+  files (versioned, cached for a year);
 * :mod:`~.auth` — sign up, sign in, sign out, who is signed in (``/api/auth``);
 * :mod:`~.account` — download or delete one's account (``/api/account``);
 * :mod:`~.daily` — the Daily and its leaderboards (``/api/daily``);
@@ -15,7 +17,7 @@
 """
 
 from winnable.web.routes import (account, auth, catalog, daily, docs, games, health, pages, player_pages, security,
-                                 solver, stats)
+                                 solver, stats, summaries)
 
-ROUTERS = [catalog.router, games.router, solver.router, security.router, health.router, docs.router, pages.router,
-           auth.router, account.router, daily.router, stats.router, player_pages.router]
+ROUTERS = [catalog.router, summaries.router, games.router, solver.router, security.router, health.router, docs.router,
+           pages.router, auth.router, account.router, daily.router, stats.router, player_pages.router]

@@ -10,12 +10,11 @@ from __future__ import annotations
 from typing import Any
 
 from fastapi import APIRouter, Depends, Query, Request, Response
-from starlette.concurrency import run_in_threadpool
 
 from winnable.games import game_class
 from winnable.web import schemas
 from winnable.web.accounts import Viewer, digest
-from winnable.web.deps import AccountsDep, DailyDep, GamesDep, PoolDep, SettingsDep, SolverDep, ViewerDep, rate_limit
+from winnable.web.deps import ServicesDep, ViewerDep, database, rate_limit
 from winnable.web.errors import Conflict
 from winnable.web.pool import Found
 from winnable.web.routes.auth import set_session
@@ -28,9 +27,8 @@ GAME_ID = "Game id, as returned when the game was created."
 
 @router.post("", status_code=201, response_model=schemas.GameState, tags=["games"],
              dependencies=[Depends(rate_limit("create"))])
-async def new_game(body: schemas.NewGame, request: Request, response: Response, games: GamesDep, pool: PoolDep,
-                   solver: SolverDep, viewer: ViewerDep, accounts: AccountsDep, daily: DailyDep,
-                   settings: SettingsDep) -> dict[str, Any]:
+async def new_game(body: schemas.NewGame, request: Request, response: Response, app: ServicesDep,
+                   viewer: ViewerDep) -> dict[str, Any]:
     """Start a game: deal N, a random deal, or (``winnable: true``) a deal the solver proved winnable.
 
     A winnable deal comes from the pool of proved deals in the database (header
@@ -43,12 +41,13 @@ async def new_game(body: schemas.NewGame, request: Request, response: Response, 
     Daily only (409 ``daily_deal``); ``think`` starts Black Hole's timed play.
     """
     game_id = lookup_game(body.game).game_id
+    games, pool, solver, daily = app.games, app.pool, app.solver, app.daily
 
     def create() -> tuple[dict[str, Any], Found | None]:
         owner = viewer
         if owner.session is None:  # a new guest: this browser's games are kept under a session
-            token = accounts.guest_session()
-            set_session(response, request, token, settings.guest_days)
+            token = app.accounts.guest_session()
+            set_session(response, request, token, app.settings.guest_days)
             owner = Viewer(digest(token))
         if not body.winnable:
             if body.deal is not None and daily.is_todays_deal(game_id, parse_deal(body.deal)):
@@ -67,7 +66,7 @@ async def new_game(body: schemas.NewGame, request: Request, response: Response, 
             solver.remember_line(initial(game_id, found.deal), found.line)
         return state, found
 
-    state, found = await run_in_threadpool(create)
+    state, found = await database(app.settings, create)
     if body.winnable:
         if found is None:
             title = game_class(game_id).title
@@ -78,33 +77,35 @@ async def new_game(body: schemas.NewGame, request: Request, response: Response, 
 
 
 @router.get("/{game_id}", response_model=schemas.GameState)
-async def get_game(game_id: str, games: GamesDep, viewer: ViewerDep) -> dict[str, Any]:
+async def get_game(game_id: str, app: ServicesDep, viewer: ViewerDep) -> dict[str, Any]:
     """A stored game: its moves, the position, the legal moves and the score (a signed-in
     player's games are that player's only)."""
-    return await run_in_threadpool(games.state, game_id, viewer)
+    return await database(app.settings, app.games.state, game_id, viewer)
 
 
 @router.post("/{game_id}/moves", response_model=schemas.GameState, dependencies=play_limit)
-async def play_move(game_id: str, body: schemas.PlayMove, games: GamesDep, viewer: ViewerDep) -> dict[str, Any]:
+async def play_move(game_id: str, body: schemas.PlayMove, app: ServicesDep, viewer: ViewerDep) -> dict[str, Any]:
     """Play one move (409 with the rules' reason when it is illegal; timed play: 409
-    ``time_out`` when it comes too late, and the game is lost)."""
-    return await run_in_threadpool(games.play, game_id, body.move, viewer)
+    ``time_out`` when it comes too late, and the game is lost); with ``auto``, then every
+    safe move to the foundations it opens (the state's ``safe``)."""
+    return await database(app.settings, app.games.play, game_id, body.move, body.auto, viewer)
 
 
 @router.post("/{game_id}/undo", response_model=schemas.GameState, dependencies=play_limit)
-async def undo(game_id: str, body: schemas.Empty, games: GamesDep, viewer: ViewerDep) -> dict[str, Any]:
-    """Take back the last move (409 when the game's undo mode forbids it)."""
-    return await run_in_threadpool(games.undo, game_id, viewer)
+async def undo(game_id: str, body: schemas.Undo, app: ServicesDep, viewer: ViewerDep) -> dict[str, Any]:
+    """Take back the last move (409 when the game's undo mode forbids it); with ``auto``,
+    together with the safe moves home played after it, as one undo."""
+    return await database(app.settings, app.games.undo, game_id, body.auto, viewer)
 
 
 @router.post("/{game_id}/restart", response_model=schemas.GameState, dependencies=play_limit)
-async def restart(game_id: str, body: schemas.Empty, games: GamesDep, viewer: ViewerDep) -> dict[str, Any]:
+async def restart(game_id: str, body: schemas.Empty, app: ServicesDep, viewer: ViewerDep) -> dict[str, Any]:
     """Start the same deal again (not a Daily: 409 ``daily_no_restart``)."""
-    return await run_in_threadpool(games.restart, game_id, viewer)
+    return await database(app.settings, app.games.restart, game_id, viewer)
 
 
 @router.get("/{game_id}/position", response_model=schemas.PositionAt)
-async def position_at(game_id: str, games: GamesDep, viewer: ViewerDep,
+async def position_at(game_id: str, app: ServicesDep, viewer: ViewerDep,
                       at: int = Query(..., ge=0, le=10**6, description="Moves played from the deal.")) -> dict[str, Any]:
     """The position after the first ``at`` moves (to replay a game)."""
-    return await run_in_threadpool(games.position_at, game_id, at, viewer)
+    return await database(app.settings, app.games.position_at, game_id, at, viewer)

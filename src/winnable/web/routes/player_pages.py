@@ -1,26 +1,26 @@
 """The players' pages: the account (sign in, sign up, download, delete), the Daily with
-its leaderboards, and the statistics."""
+its leaderboards, and the statistics (GET and HEAD, like every page)."""
 
 from __future__ import annotations
 
 from fastapi import APIRouter, Request
 from starlette.responses import Response
 
-from winnable.web.routes.pages import page
+from winnable.web.routes.pages import pages_of
 
 router = APIRouter(include_in_schema=False)
 
 
-@router.get("/account")
+@router.api_route("/account", methods=["GET", "HEAD"])
 async def account_page(request: Request) -> Response:
-    return page(request, "account.html")
+    return pages_of(request).page("account.html")
 
 
-@router.get("/daily")
+@router.api_route("/daily", methods=["GET", "HEAD"])
 async def daily_page(request: Request) -> Response:
-    return page(request, "daily.html")
+    return pages_of(request).page("daily.html")
 
 
-@router.get("/stats")
+@router.api_route("/stats", methods=["GET", "HEAD"])
 async def stats_page(request: Request) -> Response:
-    return page(request, "stats.html")
+    return pages_of(request).page("stats.html")

@@ -32,8 +32,16 @@ async function main() {
   document.addEventListener("click", (event) => {
     if (!nav.contains(event.target)) close();
   });
-  nav.append(toggle, links);
-  bar.append(nav);
+  // The game page has a menu of its own in the header: the links join it there.
+  const gameMenu = document.querySelector("#menu .menu-links");
+  if (gameMenu) {
+    nav.classList.add("in-menu");
+    nav.append(links);
+    gameMenu.after(nav);
+  } else {
+    nav.append(toggle, links);
+    bar.append(nav);
+  }
   let me = { signed_in: false, name: null };
   try {
     me = await players.me();
@@ -56,7 +64,9 @@ async function main() {
           id: "sign-out",
           onclick: async () => {
             await players.logout();
-            location.reload();
+            // The account's games are its own: a Daily or a game page of it goes back to the lobby.
+            if (document.body.dataset.gameId) location.href = "/";
+            else location.reload();
           },
         },
         t("Sign out"),

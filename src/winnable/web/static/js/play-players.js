@@ -73,11 +73,17 @@ dailyButton.addEventListener("click", () => openDaily(gameName).catch((error) =>
 
 const thinkSelect = el(
   "select",
-  { id: "think-time", "aria-label": t("Timed play: seconds a move (next deal)") },
+  { id: "think-time" },
   el("option", { value: "" }, t("Untimed")),
   ...THINK_CHOICES.map((seconds) => el("option", { value: String(seconds) }, t("{n} s a move", { n: seconds }))),
 );
-const thinkLabel = el("label", { class: "think-mode", hidden: true, title: t("Timed play: each move within this time, or the game is lost") }, thinkSelect);
+// A row of the game's menu, like the undo rule: it applies to the next deal.
+const thinkLabel = el(
+  "label",
+  { class: "row select-row think-mode", for: "think-time", hidden: true },
+  el("span", { class: "switch-label" }, t("Timed play"), el("small", {}, t("For your next deal: each move within this time, or the game is lost"))),
+  thinkSelect,
+);
 thinkSelect.value = local.get(THINK_KEY) || "";
 thinkSelect.addEventListener("change", () => local.set(THINK_KEY, thinkSelect.value));
 
@@ -133,6 +139,9 @@ document.addEventListener("winnable:state", (event) => {
   }
   dailyBadge.hidden = !state.daily;
   if (state.daily) {
+    // A Daily's address names the attempt, not the deal: the deal is today's Daily,
+    // which opens as a normal game for nobody.
+    history.replaceState(null, "", `/play/${encodeURIComponent(state.game)}?id=${encodeURIComponent(state.id)}`);
     dailyBadge.textContent = t("Daily {date}", { date: state.daily });
     dailyBadge.href = `/daily?game=${encodeURIComponent(state.game)}&date=${state.daily}`;
     dailyBadge.title = t("See the leaderboard");
@@ -143,15 +152,16 @@ document.addEventListener("winnable:state", (event) => {
 });
 
 function install() {
-  const toolbar = document.querySelector(".toolbar");
-  const group = el("div", { class: "group players-group" }, thinkLabel, dailyButton);
-  if (toolbar) toolbar.insertBefore(group, toolbar.querySelector(".actions"));
+  // The game's menu: the Daily (countdown and rank) with its links, timed play with the
+  // other settings of the next deal.
+  const menu = document.getElementById("menu");
+  const links = menu && menu.querySelector(".menu-links");
+  if (links) links.prepend(dailyButton);
+  const undoRow = menu && menu.querySelector("#undo-mode")?.closest("label");
+  if (undoRow) undoRow.after(thinkLabel);
+  else if (menu) menu.append(thinkLabel);
   const status = document.querySelector(".statusbar");
-  if (status) {
-    const spacer = status.querySelector(".spacer");
-    status.insertBefore(dailyBadge, spacer || null);
-    status.insertBefore(thinkLeft, spacer || null);
-  }
+  if (status) status.append(dailyBadge, thinkLeft);
   refreshDaily();
   const params = new URLSearchParams(location.search);
   if (params.get("daily")) openDaily(gameName).catch((error) => console.error(error));
