@@ -492,3 +492,11 @@ def test_a_link_on_another_site_starts_no_daily_clock(app):
         response = client.get("/api/daily/black-hole", headers={"Sec-Fetch-Site": "cross-site"})
         assert response.status_code == 403 and response.json()["code"] == "cross_site"
     assert count(app, DailyAttempt) == 0 and count(app, DailyDeal) == 0
+
+
+def test_your_games_lists_an_accounts_games_to_it_only(app):
+    with browser(app) as ada, browser(app) as other:
+        signup(ada)
+        game = ada.post("/api/games", json={"game": "black-hole", "deal": 2}).json()
+        assert [g["id"] for g in ada.post("/api/games/summaries", json={"ids": [game["id"]]}).json()["games"]] == [game["id"]]
+        assert other.post("/api/games/summaries", json={"ids": [game["id"]]}).json()["games"] == []
