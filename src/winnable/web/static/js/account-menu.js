@@ -52,7 +52,9 @@ async function main() {
   const here = location.pathname;
   const link = (href, text, extra = {}) =>
     el("a", { class: "nav-link", href, "aria-current": here === href ? "page" : null, ...extra }, text);
-  links.append(link("/daily", t("Daily"), { id: "nav-daily" }), link("/stats", t("Statistics"), { id: "nav-stats" }));
+  // In the game's menu the Daily of the game has its own button: this link is for the boards.
+  const dailyText = document.querySelector("#menu .menu-links") ? t("Leaderboards") : t("Daily");
+  links.append(link("/daily", dailyText, { id: "nav-daily" }), link("/stats", t("Statistics"), { id: "nav-stats" }));
   if (me.signed_in) {
     links.append(
       link("/account", me.name, { id: "nav-account", title: t("Your account") }),
