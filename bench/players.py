@@ -60,6 +60,9 @@ def main(argv: list[str] | None = None) -> None:
     print(f"argon2id hash (64 MiB, t=3)            median {median:7.2f} ms   p90 {p90:7.2f} ms")
     median, p90 = cpu_ms(lambda: accounts.login("bencher", "correct horse battery"), 10)
     print(f"sign-in (verify + new session)         median {median:7.2f} ms   p90 {p90:7.2f} ms")
+    _, token = accounts.login("bencher", "correct horse battery")
+    median, p90 = cpu_ms(lambda: [accounts.viewer(token) for _ in range(100)], max(5, args.requests // 50))
+    print(f"session lookup (any request w/ cookie) median {median / 100:7.3f} ms   p90 {p90 / 100:7.3f} ms")
 
     site = {"Origin": "http://testserver"}
     with TestClient(app, headers=site) as guest, TestClient(app, headers=site) as player:

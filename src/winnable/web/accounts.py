@@ -44,7 +44,7 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from winnable.web.db import DailyAttempt, GameRow, SessionRow, User, as_utc, utcnow, write_lock, writer
+from winnable.web.db import DailyAttempt, GameRow, Query, SessionRow, User, as_utc, utcnow, write_lock, writer
 from winnable.web.errors import Conflict, Unauthorized, Unprocessable
 
 COOKIE = "winnable_session"
@@ -126,6 +126,9 @@ class AccountService:
         self.guest_life = dt.timedelta(days=guest_days)
         self.hasher = PasswordHash((Argon2Hasher(time_cost=argon2_time_cost, memory_cost=argon2_memory_kib),))
         self._dummy: str | None = None
+        # Every request with a cookie reads its session: one statement compiled once.
+        self._read_session = Query(engine, select(SessionRow.user_id, SessionRow.expires_at, SessionRow.seen_at, User.name)
+                                   .outerjoin(User, User.id == SessionRow.user_id).where(SessionRow.id == sa.bindparam("id")))
 
     # -- sessions ---------------------------------------------------------------------
     def _new_session(self, session: Session, user_id: int | None) -> str:
@@ -145,13 +148,10 @@ class AccountService:
         if not plausible_token(token):
             return NOBODY
         key = digest(token)
-        with Session(self.engine) as session:
-            found = session.execute(
-                select(SessionRow.user_id, SessionRow.expires_at, SessionRow.seen_at, User.name)
-                .outerjoin(User, User.id == SessionRow.user_id).where(SessionRow.id == key)).first()
+        found = self._read_session.first(id=key)
         if found is None:
             return NOBODY
-        user_id, expires, seen, name = found
+        user_id, expires, seen, name = found["user_id"], found["expires_at"], found["seen_at"], found["name"]
         now = utcnow()
         if as_utc(expires) <= now or (user_id is not None and name is None):
             return NOBODY
