@@ -17,6 +17,7 @@ from sqlalchemy import func, select  # noqa: E402
 from sqlalchemy.orm import Session  # noqa: E402
 
 from winnable import Budget, solve  # noqa: E402
+from winnable import deal as dealt  # noqa: E402
 from winnable.blackhole import BlackHole  # noqa: E402
 from winnable.web.accounts import COOKIE  # noqa: E402
 from winnable.web.app import create_app  # noqa: E402
@@ -500,3 +501,19 @@ def test_your_games_lists_an_accounts_games_to_it_only(app):
         game = ada.post("/api/games", json={"game": "black-hole", "deal": 2}).json()
         assert [g["id"] for g in ada.post("/api/games/summaries", json={"ids": [game["id"]]}).json()["games"]] == [game["id"]]
         assert other.post("/api/games/summaries", json={"ids": [game["id"]]}).json()["games"] == []
+
+
+def test_a_penguin_daily_ranks_by_partial_score(app, now):
+    app.state.pool.add(Found("penguin", 1, ()))
+    with browser(app) as ada, browser(app) as bob:
+        signup(ada, "ada")
+        signup(bob, "bob")
+        attempt = daily(ada, "penguin")
+        daily(bob, "penguin")
+        line = [str(step) for step in solve(dealt("penguin", 1), Budget(seconds=10)).line]
+        for step in line[:2]:  # the second move brings a card home: 4 of 52
+            assert move(ada, attempt["id"], step).status_code == 200
+        result = board(ada, "penguin")
+    first, second = result["entries"]
+    assert (first["player"], first["partial"], first["cards_left"]) == ("ada", 4, 48)
+    assert (second["player"], second["partial"], second["cards_left"]) == ("bob", 3, 49)
