@@ -166,6 +166,21 @@ def test_the_language_switch_saves_the_choice_and_returns_to_the_page(client):
     assert 'href="/lang/nl?next=%2Frules%2Fpenguin%3Fdeal%3D1"' in switch and 'aria-current="true"' in switch
 
 
+def test_a_signed_in_player_keeps_the_choice_on_every_device(client):
+    password = "correct horse battery"
+    client.cookies.set("lang", "nl")  # chosen before the account existed: it becomes the account's
+    assert client.post("/api/auth/signup", json={"name": "Margot", "password": password}).status_code == 201
+    assert client.get("/api/account/export").json()["account"]["language"] == "nl"
+    client.get("/lang/fr?next=/", follow_redirects=False)  # the switch, signed in
+    assert client.get("/api/account/export").json()["account"]["language"] == "fr"
+    with TestClient(client.app, headers={"Origin": "http://testserver"}) as elsewhere:  # another device
+        assert lang_of(elsewhere.get("/", headers={"Accept-Language": "nl"})) == "nl"
+        signed_in = elsewhere.post("/api/auth/login", json={"name": "margot", "password": password})
+        assert signed_in.status_code == 200 and "lang=fr" in signed_in.headers["set-cookie"]
+        assert lang_of(elsewhere.get("/", headers={"Accept-Language": "nl"})) == "fr"
+        assert lang_of(elsewhere.get("/?lang=nl")) == "nl"  # a link's language still comes first
+
+
 def test_error_pages_are_in_the_language(client):
     page = client.get("/play/no-such-game?lang=nl")
     assert page.status_code == 404 and lang_of(page) == "nl" and "onbekend spel" in page.text
@@ -280,7 +295,7 @@ def english_left(html: str) -> list[str]:
 
 
 def page_paths() -> list[str]:
-    paths = ["/", "/play/no-such-game", "/no/such/page"]
+    paths = ["/", "/play/no-such-game", "/no/such/page", "/account", "/daily", "/stats"]
     for game in game_ids():
         paths += [f"/play/{game}", f"/rules/{game}"]
     return paths
@@ -329,6 +344,8 @@ def shown_english(text: str, msgids: set[str]) -> bool:
         return False
     if len(text) > 1 and text[:1].isupper() and text in msgids:
         return True
+    if re.fullmatch(r"[a-z0-9_-]+( [a-z0-9_-]+)+ ?", text) and re.search(r"\w[-_]\w", text):
+        return False  # a class list: "badge you-badge"
     words = re.findall(r"[A-Za-z']+", text)
     if len(words) < 2 or not re.search(r"[A-Za-z]{2,}[ \u00a0]+[A-Za-z]{2,}", text):
         return False

@@ -179,11 +179,12 @@ class BlackHole(Position):
         return [BlackHoleMove(top) for top in self.tops() if top is not None and ranks_adjacent(top.rank, rank)]
 
     def is_legal(self, move: Move) -> bool:
-        """A top card one rank above or below the foundation's (checked directly)."""
+        """A top card one rank above or below the foundation's (checked directly, without
+        listing every move: the replay of a survey's lines goes through here)."""
         card = getattr(move, "card", None)
         if card is None or not ranks_adjacent(card.rank, self.foundation_card.rank):
             return False
-        return any(pile and pile[-1] == card for pile in self.piles)
+        return self.pile_of(card) is not None
 
     def pile_of(self, card: Card) -> int | None:
         """The index of the pile whose top card is ``card``, if any."""
@@ -192,18 +193,6 @@ class BlackHole(Position):
             if pile and pile[-1].index == wanted:
                 return index
         return None
-
-    def play(self, move: Move | str) -> Self:
-        """Check ``move`` against the rules and return the position after it: the card
-        must be a pile's top card and one rank from the foundation's (the same test as
-        ``move in legal_moves()``, without listing every move)."""
-        if isinstance(move, str):
-            move = self.parse_move(move)
-        card = getattr(move, "card", None)
-        index = self.pile_of(card) if card is not None else None
-        if index is None or not ranks_adjacent(card.rank, self.foundation_card.rank):
-            raise IllegalMoveError(self.why_illegal(move))
-        return self._after(index, card)
 
     def apply(self, move: BlackHoleMove) -> Self:
         index = self.pile_of(move.card)

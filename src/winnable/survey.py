@@ -241,15 +241,15 @@ class Summary:
     def to_text(self) -> str:
         data = self.to_json()
         pct = data["percent"]
-        sec, pos, mov = data["seconds"], data["positions"], data["moves"]
+        sec, cpu, pos, mov = data["seconds"], data["cpu_seconds"], data["positions"], data["moves"]
         resumed = f" ({self.resumed:,} read back from the file)" if self.resumed else ""
         lines = [
             f"{self.game} deals {self.first}-{self.last}: {self.total:,} solved in {self.wall:.1f} s on {self.jobs} processes ({self.where}){resumed}",
             f"  won      {self.counts['won']:>9,}  {pct['won']:8.4f} %  (every line verified by the rules)",
             f"  lost     {self.counts['lost']:>9,}  {pct['lost']:8.4f} %  (proved: whole space searched)",
             f"  unknown  {self.counts['unknown']:>9,}  {pct['unknown']:8.4f} %  (budget ran out)",
-            f"  time per deal      median {sec['median'] * 1000:9.3f} ms   p90 {sec['p90'] * 1000:9.3f} ms   max {sec['max'] * 1000:9.1f} ms",
-            f"  CPU time           {data['cpu_seconds']['total']:,.1f} s in all, {data['cpu_seconds']['total'] / (self.total or 1) * 1000:.3f} ms a deal (search and replay)",
+            f"  CPU per deal       median {cpu['median'] * 1000:9.3f} ms   p90 {cpu['p90'] * 1000:9.3f} ms   max {cpu['max'] * 1000:9.1f} ms   total {cpu['total']:,.1f} s (search and replay)",
+            f"  wall per deal      median {sec['median'] * 1000:9.3f} ms   p90 {sec['p90'] * 1000:9.3f} ms   max {sec['max'] * 1000:9.1f} ms",
             f"  positions per deal median {pos['median']:>12,.0f}   p90 {pos['p90']:>12,.0f}   max {pos['max']:>12,.0f}",
         ]
         if self.moves:

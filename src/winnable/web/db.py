@@ -6,6 +6,9 @@ proved about each deal, with the winning line it found, so the first hint of a
 Winnable deal is instant. Positions are never stored: the server
 rebuilds them by replaying the moves with the rules. ``leases`` say which server runs
 once-per-database work (the pool's filler); ``server_keys`` hold shared secrets.
+``users`` and ``sessions`` are the accounts and who is signed in (or a guest);
+``daily_deals`` the Daily of each game and day, ``daily_attempts`` each player's one
+scored attempt at it (a game row).
 
 The schema belongs to Alembic (``winnable/web/migrations``); :func:`migrate` brings any
 database to the newest revision and runs every time the server starts.
@@ -82,6 +85,23 @@ class GameRow(Base):
     updated_at: Mapped[dt.datetime] = mapped_column(sa.DateTime(timezone=True), default=utcnow)
     finished_at: Mapped[dt.datetime | None] = mapped_column(sa.DateTime(timezone=True), nullable=True)
     status: Mapped[str] = mapped_column(sa.String(16), default="playing")
+    # -- who plays it and how (revision 0004) -----------------------------------------
+    user_id: Mapped[int | None] = mapped_column(sa.Integer, nullable=True, index=True)
+    """The account that plays it; None for a guest's game (or an anonymised Daily attempt)."""
+    guest: Mapped[str | None] = mapped_column(sa.String(64), nullable=True, index=True)
+    """The guest session that started it (its id's digest), until the guest signs in."""
+    hints_used: Mapped[int] = mapped_column(sa.Integer, default=0)
+    move_count: Mapped[int] = mapped_column(sa.Integer, default=0)
+    cards_left: Mapped[int | None] = mapped_column(sa.Integer, nullable=True)
+    """Cards not yet home after the last move (kept for the leaderboard and statistics)."""
+    think_seconds: Mapped[int | None] = mapped_column(sa.Integer, nullable=True)
+    """Black Hole's timed play: the most seconds a move may take; None: untimed."""
+    last_move_at: Mapped[dt.datetime | None] = mapped_column(sa.DateTime(timezone=True), nullable=True)
+    """When the thinking time of the next move started (the deal, the last move or undo)."""
+    timed_out_at: Mapped[dt.datetime | None] = mapped_column(sa.DateTime(timezone=True), nullable=True)
+    """When a timed game ran out of time (it is lost then)."""
+    daily_day: Mapped[dt.date | None] = mapped_column(sa.Date, nullable=True)
+    """The Daily this game is an attempt at (None for any other game)."""
 
     @property
     def deal_number(self) -> int:
@@ -113,6 +133,63 @@ class ServerKey(Base):
 
     name: Mapped[str] = mapped_column(sa.String(64), primary_key=True)
     value: Mapped[str] = mapped_column(sa.String(256))
+    created_at: Mapped[dt.datetime] = mapped_column(sa.DateTime(timezone=True), default=utcnow)
+
+
+class User(Base):
+    """A player's account: a name and an argon2id hash of the password, nothing else."""
+
+    __tablename__ = "users"
+
+    id: Mapped[int] = mapped_column(sa.Integer, primary_key=True, autoincrement=True)
+    name: Mapped[str] = mapped_column(sa.String(32))
+    name_key: Mapped[str] = mapped_column(sa.String(32), unique=True)
+    """The name folded to lower case: two names that differ only in case are one."""
+    password_hash: Mapped[str] = mapped_column(sa.String(256))
+    language: Mapped[str | None] = mapped_column(sa.String(8), nullable=True)
+    """The language the player chose with the switch (en, fr, nl), or None."""
+    created_at: Mapped[dt.datetime] = mapped_column(sa.DateTime(timezone=True), default=utcnow)
+
+
+class SessionRow(Base):
+    """A signed-in (``user_id``) or guest session; the cookie holds a random token, the
+    database only its SHA-256 digest, so a copy of the database signs nobody in."""
+
+    __tablename__ = "sessions"
+
+    id: Mapped[str] = mapped_column(sa.String(64), primary_key=True)
+    user_id: Mapped[int | None] = mapped_column(sa.Integer, sa.ForeignKey("users.id", ondelete="CASCADE"),
+                                                nullable=True, index=True)
+    created_at: Mapped[dt.datetime] = mapped_column(sa.DateTime(timezone=True), default=utcnow)
+    seen_at: Mapped[dt.datetime] = mapped_column(sa.DateTime(timezone=True), default=utcnow)
+    expires_at: Mapped[dt.datetime] = mapped_column(sa.DateTime(timezone=True), index=True)
+
+
+class DailyDeal(Base):
+    """The Daily of one game on one day (UTC): one row, made by whichever server is asked
+    first, so every worker and server hands out the same deal."""
+
+    __tablename__ = "daily_deals"
+
+    game: Mapped[str] = mapped_column(sa.String(64), primary_key=True)
+    day: Mapped[dt.date] = mapped_column(sa.Date, primary_key=True)
+    deal: Mapped[str] = mapped_column(sa.String(24))
+    created_at: Mapped[dt.datetime] = mapped_column(sa.DateTime(timezone=True), default=utcnow)
+
+
+class DailyAttempt(Base):
+    """A player's one scored attempt at a Daily: the game row holds its moves and clock.
+    ``user_id`` becomes None when the account is deleted (the result stays, anonymous)."""
+
+    __tablename__ = "daily_attempts"
+    __table_args__ = (sa.UniqueConstraint("game", "day", "user_id", name="uq_daily_attempts_player"),)
+
+    id: Mapped[int] = mapped_column(sa.Integer, primary_key=True, autoincrement=True)
+    game: Mapped[str] = mapped_column(sa.String(64))
+    day: Mapped[dt.date] = mapped_column(sa.Date)
+    user_id: Mapped[int | None] = mapped_column(sa.Integer, sa.ForeignKey("users.id", ondelete="SET NULL"),
+                                                nullable=True, index=True)
+    game_id: Mapped[str] = mapped_column(sa.String(32), sa.ForeignKey("games.id", ondelete="CASCADE"), unique=True)
     created_at: Mapped[dt.datetime] = mapped_column(sa.DateTime(timezone=True), default=utcnow)
 
 

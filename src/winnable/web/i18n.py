@@ -8,8 +8,9 @@ memory the first time a language is asked for (no ``.mo`` file to build or commi
 fuzzy and empty entries are left out, so they show in English.
 
 A request's language (:func:`negotiate`): ``?lang=``, then the player's saved choice
-(the ``lang`` cookie, which the language switch sets), then ``Accept-Language``, then
-English.
+(the ``lang`` cookie, which the language switch sets; a signed-in player's choice is also
+kept with the account, and signing in on another device sets the cookie from it), then
+``Accept-Language``, then English.
 
 >>> negotiate(query="nl", saved="fr", accept="fr-FR,fr;q=0.9")
 'nl'
@@ -106,6 +107,11 @@ def negotiate(*, query: str | None = None, saved: str | None = None, accept: str
         if found:
             return found
     return DEFAULT_LOCALE
+
+
+def remember(response: Any, locale: str, secure: bool = False) -> None:
+    """Save ``locale`` as the browser's choice: the ``lang`` cookie on ``response``."""
+    response.set_cookie(COOKIE, locale, max_age=COOKIE_MAX_AGE, path="/", samesite="lax", httponly=True, secure=secure)
 
 
 def _query_lang(query_string: bytes) -> str | None:
@@ -225,6 +231,14 @@ def N_(msgid: str, **params: Any) -> Message:
 def NP_(singular: str, plural: str, n: int, **params: Any) -> Message:
     """A message that counts ``n`` things (``{n}`` in the text)."""
     return Message(singular, params, plural, n)
+
+
+def titled(entries: list[dict[str, Any]], locale: str) -> list[dict[str, Any]]:
+    """``entries`` (dicts with a game's ``title``) with the titles in ``locale``, in place."""
+    if locale != DEFAULT_LOCALE:
+        for entry in entries:
+            entry["title"] = gettext(locale, entry["title"])
+    return entries
 
 
 def translate(text: str, locale: str, fallback: str | None = None) -> str:

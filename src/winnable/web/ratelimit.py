@@ -41,6 +41,9 @@ WHAT = {
     "play": N_("moves, undos and restarts"),
     "create": N_("new games"),
     "solver": N_("hints and analyses"),
+    "signup": N_("new accounts"),
+    "login": N_("sign-in attempts"),
+    "login_name": N_("sign-in attempts for this name"),
 }
 PER = {"second": N_("second"), "minute": N_("minute"), "hour": N_("hour"), "day": N_("day"), "month": N_("month"),
        "year": N_("year")}
@@ -128,6 +131,9 @@ class RateLimits:
             "play": parse_many(settings.limit_play),
             "create": parse_many(settings.limit_create),
             "solver": parse_many(settings.limit_solver),
+            "signup": parse_many(settings.limit_signup),
+            "login": parse_many(settings.limit_login),
+            "login_name": parse_many(settings.limit_login_name),
         }
 
     def add(self, name: str, notation: str) -> None:
@@ -143,6 +149,9 @@ class RateLimits:
             if not self.limiter.hit(item, name, key):
                 reset = self.limiter.get_window_stats(item, name, key).reset_time
                 raise TooManyRequests(
+                    N_("too many {what} (the limit is {n} per {period}); try again in a moment", what=WHAT[name],
+                       n=item.amount, period=PER.get(item.GRANULARITY.name, item.GRANULARITY.name))
+                    if name == "login_name" else
                     N_("too many {what} from your address (the limit is {n} per {period}); try again in a moment",
                        what=WHAT.get(name, name), n=item.amount,
                        period=PER.get(item.GRANULARITY.name, item.GRANULARITY.name)),

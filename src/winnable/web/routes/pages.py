@@ -52,6 +52,7 @@ from starlette.exceptions import HTTPException
 from winnable.errors import UnknownGameError
 from winnable.games import game_class
 from winnable.web import i18n
+from winnable.web.deps import ServicesDep, ViewerDep, database
 from winnable.web.errors import NotFound, quote
 from winnable.web.i18n import N_, VARY, locale_of, translate
 
@@ -218,14 +219,14 @@ def game_page(request: Request, game: str, template: str, scripts: tuple[str, ..
 
 @router.api_route("/", methods=["GET", "HEAD"])
 async def lobby(request: Request) -> Response:
-    return pages_of(request).render(request, "lobby.html", scripts=("js/lobby.js",))
+    return pages_of(request).render(request, "lobby.html", scripts=("js/lobby.js", "js/account-menu.js", "js/lobby-daily.js"))
 
 
 @router.api_route("/play/{game}", methods=["GET", "HEAD"])
 async def play_page(request: Request, game: str) -> Response:
     if known_title(game) is None:
         return unknown_game(request, game)
-    return game_page(request, game, "play.html", ("js/play.js",))
+    return game_page(request, game, "play.html", ("js/play.js", "js/account-menu.js", "js/play-players.js"))
 
 
 FAMILY_TITLES = {"blackhole": "Black Hole", "freecell": N_("Penguin and the free-cell games"),
@@ -245,15 +246,17 @@ async def rules_page(request: Request, game: str) -> Response:
 
 
 @router.get("/lang/{code}")
-async def choose_language(code: str, next: str = "/") -> Response:
-    """The language switch: save the choice in a cookie, then back to the page
-    (``next``, a path on this site) in that language."""
+async def choose_language(code: str, request: Request, viewer: ViewerDep, app: ServicesDep, next: str = "/") -> Response:
+    """The language switch: save the choice in a cookie (and with a signed-in player's
+    account), then back to the page (``next``, a path on this site) in that language."""
     locale = i18n.supported(code) if code in i18n.LOCALES else None
     target = local_path(next)
     if locale is None:
         return RedirectResponse(target, status_code=303)
     response = RedirectResponse(with_lang(target, locale), status_code=303)
-    response.set_cookie(i18n.COOKIE, locale, max_age=i18n.COOKIE_MAX_AGE, path="/", samesite="lax", httponly=True)
+    i18n.remember(response, locale, secure=request.url.scheme == "https")
+    if viewer.signed_in:
+        await database(app.settings, app.accounts.set_language, viewer.user_id, locale)
     return response
 
 

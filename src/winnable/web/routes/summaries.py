@@ -25,8 +25,8 @@ from pydantic import BaseModel, Field
 from winnable.errors import UnknownGameError
 from winnable.games import game_class
 from winnable.web.db import GameRow
-from winnable.web.deps import ServicesDep, database
-from winnable.web.i18n import DEFAULT_LOCALE, gettext, locale_of
+from winnable.web.deps import ServicesDep, ViewerDep, database
+from winnable.web.i18n import locale_of, titled
 from winnable.web.service import iso, valid_id
 
 MAX_IDS = 100
@@ -53,12 +53,15 @@ class Summaries(BaseModel):
     games: list[Summary] = Field(description="The games found, the most recently played first.")
 
 
-def summaries(engine: sa.Engine, ids: list[str]) -> list[dict[str, Any]]:
-    wanted = sorted({game_id for game_id in ids if valid_id(game_id)})  # no NUL byte reaches PostgreSQL
+def summaries(engine: sa.Engine, ids: list[str], user_id: int | None = None) -> list[dict[str, Any]]:
+    """The games of ``ids`` this browser may see: a signed-in player's games only to that
+    player (``user_id``), a guest's to anyone who has the id."""
+    wanted = sorted({game_id for game_id in ids if valid_id(game_id)})  # no NUL bytes for PostgreSQL
     if not wanted:
         return []
     table = GameRow.__table__
     query = sa.select(table.c.id, table.c.game, table.c.deal, table.c.moves, table.c.status, table.c.created_at, table.c.updated_at, table.c.finished_at).where(table.c.id.in_(wanted))
+    query = query.where(sa.or_(table.c.user_id.is_(None), table.c.user_id == user_id))
     with engine.connect() as connection:
         rows = connection.execute(query).all()
     out = []
@@ -88,12 +91,8 @@ router = APIRouter(tags=["games"])
 
 
 @router.post("/api/games/summaries", response_model=Summaries)
-async def post_summaries(body: SummariesRequest, app: ServicesDep, request: Request) -> dict[str, Any]:
-    """Summaries (game, deal, moves, status, when) of the games whose ids are given,
-    titles in the request's language."""
-    games = await database(app.settings, summaries, app.engine, body.ids)
-    locale = locale_of(request)
-    if locale != DEFAULT_LOCALE:
-        for game in games:
-            game["title"] = gettext(locale, game["title"])
-    return {"games": games}
+async def post_summaries(body: SummariesRequest, app: ServicesDep, viewer: ViewerDep, request: Request) -> dict[str, Any]:
+    """Summaries (game, deal, moves, status, when) of the games whose ids are given (a
+    signed-in player's games are listed to that player only), titles in the request's language."""
+    games = await database(app.settings, summaries, app.engine, body.ids, viewer.user_id)
+    return {"games": titled(games, locale_of(request))}

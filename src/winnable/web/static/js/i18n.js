@@ -68,6 +68,14 @@ export function tn(singular, plural, n, params) {
   return fill(index === 0 ? singular : plural, params);
 }
 
+/** A date (a Date, an ISO time, or a "YYYY-MM-DD" day, taken as UTC) as the locale
+ * writes it: formatDate("2026-11-30") -> "Nov 30, 2026" / "30 nov. 2026" / "30 nov 2026". */
+export function formatDate(value, options = { dateStyle: "medium" }) {
+  const day = typeof value === "string" && /^\d{4}-\d{2}-\d{2}$/.test(value);
+  const date = day ? new Date(`${value}T00:00:00Z`) : new Date(value);
+  return new Intl.DateTimeFormat(locale, day ? { ...options, timeZone: "UTC" } : options).format(date);
+}
+
 /** A number written as the locale writes it (1,234 / 1 234 / 1.234). */
 export function formatNumber(n, options) {
   return new Intl.NumberFormat(locale, options).format(n);

@@ -3,8 +3,8 @@
 Every deal the pool had proved becomes a ``won`` verdict (source ``pool``, its line,
 positions, time and whether it was dealt); surveys and the filler add the rest.
 
-Revision ID: 0004
-Revises: 0003
+Revision ID: 0005
+Revises: 0004
 Create Date: 2026-11-30
 """
 
@@ -13,8 +13,8 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0004"
-down_revision = "0003"
+revision = "0005"
+down_revision = "0004"
 branch_labels = None
 depends_on = None
 
