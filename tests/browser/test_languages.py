@@ -212,3 +212,34 @@ def test_a_french_link_stays_french_in_a_dutch_browser(browser, server):
         assert page.evaluate("document.documentElement.lang") == "fr"
     finally:
         context.close()
+
+
+def test_the_players_pages(tab, server, browser_locale):
+    """Signing up, the lobby's Daily, a Daily game, its leaderboard and the statistics."""
+    locale = LOCALES[browser_locale]
+    tab.goto(server.url("/account"))
+    tab.wait_for_selector("#signup-form")
+    assert_no_english(tab, locale, "account, signed out")
+    name = f"joueur-{locale}"
+    tab.fill("#signup-name", name)
+    tab.fill("#signup-password", "correct horse battery")
+    tab.click("#signup-form button[type=submit]")
+    tab.wait_for_selector(f"body[data-player='{name}']")  # back where the player came from
+    tab.goto(server.url("/account"))
+    tab.wait_for_selector("#signed-in-as")
+    assert_no_english(tab, locale, "account, signed in")
+    tab.goto(server.url("/"))
+    tab.wait_for_selector("#daily-banner:not([hidden]) [data-game='black-hole'] .daily-play")
+    assert_no_english(tab, locale, "lobby with the Daily")
+    tab.click("#daily-banner [data-game='black-hole'] .daily-play")
+    tab.wait_for_selector("body[data-ready='1'][data-daily] #table .card")
+    assert tab.evaluate("new URLSearchParams(location.search).get('lang')") == locale
+    assert_no_english(tab, locale, "a Daily game")
+    tab.click('#table .card.playable >> nth=0')
+    tab.wait_for_selector("body[data-moves='1']")
+    tab.goto(server.url("/daily?game=black-hole"))
+    tab.wait_for_selector("#board-table")
+    assert_no_english(tab, locale, "the Daily's leaderboard")
+    tab.goto(server.url("/stats"))
+    tab.wait_for_selector("#stats .figure, #stats dl, #plot-box svg")
+    assert_no_english(tab, locale, "statistics")
