@@ -396,6 +396,9 @@ def test_the_page_carries_the_javascript_catalogue_for_its_language(client):
     assert messages["Undo"] == "Terug" and messages["card rank\u0004Q"] == "V"
     assert messages["{n} card to go"] == ["nog {n} kaart", "nog {n} kaarten"]
     assert "The aim" not in messages  # only what the scripts say
+    lobby = json.loads(re.search(r'id="i18n-catalog" type="application/json">(.*?)</script>',
+                                 client.get("/?lang=fr").text).group(1))["messages"]
+    assert lobby["Rules"] == "Règles" and "Where did I lose?" not in lobby  # and only the page's scripts
     assert json.loads(re.search(r'id="i18n-catalog" type="application/json">(.*?)</script>',
                                 client.get("/").text).group(1)) == {"locale": "en", "messages": {}}
 

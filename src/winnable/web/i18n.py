@@ -253,14 +253,17 @@ def translate(text: str, locale: str, fallback: str | None = None) -> str:
 
 # -- the JavaScript's catalogue --------------------------------------------------------
 @lru_cache(maxsize=None)
-def js_catalog(locale: str) -> dict[str, Any]:
+def js_catalog(locale: str, modules: frozenset[str] | None = None) -> dict[str, Any]:
     """The messages of the JavaScript in ``locale``: ``{"locale", "messages"}``, where a
     message is its translation, or the list of plural forms for ``tn()``; with a context
-    (``tp()``), the key is ``context + "\\u0004" + msgid`` as in gettext."""
+    (``tp()``), the key is ``context + "\\u0004" + msgid`` as in gettext. ``modules``
+    (file names such as ``play.js``) keeps the messages of those scripts only."""
     messages: dict[str, Any] = {}
     found = catalog(locale)
     for message in found or ():
-        if not message.id or message.fuzzy or not any(name.endswith(JS_SOURCES) for name, _ in message.locations):
+        names = [name.rsplit("/", 1)[-1] for name, _ in message.locations]
+        if not message.id or message.fuzzy or not any(name.endswith(JS_SOURCES) and (modules is None or name in modules)
+                                                       for name in names):
             continue
         if isinstance(message.id, tuple):
             forms = list(message.string)
@@ -276,9 +279,9 @@ def js_catalog(locale: str) -> dict[str, Any]:
 
 
 @lru_cache(maxsize=None)
-def js_catalog_json(locale: str) -> str:
+def js_catalog_json(locale: str, modules: frozenset[str] | None = None) -> str:
     """:func:`js_catalog` as JSON safe inside ``<script type="application/json">``."""
-    text = json.dumps(js_catalog(locale), ensure_ascii=False, separators=(",", ":"), sort_keys=True)
+    text = json.dumps(js_catalog(locale, modules), ensure_ascii=False, separators=(",", ":"), sort_keys=True)
     return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
 
 

@@ -60,6 +60,7 @@ log = logging.getLogger("winnable.web")
 IMMUTABLE = "public, max-age=31536000, immutable"
 REVALIDATE = "no-cache"
 VERSIONED = re.compile(r"^v([0-9a-f]{12})/")
+_IMPORT = re.compile(r"""(?:from|import)\s*["']\./([\w.-]+\.js)["']""")
 TEMPLATES = Path(__file__).parents[1] / "templates"
 
 
@@ -111,9 +112,27 @@ class Pages:
         self.version = static_version(folder)
         self.prefix = f"/static/v{self.version}/"
         self._environments: dict[str, Environment] = {}
+        self._modules: dict[tuple[str, ...], frozenset[str]] = {}
 
     def static(self, relative: str) -> str:
         return self.prefix + relative
+
+    def modules(self, scripts: tuple[str, ...]) -> frozenset[str]:
+        """The file names of ``scripts`` and of every module they import, transitively."""
+        found = self._modules.get(scripts)
+        if found is None:
+            names: set[str] = set()
+            todo = [script.rsplit("/", 1)[-1] for script in scripts]
+            while todo:
+                name = todo.pop()
+                if name in names:
+                    continue
+                names.add(name)
+                path = self.folder / "js" / name
+                if path.is_file():
+                    todo.extend(_IMPORT.findall(path.read_text(encoding="utf-8")))
+            found = self._modules[scripts] = frozenset(names)
+        return found
 
     def environment(self, locale: str) -> Environment:
         """The templates of one language (gettext installed, templates cached)."""
@@ -143,7 +162,7 @@ class Pages:
             "url": lambda path: with_lang(path, locale),
             "languages": languages,
             "scripts": scripts,
-            "catalog_json": Markup(i18n.js_catalog_json(locale)),
+            "catalog_json": Markup(i18n.js_catalog_json(locale, self.modules(scripts))),
             **context,
         }
         body = self.environment(locale).get_template(name).render(context)
