@@ -132,15 +132,15 @@ def _cookie_lang(cookie: str | None) -> str | None:
 
 
 def locale_of_scope(scope: Mapping[str, Any]) -> str:
-    """The language of an ASGI request (cached in the scope). An account's setting, put
-    in ``scope["winnable.saved_locale"]`` by whatever knows the player, outranks the cookie."""
+    """The language of an ASGI request (cached in the scope). A signed-in player's
+    account setting reaches it through the cookie, which signing in sets."""
     cached = scope.get("winnable.locale")
     if cached:
         return cached
     headers: dict[bytes, bytes] = {}
     for name, value in scope.get("headers") or ():
         headers.setdefault(name.lower(), value)
-    saved = scope.get("winnable.saved_locale") or _cookie_lang(headers.get(b"cookie", b"").decode("latin-1"))
+    saved = _cookie_lang(headers.get(b"cookie", b"").decode("latin-1"))
     locale = negotiate(query=_query_lang(scope.get("query_string") or b""), saved=saved,
                        accept=headers.get(b"accept-language", b"").decode("latin-1"))
     if isinstance(scope, dict):
