@@ -345,7 +345,7 @@ def main() -> None:
     parser.add_argument("--hinters", type=int, default=20, help="clients asking hints (each within its rate limit)")
     parser.add_argument("--hint-rate", type=float, default=10, help="hints a second, all hinters together")
     parser.add_argument("--seconds", type=float, default=60)
-    parser.add_argument("--warmup", type=float, default=5)
+    parser.add_argument("--warmup", type=float, default=10, help="seconds before measuring (every player has its first game)")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--postgres", action="store_true", help="a throwaway PostgreSQL instead of SQLite")
     parser.add_argument("--memory", action="store_true", help="measure memory instead of load")

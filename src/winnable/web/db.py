@@ -318,18 +318,48 @@ class Statement:
 
 
 class Query(Statement):
-    """A :class:`Statement` that reads, each on a connection of its own."""
+    """A :class:`Statement` that reads, each on a connection of its own (from
+    :func:`read_engine`: on PostgreSQL in autocommit, so a read is one round trip, not a
+    ping, the query and a rollback)."""
+
+    def __init__(self, engine: Engine, statement: sa.Select) -> None:
+        super().__init__(read_engine(engine), statement)
 
     def first(self, **params: Any) -> dict[str, Any] | None:
-        connection = self.engine.raw_connection()
-        try:
-            cursor = connection.cursor()
+        for attempt in (1, 2):
+            connection = self.engine.raw_connection()
             try:
-                return self.run(cursor, **params)
+                cursor = connection.cursor()
+                try:
+                    return self.run(cursor, **params)
+                finally:
+                    cursor.close()
+            except self.engine.dialect.loaded_dbapi.OperationalError:
+                # a connection the database dropped (a restart): a fresh one, once; a
+                # read may be repeated safely
+                connection.invalidate()
+                if attempt == 2:
+                    raise
             finally:
-                cursor.close()
-        finally:
-            connection.close()  # back to the pool (which rolls back any transaction)
+                connection.close()  # back to the pool
+        raise AssertionError("unreachable")
+
+
+_read_engines: dict[str, Engine] = {}
+
+
+def read_engine(engine: Engine) -> Engine:
+    """The engine single-statement reads use: on SQLite the engine itself (a lone SELECT
+    runs outside any transaction there); elsewhere one in autocommit, without the
+    connection ping (:class:`Query` retries a read on a dropped connection instead)."""
+    if engine.dialect.name == "sqlite":
+        return engine
+    key = engine.url.render_as_string(hide_password=False)
+    found = _read_engines.get(key)
+    if found is None:
+        found = _read_engines.setdefault(key, sa.create_engine(engine.url, isolation_level="AUTOCOMMIT",
+                                                               pool_size=10, max_overflow=20))
+    return found
 
 
 @contextlib.contextmanager
