@@ -1,10 +1,14 @@
 """Storage: a game is its preset, its deal number and the list of moves played.
 
-``games`` holds one row per game a player started; ``winnable_deals`` is
-the pool of deal numbers the solver proved winnable (with the winning line it found,
-so the first hint of such a deal is instant). Positions are never stored: the server
+``games`` holds one row per game a player started; ``verdicts``
+(:mod:`winnable.verdicts`, shared with ``winnable survey --database``) what the solver
+proved about each deal, with the winning line it found, so the first hint of a
+Winnable deal is instant. Positions are never stored: the server
 rebuilds them by replaying the moves with the rules. ``leases`` say which server runs
 once-per-database work (the pool's filler); ``server_keys`` hold shared secrets.
+``users`` and ``sessions`` are the accounts and who is signed in (or a guest);
+``daily_deals`` the Daily of each game and day, ``daily_attempts`` each player's one
+scored attempt at it (a game row).
 
 The schema belongs to Alembic (``winnable/web/migrations``); :func:`migrate` brings any
 database to the newest revision and runs every time the server starts.
@@ -35,6 +39,8 @@ import sqlalchemy as sa
 from sqlalchemy import event
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
+
+from winnable.verdicts import VerdictRow
 
 try:
     import fcntl
@@ -79,26 +85,33 @@ class GameRow(Base):
     updated_at: Mapped[dt.datetime] = mapped_column(sa.DateTime(timezone=True), default=utcnow)
     finished_at: Mapped[dt.datetime | None] = mapped_column(sa.DateTime(timezone=True), nullable=True)
     status: Mapped[str] = mapped_column(sa.String(16), default="playing")
+    # -- who plays it and how (revision 0004) -----------------------------------------
+    user_id: Mapped[int | None] = mapped_column(sa.Integer, nullable=True, index=True)
+    """The account that plays it; None for a guest's game (or an anonymised Daily attempt)."""
+    guest: Mapped[str | None] = mapped_column(sa.String(64), nullable=True, index=True)
+    """The guest session that started it (its id's digest), until the guest signs in."""
+    hints_used: Mapped[int] = mapped_column(sa.Integer, default=0)
+    move_count: Mapped[int] = mapped_column(sa.Integer, default=0)
+    cards_left: Mapped[int | None] = mapped_column(sa.Integer, nullable=True)
+    """Cards not yet home after the last move (kept for the leaderboard and statistics)."""
+    think_seconds: Mapped[int | None] = mapped_column(sa.Integer, nullable=True)
+    """Black Hole's timed play: the most seconds a move may take; None: untimed."""
+    last_move_at: Mapped[dt.datetime | None] = mapped_column(sa.DateTime(timezone=True), nullable=True)
+    """When the thinking time of the next move started (the deal, the last move or undo)."""
+    timed_out_at: Mapped[dt.datetime | None] = mapped_column(sa.DateTime(timezone=True), nullable=True)
+    """When a timed game ran out of time (it is lost then)."""
+    daily_day: Mapped[dt.date | None] = mapped_column(sa.Date, nullable=True)
+    """The Daily this game is an attempt at (None for any other game)."""
 
     @property
     def deal_number(self) -> int:
         return int(self.deal)
 
 
-class WinnableDeal(Base):
-    """A deal the solver proved winnable, with the verified line; ``used_at`` once dealt."""
-
-    __tablename__ = "winnable_deals"
-    __table_args__ = (sa.UniqueConstraint("game", "deal", name="uq_winnable_deals_game_deal"),)
-
-    id: Mapped[int] = mapped_column(sa.Integer, primary_key=True, autoincrement=True)
-    game: Mapped[str] = mapped_column(sa.String(64), index=True)
-    deal: Mapped[str] = mapped_column(sa.String(24))
-    line: Mapped[list[str]] = mapped_column(sa.JSON, default=list)
-    positions: Mapped[int] = mapped_column(sa.BigInteger, default=0)
-    seconds: Mapped[float] = mapped_column(sa.Float, default=0.0)
-    created_at: Mapped[dt.datetime] = mapped_column(sa.DateTime(timezone=True), default=utcnow)
-    used_at: Mapped[dt.datetime | None] = mapped_column(sa.DateTime(timezone=True), nullable=True, index=True)
+# The verdicts table (what the solver proved about each deal, the pool of Winnable mode
+# among them) is shared with the command line, so it lives outside the web package;
+# a copy in this metadata lets the migrations' checks see every table.
+VerdictRow.__table__.to_metadata(Base.metadata)
 
 
 class Lease(Base):
@@ -120,6 +133,61 @@ class ServerKey(Base):
 
     name: Mapped[str] = mapped_column(sa.String(64), primary_key=True)
     value: Mapped[str] = mapped_column(sa.String(256))
+    created_at: Mapped[dt.datetime] = mapped_column(sa.DateTime(timezone=True), default=utcnow)
+
+
+class User(Base):
+    """A player's account: a name and an argon2id hash of the password, nothing else."""
+
+    __tablename__ = "users"
+
+    id: Mapped[int] = mapped_column(sa.Integer, primary_key=True, autoincrement=True)
+    name: Mapped[str] = mapped_column(sa.String(32))
+    name_key: Mapped[str] = mapped_column(sa.String(32), unique=True)
+    """The name folded to lower case: two names that differ only in case are one."""
+    password_hash: Mapped[str] = mapped_column(sa.String(256))
+    created_at: Mapped[dt.datetime] = mapped_column(sa.DateTime(timezone=True), default=utcnow)
+
+
+class SessionRow(Base):
+    """A signed-in (``user_id``) or guest session; the cookie holds a random token, the
+    database only its SHA-256 digest, so a copy of the database signs nobody in."""
+
+    __tablename__ = "sessions"
+
+    id: Mapped[str] = mapped_column(sa.String(64), primary_key=True)
+    user_id: Mapped[int | None] = mapped_column(sa.Integer, sa.ForeignKey("users.id", ondelete="CASCADE"),
+                                                nullable=True, index=True)
+    created_at: Mapped[dt.datetime] = mapped_column(sa.DateTime(timezone=True), default=utcnow)
+    seen_at: Mapped[dt.datetime] = mapped_column(sa.DateTime(timezone=True), default=utcnow)
+    expires_at: Mapped[dt.datetime] = mapped_column(sa.DateTime(timezone=True), index=True)
+
+
+class DailyDeal(Base):
+    """The Daily of one game on one day (UTC): one row, made by whichever server is asked
+    first, so every worker and server hands out the same deal."""
+
+    __tablename__ = "daily_deals"
+
+    game: Mapped[str] = mapped_column(sa.String(64), primary_key=True)
+    day: Mapped[dt.date] = mapped_column(sa.Date, primary_key=True)
+    deal: Mapped[str] = mapped_column(sa.String(24))
+    created_at: Mapped[dt.datetime] = mapped_column(sa.DateTime(timezone=True), default=utcnow)
+
+
+class DailyAttempt(Base):
+    """A player's one scored attempt at a Daily: the game row holds its moves and clock.
+    ``user_id`` becomes None when the account is deleted (the result stays, anonymous)."""
+
+    __tablename__ = "daily_attempts"
+    __table_args__ = (sa.UniqueConstraint("game", "day", "user_id", name="uq_daily_attempts_player"),)
+
+    id: Mapped[int] = mapped_column(sa.Integer, primary_key=True, autoincrement=True)
+    game: Mapped[str] = mapped_column(sa.String(64))
+    day: Mapped[dt.date] = mapped_column(sa.Date)
+    user_id: Mapped[int | None] = mapped_column(sa.Integer, sa.ForeignKey("users.id", ondelete="SET NULL"),
+                                                nullable=True, index=True)
+    game_id: Mapped[str] = mapped_column(sa.String(32), sa.ForeignKey("games.id", ondelete="CASCADE"), unique=True)
     created_at: Mapped[dt.datetime] = mapped_column(sa.DateTime(timezone=True), default=utcnow)
 
 
@@ -277,12 +345,13 @@ class Statement:
     Result machinery cost several times the statement itself.
 
     >>> engine = make_engine("sqlite://"); migrate(engine)
+    >>> with Session(engine) as session:
+    ...     session.add(GameRow(id="g1", game="black-hole", deal="7", undo_mode="none")); session.commit()
     >>> table = GameRow.__table__
-    >>> insert = Statement(engine, table.insert())
+    >>> update = Statement(engine, table.update().where(table.c.id == sa.bindparam("game_id"))
+    ...                    .values(moves=sa.bindparam("moves")))
     >>> with transaction(engine) as cursor:
-    ...     insert.run(cursor, id="g1", game="black-hole", deal="7", undo_mode="none", undo_used=0, moves=["KH"],
-    ...                winnable_deal=False, restarts=0, created_at=utcnow(), started_at=None, updated_at=utcnow(),
-    ...                finished_at=None, status="playing")
+    ...     update.run(cursor, game_id="g1", moves=["KH"])
     >>> row = Query(engine, sa.select(table).where(table.c.id == sa.bindparam("id"))).first(id="g1")
     >>> row["moves"], row["winnable_deal"], row["created_at"].year > 2000
     (['KH'], False, True)

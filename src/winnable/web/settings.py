@@ -112,6 +112,21 @@ class Settings(BaseSettings):
     limit_solver: str = "30/minute"
     """Hints and analyses."""
 
+    # -- players ---------------------------------------------------------------------
+    limit_signup: str = "5/minute;30/hour"
+    """New accounts from one client."""
+    limit_login: str = "10/minute;60/hour"
+    """Sign-in attempts from one client, whatever the names tried."""
+    limit_login_name: str = "5/minute;30/hour"
+    """Sign-in attempts for one player name, from any client (password guessing)."""
+    session_days: float = Field(30.0, gt=0, le=3650, allow_inf_nan=False)
+    """A signed-in session ends after this many days without a visit."""
+    guest_days: float = Field(365.0, gt=0, le=3650, allow_inf_nan=False)
+    """A guest's session (this browser's games) lasts this many days without a visit."""
+    argon2_memory_kib: int = Field(65536, ge=1024, le=4 << 20)
+    """Argon2id memory cost of a password hash (64 MiB; RFC 9106's second choice)."""
+    argon2_time_cost: int = Field(3, ge=1, le=20)
+
     # -- observability ----------------------------------------------------------------
     metrics: bool = False
     """Serve Prometheus figures at ``/metrics`` (to loopback clients only)."""
@@ -130,7 +145,8 @@ class Settings(BaseSettings):
             return [part.strip() for part in text.split(",") if part.strip()]
         return value
 
-    @field_validator("limit_default", "limit_play", "limit_create", "limit_solver")
+    @field_validator("limit_default", "limit_play", "limit_create", "limit_solver", "limit_signup", "limit_login",
+                     "limit_login_name")
     @classmethod
     def _limits(cls, value: str) -> str:
         from limits import parse_many
