@@ -85,7 +85,8 @@ def create_app(database_url: str | None = None, settings: Settings | None = None
     migrate(engine)
     games = GameService(engine, Positions(int(settings.position_cache_mb * (1 << 20))))
     queue = SolverQueue(settings.threads, settings.solver_queue, settings.solver_queue_per_client,
-                        settings.solver_running_per_client, on_change=metrics.queue_changed)
+                        settings.solver_running_per_client, on_change=metrics.queue_changed,
+                        nice=settings.solver_nice)
     solver = Solver(queue, int(settings.verdict_cache_mb * (1 << 20)))
     pool = WinnablePool(engine, solver, PoolSettings(size=settings.pool_size, seconds=settings.pool_seconds,
                                                      lease_seconds=settings.pool_lease_seconds))
