@@ -1,0 +1,107 @@
+//! Times the free-cell search on deals read from a file, without Python in the loop:
+//! the tuning tool for the presets in `src/freecell/presets.rs`.
+//!
+//!     cargo run --release --example fc_bench -- DEALS [PRESET | --passes TEXT] [--top N]
+//!
+//! DEALS has one deal a line: `number;rules;base;columns;cells;foundations`, where rules
+//! is `columns,cells,build,wrap,empty,runs,beak` (0/1 flags and the wrap 0-2: suit
+//! build, restricted/full wrap, below-base empty columns, cells-only/unlimited runs),
+//! columns are `|`-separated lists of comma-separated card bytes. `bench/freecell.py
+//! --dump FILE` writes such a file. PRESET is a named preset (`default`); `--passes`
+//! takes a preset's passes as text (the format of `presets.rs`, `;` between passes).
+//! Prints the slowest deals and the totals, in CPU time of this thread.
+use _engine::freecell::{presets, Build, EmptyColumn, Rules, Runs, Solver, Wrap};
+use _engine::search::{Budget, Outcome};
+
+#[repr(C)]
+struct Timespec {
+    sec: i64,
+    nsec: i64,
+}
+
+extern "C" {
+    fn clock_gettime(clock: i32, time: *mut Timespec) -> i32;
+}
+
+/// This thread's CPU time in seconds (CLOCK_THREAD_CPUTIME_ID).
+fn cpu() -> f64 {
+    let mut t = Timespec { sec: 0, nsec: 0 };
+    unsafe { clock_gettime(3, &mut t) };
+    t.sec as f64 + t.nsec as f64 * 1e-9
+}
+
+fn nums(s: &str) -> Vec<u8> {
+    if s.is_empty() {
+        Vec::new()
+    } else {
+        s.split(',').map(|c| c.parse().unwrap()).collect()
+    }
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    let path = args.get(1).expect("usage: fc_bench DEALS [PRESET | --passes TEXT] [--top N]");
+    let mut preset = presets::named("default").unwrap().clone();
+    let mut top = 10;
+    let mut i = 2;
+    while i < args.len() {
+        match args[i].as_str() {
+            "--passes" => {
+                preset = presets::parse("command line", &args[i + 1]).unwrap_or_else(|e| panic!("{e}"));
+                i += 1;
+            }
+            "--top" => {
+                top = args[i + 1].parse().unwrap();
+                i += 1;
+            }
+            name => preset = presets::named(name).unwrap_or_else(|e| panic!("{e}")).clone(),
+        }
+        i += 1;
+    }
+    let text = std::fs::read_to_string(path).unwrap();
+    let mut total = 0.0;
+    let mut positions = 0u64;
+    let (mut won, mut lost) = (0, 0);
+    let mut rows = Vec::new();
+    for line in text.lines() {
+        let f: Vec<&str> = line.split(';').collect();
+        let n: u64 = f[0].parse().unwrap();
+        let r = nums(f[1]);
+        let base: u8 = f[2].parse().unwrap();
+        let cols: Vec<Vec<u8>> = f[3].split('|').map(nums).collect();
+        let wrap = [Wrap::None, Wrap::Restricted, Wrap::Full][r[3] as usize];
+        let build = if r[2] != 0 { Build::Suit } else { Build::Alternate };
+        let empty = if r[4] != 0 { EmptyColumn::BelowBase } else { EmptyColumn::Any };
+        let runs = [Runs::Supermove, Runs::Unlimited, Runs::Cells][r[5] as usize];
+        let rules = Rules::new(r[0] as usize, r[1] as usize, build, wrap, empty, runs, r[6] != 0, base).unwrap();
+        let solver = Solver::new(rules, std::borrow::Cow::Owned(preset.clone()));
+        let root = solver.game.position(&cols, &nums(f[4]), &nums(f[5])).unwrap();
+        let t0 = cpu();
+        let s = solver.solve(&root, &mut Budget::unlimited());
+        let t = cpu() - t0;
+        total += t;
+        positions += s.positions;
+        match s.outcome {
+            Outcome::Won => won += 1,
+            Outcome::Lost => lost += 1,
+            Outcome::Unknown => {}
+        }
+        rows.push((t, n, s.positions, s.outcome.as_str(), s.line.len()));
+    }
+    let mut by_time = rows.clone();
+    by_time.sort_by(|a, b| b.0.partial_cmp(&a.0).unwrap());
+    for r in by_time.iter().take(top) {
+        println!("  deal {} {:.1} ms {} positions {} ({} moves)", r.1, r.0 * 1000.0, r.2, r.3, r.4);
+    }
+    let mut pos: Vec<u64> = rows.iter().map(|r| r.2).collect();
+    pos.sort();
+    let moves: usize = rows.iter().map(|r| r.4).sum();
+    println!(
+        "won {won} lost {lost} of {} in {total:.3} s CPU; positions {positions} (median {} p90 {} max {}); {:.0} moves a win",
+        rows.len(),
+        pos[pos.len() / 2],
+        pos[pos.len() * 9 / 10],
+        pos[pos.len() - 1],
+        moves as f64 / won.max(1) as f64
+    );
+}
