@@ -8,9 +8,11 @@ The matrix has a row per deal and a column per candidate scan: the positions tha
 alone needs to win the deal (CAP + 1: not within CAP). A prelude is a list of turns
 (scan, quota); a deal costs the positions spent by every turn until the first scan
 whose quotas so far cover its cost. The fit is greedy: each turn is the (scan, quota)
-that wins the most deals per position spent on the deals still open. It prints the
-prelude, the scans it uses and the total cost; the deals no scan wins within CAP go to
-the exact searches after the soft pass.
+that wins the most deals per position spent on the deals still open; `--improve N`
+then tries N random changes (a quota, a dropped turn, another scan, two turns swapped)
+and keeps those that lower the total. It prints the prelude, the scans it uses and the
+total cost; the deals no scan wins within CAP go to the exact searches after the soft
+pass.
 """
 
 from __future__ import annotations
@@ -95,6 +97,37 @@ def fit(costs: list[list[int]], turns: int, max_scans: int, cap: int) -> list[tu
     return prelude
 
 
+def improve(prelude: list[tuple[int, int]], costs: list[list[int]], step: int, cap: int, rounds: int, seed: int = 1) -> list[tuple[int, int]]:
+    """Local search from a prelude: change one turn's quota, drop a turn, give a turn to
+    another scan, or swap two turns; keep any change that lowers the total cost."""
+    import random
+
+    rng = random.Random(seed)
+    deals = len(costs[0])
+    best = list(prelude)
+    best_cost = simulate(best, costs, deals, step, cap)
+    best_cost = best_cost[0] + 20 * cap * best_cost[1]
+    for _ in range(rounds):
+        trial = list(best)
+        k = rng.randrange(len(trial))
+        move = rng.randrange(4)
+        if move == 0:
+            s, q = trial[k]
+            trial[k] = (s, max(25, int(q * rng.choice((0.5, 0.7, 1.4, 2.0)))))
+        elif move == 1 and len(trial) > 1:
+            del trial[k]
+        elif move == 2:
+            trial[k] = (rng.randrange(len(costs)), trial[k][1])
+        else:
+            j = rng.randrange(len(trial))
+            trial[k], trial[j] = trial[j], trial[k]
+        cost = simulate(trial, costs, deals, step, cap)
+        cost = cost[0] + 20 * cap * cost[1]
+        if cost < best_cost:
+            best, best_cost = trial, cost
+    return best
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("matrix")
@@ -102,6 +135,7 @@ def main() -> None:
     parser.add_argument("--scans", type=int, default=12)
     parser.add_argument("--step", type=int, default=300)
     parser.add_argument("--cap", type=int, default=20000)
+    parser.add_argument("--improve", type=int, default=0, help="rounds of local search after the greedy fit")
     args = parser.parse_args()
     scans, deals, costs = load(args.matrix)
     for s, name in enumerate(scans):
@@ -110,6 +144,8 @@ def main() -> None:
     best_single = min(range(len(scans)), key=lambda s: sum(costs[s]))
     print(f"best single scan: {scans[best_single]} total {sum(costs[best_single])}")
     prelude = fit(costs, args.turns, args.scans, args.cap)
+    if args.improve:
+        prelude = improve(prelude, costs, args.step, args.cap, args.improve)
     used = []
     for s, _ in prelude:
         if s not in used:

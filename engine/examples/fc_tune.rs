@@ -48,7 +48,7 @@ fn main() {
         let root = game.position(&cols, &nums(f[4]), &nums(f[5])).unwrap();
         let mut row = vec![f[0].to_string()];
         for spec in &specs {
-            let soft = _engine::freecell::presets::SoftSpec { scans: vec![spec.clone()], exact: None, prelude: vec![], step: cap };
+            let soft = _engine::freecell::presets::SoftSpec { scans: vec![spec.clone()], prelude: vec![], step: cap };
             let s = soft_threads(&game, &root, &mut Budget::new(Some(cap), None), 0, &soft);
             row.push(if s.outcome == Outcome::Won { s.positions.to_string() } else { (cap + 1).to_string() });
         }

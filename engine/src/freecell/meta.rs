@@ -110,9 +110,10 @@ impl<'a> Generator<'a> {
     /// passed over without being played, and generation stops once `out` holds `limit`
     /// children. Returns the children made and, if it stopped early, the `skip` that
     /// resumes after the last candidate tried (so a scan plays only the children it
-    /// enters).
+    /// enters). With `stay`, a generation that stops early leaves `s` in the last child
+    /// made (a scan about to enter it need not play it again).
     #[allow(clippy::too_many_arguments)]
-    pub fn generate(&mut self, s: &mut Position, kind: Kind, out: &mut Children, keep: &mut dyn FnMut(u128) -> bool, score: Option<&dyn Fn(&Position) -> i32>, skip: u32, limit: usize) -> (u64, Option<u32>) {
+    pub fn generate(&mut self, s: &mut Position, kind: Kind, out: &mut Children, keep: &mut dyn FnMut(u128) -> bool, score: Option<&dyn Fn(&Position) -> i32>, skip: u32, limit: usize, stay: bool) -> (u64, Option<u32>) {
         let mut made = 0u64;
         let mut seq = 0u32;
         // Counts a candidate: false for those passed over.
@@ -138,6 +139,10 @@ impl<'a> Generator<'a> {
                         None => 0,
                     };
                     out.list.push(Child { start, len: self.done.len() as u32, score: rating, key: s.key });
+                    if stay && out.list.len() >= limit {
+                        self.done.clear();
+                        return (made, Some(seq));
+                    }
                 }
                 game.undo_to(s, &mut self.done, 0);
                 if out.list.len() >= limit {

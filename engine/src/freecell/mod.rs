@@ -71,16 +71,9 @@ impl Solver {
     }
 }
 
-/// One member of a soft-thread portfolio.
-enum Member {
-    Meta(Box<Scan>),
-    /// The exact best-first search, made at its first turn.
-    Exact(Option<Box<exact::BestFirst>>),
-}
-
-/// Soft threads over meta-moves, with the exact search if the preset has one: turns
-/// in the prelude's order, then `step` positions each (the exact search `share`
-/// times that) in turn, until a win, a proved loss or the end of the budget.
+/// Soft threads over meta-moves: scans in turn, first the prelude's quotas, then
+/// `step` positions each, until one wins, all have run out of meta-moves, or the
+/// budget ends (never a loss).
 pub fn soft_threads(game: &Game, root: &Position, budget: &mut Budget, already: u64, spec: &presets::SoftSpec) -> Solution<Move> {
     let mut start = root.clone();
     let mut opening = Vec::new();
@@ -89,39 +82,23 @@ pub fn soft_threads(game: &Game, root: &Position, budget: &mut Budget, already: 
     if start.is_won() {
         return Solution::won(opening, positions);
     }
-    let mut members: Vec<Member> = spec.scans.iter().map(|scan| Member::Meta(Box::new(Scan::new(scan, &start, &opening).expect("presets are checked when parsed")))).collect();
-    let exact_share = spec.exact.map(|(share, _)| share).unwrap_or(0);
-    let weights = spec.exact.map(|(_, w)| w).unwrap_or_default();
-    if spec.exact.is_some() {
-        members.push(Member::Exact(None));
-    }
+    let mut scans: Vec<Scan> = spec.scans.iter().map(|scan| Scan::new(scan, &start, &opening).expect("presets are checked when parsed")).collect();
     let mut generator = Generator::new(game);
     let turns = spec.prelude.iter().copied().chain(std::iter::repeat((usize::MAX, spec.step)));
     let mut next_round = 0usize;
     for (wanted, quota) in turns {
-        let (index, quota) = if wanted == usize::MAX {
-            // Round robin over the members still searching.
-            let live = (0..members.len()).map(|k| (next_round + k) % members.len()).find(|&i| !matches!(&members[i], Member::Meta(scan) if scan.exhausted));
+        let index = if wanted == usize::MAX {
+            // Round robin over the scans still searching.
+            let live = (0..scans.len()).map(|k| (next_round + k) % scans.len()).find(|&i| !scans[i].exhausted);
             let Some(i) = live else { return Solution::unknown(positions) };
             next_round = i + 1;
-            (i, if matches!(members[i], Member::Exact(_)) { quota * exact_share } else { quota })
+            i
         } else {
-            (wanted, quota)
+            wanted
         };
         let until = positions.saturating_add(quota);
-        match &mut members[index] {
-            Member::Meta(scan) => {
-                if scan.run(game, &mut generator, &mut positions, until, budget) == Turn::Won {
-                    return Solution::won(scan.line(), positions);
-                }
-            }
-            Member::Exact(search) => {
-                let search = search.get_or_insert_with(|| Box::new(exact::BestFirst::new(game, root, &weights, false, &mut positions)));
-                let result = search.run(game, &mut positions, until, budget);
-                if result.outcome != Outcome::Unknown {
-                    return result;
-                }
-            }
+        if scans[index].run(game, &mut generator, &mut positions, until, budget) == Turn::Won {
+            return Solution::won(scans[index].line(), positions);
         }
         if budget.exhausted(positions) {
             return Solution::unknown(positions);

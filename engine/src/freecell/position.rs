@@ -507,17 +507,26 @@ impl Game {
         let r = &self.rules;
         loop {
             let mut moved = false;
-            for i in 0..r.columns {
-                let top = s.top(i);
-                if top != NO_CARD && self.accepts(s, top) && (eager || self.safe(s, top)) {
-                    done.push(self.play(s, mv(i as u8, FOUNDATION, 1)));
-                    moved = true;
+            // Only the next card of each foundation can go home: look where it is.
+            for suit in 0..4u8 {
+                let count = s.found[suit as usize];
+                if count == 13 {
+                    continue;
                 }
-            }
-            for c in 0..r.cells {
-                let card = s.cells[c];
-                if card != NO_CARD && self.accepts(s, card) && (eager || self.safe(s, card)) {
-                    done.push(self.play(s, mv((8 + c) as u8, FOUNDATION, 1)));
+                let card = suit * 13 + (count + r.base - 1) % 13;
+                let place = s.place[card as usize];
+                let src = if place < IN_CELL {
+                    if s.height[card as usize] + 1 != s.len[place as usize] {
+                        continue; // covered
+                    }
+                    place
+                } else if place != HOME {
+                    place // a cell: 8 + its index
+                } else {
+                    continue;
+                };
+                if eager || self.safe(s, card) {
+                    done.push(self.play(s, mv(src, FOUNDATION, 1)));
                     moved = true;
                 }
             }

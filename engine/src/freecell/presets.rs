@@ -1,6 +1,7 @@
 //! The search presets: each a portfolio of passes run in turn, written as data.
 //!
-//! One pass a line, a kind and `key=value` settings:
+//! Each pass is a kind and `key=value` settings (over several lines if need be; `;`
+//! or a new kind ends a pass):
 //!
 //! ```text
 //! soft  weight=1 cap=40000 step=300 prelude=0:400,1:300 scan=0[12346j]/1 scan=(0123468j)/2/40,6,12,4,3,1
@@ -9,12 +10,10 @@
 //! ```
 //!
 //! - `soft`: soft threads over meta-moves (`soft.rs`): each `scan=ORDER/SEED[/WEIGHTS]`
-//!   is one depth-first scan; `exact=SHARE[/WEIGHTS]` adds an exact best-first search
-//!   over atomic moves that takes turns with them (SHARE times as long), which proves
-//!   a loss when it runs out; `prelude=SCAN:QUOTA,...` gives them turns of QUOTA
-//!   positions in that order first (the exact search is numbered after the scans),
-//!   then every one gets `step` positions in turn. The scans find wins in few
-//!   positions; they never prove a loss.
+//!   is one depth-first scan; `prelude=SCAN:QUOTA,...` gives them turns of QUOTA
+//!   positions in that order first, then every scan gets `step` positions in turn.
+//!   They find wins in few positions; they never prove a loss (a pass whose scans all
+//!   run out of meta-moves ends at once, and the exact passes take over).
 //! - `quick`: a greedy best-first search over atomic moves that plays every card the
 //!   foundations accept (never proves a loss).
 //! - `best`: an exact best-first search over every atomic move (wins, or proves the
@@ -39,14 +38,11 @@ pub enum Kind {
     Depth { weights: [i32; 6] },
 }
 
-/// Soft threads: the meta-move scans, and an exact best-first search that takes its
-/// turns with them (`share` times their turn), so that a lost deal is proved lost
-/// while the scans look for a win. In the prelude the exact search is the scan
-/// numbered after the last meta-move scan.
+/// Soft threads: the meta-move scans, the turns they take first (scan, quota), and the
+/// quota of each turn after that.
 #[derive(Clone, Debug)]
 pub struct SoftSpec {
     pub scans: Vec<ScanSpec>,
-    pub exact: Option<(u64, [i32; 6])>,
     pub prelude: Vec<(usize, u64)>,
     pub step: u64,
 }
@@ -61,7 +57,7 @@ pub struct Pass {
 impl Pass {
     /// Whether running out of positions proves the loss.
     pub fn exact(&self) -> bool {
-        matches!(self.kind, Kind::Best { .. } | Kind::Depth { .. } | Kind::Soft(SoftSpec { exact: Some(_), .. }))
+        matches!(self.kind, Kind::Best { .. } | Kind::Depth { .. })
     }
 }
 
@@ -80,14 +76,22 @@ const DEFAULT_WEIGHTS: [i32; 6] = [40, 10, 20, 4, 3, 1];
 pub const PRESETS: &[(&str, &str, &str)] = &[
     (
         "default",
-        "Fitted on FreeCell deals 2001-3000 and PySolFC Penguin 501-1000; held out: FreeCell 1-1000, Penguin 1-500 (see bench/freecell.py).",
-        "soft weight=1 cap=60000 step=300 prelude=0:400,1:400,2:400 scan=0[12346789j]/1 scan=01(23468j79)/2 scan=[0123468j79]/3
+        "Eight soft threads, then exact best-first and depth-first searches. The scans and \
+         their prelude were fitted on FreeCell deals 2001-3000 (bench/fit_soft_threads.py on \
+         a cost matrix from the fc_tune example: 439,361 positions there); held out, FreeCell \
+         1-1000 takes 557,106 positions, every deal won (bench/freecell.py).",
+        "soft weight=1 cap=60000 step=300
+              scan=0123476/1 scan=012(3467)/1/40,10,20,16,3,1 scan=0124367/1
+              scan=01(2346)7/1/40,10,20,16,3,1 scan=01[2346j]/1 scan=012(3467)/1/40,10,20,8,6,1
+              scan=01(234678j)/1/40,10,30,8,3,1 scan=01[2346j]/3
+              prelude=0:150,0:50,0:50,1:600,0:50,2:35,2:300,1:600,3:400,3:150,3:100,4:600,5:600,6:420,7:600
          best weight=2 cap=2000000
          depth weight=1 cap=60000000",
     ),
     (
         "atomic",
-        "The searches over atomic moves alone (the engine before soft threads): a quick greedy pass, exact best-first, exact depth-first.",
+        "The searches over atomic moves alone (the engine before soft threads): a quick greedy \
+         pass, exact best-first, exact depth-first.",
         "quick weight=1 cap=3000 weights=40,6,12,4,3,1
          best weight=2 cap=2000000
          depth weight=1 cap=60000000",
@@ -106,15 +110,23 @@ fn parse_number(key: &str, value: &str) -> Result<u64, String> {
 
 /// Read a preset's passes (the format above).
 pub fn parse(name: &str, text: &str) -> Result<Preset, String> {
+    // A word without `=` starts a pass (its kind); the settings follow it.
+    let mut groups: Vec<Vec<&str>> = Vec::new();
+    for word in text.split(|c: char| c.is_whitespace() || c == ';').filter(|w| !w.is_empty()) {
+        match groups.last_mut() {
+            Some(group) if word.contains('=') => group.push(word),
+            _ if word.contains('=') => return Err(format!("{word:?} before any pass kind")),
+            _ => groups.push(vec![word]),
+        }
+    }
     let mut passes = Vec::new();
-    for line in text.lines().flat_map(|l| l.split(';')) {
-        let mut words = line.split_whitespace();
+    for group in groups {
+        let mut words = group.into_iter();
         let Some(kind) = words.next() else { continue };
         let (mut weight, mut cap, mut step) = (1u64, 1_000_000u64, 300u64);
         let mut weights = DEFAULT_WEIGHTS;
         let mut scans = Vec::new();
         let mut prelude = Vec::new();
-        let mut exact = None;
         for word in words {
             let (key, value) = word.split_once('=').ok_or_else(|| format!("expected key=value, not {word:?}"))?;
             match key {
@@ -127,10 +139,6 @@ pub fn parse(name: &str, text: &str) -> Result<Preset, String> {
                         let (scan, quota) = turn.split_once(':').ok_or_else(|| format!("prelude turns are SCAN:QUOTA, not {turn:?}"))?;
                         prelude.push((parse_number("scan", scan)? as usize, parse_number("quota", quota)?));
                     }
-                }
-                "exact" => {
-                    let (share, w) = value.split_once('/').map(|(a, b)| (a, Some(b))).unwrap_or((value, None));
-                    exact = Some((parse_number("exact", share)?.max(1), w.map(parse_weights).transpose()?.unwrap_or(DEFAULT_WEIGHTS)));
                 }
                 "scan" => {
                     let mut parts = value.split('/');
@@ -148,11 +156,10 @@ pub fn parse(name: &str, text: &str) -> Result<Preset, String> {
                 if scans.is_empty() {
                     return Err("a soft pass needs at least one scan=".into());
                 }
-                let members = scans.len() + exact.is_some() as usize;
-                if let Some(&(bad, _)) = prelude.iter().find(|(i, _)| *i >= members) {
-                    return Err(format!("the prelude names scan {bad}, but there are {members}"));
+                if let Some(&(bad, _)) = prelude.iter().find(|(i, _)| *i >= scans.len()) {
+                    return Err(format!("the prelude names scan {bad}, but there are {}", scans.len()));
                 }
-                Kind::Soft(SoftSpec { scans, exact, prelude, step })
+                Kind::Soft(SoftSpec { scans, prelude, step })
             }
             "quick" => Kind::Quick { weights },
             "best" => Kind::Best { weights },
@@ -192,6 +199,18 @@ mod tests {
     }
 
     #[test]
+    fn passes_may_span_lines() {
+        let preset = parse("x", "soft step=10\n  scan=01(23)/2/1,2,3,4,5,6 scan=0[12]\n  prelude=1:5,0:7\nbest cap=9; depth").unwrap();
+        assert_eq!(preset.passes.len(), 3);
+        let Kind::Soft(soft) = &preset.passes[0].kind else { panic!() };
+        assert_eq!((soft.scans.len(), soft.step, soft.prelude.clone()), (2, 10, vec![(1, 5), (0, 7)]));
+        assert_eq!((soft.scans[0].seed, soft.scans[0].weights), (2, [1, 2, 3, 4, 5, 6]));
+        assert_eq!(preset.passes[1].cap, 9);
+        let default = named("default").unwrap();
+        assert!(matches!(&default.passes[0].kind, Kind::Soft(soft) if soft.scans.len() == 8));
+    }
+
+    #[test]
     fn bad_presets_say_why() {
         assert!(parse("x", "soft cap=10").unwrap_err().contains("scan"));
         assert!(parse("x", "soft scan=0[12/1").unwrap_err().contains("unclosed"));
@@ -199,5 +218,6 @@ mod tests {
         assert!(parse("x", "best weights=1,2").unwrap_err().contains("six"));
         assert!(parse("x", "soft scan=0 prelude=3:10").unwrap_err().contains("scan 3"));
         assert!(named("nope").unwrap_err().contains("default"));
+        assert!(parse("x", "cap=3 best").unwrap_err().contains("before any pass"));
     }
 }

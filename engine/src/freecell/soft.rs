@@ -10,7 +10,7 @@
 //! evaluation, best first. `"01[2345j]"` tries the foundations first, then everything
 //! else in a random order.
 
-use super::meta::{Children, Generator, Kind};
+use super::meta::{Child, Children, Generator, Kind};
 
 use super::position::{Game, Move, Position};
 use crate::hashset::KeySet;
@@ -116,7 +116,7 @@ impl Scan {
     /// A scan from `root` (whose safe moves home are in `opening`, already played).
     pub fn new(spec: &ScanSpec, root: &Position, opening: &[Move]) -> Result<Scan, String> {
         let groups = parse_order(&spec.order)?;
-        let mut visited = KeySet::with_capacity_log2(10);
+        let mut visited = KeySet::with_capacity_log2(8);
         visited.insert(stored(root.key));
         let mut first = Frame::new();
         first.via = opening.to_vec();
@@ -152,10 +152,20 @@ impl Scan {
                     // for the others), then the rest.
                     frame.children.clear();
                     frame.next = 0;
-                    let limit = if skip == 0 { 1 } else { usize::MAX };
-                    let (made, resume) = generator.generate(&mut self.state, kind, &mut frame.children, &mut keep, None, skip, limit);
+                    let first = skip == 0;
+                    let limit = if first { 1 } else { usize::MAX };
+                    let (made, resume) = generator.generate(&mut self.state, kind, &mut frame.children, &mut keep, None, skip, limit, first);
                     *positions += made;
                     frame.cursor = resume.map(|skip| (kind, skip));
+                    if first && resume.is_some() {
+                        // The state is in the child already: enter it.
+                        let child = frame.children.list[0];
+                        frame.next = 1;
+                        self.visited.insert(stored(child.key));
+                        if self.enter(depth + 1, child, false, game) {
+                            return Turn::Won;
+                        }
+                    }
                     continue;
                 }
                 if frame.group == self.groups.len() {
@@ -184,7 +194,7 @@ impl Scan {
                 let rate = |p: &Position| game.evaluate(p, &weights);
                 let score: Option<&dyn Fn(&Position) -> i32> = if group.order == Order::BestFirst { Some(&rate) } else { None };
                 for &kind in &group.kinds {
-                    *positions += generator.generate(&mut self.state, kind, &mut frame.children, &mut keep, score, 0, usize::MAX).0;
+                    *positions += generator.generate(&mut self.state, kind, &mut frame.children, &mut keep, score, 0, usize::MAX, false).0;
                 }
                 let list = &mut frame.children.list;
                 match group.order {
@@ -204,26 +214,33 @@ impl Scan {
             if !self.visited.insert(stored(child.key)) {
                 continue; // entered meanwhile by another path
             }
-            let depth = depth + 1;
-            if self.frames.len() <= depth {
-                self.frames.push(Frame::new());
-            }
-            let (parents, rest) = self.frames.split_at_mut(depth);
-            let line = parents[depth - 1].children.line(&child);
-            let next = &mut rest[0];
-            next.via.clear();
-            for &m in line {
-                game.play(&mut self.state, m);
-            }
-            next.via.extend_from_slice(line);
-            next.group = 0;
-            next.cursor = None;
-            next.next = 0;
-            next.children.clear();
-            self.depth = depth;
-            if self.state.is_won() {
+            if self.enter(depth + 1, child, true, game) {
                 return Turn::Won;
             }
         }
+    }
+
+    /// Make the frame at `depth` for `child` of the frame above (playing its moves
+    /// unless the state is there already); true if it is a win.
+    fn enter(&mut self, depth: usize, child: Child, play: bool, game: &Game) -> bool {
+        if self.frames.len() <= depth {
+            self.frames.push(Frame::new());
+        }
+        let (parents, rest) = self.frames.split_at_mut(depth);
+        let line = parents[depth - 1].children.line(&child);
+        let next = &mut rest[0];
+        next.via.clear();
+        if play {
+            for &m in line {
+                game.play(&mut self.state, m);
+            }
+        }
+        next.via.extend_from_slice(line);
+        next.group = 0;
+        next.cursor = None;
+        next.next = 0;
+        next.children.clear();
+        self.depth = depth;
+        self.state.is_won()
     }
 }

@@ -101,7 +101,7 @@ fn every_meta_move_is_made_of_legal_moves(rules: Rules, seeds: std::ops::Range<u
         for _ in 0..150 {
             children.clear();
             for &kind in &kinds {
-                generator.generate(&mut s, kind, &mut children, &mut |_| true, None, 0, usize::MAX);
+                generator.generate(&mut s, kind, &mut children, &mut |_| true, None, 0, usize::MAX, false);
             }
             if children.list.is_empty() {
                 break;
@@ -214,4 +214,40 @@ fn a_stuck_position_is_proved_lost() {
     let found = [0, 11, 13, 13];
     let root = solver.game.position(&columns, &[], &found).unwrap();
     assert_eq!(solver.solve(&root, &mut Budget::unlimited()).outcome, Outcome::Lost);
+}
+
+#[test]
+fn resumed_generation_makes_the_same_children_as_one_go() {
+    let game = Game::new(freecell());
+    let mut generator = Generator::new(&game);
+    let mut s = game.position(&shuffled_columns(11, 8), &[NO_CARD; 4], &[0; 4]).unwrap();
+    game.auto_play(&mut s, &mut Vec::new());
+    let mut moves = Vec::new();
+    let mut rng = 5u64;
+    for _ in 0..60 {
+        for c in "012346789jc".chars() {
+            let kind = Kind::from_char(c).unwrap();
+            let mut all = Children::default();
+            generator.generate(&mut s, kind, &mut all, &mut |_| true, None, 0, usize::MAX, false);
+            let mut keys = Vec::new();
+            let mut skip = 0;
+            loop {
+                let mut one = Children::default();
+                let (_, resume) = generator.generate(&mut s, kind, &mut one, &mut |_| true, None, skip, 1, false);
+                keys.extend(one.list.iter().map(|c| c.key));
+                match resume {
+                    Some(next) => skip = next,
+                    None => break,
+                }
+            }
+            assert_eq!(keys, all.list.iter().map(|c| c.key).collect::<Vec<_>>());
+        }
+        game.moves(&s, &mut moves);
+        if moves.is_empty() {
+            break;
+        }
+        let pick = moves[(splitmix(&mut rng) % moves.len() as u64) as usize];
+        game.play(&mut s, pick);
+        game.auto_play(&mut s, &mut Vec::new());
+    }
 }
