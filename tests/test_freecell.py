@@ -673,3 +673,68 @@ def test_a_time_budget_decides_what_the_node_budget_decides(game, numbers):
         by_nodes = solve(cls.deal(number), Budget(nodes=5_000_000))
         by_time = solve(cls.deal(number), Budget(seconds=20))
         assert by_nodes.status is by_time.status is not Status.UNKNOWN, (game, number)
+
+
+# -- safe moves home and the plain run home (what the web page plays by itself) ----------
+
+
+def random_walk(position, seed: int, steps: int):
+    import random
+
+    rng = random.Random(seed)
+    for _ in range(steps):
+        moves = position.legal_moves()
+        if not moves:
+            break
+        position = position.apply(rng.choice(moves))
+        yield position
+
+
+@pytest.mark.parametrize("cls", [FreeCell, Penguin, PySolFCPenguin, EightOff, BakersGame])
+def test_a_safe_card_home_is_one_nothing_in_play_can_be_built_on(cls):
+    seen = 0
+    for deal in range(1, 30):
+        for position in random_walk(cls.deal(deal), deal, 60):
+            in_play = [card for column in position.columns for card in column] + [card for card in position.cells if card]
+            for move in position.safe_moves_home():
+                card = position._card_at(move.source)
+                assert position.foundation_accepts(card)
+                assert not any(position.builds_on(other, card) for other in in_play if other != card), (str(position), str(move))
+                seen += 1
+            # Every foundation move that is not safe has a card in play that builds on it.
+            for move in position.legal_moves():
+                if move.target == "o" and move not in position.safe_moves_home():
+                    card = position._card_at(move.source)
+                    assert any(position.builds_on(other, card) for other in in_play)
+    assert seen > 0
+
+
+def test_freecell_safety_needs_both_opposite_colours_home():
+    position = FreeCell.deal(1)
+    two_of_hearts = Card.from_text("2H")
+    assert not position.is_safe_home(two_of_hearts)
+    home = FreeCell._make(position.columns, position.cells, (1, 0, 0, 0), position.base_rank, None)
+    assert not home.is_safe_home(two_of_hearts)  # the Ace of spades could still go on it
+    home = FreeCell._make(position.columns, position.cells, (1, 0, 0, 1), position.base_rank, None)
+    assert home.is_safe_home(two_of_hearts)
+
+
+def test_the_finishing_line_plays_every_card_home():
+    from winnable.solver import solve
+
+    line = [str(move) for move in solve(FreeCell.deal(1)).line]
+    position = FreeCell.deal(1)
+    start = None
+    for index, move in enumerate(line):
+        if start is None and position.finishing_line() is not None:
+            start = index
+        position = position.play(move)
+    assert start is not None and start < len(line)
+    position = FreeCell.deal(1).play_line(line[:start])
+    finish = position.finishing_line()
+    assert finish and all(move.target == "o" for move in finish)
+    assert position.play_line(finish).is_won()
+    assert position.play_line(finish).finishing_line() == []
+    # One move earlier, foundation moves alone do not finish.
+    assert FreeCell.deal(1).play_line(line[: start - 1]).finishing_line() is None
+    assert FreeCell.deal(1).finishing_line() is None

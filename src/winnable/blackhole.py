@@ -139,6 +139,26 @@ class BlackHole(Position):
             return BlackHoleMove(self.piles[pile - 1][-1])
         return BlackHoleMove.from_text(text)
 
+    def finishing_line(self) -> list[BlackHoleMove] | None:
+        """When the rest of the game is a plain run home, with exactly one card to play
+        at every step until the hole has them all, those moves; else ``None``. Black
+        Hole never plays a card by itself (every move is a choice), but a forced ending
+        can be played in one go. A won position needs none: ``[]``.
+
+        >>> BlackHole.deal(2).finishing_line() is None
+        True
+        >>> BlackHole.from_text("Foundation: AS\\n1: 3H 2C\\n" + "\\n".join(f"{i}: -" for i in range(2, 18))).finishing_line()
+        [BlackHoleMove.from_text('2C'), BlackHoleMove.from_text('3H')]
+        """
+        position, line = self, []
+        while not position.is_won():
+            moves = position.legal_moves()
+            if len(moves) != 1:
+                return None
+            line.append(moves[0])
+            position = position.apply(moves[0])
+        return line
+
     def is_won(self) -> bool:
         return not any(self.piles)
 

@@ -187,13 +187,21 @@ def serve(
     host: str = typer.Option("127.0.0.1", "--host", help="Address to listen on."),
     port: int = typer.Option(8000, "--port", help="Port to listen on."),
     database: Optional[str] = typer.Option(None, "--database", help="Database URL (default: SQLite in the user's data folder)."),
+    workers: int = typer.Option(1, "--workers", min=1, max=64, help="Worker processes, all on the one database."),
+    allowed_host: Optional[list[str]] = typer.Option(
+        None, "--allowed-host", help="A Host name the site answers to (repeat for several); others are refused. "
+        "Default: localhost and the --host address."),
+    metrics: Optional[bool] = typer.Option(None, "--metrics/--no-metrics", help="Serve Prometheus figures at /metrics (loopback clients only)."),
+    forwarded_allow_ips: Optional[str] = typer.Option(
+        None, "--forwarded-allow-ips", help="Addresses of reverse proxies whose X-Forwarded-For/-Proto to trust (comma-separated)."),
 ) -> None:
-    """Start the web app."""
+    """Start the web app (every WINNABLE_* setting applies; these flags win over them)."""
     try:
         from winnable.web import run
     except ImportError as error:
         raise fail(f"the web app is not installed: {error}") from None
-    run(host=host, port=port, database=database)
+    run(host=host, port=port, database=database, workers=workers, allowed_hosts=allowed_host or None,
+        metrics=metrics, forwarded_allow_ips=forwarded_allow_ips)
 
 
 def main() -> None:

@@ -497,6 +497,75 @@ class FreeCellFamily(Position):
                 done.append((card, f"column:{i}"))
         return tuple(done)
 
+    # -- playing home by itself ----------------------------------------------------------
+    def is_safe_home(self, card: Card) -> bool:
+        """May ``card``, which its foundation accepts, go home without losing anything?
+
+        True when no card still in play could ever be built on it: a base card (unless
+        the wrap is full, where the rank below the base goes on it), any card when
+        columns build in suit (the card that would go on it is already home), and with
+        alternate colours a card whose two opposite-colour foundations hold the rank
+        below it already. The web page plays them for the player when "safe moves home"
+        is on; the engine plays them by itself while it searches, and in alternate colours
+        a few more (Horne's rule: a card whose opposite colours hold rank - 2 and whose
+        other suit of its colour holds rank - 3, since every card that could go on it
+        could go home instead).
+
+        >>> fresh = FreeCell.deal(1)  # nothing home yet
+        >>> fresh.is_safe_home(Card.from_text("AH")), fresh.is_safe_home(Card.from_text("2H"))
+        (True, False)
+        >>> PySolFCPenguin.deal(1).is_safe_home(Card.from_text("JH"))  # a K may go on it
+        False
+        """
+        shifted = self.shifted(card.rank)
+        if shifted == 0:
+            return self.WRAP != "full"
+        if self.BUILD == "suit":
+            return True
+        opposite = (Suit.CLUBS, Suit.SPADES) if card.is_red else (Suit.DIAMONDS, Suit.HEARTS)
+        return all(self.foundations[suit] >= shifted for suit in opposite)
+
+    def safe_moves_home(self) -> list[FreeCellMove]:
+        """The moves to the foundations that lose nothing (:meth:`is_safe_home`), from
+        the columns then the cells.
+
+        >>> [str(move) for move in FreeCell.deal(8).safe_moves_home()]  # two Aces on top
+        ['5o', '8o']
+        >>> FreeCell.deal(1).safe_moves_home()
+        []
+        """
+        moves = []
+        for i, column in enumerate(self.columns):
+            if column and self.foundation_accepts(column[-1]) and self.is_safe_home(column[-1]):
+                moves.append(FreeCellMove(COLUMN_DIGITS[i], FOUNDATION))
+        for i, card in enumerate(self.cells):
+            if card is not None and self.foundation_accepts(card) and self.is_safe_home(card):
+                moves.append(FreeCellMove(CELL_LETTERS[i], FOUNDATION))
+        return moves
+
+    def finishing_line(self) -> list[FreeCellMove] | None:
+        """When the rest of the game is a plain run home (every card left reaches its
+        foundation by foundation moves alone), those moves, lowest cards first; else
+        ``None``. A won position needs none: ``[]``.
+
+        Playing a card home never stops another from going home, so trying the
+        foundation moves greedily decides it.
+        """
+        position, line = self, []
+        while not position.is_won():
+            home = [move for move in position._moves_home()]
+            if not home:
+                return None
+            move = min(home, key=lambda m: position.shifted(position._card_at(m.source).rank))
+            line.append(move)
+            position = position.apply(move)
+        return line
+
+    def _moves_home(self) -> list[FreeCellMove]:
+        moves = [FreeCellMove(COLUMN_DIGITS[i], FOUNDATION) for i, column in enumerate(self.columns) if column and self.foundation_accepts(column[-1])]
+        moves += [FreeCellMove(CELL_LETTERS[i], FOUNDATION) for i, card in enumerate(self.cells) if card is not None and self.foundation_accepts(card)]
+        return moves
+
     def is_won(self) -> bool:
         return sum(self.foundations) == 52
 

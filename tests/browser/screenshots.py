@@ -4,8 +4,11 @@
 
 Starts its own `winnable serve` on a free port with a throw-away database, plays a few
 moves of each game (along the solver's line when it finds one quickly) so the table
-looks like a game in progress, and saves `<game>-phone.png` (390 x 844) and
-`<game>-desktop.png` (1366 x 900), plus the lobby. Needs playwright and Chromium, like
+looks like a game in progress, and saves `<game>-<size>.png`: Black Hole, Black Widow,
+Penguin and FreeCell at the four sizes the browser tests check (`phone` 390 x 844 touch,
+`small` 320 x 568 touch, `sideways` 844 x 390 touch, `desktop` 1280 x 800), the other
+games at `phone` and `desktop`, the lobby, and FreeCell on a phone with a card picked up
+(`freecell-phone-picked.png`). Needs playwright and Chromium, like
 the browser tests; where Debian's ``pngquant`` is installed the PNGs are shrunk with it.
 """
 
@@ -18,7 +21,8 @@ import sys
 import tempfile
 from pathlib import Path
 
-SIZES = {"phone": (390, 844), "desktop": (1366, 900)}
+SIZES = {"phone": (390, 844, True), "small": (320, 568, True), "sideways": (844, 390, True), "desktop": (1280, 800, False)}
+EVERY_SIZE = {"black-hole", "black-widow", "penguin", "freecell"}
 MOVES = {"blackhole": 12, "freecell": 10, "spider": 14}
 
 
@@ -74,23 +78,30 @@ def main(argv: list[str] | None = None) -> int:
             games = [g for g in catalog if not args.games or g["id"] in args.games]
             with sync_playwright() as playwright:
                 browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-                for size, (width, height) in SIZES.items():
-                    page = browser.new_context(viewport={"width": width, "height": height}).new_page()
+                for size in ("phone", "desktop"):
+                    width, height, touch = SIZES[size]
+                    page = browser.new_context(viewport={"width": width, "height": height}, has_touch=touch, is_mobile=touch).new_page()
                     page.goto(server.url("/"))
                     page.wait_for_selector(".game-tile")
                     save(page, args.out / f"lobby-{size}.png")
                     page.context.close()
                 for game in games:
                     line = opening(game["id"], game["family"])
-                    for size, (width, height) in SIZES.items():
+                    sizes = SIZES if game["id"] in EVERY_SIZE else ("phone", "desktop")
+                    for size in sizes:
+                        width, height, touch = SIZES[size]
                         state = server.api("POST", "/api/games", {"game": game["id"], "deal": DEAL})
                         for move in line:
                             server.api("POST", f"/api/games/{state['id']}/moves", {"move": move})
-                        page = browser.new_context(viewport={"width": width, "height": height}).new_page()
+                        page = browser.new_context(viewport={"width": width, "height": height}, has_touch=touch, is_mobile=touch).new_page()
                         page.goto(server.url(f"/play/{game['id']}?id={state['id']}"))
                         page.wait_for_selector("body[data-ready='1']")
                         page.wait_for_timeout(600)
                         save(page, args.out / f"{game['id']}-{size}.png")
+                        if game["id"] == "freecell" and size == "phone":
+                            page.locator("#table .card.playable").last.tap()
+                            page.wait_for_timeout(300)
+                            save(page, args.out / "freecell-phone-picked.png")
                         page.context.close()
                 browser.close()
         finally:

@@ -33,10 +33,44 @@ class PlayMove(BaseModel):
     model_config = ConfigDict(json_schema_extra={"examples": [{"move": "KH"}]})
 
     move: str = Field(description="A move in the game's notation (a click_choices entry's `move`).", max_length=64)
+    auto: bool = Field(False, description="Then play every safe move to the foundations it opens (the state's `safe`).")
+
+
+class Undo(BaseModel):
+    auto: bool = Field(False, description="Also take back the safe moves home played after the last move chosen.")
+
+
+class Empty(BaseModel):
+    """The body of a call that needs no options: ``{}`` (state-changing calls always
+    send a JSON body; see the CSRF rules in the API description)."""
+
+    model_config = ConfigDict(json_schema_extra={"examples": [{}]})
 
 
 class Problem(BaseModel):
+    """Every error: a stable machine-readable ``code`` and a sentence for the player."""
+
+    model_config = ConfigDict(json_schema_extra={"examples": [{"code": "game_not_found", "detail": "no game with id 'abc'"}]})
+
+    code: str = Field(description="Stable machine-readable error code (see the API description).")
     detail: str = Field(description="A sentence for the player on what went wrong.")
+
+
+class FieldProblem(BaseModel):
+    loc: list[str | int]
+    msg: str
+    type: str
+
+
+class ValidationProblem(Problem):
+    errors: list[FieldProblem] = Field(default_factory=list, description="Each field that did not validate.")
+
+
+class CsrfToken(BaseModel):
+    token: str = Field(description="Send it back in the header named below with state-changing calls "
+                                   "that carry no Origin header (scripts; browsers send Origin).")
+    header: str
+    expires_in: int = Field(description="Seconds the token stays valid.")
 
 
 class CatalogEntry(BaseModel):
@@ -70,6 +104,8 @@ class GameState(BaseModel):
     move_count: int
     position: dict[str, Any] = Field(description="The table as the player sees it (Position.player_view()).")
     legal: list[dict[str, Any]] = Field(description="Every legal move, described, in click-to-move priority.")
+    safe: list[str] = Field(default_factory=list, description="Moves to the foundations that lose nothing: no card in play could be built on the card.")
+    finish: list[str] | None = Field(None, description="When the rest of the game is a plain run home: its moves, in order.")
     status: Literal["playing", "won", "lost"]
     winnable_deal: bool
     hidden_cards: bool
@@ -127,7 +163,4 @@ class Analysis(BaseModel):
 
 
 class Health(BaseModel):
-    ok: bool
-    games: int | None = None
-    pool: dict[str, int] | None = Field(None, description="Proved-winnable deals ready, per game.")
-    solver: dict[str, int] | None = Field(None, description="Solver threads, searches running and done, verdicts cached.")
+    status: Literal["up", "down"] = Field(description="Whether the server and its database answer.")

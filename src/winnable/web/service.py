@@ -32,23 +32,29 @@ from __future__ import annotations
 
 import dataclasses
 import datetime as dt
+import hashlib
 import random
+import re
 import secrets
 import threading
-from collections import OrderedDict
 from functools import lru_cache
-from typing import Any, Hashable, Sequence
+from typing import Any, Sequence
 
 import sqlalchemy as sa
 from sqlalchemy import func, select
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import Session
 
-from winnable.deals import parse_deal_number
+from winnable.deals import MAX_DEAL, parse_deal_number
 from winnable.errors import IllegalMoveError, UnknownGameError, WinnableError
 from winnable.game import Position
 from winnable.games import game_class, game_ids
-from winnable.web.db import GameRow, as_utc, utcnow, write_lock, writer
+from winnable.web.cache import ByteLRU, position_size
+from winnable.web.db import GameRow, Query, as_utc, utcnow, write_lock, writer
+from winnable.web.errors import ApiError, BadRequest, Conflict, NotFound, Unavailable, quote
+
+ServiceError = ApiError  # the name other modules knew
+__all__ = ["GameService", "Positions", "ServiceError", "BadRequest", "Conflict", "NotFound", "Unavailable"]
 
 UNDO_MODES = ("unlimited", "one", "none")
 """Play modes for undo: as often as wanted, once a game (beginner), never (purist)."""
@@ -60,29 +66,23 @@ MAX_MOVES = 10_000
 """A guard against runaway clients: no game needs more moves than this."""
 
 
-# -- errors a request can cause (the app turns them into 4xx/5xx with the sentence) -----
-class ServiceError(Exception):
-    status = 400
-
-    def __init__(self, detail: str) -> None:
-        super().__init__(detail)
-        self.detail = detail
+def valid_id(game_id: str) -> bool:
+    """Game ids are short URL-safe tokens; anything else is refused before the database
+    sees it (NUL bytes, surrogates, megabytes of text)."""
+    return 0 < len(game_id) <= 32 and _ID.fullmatch(game_id) is not None
 
 
-class BadRequest(ServiceError):
-    status = 400
+_ID = re.compile(r"[A-Za-z0-9_-]+")
 
 
-class NotFound(ServiceError):
-    status = 404
+def short(message: str, limit: int = 160) -> str:
+    """A rules' message, cut short and safe to encode (it may quote what the client sent)."""
+    message = message if len(message) <= limit else message[:limit] + "…"
+    return message.encode("utf-8", "backslashreplace").decode("utf-8")
 
 
-class Conflict(ServiceError):
-    status = 409
-
-
-class Unavailable(ServiceError):
-    status = 503
+def game_not_found(game_id: str) -> NotFound:
+    return NotFound(f"no game with id {quote(game_id)} (it may have been made on another server)", code="game_not_found")
 
 
 # -- the games on offer ---------------------------------------------------------------
@@ -94,8 +94,8 @@ def hides_cards(cls: type[Position]) -> bool:
 def lookup_game(game_id: str) -> type[Position]:
     try:
         return game_class(game_id)
-    except UnknownGameError as error:
-        raise NotFound(str(error)) from None
+    except UnknownGameError:
+        raise NotFound(f"unknown game {quote(game_id)} (see /api/catalog for the games)", code="unknown_game") from None
 
 
 def catalog() -> list[dict[str, Any]]:
@@ -118,74 +118,60 @@ def catalog() -> list[dict[str, Any]]:
 
 
 def parse_deal(value: Any) -> int:
-    if isinstance(value, bool):
-        raise BadRequest(f"not a deal number: {value!r}")
+    """A deal number from JSON (a number or its text), with a short reason if it is not one."""
+    if isinstance(value, bool) or not isinstance(value, (int, str)) or (isinstance(value, str) and len(value) > 30):
+        raise BadRequest(f"not a deal number: {quote(value)}", code="bad_deal")
+    if isinstance(value, int) and not 1 <= value <= MAX_DEAL:
+        raise BadRequest(f"deal number out of range: {quote(value)} (1 to {MAX_DEAL})", code="bad_deal")
     try:
         return parse_deal_number(value)
     except WinnableError as error:
-        raise BadRequest(str(error)) from None
+        raise BadRequest(str(error), code="bad_deal") from None
 
 
 # -- positions in memory --------------------------------------------------------------
-class LRU:
-    """A small thread-safe least-recently-used map."""
+def moves_key(moves: Sequence[str]) -> tuple[bytes, bytes]:
+    """Digests of ``moves`` and of ``moves[:-1]``: a cache key costs 16 bytes however
+    long the game (a key holding the move list made a 10,000-move game cost gigabytes).
 
-    def __init__(self, size: int) -> None:
-        self.size = size
-        self._items: OrderedDict[Hashable, Any] = OrderedDict()
-        self._lock = threading.Lock()
-        self.hits = self.misses = 0
-
-    def get(self, key: Hashable) -> Any | None:
-        with self._lock:
-            try:
-                value = self._items[key]
-            except KeyError:
-                self.misses += 1
-                return None
-            self._items.move_to_end(key)
-            self.hits += 1
-            return value
-
-    def put(self, key: Hashable, value: Any) -> None:
-        if self.size <= 0:
-            return
-        with self._lock:
-            self._items[key] = value
-            self._items.move_to_end(key)
-            while len(self._items) > self.size:
-                self._items.popitem(last=False)
-
-    def __len__(self) -> int:
-        return len(self._items)
+    >>> moves_key(["KH", "AD"])[1] == moves_key(["KH"])[0] and moves_key([])[0] == moves_key(["KH"])[1]
+    True
+    """
+    text = "\n".join(moves).encode("utf-8", "surrogatepass")
+    full = hashlib.blake2b(text, digest_size=16).digest()
+    if not moves:
+        return full, full
+    cut = max(0, len(text) - len(moves[-1].encode("utf-8", "surrogatepass")) - 1)
+    return full, hashlib.blake2b(text[:cut], digest_size=16).digest()
 
 
 class Positions:
-    """Positions by (game, deal, moves), rebuilt by replay when not in memory."""
+    """Positions by (game, deal, moves), rebuilt by replay when not in memory; the cache
+    holds at most ``budget`` bytes."""
 
-    def __init__(self, size: int = 4096) -> None:
-        self.cache = LRU(size)
+    def __init__(self, budget: int = 64 << 20) -> None:
+        self.cache = ByteLRU(budget)
 
     def after(self, game: str, deal: int, moves: Sequence[str]) -> Position:
-        key = (game, deal, tuple(moves))
-        position = self.cache.get(key)
+        key, before = moves_key(moves)
+        position = self.cache.get((game, deal, key))
         if position is not None:
             return position
         start, position = 0, None
         if moves:  # undo and a replay of one move more are the common misses
-            position = self.cache.get((game, deal, key[2][:-1]))
+            position = self.cache.get((game, deal, before))
             start = len(moves) - 1
         if position is None:
             start, position = 0, initial(game, deal)
         try:
             position = position.play_line(moves[start:])
         except WinnableError as error:
-            raise Conflict(f"this stored game no longer replays under the current rules: {error}") from None
-        self.cache.put(key, position)
+            raise Conflict(f"this stored game no longer replays under the current rules: {error}", code="stale_game") from None
+        self.cache.put((game, deal, key), position, position_size(position))
         return position
 
     def remember(self, game: str, deal: int, moves: Sequence[str], position: Position) -> None:
-        self.cache.put((game, deal, tuple(moves)), position)
+        self.cache.put((game, deal, moves_key(moves)[0]), position, position_size(position))
 
 
 @lru_cache(maxsize=512)
@@ -214,9 +200,25 @@ class Shown:
     status: str
     view: dict[str, Any]
     legal: list[dict[str, Any]]
+    safe: list[str] = dataclasses.field(default_factory=list)
+    """Moves to the foundations that lose nothing (played for the player who wants it)."""
+    finish: list[str] | None = None
+    """When the rest is a plain run home: its moves (the page's Finish control)."""
 
 
-_shown = LRU(4096)
+def safe_moves_home(position: Position) -> list[str]:
+    """The game's safe moves home, for games that have them (the free-cell family)."""
+    method = getattr(position, "safe_moves_home", None)
+    return [str(move) for move in method()] if method else []
+
+
+def finishing_line(position: Position) -> list[str] | None:
+    method = getattr(position, "finishing_line", None)
+    line = method() if method else None
+    return None if not line else [str(move) for move in line]
+
+
+_shown = ByteLRU(16 << 20)
 
 
 def shown(position: Position) -> Shown:
@@ -226,8 +228,16 @@ def shown(position: Position) -> Shown:
     if entry is not None and entry.position is position:
         return entry
     status = "won" if position.is_won() else "lost" if position.is_lost() else "playing"
-    entry = Shown(position, status, position.player_view(), position.click_choices() if status == "playing" else [])
-    _shown.put(id(position), entry)
+    playing = status == "playing"
+    entry = Shown(
+        position,
+        status,
+        position.player_view(),
+        position.click_choices() if playing else [],
+        safe_moves_home(position) if playing else [],
+        finishing_line(position) if playing else None,
+    )
+    _shown.put(id(position), entry, 4 * position_size(position))
     return entry
 
 
@@ -255,6 +265,36 @@ class Snapshot:
 # -- the service ----------------------------------------------------------------------
 _GAMES = GameRow.__table__
 _READ_GAME = select(_GAMES).where(_GAMES.c.id == sa.bindparam("id"))
+_LOCK_GAME = _READ_GAME.with_for_update()
+_INSERT_GAME = _GAMES.insert()
+_CHANGED = ("moves", "undo_used", "restarts", "started_at", "status", "updated_at", "finished_at")
+# Built once: building a statement per request cost more than running it.
+_UPDATE_GAME = (_GAMES.update().where(_GAMES.c.id == sa.bindparam("game_id"))
+                .values({name: sa.bindparam(name) for name in _CHANGED}))
+
+
+@dataclasses.dataclass
+class Stored:
+    """One row of ``games``, as a transaction reads and changes it."""
+
+    id: str
+    game: str
+    deal: str
+    undo_mode: str
+    undo_used: int
+    moves: list[str]
+    winnable_deal: bool
+    restarts: int
+    created_at: dt.datetime
+    started_at: dt.datetime | None
+    updated_at: dt.datetime
+    finished_at: dt.datetime | None
+    status: str
+
+    @property
+    def deal_number(self) -> int:
+        return int(self.deal)
+
 
 class GameService:
     """Create and play games stored in the database behind ``engine``."""
@@ -262,6 +302,7 @@ class GameService:
     def __init__(self, engine: Engine, positions: Positions | None = None) -> None:
         self.engine = engine
         self.write_engine = writer(engine)
+        self._read_game = Query(engine, _READ_GAME)
         self.positions = positions or Positions()
         self._locks = [threading.Lock() for _ in range(64)]
 
@@ -269,21 +310,12 @@ class GameService:
         return self._locks[hash(game_id) % len(self._locks)]
 
     # -- reading ---------------------------------------------------------------------
-    def _row(self, session: Session, game_id: str, for_update: bool = False) -> GameRow:
-        row = session.get(GameRow, game_id, with_for_update=for_update) if len(game_id) <= 32 else None
+    def _read(self, game_id: str) -> Stored:
+        """The stored game (reads skip SQLAlchemy's ORM and Result: they are most requests)."""
+        row = self._read_game.first(id=game_id) if valid_id(game_id) else None
         if row is None:
-            raise NotFound(f"no game with id {game_id!r} (it may have been made on another server)")
-        return row
-
-    def _read(self, game_id: str):
-        """The stored game as a plain row (reads skip the ORM: they are most requests)."""
-        row = None
-        if len(game_id) <= 32:
-            with self.engine.connect() as connection:
-                row = connection.execute(_READ_GAME, {"id": game_id}).first()
-        if row is None:
-            raise NotFound(f"no game with id {game_id!r} (it may have been made on another server)")
-        return row
+            raise game_not_found(game_id)
+        return Stored(**row)
 
     def _position(self, row: GameRow) -> Position:
         lookup_game(row.game)
@@ -303,7 +335,7 @@ class GameService:
         row = self._read(game_id)
         moves = list(row.moves)
         if not 0 <= at <= len(moves):
-            raise BadRequest(f"at must be between 0 and {len(moves)} (the moves played)")
+            raise BadRequest(f"at must be between 0 and {len(moves)} (the moves played)", code="bad_position")
         view = shown(self.positions.after(row.game, int(row.deal), moves[:at]))
         return {
             "id": game_id,
@@ -346,6 +378,8 @@ class GameService:
             "move_count": len(moves),
             "position": view.view,
             "legal": view.legal,
+            "safe": view.safe,
+            "finish": view.finish,
             "status": status,
             "winnable_deal": row.winnable_deal,
             "hidden_cards": hides_cards(cls),
@@ -374,14 +408,14 @@ class GameService:
     def create(self, game: str, deal: Any = None, undo: str = "unlimited", winnable_deal: bool = False) -> dict[str, Any]:
         cls = lookup_game(game)
         if undo not in UNDO_MODES:
-            raise BadRequest(f"unknown undo mode {undo!r} (modes: {', '.join(UNDO_MODES)})")
+            raise BadRequest(f"unknown undo mode {quote(undo)} (modes: {', '.join(UNDO_MODES)})", code="bad_request")
         number = random.randint(1, RANDOM_DEALS) if deal is None else parse_deal(deal)
         try:
             position = initial(cls.game_id, number)
         except WinnableError as error:
-            raise BadRequest(f"cannot deal {cls.title} deal {number}: {error}") from None
+            raise BadRequest(f"cannot deal {cls.title} deal {number}: {error}", code="bad_deal") from None
         now = utcnow()
-        row = GameRow(
+        row = Stored(
             id=secrets.token_urlsafe(9),
             game=cls.game_id,
             deal=str(number),
@@ -396,16 +430,22 @@ class GameService:
             finished_at=None,
             status=status_of(position),
         )
-        with write_lock(self.engine), Session(self.write_engine, expire_on_commit=False) as session, session.begin():
-            session.add(row)
+        with write_lock(self.engine), self.write_engine.begin() as connection:
+            connection.execute(_INSERT_GAME, dataclasses.asdict(row))
         return self.render(row, position)
 
     def _change(self, game_id: str, change) -> dict[str, Any]:
         """Run ``change(row, position) -> new position`` in one transaction, one request
-        per game at a time; anything it raises leaves the stored game as it was."""
+        per game at a time; anything it raises leaves the stored game as it was.
+        (SQLAlchemy Core, not the ORM: a move's transaction costs a fifth as much CPU.)"""
+        if not valid_id(game_id):
+            raise game_not_found(game_id)
         with self._lock(game_id):
-            with write_lock(self.engine), Session(self.write_engine, expire_on_commit=False) as session, session.begin():
-                row = self._row(session, game_id, for_update=True)
+            with write_lock(self.engine), self.write_engine.begin() as connection:
+                found = connection.execute(_LOCK_GAME, {"id": game_id}).first()
+                if found is None:
+                    raise game_not_found(game_id)
+                row = Stored(**found._mapping)
                 position = change(row, self._position(row))
                 now = utcnow()
                 status = status_of(position)
@@ -415,34 +455,40 @@ class GameService:
                     row.finished_at = None
                 elif row.finished_at is None:
                     row.finished_at = now
+                connection.execute(_UPDATE_GAME, {"game_id": game_id} | {name: getattr(row, name) for name in _CHANGED})
             return self.render(row, position)
 
-    def play(self, game_id: str, text: str) -> dict[str, Any]:
-        """Play one move given in the game's notation."""
+    def play(self, game_id: str, text: str, auto: bool = False) -> dict[str, Any]:
+        """Play one move given in the game's notation; with ``auto``, then every safe
+        move to the foundations it opens (stored as moves of their own; an undo with
+        ``auto`` takes them back together with the move)."""
         if not isinstance(text, str) or not text.strip():
-            raise BadRequest("a move is a non-empty string in the game's notation")
+            raise BadRequest("a move is a non-empty string in the game's notation", code="bad_move")
         if len(text) > 64:
-            raise BadRequest("a move's notation is a few characters, not a long text")
+            raise BadRequest("a move's notation is a few characters, not a long text", code="bad_move")
 
         def change(row: GameRow, position: Position) -> Position:
             status = status_of(position)
             if status != "playing":
-                raise Conflict(f"the game is over ({status}): no more moves; undo, restart or deal again")
+                raise Conflict(f"the game is over ({status}): no more moves; undo, restart or deal again", code="game_over")
             if len(row.moves) >= MAX_MOVES:
-                raise Conflict(f"this game has reached {MAX_MOVES} moves; restart or deal again")
+                raise Conflict(f"this game has reached {MAX_MOVES} moves; restart or deal again", code="move_limit")
             try:
                 move = position.parse_move(text)
-            except IllegalMoveError as error:
-                raise Conflict(str(error)) from None
-            except (WinnableError, ValueError) as error:
-                raise BadRequest(f"not a move of {position.title}: {error}") from None
-            try:
                 after = position.play(move)
             except IllegalMoveError as error:
-                raise Conflict(str(error)) from None
-            except (WinnableError, ValueError) as error:
-                raise BadRequest(f"not a move of {position.title}: {error}") from None
+                raise Conflict(short(str(error)), code="illegal_move") from None
+            except (WinnableError, ValueError, LookupError, TypeError) as error:
+                # The rules' parsers raise ParseError; anything else they let through
+                # on strange text (any Unicode) is still the text's fault, not a 500.
+                raise BadRequest(f"not a move of {position.title}: {short(str(error))}", code="bad_move") from None
             moves = list(row.moves) + [str(move)]
+            while auto and len(moves) < MAX_MOVES and status_of(after) == "playing":
+                safe = safe_moves_home(after)
+                if not safe:
+                    break
+                after = after.play(safe[0])
+                moves.append(safe[0])
             row.moves = moves
             if row.started_at is None:
                 row.started_at = utcnow()
@@ -451,19 +497,27 @@ class GameService:
 
         return self._change(game_id, change)
 
-    def undo(self, game_id: str) -> dict[str, Any]:
-        """Take back the last move, if the game's undo mode allows it."""
+    def undo(self, game_id: str, auto: bool = False) -> dict[str, Any]:
+        """Take back the last move, if the game's undo mode allows it. With ``auto``
+        (safe moves home are played by themselves), the last move the player chose goes
+        back together with the safe moves home played after it, as one undo."""
 
         def change(row: GameRow, position: Position) -> Position:
             if row.undo_mode == "none":
-                raise Conflict("this game is played without undo")
+                raise Conflict("this game is played without undo", code="undo_refused")
             if row.undo_mode == "one" and row.undo_used >= 1:
-                raise Conflict("the one undo of this game is used up")
+                raise Conflict("the one undo of this game is used up", code="undo_refused")
             if not row.moves:
-                raise Conflict("nothing to undo: no move has been played")
+                raise Conflict("nothing to undo: no move has been played", code="undo_refused")
             if position.is_won():
-                raise Conflict("the game is won: there is nothing to undo")
-            row.moves = list(row.moves)[:-1]
+                raise Conflict("the game is won: there is nothing to undo", code="undo_refused")
+            keep = len(row.moves) - 1
+            if auto:
+                while keep >= 0 and row.moves[keep] in safe_moves_home(self.positions.after(row.game, row.deal_number, row.moves[:keep])):
+                    keep -= 1
+                if keep < 0:
+                    raise Conflict("nothing to undo: only safe moves home have been played", code="undo_refused")
+            row.moves = list(row.moves)[:keep]
             row.undo_used += 1
             return self.positions.after(row.game, row.deal_number, row.moves)
 

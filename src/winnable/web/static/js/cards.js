@@ -2,14 +2,35 @@
 // at any size. The rank sits top left and the suit top right, so a card stays readable
 // when only its top strip shows in a fanned pile or column.
 
+import { t } from "./i18n.js";
+
 const SVG_NS = "http://www.w3.org/2000/svg";
 
 export const SUITS = { C: "clubs", D: "diamonds", H: "hearts", S: "spades" };
 export const SUIT_SYMBOL = { C: "\u2663", D: "\u2666", H: "\u2665", S: "\u2660" };
-const RANK_NAME = {
-  A: "Ace", 2: "2", 3: "3", 4: "4", 5: "5", 6: "6", 7: "7", 8: "8", 9: "9",
-  T: "10", J: "Jack", Q: "Queen", K: "King",
+
+/** "7 of hearts", "Queen of spades": a card's name for screen readers. */
+const CARD_NAMES = {
+  C: (rank) => t("{rank} of clubs", { rank }),
+  D: (rank) => t("{rank} of diamonds", { rank }),
+  H: (rank) => t("{rank} of hearts", { rank }),
+  S: (rank) => t("{rank} of spades", { rank }),
 };
+function rankName(rank) {
+  switch (rank) {
+    case "A": return t("Ace");
+    case "J": return t("Jack");
+    case "Q": return t("Queen");
+    case "K": return t("King");
+    case "T": return "10";
+    default: return rank;
+  }
+}
+
+/** "hearts" in the page's language. */
+export function suitName(suit) {
+  return { C: t("clubs"), D: t("diamonds"), H: t("hearts"), S: t("spades") }[suit] || suit;
+}
 
 // Suit outlines, drawn for this project on a 100 x 100 grid.
 const SUIT_PATHS = {
@@ -53,7 +74,7 @@ export function cardText(code) {
 /** "7 of hearts", for screen readers. */
 export function cardName(code) {
   const { rank, suit } = parseCard(code);
-  return `${RANK_NAME[rank] || rank} of ${SUITS[suit]}`;
+  return (CARD_NAMES[suit] || CARD_NAMES.S)(rankName(rank));
 }
 
 /** A message-friendly span: "7♥" in the suit's colour. */
@@ -61,6 +82,7 @@ export function cardSpan(code) {
   const span = document.createElement("span");
   span.className = "card-name " + (parseCard(code).red ? "red" : "black");
   span.textContent = cardText(code);
+  span.dataset.name = cardName(code);
   return span;
 }
 
@@ -114,18 +136,24 @@ export function makeBack(place = null, index = null) {
   if (place !== null) card.dataset.place = place;
   if (index !== null) card.dataset.index = String(index);
   card.setAttribute("role", "img");
-  card.setAttribute("aria-label", "face-down card");
+  card.setAttribute("aria-label", t("face-down card"));
   return card;
 }
 
-/** An empty place a card can be dropped on: a column, a cell, a foundation. */
-export function makeSlot(drop, label = "", extraClass = "") {
+/** An empty place a card can be dropped on: a column, a cell, a foundation. `name` is
+ * its accessible name ("Empty column 3"); `label` what it shows (markup of our own). */
+export function makeSlot(drop, label = "", extraClass = "", name = "") {
   const slot = document.createElement("div");
   slot.className = "slot" + (extraClass ? " " + extraClass : "");
   if (drop) slot.dataset.drop = drop;
+  if (name) {
+    slot.setAttribute("role", "img");
+    slot.setAttribute("aria-label", name);
+  }
   if (label) {
     const span = document.createElement("span");
     span.className = "slot-label";
+    span.setAttribute("aria-hidden", "true");
     span.innerHTML = label;
     slot.append(span);
   }

@@ -52,3 +52,19 @@ export function tn(singular, plural, n, params) {
 export function formatNumber(n, options) {
   return new Intl.NumberFormat(locale, options).format(n);
 }
+
+/** A translated sentence as a list of strings and nodes, for placeholders that are
+ * elements (a card drawn in its suit's colour): parts(t("Play {card}."), { card: span }). */
+export function parts(text, params) {
+  const out = [];
+  let last = 0;
+  text.replace(/\{(\w+)\}/g, (whole, name, at) => {
+    if (at > last) out.push(text.slice(last, at));
+    const value = params && name in params ? params[name] : whole;
+    out.push(typeof value === "number" ? String(value) : value);
+    last = at + whole.length;
+    return whole;
+  });
+  if (last < text.length) out.push(text.slice(last));
+  return out;
+}

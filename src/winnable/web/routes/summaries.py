@@ -1,0 +1,92 @@
+""""Your games": what a browser needs to list the games it has played.
+
+The browser keeps the ids of its games (localStorage); a game id is a capability, so
+the list is asked for with the ids in a POST body, never in an address. Unknown ids are
+left out (a game made on another server, or a mistyped id).
+
+>>> from fastapi.testclient import TestClient
+>>> from winnable.web.app import create_app
+>>> client = TestClient(create_app("sqlite://", pool_size=0, allowed_hosts=["testserver"]),
+...                     headers={"Origin": "http://testserver"})
+>>> game = client.post("/api/games", json={"game": "black-hole", "deal": 2}).json()
+>>> listed = client.post("/api/games/summaries", json={"ids": [game["id"], "nope"]}).json()
+>>> [(g["game"], g["deal"], g["moves"], g["status"]) for g in listed["games"]]
+[('black-hole', 2, 0, 'playing')]
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+import sqlalchemy as sa
+from fastapi import APIRouter, Request
+from pydantic import BaseModel, Field
+from starlette.concurrency import run_in_threadpool
+
+from winnable.errors import UnknownGameError
+from winnable.games import game_class
+from winnable.web.db import GameRow
+from winnable.web.service import iso
+
+MAX_IDS = 100
+
+
+class SummariesRequest(BaseModel):
+    ids: list[str] = Field(max_length=MAX_IDS, description="Game ids this browser remembers (at most 100).")
+
+
+class Summary(BaseModel):
+    id: str
+    game: str
+    title: str
+    deal: int
+    moves: int = Field(description="Moves played.")
+    status: Literal["playing", "won", "lost"]
+    created_at: str | None
+    updated_at: str | None
+    finished_at: str | None
+    links: dict[str, str]
+
+
+class Summaries(BaseModel):
+    games: list[Summary] = Field(description="The games found, the most recently played first.")
+
+
+def summaries(engine: sa.Engine, ids: list[str]) -> list[dict[str, Any]]:
+    wanted = sorted({game_id for game_id in ids if 0 < len(game_id) <= 32})
+    if not wanted:
+        return []
+    table = GameRow.__table__
+    query = sa.select(table.c.id, table.c.game, table.c.deal, table.c.moves, table.c.status, table.c.created_at, table.c.updated_at, table.c.finished_at).where(table.c.id.in_(wanted))
+    with engine.connect() as connection:
+        rows = connection.execute(query).all()
+    out = []
+    for row in sorted(rows, key=lambda r: iso(r.updated_at) or "", reverse=True):
+        try:
+            title = game_class(row.game).title
+        except UnknownGameError:
+            continue
+        out.append(
+            {
+                "id": row.id,
+                "game": row.game,
+                "title": title,
+                "deal": int(row.deal),
+                "moves": len(row.moves or []),
+                "status": row.status if row.status in ("playing", "won", "lost") else "playing",
+                "created_at": iso(row.created_at),
+                "updated_at": iso(row.updated_at),
+                "finished_at": iso(row.finished_at),
+                "links": {"resume": f"/play/{row.game}?id={row.id}", "deal": f"/play/{row.game}?deal={int(row.deal)}"},
+            }
+        )
+    return out
+
+
+router = APIRouter(tags=["games"])
+
+
+@router.post("/api/games/summaries", response_model=Summaries)
+async def post_summaries(body: SummariesRequest, request: Request) -> dict[str, Any]:
+    """Summaries (game, deal, moves, status, when) of the games whose ids are given."""
+    return {"games": await run_in_threadpool(summaries, request.app.state.engine, body.ids)}
