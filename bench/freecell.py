@@ -111,7 +111,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0], epilog=__doc__.split("\n\n", 1)[1], formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--game", default="freecell", help="a free-cell game id (default freecell)")
     parser.add_argument("--deals", help="range A-B (default 1-1000; 1-500 for penguin-pysolfc)")
-    parser.add_argument("--preset", default="default", help="the engine's search preset (winnable._engine.freecell_presets())")
+    parser.add_argument("--preset", help="the engine's search preset (default: the game's ENGINE_PRESET; winnable._engine.freecell_presets() lists them)")
     parser.add_argument("--nodes", type=int, help="Winnable's position budget per deal (default none)")
     parser.add_argument("--fc-solve-limit", type=int, default=1_000_000, help="fc-solve's iteration cap per deal for its default preset (default 1,000,000)")
     parser.add_argument("--no-fc-solve", action="store_true", help="time Winnable alone")
@@ -119,6 +119,7 @@ def main() -> None:
     args = parser.parse_args()
 
     cls = game_class(args.game)
+    preset = args.preset or cls.ENGINE_PRESET
     text = args.deals or DEFAULT_DEALS.get(cls.game_id, "1-1000")
     low, _, high = text.partition("-")
     numbers = range(int(low), int(high or low) + 1)
@@ -128,7 +129,7 @@ def main() -> None:
     best = None
     for _ in range(args.repeat):
         start = time.process_time()
-        answers = [position.engine_search(args.nodes, None, args.preset) for position in positions]
+        answers = [position.engine_search(args.nodes, None, preset) for position in positions]
         cpu = time.process_time() - start
         best = cpu if best is None else min(best, cpu)
     engine_cpu = best
@@ -144,7 +145,7 @@ def main() -> None:
 
     print(f"{cls.game_id} deals {numbers.start}-{numbers.stop - 1}, one process each, CPU time (load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores)")
     print(
-        f"  winnable ({args.preset})   {engine_cpu:8.3f} s   won {counts['won']}  lost {counts['lost']}  unknown {counts['unknown']}   "
+        f"  winnable {preset:12} {engine_cpu:8.3f} s   won {counts['won']}  lost {counts['lost']}  unknown {counts['unknown']}   "
         f"positions {sum(searched):,} (median {statistics.median(searched):,.0f}, p90 {percentile(sorted(searched), 0.9):,}, max {max(searched):,})"
     )
     print(f"  winnable replay       {replay_cpu:8.3f} s   every winning line checked by the Python rules")

@@ -30,7 +30,7 @@ fn main() {
                 let v: Vec<i32> = w.split(',').map(|x| x.parse().unwrap()).collect();
                 [v[0], v[1], v[2], v[3], v[4], v[5]]
             });
-            ScanSpec { order: parts[0].to_string(), seed: parts.get(1).map(|s| s.parse().unwrap()).unwrap_or(1), weights: weights.unwrap_or([40, 10, 20, 4, 3, 1]) }
+            ScanSpec::new(parts[0], parts.get(1).map(|s| s.parse().unwrap()).unwrap_or(1), weights.unwrap_or([40, 10, 20, 4, 3, 1])).unwrap()
         })
         .collect();
     let cap: u64 = args[3].parse().unwrap();
@@ -48,7 +48,7 @@ fn main() {
         let root = game.position(&cols, &nums(f[4]), &nums(f[5])).unwrap();
         let mut row = vec![f[0].to_string()];
         for spec in &specs {
-            let soft = _engine::freecell::presets::SoftSpec { scans: vec![spec.clone()], prelude: vec![], step: cap };
+            let soft = _engine::freecell::presets::SoftSpec { scans: vec![spec.clone()], exact: None, prelude: vec![], step: cap };
             let s = soft_threads(&game, &root, &mut Budget::new(Some(cap), None), 0, &soft);
             row.push(if s.outcome == Outcome::Won { s.positions.to_string() } else { (cap + 1).to_string() });
         }

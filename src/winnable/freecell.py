@@ -169,6 +169,10 @@ class FreeCellFamily(Position):
     """How a deal is laid out: ``freecell``, ``eight-off`` or ``penguin``."""
     FCS_OPTIONS: ClassVar[str] = "-g freecell"
     """fc-solve's options for this game (its board from :meth:`to_fcs`)."""
+    ENGINE_PRESET: ClassVar[str] = "default"
+    """The engine's search preset: ``default`` for games where nearly every deal is won
+    (long soft threads first), ``mixed`` where many are lost (exact searches sooner);
+    ``winnable._engine.freecell_presets()`` describes them."""
 
     def __post_init__(self) -> None:
         name = self.title
@@ -813,11 +817,12 @@ class FreeCellFamily(Position):
         cells = [card.index if card else 255 for card in self.cells]
         return columns, cells, list(self.foundations), int(self.base_rank)
 
-    def engine_search(self, nodes: int | None, seconds: float | None, preset: str = "default") -> tuple[str, list[str], int]:
-        """The engine's answer with search ``preset`` (``winnable._engine.freecell_presets()``
-        lists them)."""
+    def engine_search(self, nodes: int | None, seconds: float | None, preset: str | None = None) -> tuple[str, list[str], int]:
+        """The engine's answer with search ``preset`` (the game's :attr:`ENGINE_PRESET`
+        unless given; ``winnable._engine.freecell_presets()`` lists them)."""
         from winnable import _engine
 
+        preset = preset or self.ENGINE_PRESET
         try:
             return _engine.freecell_solve(self.engine_rules(), *self.engine_layout(), nodes, seconds, preset)
         except ValueError as error:
@@ -857,6 +862,7 @@ class BakersGame(FreeCellFamily):
     title = "Baker's Game"
     summary = "FreeCell building down in suit; any card fills an empty column."
     BUILD = "suit"
+    ENGINE_PRESET = "mixed"  # a quarter of the deals are lost
     FCS_OPTIONS = "-g bakers_game"
 
 
@@ -902,6 +908,7 @@ class Penguin(FreeCellFamily):
     BASE_RANK = None
     AUTO_BEAK = True
     LAYOUT = "penguin"
+    ENGINE_PRESET = "mixed"  # with fewer flippers, most deals are lost
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
@@ -913,6 +920,7 @@ class RelaxedPenguin(Penguin):
     title = "Relaxed Penguin"
     summary = "Penguin where any card or run fills an empty column."
     EMPTY_COLUMN = "any"
+    ENGINE_PRESET = "default"
 
 
 class Penguin6(Penguin):
@@ -953,6 +961,7 @@ class PySolFCPenguin(Penguin):
     WRAP = "full"
     RUNS = "unlimited"
     AUTO_BEAK = False
+    ENGINE_PRESET = "default"
 
 
 Penguin.FCS_OPTIONS = penguin_fcs_options(Penguin)

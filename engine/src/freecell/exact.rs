@@ -53,6 +53,7 @@ fn unpack(game: &Game, p: &Packed) -> Position {
         }
     }
     s.found.copy_from_slice(&p.bytes[68..72]);
+    game.recount(&mut s);
     s
 }
 

@@ -71,9 +71,23 @@ impl Solver {
     }
 }
 
+/// One member of a soft-thread portfolio, made at its first turn (most deals are won
+/// before the later scans start).
+enum Member<'a> {
+    Meta(Option<Box<Scan<'a>>>),
+    Exact(Option<Box<exact::BestFirst>>),
+}
+
+impl Member<'_> {
+    fn searching(&self) -> bool {
+        !matches!(self, Member::Meta(Some(scan)) if scan.exhausted)
+    }
+}
+
 /// Soft threads over meta-moves: scans in turn, first the prelude's quotas, then
-/// `step` positions each, until one wins, all have run out of meta-moves, or the
-/// budget ends (never a loss).
+/// `step` positions each (the exact search, if any, `share` times that), until a win,
+/// a loss the exact search proves, every scan out of meta-moves (with no exact search:
+/// unknown), or the end of the budget.
 pub fn soft_threads(game: &Game, root: &Position, budget: &mut Budget, already: u64, spec: &presets::SoftSpec) -> Solution<Move> {
     let mut start = root.clone();
     let mut opening = Vec::new();
@@ -82,23 +96,39 @@ pub fn soft_threads(game: &Game, root: &Position, budget: &mut Budget, already: 
     if start.is_won() {
         return Solution::won(opening, positions);
     }
-    let mut scans: Vec<Scan> = spec.scans.iter().map(|scan| Scan::new(scan, &start, &opening).expect("presets are checked when parsed")).collect();
+    let mut members: Vec<Member> = spec.scans.iter().map(|_| Member::Meta(None)).collect();
+    let (share, weights) = spec.exact.unwrap_or((0, [0; 6]));
+    if spec.exact.is_some() {
+        members.push(Member::Exact(None));
+    }
     let mut generator = Generator::new(game);
     let turns = spec.prelude.iter().copied().chain(std::iter::repeat((usize::MAX, spec.step)));
     let mut next_round = 0usize;
     for (wanted, quota) in turns {
-        let index = if wanted == usize::MAX {
-            // Round robin over the scans still searching.
-            let live = (0..scans.len()).map(|k| (next_round + k) % scans.len()).find(|&i| !scans[i].exhausted);
+        let (index, quota) = if wanted == usize::MAX {
+            // Round robin over the members still searching.
+            let live = (0..members.len()).map(|k| (next_round + k) % members.len()).find(|&i| members[i].searching());
             let Some(i) = live else { return Solution::unknown(positions) };
             next_round = i + 1;
-            i
+            (i, if matches!(members[i], Member::Exact(_)) { quota * share } else { quota })
         } else {
-            wanted
+            (wanted, quota)
         };
         let until = positions.saturating_add(quota);
-        if scans[index].run(game, &mut generator, &mut positions, until, budget) == Turn::Won {
-            return Solution::won(scans[index].line(), positions);
+        match &mut members[index] {
+            Member::Meta(scan) => {
+                let scan = scan.get_or_insert_with(|| Box::new(Scan::new(&spec.scans[index], &start, &opening)));
+                if scan.run(game, &mut generator, &mut positions, until, budget) == Turn::Won {
+                    return Solution::won(scan.line(), positions);
+                }
+            }
+            Member::Exact(search) => {
+                let search = search.get_or_insert_with(|| Box::new(exact::BestFirst::new(game, root, &weights, false, &mut positions)));
+                let result = search.run(game, &mut positions, until, budget);
+                if result.outcome != Outcome::Unknown {
+                    return result;
+                }
+            }
         }
         if budget.exhausted(positions) {
             return Solution::unknown(positions);
@@ -131,6 +161,7 @@ pub struct PyRules {
     runs: Runs,
     #[pyo3(get)]
     auto_beak: bool,
+    tables: [std::sync::OnceLock<Rules>; 13],
 }
 
 const BUILDS: &[(&str, Build)] = &[("suit", Build::Suit), ("alternate", Build::Alternate)];
@@ -155,6 +186,7 @@ impl PyRules {
             empty_column: parse_enum("empty_column", empty_column, EMPTY_COLUMNS)?,
             runs: parse_enum("runs", runs, RUNS)?,
             auto_beak,
+            tables: Default::default(),
         };
         rules.with_base(1).map_err(PyValueError::new_err)?;
         Ok(rules)
@@ -205,8 +237,14 @@ impl PyRules {
 }
 
 impl PyRules {
+    /// The rules with their tables for one base rank (made once per base).
     fn with_base(&self, base: u8) -> Result<Rules, String> {
-        Rules::new(self.columns, self.cells, self.build, self.wrap, self.empty_column, self.runs, self.auto_beak, base)
+        if let Some(Some(rules)) = (1..=13).contains(&base).then(|| self.tables[base as usize - 1].get()) {
+            return Ok(rules.clone());
+        }
+        let rules = Rules::new(self.columns, self.cells, self.build, self.wrap, self.empty_column, self.runs, self.auto_beak, base)?;
+        let _ = self.tables[base as usize - 1].set(rules.clone());
+        Ok(rules)
     }
 }
 
@@ -234,7 +272,11 @@ fn freecell_solve(
     preset: &str,
 ) -> PyResult<(String, Vec<String>, u64)> {
     let (solver, root) = setup(&rules, base, preset, &columns, &cells, &foundations)?;
-    let solution = py.allow_threads(|| solver.solve(&root, &mut Budget::new(max_nodes, max_seconds)));
+    // The search runs without the GIL (the position moves in and back: it is not Sync).
+    let (solution, solver, root) = py.allow_threads(move || {
+        let solution = solver.solve(&root, &mut Budget::new(max_nodes, max_seconds));
+        (solution, solver, root)
+    });
     let line = solver.game.notation(&root, &solution.line);
     Ok((solution.outcome.as_str().to_string(), line, solution.positions))
 }

@@ -6,6 +6,8 @@
 //! one Zobrist value per card in a cell; it is brought up to date in O(1) per card
 //! moved. The foundations follow from the cards still on the table.
 
+use std::cell::Cell;
+
 use super::rules::{Build, Rules, Wrap, MAX_CELLS, MAX_COLUMNS, NO_CARD};
 
 pub const MAX_HEIGHT: usize = 64;
@@ -115,6 +117,14 @@ pub struct Position {
     pub height: [u8; 52],
     col_hash: [u128; MAX_COLUMNS],
     pub key: u128,
+    /// Per column, for `Game::evaluate`: cards above a lower card, and breaks (cards not
+    /// on their parent); recomputed only for the columns marked in `changed`.
+    stats: Cell<[[u8; 2]; MAX_COLUMNS]>,
+    changed: Cell<u8>,
+    /// Empty cells and empty columns, kept up to date by every move (`Game::recount`
+    /// sets them once a position is laid out).
+    free: u8,
+    empty: u8,
 }
 
 impl Position {
@@ -128,6 +138,10 @@ impl Position {
             height: [0; 52],
             col_hash: [0; MAX_COLUMNS],
             key: 0,
+            stats: Cell::new([[0; 2]; MAX_COLUMNS]),
+            changed: Cell::new(u8::MAX),
+            free: 0,
+            empty: 0,
         }
     }
 
@@ -145,8 +159,10 @@ impl Position {
     #[inline]
     pub(super) fn push(&mut self, col: usize, card: u8, z: &Zobrist) {
         let n = self.len[col] as usize;
+        self.empty = self.empty.wrapping_sub((n == 0) as u8); // wraps only while laid out
         self.cols[col][n] = card;
         self.len[col] += 1;
+        self.changed.set(self.changed.get() | 1 << col);
         self.place[card as usize] = col as u8;
         self.height[card as usize] = n as u8;
         self.col_hash[col] ^= z.at[n * 52 + card as usize];
@@ -157,6 +173,8 @@ impl Position {
         let n = self.len[col] as usize - 1;
         let card = self.cols[col][n];
         self.len[col] -= 1;
+        self.empty = self.empty.wrapping_add((n == 0) as u8);
+        self.changed.set(self.changed.get() | 1 << col);
         self.col_hash[col] ^= z.at[n * 52 + card as usize];
         card
     }
@@ -170,6 +188,7 @@ impl Position {
     #[inline]
     pub(super) fn set_cell(&mut self, cell: usize, card: u8, z: &Zobrist) {
         self.cells[cell] = card;
+        self.free = self.free.wrapping_sub(1);
         self.place[card as usize] = IN_CELL + cell as u8;
         self.key = self.key.wrapping_add(z.cell[card as usize]);
     }
@@ -178,6 +197,7 @@ impl Position {
     fn take_cell(&mut self, cell: usize, z: &Zobrist) -> u8 {
         let card = self.cells[cell];
         self.cells[cell] = NO_CARD;
+        self.free = self.free.wrapping_add(1);
         self.key = self.key.wrapping_sub(z.cell[card as usize]);
         card
     }
@@ -251,6 +271,7 @@ impl Game {
         if count != 52 {
             return Err("the position does not hold 52 cards".into());
         }
+        self.recount(&mut s);
         Ok(s)
     }
 
@@ -298,12 +319,21 @@ impl Game {
         self.rules.auto_beak && self.rules.shifted[card as usize] == 0 && s.found[(card / 13) as usize] == 0
     }
 
+    #[inline]
     pub fn free_cells(&self, s: &Position) -> usize {
-        s.cells[..self.rules.cells].iter().filter(|&&c| c == NO_CARD).count()
+        s.free as usize
     }
 
+    #[inline]
     pub fn empty_columns(&self, s: &Position) -> usize {
-        s.len[..self.rules.columns].iter().filter(|&&l| l == 0).count()
+        s.empty as usize
+    }
+
+    /// Count the empty cells and columns of a position laid out card by card (the
+    /// moves keep the counts up to date after that).
+    pub(super) fn recount(&self, s: &mut Position) {
+        s.free = s.cells[..self.rules.cells].iter().filter(|&&c| c == NO_CARD).count() as u8;
+        s.empty = s.len[..self.rules.columns].iter().filter(|&&l| l == 0).count() as u8;
     }
 
     /// How many cards at the top of column `col` form a run (1 for a lone top card).
@@ -544,31 +574,36 @@ impl Game {
         let free = self.free_cells(s) as i32;
         let empty = self.empty_columns(s) as i32;
         let mut score = w[0] * s.on_foundations() as i32 + w[1] * free + w[2] * empty;
-        let mut next = [NO_CARD; 4];
-        for (suit, slot) in next.iter_mut().enumerate() {
-            if s.found[suit] < 13 {
-                let rank0 = (s.found[suit] + r.base - 1) % 13;
-                *slot = suit as u8 * 13 + rank0;
+        for suit in 0..4u8 {
+            let count = s.found[suit as usize];
+            if count < 13 {
+                let next = suit * 13 + (count + r.base - 1) % 13;
+                let col = s.place[next as usize];
+                if col < IN_CELL {
+                    let above = s.len[col as usize] - 1 - s.height[next as usize];
+                    score -= w[3] * above as i32;
+                }
             }
         }
-        for i in 0..r.columns {
-            let n = s.len[i] as usize;
+        let mut stats = s.stats.get();
+        let mut changed = s.changed.get();
+        while changed != 0 {
+            let i = changed.trailing_zeros() as usize;
+            changed &= changed - 1;
             let c = &s.cols[i];
-            let mut lowest = 13u8;
-            for d in 0..n {
-                let card = c[d];
-                let sh = r.shifted[card as usize];
-                if next[(card / 13) as usize] == card {
-                    score -= w[3] * (n - 1 - d) as i32;
-                }
-                if sh > lowest {
-                    score -= w[4]; // must move before a deeper card can go home
-                }
+            let (mut above_lower, mut breaks, mut lowest) = (0u8, 0u8, 13u8);
+            for d in 0..s.len[i] as usize {
+                let sh = r.shifted[c[d] as usize];
+                above_lower += (sh > lowest) as u8; // must move before a deeper card can go home
                 lowest = lowest.min(sh);
-                if d > 0 && !r.builds_on(card, c[d - 1]) {
-                    score -= w[5];
-                }
+                breaks += (d > 0 && !r.builds_on(c[d], c[d - 1])) as u8;
             }
+            stats[i] = [above_lower, breaks];
+        }
+        s.stats.set(stats);
+        s.changed.set(0);
+        for column in &stats[..r.columns] {
+            score -= w[4] * column[0] as i32 + w[5] * column[1] as i32;
         }
         score
     }

@@ -14,6 +14,9 @@
 //!   positions in that order first, then every scan gets `step` positions in turn.
 //!   They find wins in few positions; they never prove a loss (a pass whose scans all
 //!   run out of meta-moves ends at once, and the exact passes take over).
+//!   `exact=SHARE[/WEIGHTS]` adds an exact best-first search over atomic moves to the
+//!   turns after the prelude (SHARE times `step` a turn): it proves a loss when it runs
+//!   out of positions, so lost deals need not wait for the scans to give up.
 //! - `quick`: a greedy best-first search over atomic moves that plays every card the
 //!   foundations accept (never proves a loss).
 //! - `best`: an exact best-first search over every atomic move (wins, or proves the
@@ -27,7 +30,7 @@
 //! The evaluation `weights` are: cards home, empty cells, empty columns, cards above
 //! the next card a foundation wants, cards above a lower card, breaks in a column.
 
-use super::soft::{parse_order, ScanSpec};
+use super::soft::ScanSpec;
 
 /// What one pass searches with.
 #[derive(Clone, Debug)]
@@ -39,10 +42,13 @@ pub enum Kind {
 }
 
 /// Soft threads: the meta-move scans, the turns they take first (scan, quota), and the
-/// quota of each turn after that.
+/// quota of each turn after that; and, if `exact` is set, an exact best-first search
+/// that takes its turns with them after the prelude (`share` times their quota, with
+/// its evaluation weights), so that a lost deal is proved lost while the scans look.
 #[derive(Clone, Debug)]
 pub struct SoftSpec {
     pub scans: Vec<ScanSpec>,
+    pub exact: Option<(u64, [i32; 6])>,
     pub prelude: Vec<(usize, u64)>,
     pub step: u64,
 }
@@ -57,7 +63,7 @@ pub struct Pass {
 impl Pass {
     /// Whether running out of positions proves the loss.
     pub fn exact(&self) -> bool {
-        matches!(self.kind, Kind::Best { .. } | Kind::Depth { .. })
+        matches!(self.kind, Kind::Best { .. } | Kind::Depth { .. } | Kind::Soft(SoftSpec { exact: Some(_), .. }))
     }
 }
 
@@ -70,23 +76,51 @@ pub struct Preset {
 /// The evaluation the exact searches order by (and the quick pass).
 const DEFAULT_WEIGHTS: [i32; 6] = [40, 10, 20, 4, 3, 1];
 
+/// The soft threads of the `default` and `mixed` presets: nine scans and their prelude,
+/// fitted on FreeCell deals 1001-3000 (`bench/fit_soft_threads.py` on the cost matrix
+/// of 67 candidate scans that the `fc_tune` example measured: 886,647 positions there).
+macro_rules! fitted_soft_threads {
+    () => {
+        "step=300
+         scan=0123476/1 scan=012(3467)/1/40,10,20,16,3,1 scan=0142367/1
+         scan=01(23467j)/1/40,15,20,8,3,1 scan=01[24]367/3 scan=01[2346j]/1 scan=01[23467]/5
+         scan=01(234678j)/1/40,10,20,16,3,1 scan=01(23467j)/1/40,10,30,8,3,1
+         prelude=0:150,0:50,0:25,0:50,1:600,1:50,1:35,2:200,3:600,4:25,4:300,2:100,2:70,5:100,5:800,1:200,3:150,4:200,3:200,6:800,7:400,8:1200,7:3200"
+    };
+}
+
 /// The named presets: (name, what it is for and where it was fitted, its passes).
 ///
-/// `default` is what `winnable.solve` uses for every game of the family.
+/// Each game names its preset (`ENGINE_PRESET` on the Python side): `default` where
+/// nearly every deal is won, `mixed` where many are lost.
 pub const PRESETS: &[(&str, &str, &str)] = &[
     (
         "default",
-        "Eight soft threads, then exact best-first and depth-first searches. The scans and \
-         their prelude were fitted on FreeCell deals 2001-3000 (bench/fit_soft_threads.py on \
-         a cost matrix from the fc_tune example: 439,361 positions there); held out, FreeCell \
-         1-1000 takes 557,106 positions, every deal won (bench/freecell.py).",
-        "soft weight=1 cap=60000 step=300
-              scan=0123476/1 scan=012(3467)/1/40,10,20,16,3,1 scan=0124367/1
-              scan=01(2346)7/1/40,10,20,16,3,1 scan=01[2346j]/1 scan=012(3467)/1/40,10,20,8,6,1
-              scan=01(234678j)/1/40,10,30,8,3,1 scan=01[2346j]/3
-              prelude=0:150,0:50,0:50,1:600,0:50,2:35,2:300,1:600,3:400,3:150,3:100,4:600,5:600,6:420,7:600
-         best weight=2 cap=2000000
-         depth weight=1 cap=60000000",
+        "For games where nearly every deal is won (FreeCell, Eight Off, Relaxed and PySolFC \
+         Penguin): up to 60,000 positions of soft threads (fitted on FreeCell 1001-3000), then \
+         exact best-first and depth-first searches. Held out, FreeCell 1-1000: every deal won, \
+         see bench/freecell.py.",
+        concat!(
+            "soft weight=1 cap=60000 ",
+            fitted_soft_threads!(),
+            "
+             best weight=2 cap=2000000
+             depth weight=1 cap=60000000"
+        ),
+    ),
+    (
+        "mixed",
+        "For games where many deals are lost (Baker's Game, Penguin and its variants with \
+         fewer flippers): the same soft threads for 1,500 positions only (the cap that did best \
+         on deals 2001-2300 of Penguin, Penguin 6 and 5 flippers and Baker's Game), then the \
+         exact searches, which prove the losses.",
+        concat!(
+            "soft weight=1 cap=1500 ",
+            fitted_soft_threads!(),
+            "
+             best weight=2 cap=2000000
+             depth weight=1 cap=60000000"
+        ),
     ),
     (
         "atomic",
@@ -127,6 +161,7 @@ pub fn parse(name: &str, text: &str) -> Result<Preset, String> {
         let mut weights = DEFAULT_WEIGHTS;
         let mut scans = Vec::new();
         let mut prelude = Vec::new();
+        let mut exact = None;
         for word in words {
             let (key, value) = word.split_once('=').ok_or_else(|| format!("expected key=value, not {word:?}"))?;
             match key {
@@ -140,13 +175,16 @@ pub fn parse(name: &str, text: &str) -> Result<Preset, String> {
                         prelude.push((parse_number("scan", scan)? as usize, parse_number("quota", quota)?));
                     }
                 }
+                "exact" => {
+                    let (share, w) = value.split_once('/').map(|(a, b)| (a, Some(b))).unwrap_or((value, None));
+                    exact = Some((parse_number("exact", share)?.max(1), w.map(parse_weights).transpose()?.unwrap_or(DEFAULT_WEIGHTS)));
+                }
                 "scan" => {
                     let mut parts = value.split('/');
                     let order = parts.next().unwrap_or_default();
-                    parse_order(order)?;
                     let seed = parts.next().map(|v| parse_number("seed", v)).transpose()?.unwrap_or(1);
                     let scan_weights = parts.next().map(parse_weights).transpose()?.unwrap_or(DEFAULT_WEIGHTS);
-                    scans.push(ScanSpec { order: order.to_string(), seed, weights: scan_weights });
+                    scans.push(ScanSpec::new(order, seed, scan_weights)?);
                 }
                 _ => return Err(format!("unknown setting {key:?}")),
             }
@@ -159,7 +197,7 @@ pub fn parse(name: &str, text: &str) -> Result<Preset, String> {
                 if let Some(&(bad, _)) = prelude.iter().find(|(i, _)| *i >= scans.len()) {
                     return Err(format!("the prelude names scan {bad}, but there are {}", scans.len()));
                 }
-                Kind::Soft(SoftSpec { scans, prelude, step })
+                Kind::Soft(SoftSpec { scans, exact, prelude, step })
             }
             "quick" => Kind::Quick { weights },
             "best" => Kind::Best { weights },
@@ -207,7 +245,7 @@ mod tests {
         assert_eq!((soft.scans[0].seed, soft.scans[0].weights), (2, [1, 2, 3, 4, 5, 6]));
         assert_eq!(preset.passes[1].cap, 9);
         let default = named("default").unwrap();
-        assert!(matches!(&default.passes[0].kind, Kind::Soft(soft) if soft.scans.len() == 8));
+        assert!(matches!(&default.passes[0].kind, Kind::Soft(soft) if soft.scans.len() == 9));
     }
 
     #[test]

@@ -60,12 +60,20 @@ pub fn parse_order(text: &str) -> Result<Vec<Group>, String> {
     Ok(groups)
 }
 
-/// One scan's settings: its move order, its seed and its evaluation weights.
+/// One scan's settings: its move order (as written, and parsed), its seed and its
+/// evaluation weights.
 #[derive(Clone, Debug)]
 pub struct ScanSpec {
     pub order: String,
+    pub groups: Vec<Group>,
     pub seed: u64,
     pub weights: [i32; 6],
+}
+
+impl ScanSpec {
+    pub fn new(order: &str, seed: u64, weights: [i32; 6]) -> Result<ScanSpec, String> {
+        Ok(ScanSpec { order: order.to_string(), groups: parse_order(order)?, seed, weights })
+    }
 }
 
 struct Frame {
@@ -96,8 +104,8 @@ pub enum Turn {
 }
 
 /// A resumable depth-first scan over meta-moves.
-pub struct Scan {
-    groups: Vec<Group>,
+pub struct Scan<'a> {
+    groups: &'a [Group],
     weights: [i32; 6],
     rng: u64,
     visited: KeySet<u128>,
@@ -112,15 +120,15 @@ fn stored(key: u128) -> u128 {
     key >> 1 // the key set keeps the top bit for itself
 }
 
-impl Scan {
+impl<'a> Scan<'a> {
     /// A scan from `root` (whose safe moves home are in `opening`, already played).
-    pub fn new(spec: &ScanSpec, root: &Position, opening: &[Move]) -> Result<Scan, String> {
-        let groups = parse_order(&spec.order)?;
+    pub fn new(spec: &'a ScanSpec, root: &Position, opening: &[Move]) -> Scan<'a> {
+        let groups = &spec.groups;
         let mut visited = KeySet::with_capacity_log2(8);
         visited.insert(stored(root.key));
         let mut first = Frame::new();
         first.via = opening.to_vec();
-        Ok(Scan { groups, weights: spec.weights, rng: spec.seed ^ 0x9E37_79B9_7F4A_7C15, visited, state: root.clone(), frames: vec![first], depth: 0, exhausted: false })
+        Scan { groups, weights: spec.weights, rng: spec.seed ^ 0x9E37_79B9_7F4A_7C15, visited, state: root.clone(), frames: vec![first], depth: 0, exhausted: false }
     }
 
     /// The winning line (every atomic move from the root) once `run` returned `Won`.

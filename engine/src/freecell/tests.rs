@@ -67,6 +67,7 @@ fn undo_restores_every_position_of_a_random_walk() {
         let (cols, cells) = game.layout(&s);
         let fresh = game.position(&cols, &cells, &s.found).unwrap();
         assert_eq!(fresh.key, s.key);
+        assert_eq!((game.free_cells(&s), game.empty_columns(&s)), (game.free_cells(&fresh), game.empty_columns(&fresh)));
         for card in 0..52u8 {
             let at = s.place[card as usize];
             if (at as usize) < 8 {
