@@ -107,6 +107,26 @@ def per_process(cls, numbers: range, options: list[str], limit: int) -> dict:
     return {"cpu": total, "startup": startup, "positions": positions, **counts, "per_deal": per_deal}
 
 
+def dump(path: str, positions: list) -> None:
+    """One deal a line, as `engine/examples/common/deal_file.rs` reads them."""
+    with open(path, "w") as out:
+        for position in positions:
+            rules = position.engine_rules()
+            flags = (
+                rules.columns,
+                rules.cells,
+                int(rules.build == "suit"),
+                ("none", "restricted", "full").index(rules.wrap),
+                int(rules.empty_column == "below-base"),
+                ("supermove", "unlimited", "cells").index(rules.runs),
+                int(rules.auto_beak),
+            )
+            columns, cells, foundations, base = position.engine_layout()
+            fields = [str(position.deal_number), ",".join(map(str, flags)), str(base), "|".join(",".join(map(str, c)) for c in columns), ",".join(map(str, cells)), ",".join(map(str, foundations))]
+            out.write(";".join(fields) + "\n")
+    print(f"wrote {len(positions)} deals to {path}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0], epilog=__doc__.split("\n\n", 1)[1], formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--game", default="freecell", help="a free-cell game id (default freecell)")
@@ -116,6 +136,7 @@ def main() -> None:
     parser.add_argument("--fc-solve-limit", type=int, default=1_000_000, help="fc-solve's iteration cap per deal for its default preset (default 1,000,000)")
     parser.add_argument("--no-fc-solve", action="store_true", help="time Winnable alone")
     parser.add_argument("--repeat", type=int, default=1, help="time each solver this many times and keep the fastest (a shared machine)")
+    parser.add_argument("--dump", metavar="FILE", help="write the deals for the engine's examples (fc_bench, fc_tune) and stop")
     args = parser.parse_args()
 
     cls = game_class(args.game)
@@ -124,6 +145,9 @@ def main() -> None:
     low, _, high = text.partition("-")
     numbers = range(int(low), int(high or low) + 1)
     positions = [cls.deal(n) for n in numbers]
+    if args.dump:
+        dump(args.dump, positions)
+        return
 
     # Winnable: the engine alone, then the replay of every winning line.
     best = None

@@ -3,15 +3,15 @@
 //!
 //!     cargo run --release --example fc_bench -- DEALS [PRESET | --passes TEXT] [--top N]
 //!
-//! DEALS has one deal a line: `number;rules;base;columns;cells;foundations`, where rules
-//! is `columns,cells,build,wrap,empty,runs,beak` (0/1 flags and the wrap 0-2: suit
-//! build, restricted/full wrap, below-base empty columns, cells-only/unlimited runs),
-//! columns are `|`-separated lists of comma-separated card bytes. `bench/freecell.py
-//! --dump FILE` writes such a file. PRESET is a named preset (`default`); `--passes`
-//! takes a preset's passes as text (the format of `presets.rs`, `;` between passes).
+//! DEALS has one deal a line (the format is in `common/deal_file.rs`;
+//! `bench/freecell.py --dump FILE` writes one). PRESET is a named preset (`default`);
+//! `--passes` takes a preset's passes as text (the format of `presets.rs`).
 //! Prints the slowest deals and the totals, in CPU time of this thread.
-use _engine::freecell::{presets, Build, EmptyColumn, Rules, Runs, Solver, Wrap};
+use _engine::freecell::{presets, Solver};
 use _engine::search::{Budget, Outcome};
+
+#[path = "common/deal_file.rs"]
+mod deal_file;
 
 #[repr(C)]
 struct Timespec {
@@ -28,14 +28,6 @@ fn cpu() -> f64 {
     let mut t = Timespec { sec: 0, nsec: 0 };
     unsafe { clock_gettime(3, &mut t) };
     t.sec as f64 + t.nsec as f64 * 1e-9
-}
-
-fn nums(s: &str) -> Vec<u8> {
-    if s.is_empty() {
-        Vec::new()
-    } else {
-        s.split(',').map(|c| c.parse().unwrap()).collect()
-    }
 }
 
 fn main() {
@@ -58,24 +50,14 @@ fn main() {
         }
         i += 1;
     }
-    let text = std::fs::read_to_string(path).unwrap();
     let mut total = 0.0;
     let mut positions = 0u64;
     let (mut won, mut lost) = (0, 0);
     let mut rows = Vec::new();
-    for line in text.lines() {
-        let f: Vec<&str> = line.split(';').collect();
-        let n: u64 = f[0].parse().unwrap();
-        let r = nums(f[1]);
-        let base: u8 = f[2].parse().unwrap();
-        let cols: Vec<Vec<u8>> = f[3].split('|').map(nums).collect();
-        let wrap = [Wrap::None, Wrap::Restricted, Wrap::Full][r[3] as usize];
-        let build = if r[2] != 0 { Build::Suit } else { Build::Alternate };
-        let empty = if r[4] != 0 { EmptyColumn::BelowBase } else { EmptyColumn::Any };
-        let runs = [Runs::Supermove, Runs::Unlimited, Runs::Cells][r[5] as usize];
-        let rules = Rules::new(r[0] as usize, r[1] as usize, build, wrap, empty, runs, r[6] != 0, base).unwrap();
-        let solver = Solver::new(rules, std::borrow::Cow::Owned(preset.clone()));
-        let root = solver.game.position(&cols, &nums(f[4]), &nums(f[5])).unwrap();
+    for deal in deal_file::read(path) {
+        let n = deal.number;
+        let solver = Solver::new(deal.rules, std::borrow::Cow::Owned(preset.clone()));
+        let root = solver.game.position(&deal.columns, &deal.cells, &deal.foundations).unwrap();
         let t0 = cpu();
         let s = solver.solve(&root, &mut Budget::unlimited());
         let t = cpu() - t0;

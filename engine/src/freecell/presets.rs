@@ -89,6 +89,14 @@ macro_rules! fitted_soft_threads {
     };
 }
 
+/// The exact searches that end the `default`, `mixed` and `atomic` presets.
+macro_rules! exact_searches {
+    () => {
+        "best weight=2 cap=2000000
+         depth weight=1 cap=60000000"
+    };
+}
+
 /// The named presets: (name, what it is for and where it was fitted, its passes).
 ///
 /// Each game names its preset (`ENGINE_PRESET` on the Python side): `default` where
@@ -100,13 +108,7 @@ pub const PRESETS: &[(&str, &str, &str)] = &[
          Penguin): up to 60,000 positions of soft threads (fitted on FreeCell 1001-3000), then \
          exact best-first and depth-first searches. Held out, FreeCell 1-1000: every deal won, \
          see bench/freecell.py.",
-        concat!(
-            "soft weight=1 cap=60000 ",
-            fitted_soft_threads!(),
-            "
-             best weight=2 cap=2000000
-             depth weight=1 cap=60000000"
-        ),
+        concat!("soft weight=1 cap=60000 ", fitted_soft_threads!(), " ", exact_searches!()),
     ),
     (
         "mixed",
@@ -114,21 +116,13 @@ pub const PRESETS: &[(&str, &str, &str)] = &[
          fewer flippers): the same soft threads for 1,500 positions only (the cap that did best \
          on deals 2001-2300 of Penguin, Penguin 6 and 5 flippers and Baker's Game), then the \
          exact searches, which prove the losses.",
-        concat!(
-            "soft weight=1 cap=1500 ",
-            fitted_soft_threads!(),
-            "
-             best weight=2 cap=2000000
-             depth weight=1 cap=60000000"
-        ),
+        concat!("soft weight=1 cap=1500 ", fitted_soft_threads!(), " ", exact_searches!()),
     ),
     (
         "atomic",
         "The searches over atomic moves alone (the engine before soft threads): a quick greedy \
          pass, exact best-first, exact depth-first.",
-        "quick weight=1 cap=3000 weights=40,6,12,4,3,1
-         best weight=2 cap=2000000
-         depth weight=1 cap=60000000",
+        concat!("quick weight=1 cap=3000 weights=40,6,12,4,3,1 ", exact_searches!()),
     ),
     ("exact", "Only the exhaustive depth-first search (slow; for checking verdicts).", "depth weight=1 cap=200000000"),
 ];
