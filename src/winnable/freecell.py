@@ -824,9 +824,10 @@ class FreeCellFamily(Position):
 
         preset = preset or self.ENGINE_PRESET
         try:
-            return _engine.freecell_solve(self.engine_rules(), *self.engine_layout(), nodes, seconds, preset)
+            status, line, positions = _engine.freecell_solve(self.engine_rules(), *self.engine_layout(), nodes, seconds, preset)
         except ValueError as error:
             raise EngineError(f"the engine cannot take this position: {error}") from None
+        return status, line.split(), positions
 
 
 @lru_cache(maxsize=8192)

@@ -256,7 +256,8 @@ fn setup(rules: &PyRules, base: u8, preset: &str, columns: &[Vec<u8>], cells: &[
     Ok((solver, root))
 }
 
-/// Solve a free-cell-family position: `(verdict, line, positions)`.
+/// Solve a free-cell-family position: `(verdict, line, positions)`, the line as move
+/// notations separated by spaces.
 #[pyfunction]
 #[pyo3(signature = (rules, columns, cells, foundations, base, max_nodes=None, max_seconds=None, preset="default"))]
 #[allow(clippy::too_many_arguments)]
@@ -270,15 +271,11 @@ fn freecell_solve(
     max_nodes: Option<u64>,
     max_seconds: Option<f64>,
     preset: &str,
-) -> PyResult<(String, Vec<String>, u64)> {
+) -> PyResult<(String, String, u64)> {
     let (solver, root) = setup(&rules, base, preset, &columns, &cells, &foundations)?;
-    // The search runs without the GIL (the position moves in and back: it is not Sync).
-    let (solution, solver, root) = py.allow_threads(move || {
-        let solution = solver.solve(&root, &mut Budget::new(max_nodes, max_seconds));
-        (solution, solver, root)
-    });
-    let line = solver.game.notation(&root, &solution.line);
-    Ok((solution.outcome.as_str().to_string(), line, solution.positions))
+    // The search runs without the GIL (the position moves in: it is not Sync).
+    let (solution, solver) = py.allow_threads(move || (solver.solve(&root, &mut Budget::new(max_nodes, max_seconds)), solver));
+    Ok((solution.outcome.as_str().to_string(), solver.game.notation(&solution.line), solution.positions))
 }
 
 /// The search presets: `(name, description)` for each.

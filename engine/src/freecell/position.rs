@@ -39,6 +39,13 @@ pub fn mv(src: u8, dst: u8, count: u8) -> Move {
 impl Move {
     /// The Python notation: `3a`, `a5`, `2o`, `48x3`.
     pub fn notation(&self) -> String {
+        let mut text = String::with_capacity(5);
+        self.write_notation(&mut text);
+        text
+    }
+
+    /// Append the notation to `text`.
+    pub fn write_notation(&self, text: &mut String) {
         let token = |place: u8| -> char {
             if place == FOUNDATION {
                 'o'
@@ -48,11 +55,15 @@ impl Move {
                 (b'a' + place - 8) as char
             }
         };
-        let mut text = format!("{}{}", token(self.src), token(self.dst));
+        text.push(token(self.src));
+        text.push(token(self.dst));
         if self.count > 1 {
-            text.push_str(&format!("x{}", self.count));
+            text.push('x');
+            if self.count >= 10 {
+                text.push((b'0' + self.count / 10) as char);
+            }
+            text.push((b'0' + self.count % 10) as char);
         }
-        text
     }
 }
 
@@ -614,17 +625,18 @@ impl Game {
         (cols, s.cells[..self.rules.cells].to_vec())
     }
 
-    /// The notation of a line, leaving out the moves the Python rules make by themselves
-    /// (the beak going home, where the rules move it).
-    pub fn notation(&self, root: &Position, line: &[Move]) -> Vec<String> {
-        let mut s = root.clone();
-        let mut out = Vec::with_capacity(line.len());
-        for &m in line {
-            let card = if m.src < 8 { s.top(m.src as usize) } else { s.cells[(m.src - 8) as usize] };
-            let automatic = self.rules.auto_beak && m.dst == FOUNDATION && m.src < 8 && self.rules.shifted[card as usize] == 0;
-            self.play(&mut s, m);
+    /// The notation of a line of moves as played (each with its card), separated by
+    /// spaces, leaving out the moves the Python rules make by themselves (the beak going
+    /// home, where the rules move it).
+    pub fn notation(&self, line: &[Move]) -> String {
+        let mut out = String::with_capacity(line.len() * 4);
+        for m in line {
+            let automatic = self.rules.auto_beak && m.dst == FOUNDATION && m.src < 8 && self.rules.shifted[m.card as usize] == 0;
             if !automatic {
-                out.push(m.notation());
+                if !out.is_empty() {
+                    out.push(' ');
+                }
+                m.write_notation(&mut out);
             }
         }
         out
