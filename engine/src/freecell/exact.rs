@@ -147,6 +147,7 @@ impl BestFirst {
             if eager {
                 prune_quick(game, &state, &mut self.moves);
             }
+            let key = state.key;
             for k in 0..self.moves.len() {
                 let m = self.moves[k];
                 self.done.clear();
@@ -162,7 +163,7 @@ impl BestFirst {
                     self.records.push(Record { parent: index, via: played, packed: u32::MAX });
                     self.heap.push((score, (self.records.len() - 1) as u32));
                 }
-                game.undo_to(&mut state, &mut self.done, 0);
+                game.undo_to_key(&mut state, &mut self.done, key);
             }
         }
         if eager {
@@ -249,6 +250,7 @@ pub fn depth_first(game: &Game, root: &Position, budget: &mut Budget, already: u
         let mut children = Vec::with_capacity(moves.len());
         let mut scratch = Vec::new();
         let mut child = state.clone();
+        let key = state.key;
         for &m in moves.iter() {
             scratch.clear();
             scratch.push(game.play(&mut child, m));
@@ -258,7 +260,7 @@ pub fn depth_first(game: &Game, root: &Position, budget: &mut Budget, already: u
                 let score = if child.is_won() { i32::MAX } else { game.evaluate(&child, weights) };
                 children.push((score, m));
             }
-            game.undo_to(&mut child, &mut scratch, 0);
+            game.undo_to_key(&mut child, &mut scratch, key);
         }
         children.sort_by(|a, b| b.0.cmp(&a.0));
         children

@@ -116,6 +116,7 @@ impl<'a> Generator<'a> {
     pub fn generate(&mut self, s: &mut Position, kind: Kind, out: &mut Children, keep: &mut dyn FnMut(u128) -> bool, score: Option<&dyn Fn(&Position) -> i32>, skip: u32, limit: usize, stay: bool) -> (u64, Option<u32>) {
         let mut made = 0u64;
         let mut seq = 0u32;
+        let key = s.key; // every candidate is taken back to here
         // Counts a candidate: false for those passed over.
         macro_rules! fresh {
             () => {{
@@ -144,7 +145,7 @@ impl<'a> Generator<'a> {
                         return (made, Some(seq));
                     }
                 }
-                game.undo_to(s, &mut self.done, 0);
+                game.undo_to_key(s, &mut self.done, key);
                 if out.list.len() >= limit {
                     return (made, Some(seq));
                 }
@@ -202,7 +203,7 @@ impl<'a> Generator<'a> {
                             play!(mv((8 + c) as u8, j as u8, 1));
                             child!();
                         } else {
-                            game.undo_to(s, &mut self.done, 0);
+                            game.undo_to_key(s, &mut self.done, key);
                         }
                     }
                 }
@@ -222,7 +223,7 @@ impl<'a> Generator<'a> {
                                 play!(mv(i as u8, FOUNDATION, 1));
                                 child!();
                             } else {
-                                game.undo_to(s, &mut self.done, 0);
+                                game.undo_to_key(s, &mut self.done, key);
                             }
                             break;
                         }
@@ -248,7 +249,7 @@ impl<'a> Generator<'a> {
                                 play!(mv(i as u8, j as u8, count as u8));
                                 child!();
                             } else {
-                                game.undo_to(s, &mut self.done, 0);
+                                game.undo_to_key(s, &mut self.done, key);
                             }
                         }
                     }
@@ -279,10 +280,10 @@ impl<'a> Generator<'a> {
                                 play!(mv(i as u8, j as u8, (end + 1 - from) as u8));
                                 child!();
                             } else {
-                                game.undo_to(s, &mut self.done, 0);
+                                game.undo_to_key(s, &mut self.done, key);
                             }
                         } else {
-                            game.undo_to(s, &mut self.done, 0);
+                            game.undo_to_key(s, &mut self.done, key);
                         }
                     }
                 }
@@ -320,7 +321,7 @@ impl<'a> Generator<'a> {
                                 play!(mv(i as u8, j as u8, (n - c) as u8));
                                 child!();
                             } else {
-                                game.undo_to(s, &mut self.done, 0);
+                                game.undo_to_key(s, &mut self.done, key);
                             }
                         }
                     }
@@ -371,7 +372,7 @@ impl<'a> Generator<'a> {
                                     play!(mv(i as u8, e as u8, (end + 1 - c0) as u8));
                                     child!();
                                 } else {
-                                    game.undo_to(s, &mut self.done, 0);
+                                    game.undo_to_key(s, &mut self.done, key);
                                 }
                             }
                         }

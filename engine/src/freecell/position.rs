@@ -488,6 +488,13 @@ impl Game {
     /// Take back a move returned by `play`.
     #[inline]
     pub fn undo(&self, s: &mut Position, m: Move) {
+        self.take_back::<true>(s, m)
+    }
+
+    /// `undo`, bringing the key up to date only if `REKEY` (the caller who knows the key
+    /// to come back to restores it itself: `undo_to_key`).
+    #[inline]
+    fn take_back<const REKEY: bool>(&self, s: &mut Position, m: Move) {
         let z = self.z;
         let count = m.count as usize;
         if m.dst < 8 {
@@ -504,12 +511,16 @@ impl Game {
                 for _ in 0..count {
                     s.pop(dst, z);
                 }
-                s.rekey(src, old_src);
+                if REKEY {
+                    s.rekey(src, old_src);
+                }
             } else {
                 let card = s.pop(dst, z);
                 s.set_cell((m.src - 8) as usize, card, z);
             }
-            s.rekey(dst, old_dst);
+            if REKEY {
+                s.rekey(dst, old_dst);
+            }
             return;
         }
         if m.dst == FOUNDATION {
@@ -521,19 +532,22 @@ impl Game {
             let src = m.src as usize;
             let old = s.col_hash[src];
             s.push(src, m.card, z);
-            s.rekey(src, old);
+            if REKEY {
+                s.rekey(src, old);
+            }
         } else {
             s.set_cell((m.src - 8) as usize, m.card, z);
         }
     }
 
-    /// Take back the moves of `done[from..]`, last first, and drop them.
+    /// Take back every move of `done`, last first, and drop them, back to the position
+    /// whose key was `key` (the key is not recomputed move by move).
     #[inline]
-    pub fn undo_to(&self, s: &mut Position, done: &mut Vec<Move>, from: usize) {
-        while done.len() > from {
-            let m = done.pop().unwrap();
-            self.undo(s, m);
+    pub fn undo_to_key(&self, s: &mut Position, done: &mut Vec<Move>, key: u128) {
+        while let Some(m) = done.pop() {
+            self.take_back::<false>(s, m);
         }
+        s.key = key;
     }
 
     /// Play the automatic moves: the safe moves to the foundations (`safe`), which

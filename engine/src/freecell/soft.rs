@@ -79,6 +79,8 @@ impl ScanSpec {
 struct Frame {
     /// The atomic moves from the parent to here (the meta-move, then the safe moves).
     via: Vec<Move>,
+    /// The parent's key, to come back to.
+    parent_key: u128,
     /// The next group of the move order to start.
     group: usize,
     /// While a lone meta-move kind is being tried: where its candidates resume.
@@ -89,7 +91,9 @@ struct Frame {
 
 impl Frame {
     fn new() -> Frame {
-        Frame { via: Vec::new(), group: 0, cursor: None, children: Children::default(), next: 0 }
+        // Room for a typical meta-move and its children, so that few frames grow.
+        let children = Children { moves: Vec::with_capacity(32), list: Vec::with_capacity(8) };
+        Frame { via: Vec::with_capacity(16), parent_key: 0, group: 0, cursor: None, children, next: 0 }
     }
 }
 
@@ -162,6 +166,7 @@ impl<'a> Scan<'a> {
                     frame.next = 0;
                     let first = skip == 0;
                     let limit = if first { 1 } else { usize::MAX };
+                    let parent_key = self.state.key;
                     let (made, resume) = generator.generate(&mut self.state, kind, &mut frame.children, &mut keep, None, skip, limit, first);
                     *positions += made;
                     frame.cursor = resume.map(|skip| (kind, skip));
@@ -170,7 +175,7 @@ impl<'a> Scan<'a> {
                         let child = frame.children.list[0];
                         frame.next = 1;
                         self.visited.insert(stored(child.key));
-                        if self.enter(depth + 1, child, false, game) {
+                        if self.enter(depth + 1, child, false, parent_key, game) {
                             return Turn::Won;
                         }
                     }
@@ -182,11 +187,8 @@ impl<'a> Scan<'a> {
                         self.exhausted = true;
                         return Turn::Exhausted;
                     }
-                    let via = std::mem::take(&mut frame.via);
-                    for &m in via.iter().rev() {
-                        game.undo(&mut self.state, m);
-                    }
-                    self.frames[depth].via = via;
+                    let key = frame.parent_key;
+                    game.undo_to_key(&mut self.state, &mut frame.via, key);
                     self.depth -= 1;
                     continue;
                 }
@@ -222,7 +224,8 @@ impl<'a> Scan<'a> {
             if !self.visited.insert(stored(child.key)) {
                 continue; // entered meanwhile by another path
             }
-            if self.enter(depth + 1, child, true, game) {
+            let parent_key = self.state.key;
+            if self.enter(depth + 1, child, true, parent_key, game) {
                 return Turn::Won;
             }
         }
@@ -230,7 +233,7 @@ impl<'a> Scan<'a> {
 
     /// Make the frame at `depth` for `child` of the frame above (playing its moves
     /// unless the state is there already); true if it is a win.
-    fn enter(&mut self, depth: usize, child: Child, play: bool, game: &Game) -> bool {
+    fn enter(&mut self, depth: usize, child: Child, play: bool, parent_key: u128, game: &Game) -> bool {
         if self.frames.len() <= depth {
             self.frames.push(Frame::new());
         }
@@ -238,6 +241,7 @@ impl<'a> Scan<'a> {
         let line = parents[depth - 1].children.line(&child);
         let next = &mut rest[0];
         next.via.clear();
+        next.parent_key = parent_key;
         if play {
             for &m in line {
                 game.play(&mut self.state, m);
