@@ -24,8 +24,9 @@ fc-solve (Debian's freecell-solver-bin), when installed:
 
 fc-solve counts "iterations" (positions it expanded); Winnable counts the positions
 its searches generated (each new position a scan made), which is the larger count
-for the same work. The default range is one the engine was not tuned on (the presets
-were fitted on FreeCell 2001-3000 and Penguin 501-1500).
+for the same work. The default range is one the engine was not tuned on (the soft
+threads were fitted on FreeCell 1001-3000, the ``mixed`` preset's cap on deals
+2001-2300 of Penguin and Baker's Game).
 """
 
 from __future__ import annotations
