@@ -26,3 +26,10 @@ def postgres_url():
         yield url
     finally:
         server.__exit__(None, None, None)
+
+
+def pytest_collection_modifyitems(session, config, items):
+    """The browser tests last: Playwright keeps an event loop running in the main thread
+    until the session ends, and tests (or doctests) that call asyncio.run() after it fail."""
+    browser = HERE / "browser"
+    items.sort(key=lambda item: browser in Path(str(item.fspath)).parents)

@@ -125,6 +125,71 @@ def test_bad_bhs_boards_are_parse_errors():
         BlackHole.from_bhs("no header\n")
 
 
+def deal_two_text(change) -> str:
+    """Deal 2 in text notation, after ``change`` edits its lines (0: the foundation)."""
+    lines = BlackHole.deal(2).to_text().splitlines()
+    change(lines)
+    return "\n".join(lines) + "\n"
+
+
+@pytest.mark.parametrize(
+    "change, words",
+    [
+        (lambda lines: lines.__setitem__(5, " 5: -"), "not a whole deck"),  # three cards gone
+        (lambda lines: lines.__setitem__(0, "Foundation: AH") or lines.__setitem__(16, "16: 9C TH"), "starts with the Ace of Spades"),
+        (lambda lines: lines.__setitem__(0, "Foundation: AS 7D") or lines.__setitem__(14, "14: 6D AC"), "7D cannot follow AS"),
+        (lambda lines: lines.__setitem__(1, " 1: 2S 2S 2S"), "twice"),
+    ],
+)
+def test_text_that_is_not_a_real_game_is_refused_with_a_reason(change, words):
+    with pytest.raises(ParseError, match=words):
+        BlackHole.from_text(deal_two_text(change))
+
+
+def test_a_position_reached_by_play_is_accepted_and_one_with_a_false_history_is_not():
+    after = BlackHole.deal(2).play_line(["KH", "AD"])
+    assert BlackHole.from_text(after.to_text()) == after
+    # The same piles with the two cards played in an impossible order.
+    swapped = after.to_text().replace("Foundation: AS KH AD", "Foundation: AS AD KH")
+    with pytest.raises(ParseError, match="AD cannot follow AS"):
+        BlackHole.from_text(swapped)
+
+
+def test_bhs_boards_need_cards_that_could_have_been_played():
+    board = BlackHole.deal(2).to_bhs().splitlines()
+    assert board[9] == "4D 9D 7H" and board[13] == "QS 4H KH"
+
+    def edited(foundation: str, **lines: str) -> str:
+        out = [f"Foundations: {foundation}"] + board[1:]
+        for index, text in lines.items():
+            out[int(index.removeprefix("pile"))] = text
+        return "\n".join(out) + "\n"
+
+    # KH played, and pile 9 emptied before it: no walk AS ... KH uses 4D 9D 7H.
+    with pytest.raises(ParseError, match="no order of the 3 cards"):
+        BlackHole.from_bhs(edited("KH", pile9=":", pile13="QS 4H"))
+    # Only KH played: fine, and the foundation is AS KH.
+    assert BlackHole.from_bhs(edited("KH", pile13="QS 4H")).foundation == (Card.from_text("AS"), Card.from_text("KH"))
+    with pytest.raises(ParseError, match="foundation shows only AS"):
+        BlackHole.from_bhs(edited("AS", pile9=":"))
+    with pytest.raises(ParseError, match="in the hole"):
+        BlackHole.from_bhs(edited("KH", pile9="4D 9D 7H AS", pile13="QS 4H"))
+
+
+def test_bhs_foundation_order_is_a_legal_sequence():
+    for number in range(1, 40):
+        position = BlackHole.deal(number)
+        for _ in range(20):
+            moves = position.legal_moves()
+            if not moves:
+                break
+            position = position.play(moves[-1])
+        again = BlackHole.from_bhs(position.to_bhs())
+        assert again.piles == position.piles and again.foundation_card == position.foundation_card
+        assert sorted(again.foundation) == sorted(position.foundation)
+        again.check_whole()
+
+
 def test_json_and_click_descriptions():
     pos = BlackHole.deal(2)
     data = pos.to_json()

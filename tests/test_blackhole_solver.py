@@ -7,14 +7,15 @@ import threading
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from shared_data import SHARED
+from shared_data import DATA
 from reference_blackhole import random_position, reference_solve
 from winnable import _engine
 from winnable.blackhole import BlackHole
 from winnable.errors import EngineError
 from winnable.solver import Budget, Status, solve
 
-VECTORS = {int(row["deal"]): row for row in csv.DictReader(open(SHARED / "vectors" / "black-hole-1-1000.csv"))}
+with open(DATA / "black-hole-1-1000.csv", newline="") as vectors:
+    VECTORS = {int(row["deal"]): row for row in csv.DictReader(vectors)}
 
 
 def test_verdicts_of_deals_1_to_1000_match_black_hole_solver():

@@ -56,14 +56,16 @@ def test_survey_counts_and_writes_json_lines(tmp_path):
     records = [json.loads(line) for line in out.read_text().splitlines()]
     assert [r["deal"] for r in records] == list(range(1, 41))
     for record in records:
-        assert set(record) >= {"game", "deal", "verdict", "positions", "seconds", "moves"}
+        assert set(record) >= {"game", "deal", "verdict", "positions", "seconds", "cpu_seconds", "moves"}
         assert record["verdict"] in ("won", "lost")
+        assert 0 <= record["cpu_seconds"] and 0 <= record["seconds"]
         assert record["moves"] == (51 if record["verdict"] == "won" else 0)
     won = sum(r["verdict"] == "won" for r in records)
     assert f"won      {won:>9}" in result.stdout
-    assert "median" in result.stdout and "p90" in result.stdout
+    assert "median" in result.stdout and "p90" in result.stdout and "CPU per deal" in result.stdout
     summary = json.loads(run("survey", "black-hole", "1-5", "--json", "--quiet").stdout)
     assert summary["count"] == 5 and summary["won"] + summary["lost"] + summary["unknown"] == 5
+    assert set(summary["cpu_seconds"]) == {"median", "p90", "max", "total"}
 
 
 def test_survey_budget_leaves_unknowns():

@@ -6,6 +6,7 @@ from pysol_cards.cards import CardRenderer, createCards
 from pysol_cards.deal_game import Game
 from pysol_cards.random import shuffle as pysol_shuffle
 
+from shared_data import DATA, SHARED_VECTORS
 from winnable.blackhole import BlackHole
 from winnable.deals import MAX_DEAL, parse_deal_number, shuffled
 from winnable.errors import ParseError
@@ -65,3 +66,15 @@ def test_bad_deal_numbers(text):
 
 def test_deal_numbers_accept_text_and_int():
     assert parse_deal_number(" 42 ") == 42 == parse_deal_number(42)
+
+
+def test_the_test_vectors_are_in_the_repository():
+    assert sorted(path.name for path in DATA.iterdir()) == ["black-hole-1-1000.csv", "penguin-deals.txt"]
+    rows = (DATA / "black-hole-1-1000.csv").read_text().splitlines()
+    assert rows[0].startswith("deal,verdict") and len(rows) == 1001
+
+
+@pytest.mark.skipif(not SHARED_VECTORS.is_dir(), reason="no ../shared/vectors beside this checkout (optional)")
+def test_the_copies_match_the_shared_vectors():
+    for path in DATA.iterdir():
+        assert path.read_bytes() == (SHARED_VECTORS / path.name).read_bytes(), path.name

@@ -131,7 +131,11 @@ def test_the_queue_serves_clients_in_turn():
         gate.set()
         await asyncio.gather(first, *jobs)
 
-    asyncio.run(main())
+    # in a thread of its own: a test before this one may have left an event loop running here
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(1) as pool:
+        pool.submit(asyncio.run, main()).result()
     queue.stop()
     assert order == ["a", "b", "c", "a", "a"]  # b and c do not wait behind all of a's
 
@@ -355,3 +359,30 @@ def test_rate_limits_per_client_with_retry_after(db_url):
     neighbour = client_at(app, "10.0.8.2")
     assert neighbour.get(f"/api/games/{game['id']}").status_code == 200  # others are not limited
     assert neighbour.get("/api/health").status_code == 200
+
+
+def test_reading_any_point_of_a_long_game_replays_a_few_hundred_moves_at_most(monkeypatch):
+    """A client stepping at random through a 10,000-move game (GET position?at=k) costs
+    each time at most the replay from the nearest checkpoint, not the whole game."""
+    from winnable.freecell import FreeCell
+    from winnable.web.service import CHECKPOINT, Positions
+
+    moves = ["25", "52"] * 5000
+    positions = Positions()
+    positions.after("freecell", 6, moves)  # the first read replays the game once
+    plays = []
+    real = FreeCell.play
+    monkeypatch.setattr(FreeCell, "play", lambda self, move: plays.append(1) or real(self, move))
+    for at in (9_999, 1_000, 7_777, 4_097, 3):
+        before = len(plays)
+        position = positions.after("freecell", 6, moves[:at])
+        assert len(plays) - before <= CHECKPOINT
+        assert position.to_text() == FreeCell.deal(6).play_line(moves[:at]).to_text()
+
+
+def test_summaries_of_hostile_ids(db_url):
+    client = client_at(make_app(db_url, rate_limits=False), "10.0.9.1")
+    game = client.post("/api/games", json={"game": "black-hole", "deal": 2}).json()
+    response = client.post("/api/games/summaries", json={"ids": [game["id"], "a\x00b", "\x00", "x" * 5000, "é"]})
+    assert response.status_code == 200 and [g["id"] for g in response.json()["games"]] == [game["id"]]
+    assert client.post("/api/games/summaries", json={"ids": ["g"] * 101}).status_code == 422

@@ -1,24 +1,69 @@
-//! Times the Black Hole search on layouts read from a file (one deal a line: 17 piles of
-//! comma-separated card indices, separated by spaces), without Python in the loop.
-use std::time::Instant;
+//! Times the Black Hole search on layouts read from a file, without Python in the loop,
+//! and tunes its restart schedule from the command line.
+//!
+//! ```sh
+//! .venv/bin/python bench/black_hole.py 1 1000 --dump /tmp/bh.txt
+//! cd engine && cargo run --release --example bh_bench -- /tmp/bh.txt [--first-run 300] [--growth 9/8]
+//! ```
+//!
+//! One deal a line: 17 piles of comma-separated card indices, separated by spaces. Prints
+//! the verdicts, the CPU time of the search and the positions searched.
+
+use _engine::blackhole::{Layout, EXACT};
+use _engine::search::{Budget, Outcome};
+
+fn cpu_seconds() -> f64 {
+    let mut time = libc::timespec { tv_sec: 0, tv_nsec: 0 };
+    unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut time) };
+    time.tv_sec as f64 + time.tv_nsec as f64 * 1e-9
+}
 
 fn main() {
-    let path = std::env::args().nth(1).expect("usage: bh_bench FILE");
-    let text = std::fs::read_to_string(path).unwrap();
-    let mut total = 0.0;
-    let mut positions = 0u64;
-    let mut worst = (0.0, 0);
-    let mut won = 0;
-    for (i, line) in text.lines().enumerate() {
-        let piles: Vec<Vec<u8>> = line.split(' ').map(|p| p.split(',').map(|c| c.parse().unwrap()).collect()).collect();
-        let layout = _engine::blackhole::Layout::new(&piles, 1).unwrap();
-        let start = Instant::now();
-        let s = layout.solve(&mut _engine::search::Budget::unlimited());
-        let t = start.elapsed().as_secs_f64();
-        total += t;
-        positions += s.positions;
-        if s.outcome == _engine::search::Outcome::Won { won += 1; }
-        if t > worst.0 { worst = (t, i + 1); }
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let mut preset = EXACT;
+    let mut file = None;
+    let mut show = false;
+    let mut iter = args.iter();
+    while let Some(arg) = iter.next() {
+        match arg.as_str() {
+            "--first-run" => preset.first_run = iter.next().expect("a number").parse().expect("a number"),
+            "--growth" => {
+                let text = iter.next().expect("a fraction such as 9/8");
+                let (a, b) = text.split_once('/').expect("a fraction such as 9/8");
+                preset.growth = (a.parse().unwrap(), b.parse().unwrap());
+            }
+            "--show" => show = true,
+            _ => file = Some(arg.clone()),
+        }
     }
-    println!("won {won} total {total:.3} s positions {positions} ({:.2} M/s) worst {:.1} ms deal {}", positions as f64 / total / 1e6, worst.0 * 1000.0, worst.1);
+    let text = std::fs::read_to_string(file.expect("usage: bh_bench FILE [--first-run N] [--growth A/B] [--show]")).unwrap();
+    let layouts: Vec<Layout> = text
+        .lines()
+        .map(|line| {
+            let piles: Vec<Vec<u8>> = line.split(' ').map(|p| p.split(',').map(|c| c.parse().unwrap()).collect()).collect();
+            Layout::new(&piles, 1).unwrap()
+        })
+        .collect();
+    let (mut total, mut positions, mut worst, mut won) = (0.0, 0u64, (0.0, 0), 0);
+    for (i, layout) in layouts.iter().enumerate() {
+        let start = cpu_seconds();
+        let solution = layout.solve_with(&Budget::unlimited(), &preset);
+        let spent = cpu_seconds() - start;
+        total += spent;
+        positions += solution.positions;
+        won += (solution.outcome == Outcome::Won) as u32;
+        if spent > worst.0 {
+            worst = (spent, i + 1);
+        }
+        if show {
+            println!("{} {} {}", i + 1, solution.outcome.as_str(), solution.positions);
+        }
+    }
+    println!(
+        "won {won}/{} CPU {total:.3} s positions {positions} ({:.2} M/s) worst {:.1} ms (line {})",
+        layouts.len(),
+        positions as f64 / total / 1e6,
+        worst.0 * 1000.0,
+        worst.1
+    );
 }

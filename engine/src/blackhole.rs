@@ -19,7 +19,7 @@
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
-use crate::search::{Budget, Outcome};
+use crate::search::{Budget, Solution};
 use crate::hashset::KeySet;
 
 pub const PILES: usize = 17;
@@ -28,18 +28,25 @@ const FULL: u32 = (1 << RANKS) - 1;
 const RANK_SHIFT: u32 = 34;
 /// The low bit of every pile's two-bit height.
 const SPREAD: u64 = 0x1_5555_5555;
-/// Positions a run may search before the search restarts with another move order. The
-/// limit grows by an eighth at each restart, so the search stays complete; frequent
-/// restarts with fresh tie-breaks find wins sooner (deals 1-1000: 13.5 million
-/// positions against 18.2 million when the limit doubles from 500).
-const FIRST_RUN: u64 = 300;
-
-pub struct Solution {
-    pub outcome: Outcome,
-    /// Pile indices (0-based) of the winning line, in the real (not canonical) layout.
-    pub line: Vec<u8>,
-    pub positions: u64,
+/// The search's schedule: one exact depth-first pass over a shared table of positions,
+/// restarted with another move order after `first_run` positions, the limit growing by
+/// `growth.0 / growth.1` at each restart (only the current path is searched again, so
+/// the pass stays complete and a `lost` verdict is a proof). With no node limit from
+/// the caller the pass stops after `cap` positions (verdict `unknown`).
+#[derive(Clone, Copy, Debug)]
+pub struct Preset {
+    pub name: &'static str,
+    pub first_run: u64,
+    pub growth: (u64, u64),
+    pub cap: u64,
 }
+
+/// Fitted on deals 1-1000: frequent restarts with fresh tie-breaks find wins sooner
+/// (13.5 million positions in all against 18.2 million when the limit doubles from
+/// 500). Held out, deals 1001-2000: see `bench/black_hole.py`. The cap is almost three
+/// times the largest search of the first million deals (22 million positions); the
+/// table then holds about 1 GB.
+pub const EXACT: Preset = Preset { name: "exact", first_run: 300, growth: (9, 8), cap: 60_000_000 };
 
 /// A layout to search: ranks 0 (Ace) to 12 (King) of each pile, bottom first.
 pub struct Layout {
@@ -130,13 +137,96 @@ enum Run {
     Restart(Vec<u64>),
 }
 
-#[inline]
-fn bottom_mask(bottoms: &[u8; RANKS]) -> u32 {
-    let mut mask = 0;
-    for (r, &count) in bottoms.iter().enumerate() {
-        mask |= ((count > 0) as u32) << r;
+
+/// The edges of the rank circle a walk must cross: edge v joins ranks v and v+1, and a
+/// walk that starts at `start` and plays every rank of `counts` crosses it a fixed
+/// number of times (see [`walk_possible`]), kept here doubled, before the end's own
+/// correction. Playing a card from rank s to rank r crosses the edge between them once
+/// more, so the search updates one edge a move ([`Walk::cross`]) instead of solving
+/// the whole circle again.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Walk {
+    edges: [i32; RANKS],
+    /// Edges crossed fewer than -1/2 times (dead), exactly -1/2, exactly +1/2.
+    below: u32,
+    minus_one: u32,
+    one: u32,
+}
+
+impl Walk {
+    pub fn new(counts: &[u8; RANKS], start: usize) -> Walk {
+        let mut q = [0i32; RANKS];
+        let mut prev = 0i32;
+        for v in 0..RANKS {
+            q[v] = 2 * counts[v] as i32 + (v == start) as i32 - prev;
+            prev = q[v];
+        }
+        let last = q[RANKS - 1];
+        let mut walk = Walk { edges: [0; RANKS], below: 0, minus_one: 0, one: 0 };
+        for v in 0..RANKS {
+            let sign = if v % 2 == 0 { -1 } else { 1 };
+            walk.edges[v] = 2 * q[v] + sign * last;
+            walk.mark(v);
+        }
+        walk
     }
-    mask
+
+    #[inline]
+    fn mark(&mut self, v: usize) {
+        let e = self.edges[v];
+        let bit = 1u32 << v;
+        self.below = (self.below & !bit) | (((e < -1) as u32) << v);
+        self.minus_one = (self.minus_one & !bit) | (((e == -1) as u32) << v);
+        self.one = (self.one & !bit) | (((e == 1) as u32) << v);
+    }
+
+    /// A card of rank `to` played on rank `from` (one apart): returns the edge crossed.
+    #[inline]
+    pub fn cross(&mut self, from: usize, to: usize) -> usize {
+        let edge = if to == (from + 1) % RANKS { from } else { to };
+        self.edges[edge] -= 2;
+        self.mark(edge);
+        edge
+    }
+
+    /// Undoes [`Walk::cross`].
+    #[inline]
+    pub fn uncross(&mut self, edge: usize) {
+        self.edges[edge] += 2;
+        self.mark(edge);
+    }
+
+    /// Can the walk end at a rank in `ends`, with `in_play` the ranks still on the
+    /// table and the start?
+    #[inline]
+    pub fn can_end(&self, in_play: u32, ends: u32) -> bool {
+        if self.below != 0 {
+            return false;
+        }
+        let mut candidates = ends;
+        while candidates != 0 {
+            let t = candidates.trailing_zeros() as usize;
+            candidates &= candidates - 1;
+            let plus = TABLES.plus[t];
+            if self.minus_one & !plus != 0 {
+                continue;
+            }
+            let cuts = self.minus_one | (self.one & !plus);
+            if cuts.count_ones() <= 1 {
+                return true;
+            }
+            let by = (cuts.trailing_zeros() + 1) % RANKS as u32;
+            let vertices = rotate(in_play, by);
+            let cuts = rotate(cuts, by);
+            let lo = vertices.trailing_zeros();
+            let hi = 31 - vertices.leading_zeros();
+            let span = (1u32 << hi) - (1u32 << lo);
+            if cuts & span == 0 {
+                return true;
+            }
+        }
+        false
+    }
 }
 
 /// Can the ranks `counts` still on the table be played as one walk of +-1 steps around
@@ -147,54 +237,18 @@ fn bottom_mask(bottoms: &[u8; RANKS]) -> u32 {
 /// e_v are whole and non-negative, and the edges used connect every rank in play. On
 /// the odd cycle the degrees fix the e_v uniquely; doubled, they are the odd numbers E
 /// for the degrees without the end, plus or minus one for the end.
-#[inline]
 pub fn walk_possible(counts: &[u8; RANKS], start: usize, ends: u32) -> bool {
-    let mut q = [0i32; 16];
-    let mut prev = 0i32;
-    let mut in_play = 1u32 << start;
-    for v in 0..RANKS {
-        let c = counts[v] as i32;
-        in_play |= ((c > 0) as u32) << v;
-        q[v] = 2 * c + (v == start) as i32 - prev;
-        prev = q[v];
+    Walk::new(counts, start).can_end(present(counts) | (1 << start), ends)
+}
+
+/// The ranks with a card left (a bit each).
+#[inline]
+fn present(counts: &[u8; RANKS]) -> u32 {
+    let mut mask = 0;
+    for (r, &count) in counts.iter().enumerate() {
+        mask |= ((count > 0) as u32) << r;
     }
-    let last = q[RANKS - 1];
-    let mut minus_one = 0u32;
-    let mut one = 0u32;
-    let mut below = 0u32;
-    for v in 0..RANKS {
-        let sign = if v % 2 == 0 { -1 } else { 1 };
-        let e = 2 * q[v] + sign * last;
-        below |= ((e < -1) as u32) << v;
-        minus_one |= ((e == -1) as u32) << v;
-        one |= ((e == 1) as u32) << v;
-    }
-    if below != 0 {
-        return false;
-    }
-    let mut candidates = ends;
-    while candidates != 0 {
-        let t = candidates.trailing_zeros() as usize;
-        candidates &= candidates - 1;
-        let plus = TABLES.plus[t];
-        if minus_one & !plus != 0 {
-            continue;
-        }
-        let cuts = minus_one | (one & !plus);
-        if cuts.count_ones() <= 1 {
-            return true;
-        }
-        let by = (cuts.trailing_zeros() + 1) % RANKS as u32;
-        let vertices = rotate(in_play, by);
-        let cuts = rotate(cuts, by);
-        let lo = vertices.trailing_zeros();
-        let hi = 31 - vertices.leading_zeros();
-        let span = (1u32 << hi) - (1u32 << lo);
-        if cuts & span == 0 {
-            return true;
-        }
-    }
-    false
+    mask
 }
 
 impl Layout {
@@ -369,7 +423,13 @@ impl Layout {
         n
     }
 
-    pub fn solve(&self, budget: &mut Budget) -> Solution {
+    /// Solve with the [`EXACT`] preset. The line is pile indices (0-based) in the real
+    /// (not canonical) layout.
+    pub fn solve(&self, budget: &mut Budget) -> Solution<u8> {
+        self.solve_with(budget, &EXACT)
+    }
+
+    pub fn solve_with(&self, budget: &Budget, preset: &Preset) -> Solution<u8> {
         let mut counts = [0u8; RANKS];
         let mut bottoms = [0u8; RANKS];
         let mut left = 0usize;
@@ -385,22 +445,23 @@ impl Layout {
         }
         let root = self.root();
         if left == 0 {
-            return Solution { outcome: Outcome::Won, line: vec![], positions: 1 };
+            return Solution::won(vec![], 1);
         }
+        let mut budget = budget.pass(0, 1, 1, preset.cap);
         let mut seen = KeySet::with_capacity_log2(12);
         seen.insert(root);
         let mut positions = 1u64;
-        if !walk_possible(&counts, foundation_rank(root), bottom_mask(&bottoms)) {
-            return Solution { outcome: Outcome::Lost, line: vec![], positions };
+        if !walk_possible(&counts, foundation_rank(root), present(&bottoms)) {
+            return Solution::lost(positions);
         }
         let mut run = 0u32;
-        let mut run_limit = FIRST_RUN;
+        let mut run_limit = preset.first_run;
         loop {
             let limit = if run_limit == 0 { u64::MAX } else { positions.saturating_add(run_limit) };
-            match self.dfs(root, counts, bottoms, left, run, limit, &mut seen, &mut positions, budget) {
-                Run::Won(line) => return Solution { outcome: Outcome::Won, line, positions },
-                Run::Lost => return Solution { outcome: Outcome::Lost, line: vec![], positions },
-                Run::OutOfBudget => return Solution { outcome: Outcome::Unknown, line: vec![], positions },
+            match self.dfs(root, counts, bottoms, left, run, limit, &mut seen, &mut positions, &mut budget) {
+                Run::Won(line) => return Solution::won(line, positions),
+                Run::Lost => return Solution::lost(positions),
+                Run::OutOfBudget => return Solution::unknown(positions),
                 Run::Restart(path) => {
                     // Every position this run finished is dead; the ones still on its
                     // path are not, so they are searched again by the next run.
@@ -408,7 +469,7 @@ impl Layout {
                         seen.remove(state);
                     }
                     run += 1;
-                    run_limit = if run_limit > (1 << 40) { 0 } else { run_limit * 9 / 8 };
+                    run_limit = if run_limit > (1 << 40) { 0 } else { (run_limit * preset.growth.0 / preset.growth.1).max(run_limit + 1) };
                 }
             }
         }
@@ -419,7 +480,7 @@ impl Layout {
     /// bottom card one rank away (the card before the last must empty its pile too).
     #[inline]
     fn last_cards(&self, state: u64, bottoms: &[u8; RANKS]) -> u32 {
-        let all = bottom_mask(bottoms);
+        let all = present(bottoms);
         let mut ends = 0u32;
         let mut piles = 0;
         for p in 0..PILES {
@@ -464,6 +525,7 @@ impl Layout {
         positions: &mut u64,
         budget: &mut Budget,
     ) -> Run {
+        #[derive(Clone, Copy)]
         struct Frame {
             state: u64,
             moves: [u8; PILES],
@@ -472,22 +534,34 @@ impl Layout {
             next: u8,
             played: u8,
             emptied: u8,
+            edge: u8,
         }
-        let mut stack: Vec<Frame> = Vec::with_capacity(64);
-        let mut first = Frame { state: root, moves: [0; PILES], children: [0; PILES], count: 0, next: 0, played: 0, emptied: 255 };
-        first.count = self.moves(root, run, &mut first.moves) as u8;
-        self.children(&first.moves[..first.count as usize], root, &mut first.children, seen);
-        stack.push(first);
-        while let Some(top) = stack.last_mut() {
+        // One frame per card played, written in place (a frame is 170 bytes).
+        let blank = Frame { state: 0, moves: [0; PILES], children: [0; PILES], count: 0, next: 0, played: 0, emptied: 255, edge: 0 };
+        let mut stack = [blank; 53];
+        let mut walk = Walk::new(&counts, foundation_rank(root));
+        let mut in_play = present(&counts);
+        stack[0].state = root;
+        stack[0].count = self.moves(root, run, &mut stack[0].moves) as u8;
+        {
+            let first = &mut stack[0];
+            self.children(&first.moves[..first.count as usize], root, &mut first.children, seen);
+        }
+        let mut depth = 0usize;
+        loop {
+            let top = &mut stack[depth];
             if top.next == top.count {
-                let done = stack.pop().unwrap();
-                if stack.is_empty() {
+                if depth == 0 {
                     break;
                 }
+                let done = *top;
+                depth -= 1;
                 counts[done.played as usize] += 1;
+                in_play |= 1 << done.played;
                 if done.emptied != 255 {
                     bottoms[done.emptied as usize] += 1;
                 }
+                walk.uncross(done.edge as usize);
                 left += 1;
                 continue;
             }
@@ -495,6 +569,7 @@ impl Layout {
             let child = top.children[top.next as usize];
             top.next += 1;
             let h = height(top.state, p);
+            let from = foundation_rank(top.state);
             let rank = self.ranks[p][h - 1];
             if !seen.insert(child) {
                 continue;
@@ -502,29 +577,40 @@ impl Layout {
             *positions += 1;
             let emptied = if h == 1 { self.ranks[p][0] } else { 255 };
             if left == 1 {
-                stack.push(Frame { state: child, moves: [0; PILES], children: [0; PILES], count: 0, next: 0, played: rank, emptied });
-                return Run::Won(self.real_line(stack.iter().map(|f| f.state)));
+                stack[depth + 1].state = child;
+                return Run::Won(self.real_line(stack[..depth + 2].iter().map(|f| f.state)));
             }
             if budget.exhausted(*positions) {
                 return Run::OutOfBudget;
             }
             if *positions >= limit {
-                let mut path: Vec<u64> = stack.iter().skip(1).map(|f| f.state).collect();
+                let mut path: Vec<u64> = stack[1..=depth].iter().map(|f| f.state).collect();
                 path.push(child);
                 return Run::Restart(path);
             }
             counts[rank as usize] -= 1;
+            if counts[rank as usize] == 0 {
+                in_play &= !(1 << rank);
+            }
             if emptied != 255 {
                 bottoms[emptied as usize] -= 1;
             }
             left -= 1;
-            let mut frame = Frame { state: child, moves: [0; PILES], children: [0; PILES], count: 0, next: 0, played: rank, emptied };
-            if walk_possible(&counts, rank as usize, self.last_cards(child, &bottoms)) {
+            let edge = walk.cross(from, rank as usize);
+            debug_assert_eq!(walk, Walk::new(&counts, rank as usize));
+            depth += 1;
+            let frame = &mut stack[depth];
+            frame.state = child;
+            frame.count = 0;
+            frame.next = 0;
+            frame.played = rank;
+            frame.emptied = emptied;
+            frame.edge = edge as u8;
+            if walk.can_end(in_play | (1 << rank), self.last_cards(child, &bottoms)) {
                 frame.count = self.moves(child, run, &mut frame.moves) as u8;
                 self.children(&frame.moves[..frame.count as usize], child, &mut frame.children, seen);
             }
             // A frame with no moves is popped (and its counts restored) at once.
-            stack.push(frame);
         }
         Run::Lost
     }

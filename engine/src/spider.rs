@@ -25,25 +25,22 @@
 //! destination; a whole column never moves into an empty one. Completed runs leave and
 //! exposed cards turn inside `apply`, as in the rules.
 //!
-//! Several passes with different weights share the node budget (see [`passes`]): each
-//! proves deals the others miss, and a restart cuts the long tail of a single search. The pruning makes the search incomplete, so an
-//! exhausted search answers "unknown", never "lost", except for a position with no legal
-//! move at all. Counted positions are the distinct positions generated (including the
-//! intermediate positions of macro moves), over all passes.
+//! A search is a portfolio of passes with different weights, run in turn from the root
+//! (the presets [`SPIDER`] and [`BLACK_WIDOW`]): each proves deals the others miss, and
+//! a fresh pass cuts the long tail of a single search. Every pass gets its share of the
+//! caller's positions *and* of the time left ([`Budget::pass`]), so a time-only budget
+//! gives every pass its turn; with no node limit the passes share the preset's `cap`.
+//! The pruning makes the search incomplete, so an exhausted search answers "unknown",
+//! never "lost", except for a position with no legal move at all. Counted positions are
+//! the distinct positions generated, over all passes.
 //!
-//! Tuning aids (environment variables, not for production): `SPIDER_WEIGHTS` replaces
-//! the passes (`down,hard,soft,stock,empty,rooted,removed,depth,quota,deeper,share%,
-//! noise,suited,lateral` a pass, passes separated by `;`), `SPIDER_MACROS` adds Spider's multi-segment macro moves (they did not pay
-//! on deals 1-40), `SPIDER_NO_LATERAL` keeps lateral moves, `SPIDER_DEBUG` reports the
-//! search's progress on stderr.
-
-use std::cmp::Reverse;
-use std::collections::BinaryHeap;
+//! Presets are tuned with `examples/spider_tune.rs`, which reads passes from its command
+//! line; nothing in the engine reads the environment.
 
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
-use crate::search::{Budget, Outcome};
+use crate::search::{Budget, Outcome, Solution};
 use crate::hashset::KeySet;
 
 pub const COLUMNS: usize = 10;
@@ -51,17 +48,26 @@ const RUN: usize = 13;
 const RUNS: u8 = 8;
 /// `Move::src` of a deal from the stock.
 pub const DEAL: u8 = 255;
-/// Flag in `Move::count` of a macro move (see [`Game::super_moves`]).
-const MACRO: u8 = 0x80;
+
+/// Rank (0 Ace .. 12 King) and suit (0..3) of each card index, looked up, not divided.
+const RANK_OF: [u8; 52] = {
+    let mut table = [0u8; 52];
+    let mut card = 0;
+    while card < 52 {
+        table[card] = (card % 13) as u8;
+        card += 1;
+    }
+    table
+};
 
 #[inline]
 fn rank(card: u8) -> u8 {
-    card % 13
+    RANK_OF[card as usize]
 }
 
 #[inline]
 fn suit(card: u8) -> u8 {
-    card / 13
+    (card >= 13) as u8 + (card >= 26) as u8 + (card >= 39) as u8
 }
 
 /// Does `upper` lie on `lower` inside a run (one rank lower; same suit if `by_suit`)?
@@ -99,6 +105,8 @@ pub struct ColInfo {
     soft: u8,
     /// No face-down card and a King at the bottom: nothing below it ever needs to move.
     rooted: bool,
+    /// Cards on top in one-suit order (the movable run in Spider).
+    suited: u8,
 }
 
 impl ColInfo {
@@ -167,6 +175,11 @@ impl Store {
             movable += 1;
         }
         info.movable = movable as u8;
+        let mut suited = 1;
+        while suited < up.len() && follows(up[up.len() - suited - 1], up[up.len() - suited], true) {
+            suited += 1;
+        }
+        info.suited = suited as u8;
         for pair in up.windows(2) {
             if rank(pair[1]) + 1 != rank(pair[0]) {
                 info.hard += 1;
@@ -222,6 +235,66 @@ impl Store {
     }
 }
 
+/// Flag of a [`Memo`] value: a completed run left the column.
+const REMOVED: u32 = 1 << 31;
+
+/// An open-addressing map from nonzero 64-bit keys to 32-bit values: which column a
+/// column move makes, so that a move seen before costs one lookup instead of copying,
+/// hashing and comparing cards.
+struct Memo {
+    slots: Vec<(u64, u32)>,
+    mask: usize,
+    len: usize,
+}
+
+impl Memo {
+    fn new() -> Memo {
+        Memo { slots: vec![(0, 0); 1 << 12], mask: (1 << 12) - 1, len: 0 }
+    }
+
+    #[inline]
+    fn home(&self, key: u64) -> usize {
+        (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 24) as usize & self.mask
+    }
+
+    #[inline]
+    fn get(&self, key: u64) -> Option<u32> {
+        let mut index = self.home(key);
+        loop {
+            let (k, v) = self.slots[index];
+            if k == key {
+                return Some(v);
+            }
+            if k == 0 {
+                return None;
+            }
+            index = (index + 1) & self.mask;
+        }
+    }
+
+    fn insert(&mut self, key: u64, value: u32) {
+        let mut index = self.home(key);
+        while self.slots[index].0 != 0 && self.slots[index].0 != key {
+            index = (index + 1) & self.mask;
+        }
+        if self.slots[index].0 == 0 {
+            self.len += 1;
+        }
+        self.slots[index] = (key, value);
+        if self.len * 2 > self.slots.len() {
+            let size = self.slots.len() * 2;
+            let old = std::mem::replace(&mut self.slots, vec![(0, 0); size]);
+            self.mask = self.slots.len() - 1;
+            self.len = 0;
+            for (k, v) in old {
+                if k != 0 {
+                    self.insert(k, v);
+                }
+            }
+        }
+    }
+}
+
 /// A position: ten column ids, deals made since the search began, runs removed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Pos {
@@ -237,10 +310,12 @@ pub struct Game {
     deals: u8,
     scratch_a: Vec<u8>,
     scratch_b: Vec<u8>,
+    /// The columns a column move made, by (source, count) and (target, source, count).
+    moves_made: Memo,
     /// Prune lateral moves (see `search_moves`).
     pub lateral_prune: bool,
-    /// Generate Spider's macro moves.
-    pub macros: bool,
+    /// Split a one-suit link only to make the target's one-suit run longer.
+    pub grow_runs: bool,
 }
 
 /// Removes a completed run on top, then turns a face-down top card. Returns the new
@@ -291,7 +366,7 @@ impl Game {
         if total + RUN * removed as usize != 104 {
             return Err(format!("{} cards in play and {removed} runs removed: not 104 cards", total));
         }
-        let game = Game { store, stock: stock.to_vec(), deals: (stock.len() / COLUMNS) as u8, scratch_a: Vec::new(), scratch_b: Vec::new(), lateral_prune: std::env::var_os("SPIDER_NO_LATERAL").is_none(), macros: std::env::var_os("SPIDER_MACROS").is_some() };
+        let game = Game { store, stock: stock.to_vec(), deals: (stock.len() / COLUMNS) as u8, scratch_a: Vec::new(), scratch_b: Vec::new(), moves_made: Memo::new(), lateral_prune: true, grow_runs: false };
         Ok((game, Pos { cols, dealt: 0, removed }))
     }
 
@@ -333,7 +408,21 @@ impl Game {
     /// The moves the search tries: the legal moves less those that never pay.
     fn search_moves(&self, pos: &Pos, out: &mut Vec<Move>) {
         out.clear();
-        let first_empty = pos.cols.iter().position(|&c| c == 0);
+        // The columns whose top card has each rank (bit per column), and the top suits.
+        let mut by_top_rank = [0u16; 14];
+        let mut top_suit = [0u8; COLUMNS];
+        let mut suited = [0u8; COLUMNS];
+        let mut first_empty = None;
+        for (index, &id) in pos.cols.iter().enumerate() {
+            let t = self.store.info(id);
+            if t.is_empty() {
+                first_empty = first_empty.or(Some(index));
+            } else {
+                by_top_rank[rank(t.top) as usize] |= 1 << index;
+                top_suit[index] = suit(t.top);
+                suited[index] = t.suited;
+            }
+        }
         for src in 0..COLUMNS {
             let s = *self.store.info(pos.cols[src]);
             if s.is_empty() {
@@ -343,125 +432,35 @@ impl Game {
             let up = s.up() as usize;
             for count in 1..=s.movable as usize {
                 let card = cards[cards.len() - count];
-                // Is the run's base on a card of its own suit one rank higher?
-                let suited_link = count < up && follows(cards[cards.len() - count - 1], card, true);
+                // Is the run's base on a card one rank higher (of its own suit)?
                 let rank_link = count < up && follows(cards[cards.len() - count - 1], card, false);
+                let suited_link = rank_link && follows(cards[cards.len() - count - 1], card, true);
+                // A run on a card of its own suit one rank higher moves only onto such a
+                // card; a run already on a card one rank higher only moves to a card of
+                // its own suit (a lateral move changes nothing that counts).
+                let same_suit_only = suited_link || (self.lateral_prune && rank_link);
                 let whole = count == cards.len();
-                for dst in 0..COLUMNS {
-                    if dst == src {
+                let mut targets = by_top_rank[rank(card) as usize + 1] & !(1 << src);
+                if let Some(empty) = first_empty {
+                    if !whole && !suited_link {
+                        targets |= 1 << empty;
+                    }
+                }
+                while targets != 0 {
+                    let dst = targets.trailing_zeros() as usize;
+                    targets &= targets - 1;
+                    if same_suit_only && Some(dst) != first_empty && top_suit[dst] != suit(card) {
                         continue;
                     }
-                    let t = self.store.info(pos.cols[dst]);
-                    if t.is_empty() {
-                        if Some(dst) != first_empty || whole || suited_link {
-                            continue;
-                        }
-                    } else {
-                        if rank(t.top) != rank(card) + 1 {
-                            continue;
-                        }
-                        if suited_link && suit(t.top) != suit(card) {
-                            continue;
-                        }
-                        // A run already on a card one rank higher only moves to a card
-                        // of its own suit (a lateral move changes nothing that counts).
-                        if self.lateral_prune && rank_link && suit(t.top) != suit(card) {
-                            continue;
-                        }
+                    if suited_link && self.grow_runs && suited[dst] as usize + count <= s.suited as usize {
+                        continue;
                     }
                     out.push(Move { src: src as u8, dst: dst as u8, count: count as u8 });
                 }
             }
         }
-        if self.store.by_suit && self.macros {
-            self.super_moves(pos, out);
-        }
         if self.deals_left(pos) > 0 && first_empty.is_none() {
             out.push(Move::DEAL);
-        }
-    }
-
-    /// Spider's macro moves: a run descending by rank but made of several one-suit
-    /// segments moves in one step through empty columns (each upper segment to its own
-    /// empty column, the base segment to the target, then the segments back on it).
-    /// Marked by `MACRO` in `count`; [`Game::expand`] turns one into single moves.
-    fn super_moves(&self, pos: &Pos, out: &mut Vec<Move>) {
-        let empties = pos.cols.iter().filter(|&&c| c == 0).count();
-        if empties == 0 {
-            return;
-        }
-        let first_empty = pos.cols.iter().position(|&c| c == 0);
-        for src in 0..COLUMNS {
-            let s = *self.store.info(pos.cols[src]);
-            if s.is_empty() {
-                continue;
-            }
-            let cards = self.store.cards(pos.cols[src]);
-            let up = s.up() as usize;
-            let mut segments = 1;
-            let mut count = s.movable as usize;
-            // Extend the run by rank below the movable part, segment by segment.
-            while count < up && follows(cards[cards.len() - count - 1], cards[cards.len() - count], false) {
-                let mut next = count + 1;
-                while next < up && follows(cards[cards.len() - next - 1], cards[cards.len() - next], true) {
-                    next += 1;
-                }
-                segments += 1;
-                count = next;
-                if segments - 1 > empties {
-                    break;
-                }
-                let card = cards[cards.len() - count];
-                let linked = count < up && follows(cards[cards.len() - count - 1], card, false);
-                let whole = count == cards.len();
-                for dst in 0..COLUMNS {
-                    if dst == src {
-                        continue;
-                    }
-                    let t = self.store.info(pos.cols[dst]);
-                    if t.is_empty() {
-                        if Some(dst) != first_empty || whole || linked || segments > empties {
-                            continue;
-                        }
-                    } else if rank(t.top) != rank(card) + 1 || (linked && suit(t.top) != suit(card)) || segments - 1 > empties {
-                        continue;
-                    }
-                    out.push(Move { src: src as u8, dst: dst as u8, count: count as u8 | MACRO });
-                }
-            }
-        }
-    }
-
-    /// The single moves of a move (itself, unless it is a macro move).
-    pub fn expand(&self, pos: &Pos, mv: Move, out: &mut Vec<Move>) {
-        out.clear();
-        if mv.src == DEAL || mv.count & MACRO == 0 {
-            out.push(mv);
-            return;
-        }
-        let (src, dst, count) = (mv.src as usize, mv.dst as usize, (mv.count & !MACRO) as usize);
-        let cards = self.store.cards(pos.cols[src]);
-        let run = &cards[cards.len() - count..];
-        // Segment sizes from the top down.
-        let mut sizes = Vec::with_capacity(8);
-        let mut size = 1;
-        for i in (1..run.len()).rev() {
-            if follows(run[i - 1], run[i], true) {
-                size += 1;
-            } else {
-                sizes.push(size);
-                size = 1;
-            }
-        }
-        sizes.push(size);
-        let temps: Vec<usize> = (0..COLUMNS).filter(|&c| c != dst && pos.cols[c] == 0).collect();
-        let uppers = sizes.len() - 1;
-        for i in 0..uppers {
-            out.push(Move { src: src as u8, dst: temps[i] as u8, count: sizes[i] as u8 });
-        }
-        out.push(Move { src: src as u8, dst: dst as u8, count: sizes[uppers] as u8 });
-        for i in (0..uppers).rev() {
-            out.push(Move { src: temps[i] as u8, dst: dst as u8, count: sizes[i] as u8 });
         }
     }
 
@@ -484,6 +483,15 @@ impl Game {
             return next;
         }
         let (src, dst, count) = (mv.src as usize, mv.dst as usize, mv.count as usize);
+        // The same two columns make the same two columns: look the move's result up.
+        let source_key = (pos.cols[src] as u64) << 8 | count as u64;
+        let target_key = ((pos.cols[dst] as u64 + 1) << 36) | source_key;
+        if let (Some(source), Some(target)) = (self.moves_made.get(source_key), self.moves_made.get(target_key)) {
+            next.cols[src] = source & !REMOVED;
+            next.cols[dst] = target & !REMOVED;
+            next.removed += (source >> 31) as u8 + (target >> 31) as u8;
+            return next;
+        }
         let s = *self.store.info(pos.cols[src]);
         let t = *self.store.info(pos.cols[dst]);
         let source = self.store.cards(pos.cols[src]);
@@ -500,6 +508,8 @@ impl Game {
         let mut b = std::mem::take(&mut self.scratch_b);
         next.cols[dst] = self.store.intern(tdown, &b);
         next.cols[src] = self.store.intern(sdown, &a);
+        self.moves_made.insert(source_key, next.cols[src] | (sremoved as u32) << 31);
+        self.moves_made.insert(target_key, next.cols[dst] | (tremoved as u32) << 31);
         a.clear();
         b.clear();
         self.scratch_a = a;
@@ -519,6 +529,20 @@ impl Game {
             let salt = if ordered { index as u64 + 1 } else { 0 };
             h = h.wrapping_add(mix(c as u64 | (salt << 32)));
         }
+        h & !(1u64 << 63)
+    }
+
+    /// The key of `child`, made from `parent` (whose key is `key`) by the column move
+    /// `mv`: only the two columns it touched change their terms of the sum.
+    #[inline]
+    fn key_after(&self, key: u64, parent: &Pos, child: &Pos, mv: Move) -> u64 {
+        let ordered = self.deals_left(parent) > 0;
+        let term = |index: usize, column: u32| {
+            let salt = if ordered { index as u64 + 1 } else { 0 };
+            mix(column as u64 | (salt << 32))
+        };
+        let (a, b) = (mv.src as usize, mv.dst as usize);
+        let h = key.wrapping_sub(term(a, parent.cols[a])).wrapping_sub(term(b, parent.cols[b])).wrapping_add(term(a, child.cols[a])).wrapping_add(term(b, child.cols[b]));
         h & !(1u64 << 63)
     }
 
@@ -549,8 +573,8 @@ fn mix(mut x: u64) -> u64 {
     x ^ (x >> 31)
 }
 
-/// Weights of one pass of the search.
-#[derive(Clone, Copy, Debug)]
+/// The chaos weights and the shape of one pass of the search.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Weights {
     pub down: i32,
     pub hard: i32,
@@ -573,36 +597,128 @@ pub struct Weights {
     pub suited: bool,
     /// Keep lateral moves (see [`Game::search_moves`]) in this pass.
     pub lateral: bool,
+    /// Split a one-suit link only when the target's one-suit run grows longer than the
+    /// source's was (KPatience's rule; otherwise any card of the run's suit will do).
+    pub grow: bool,
 }
 
-/// The passes of a search: weights and the share of the node budget (in percent) each
-/// may spend; the last pass takes what is left. Each pass proves deals the others miss
-/// (measured on deals 1-1000): they differ in the cost per move (0 is greedy; more is
-/// wider and gives shorter lines), in a little noise among near-equal positions, and for
-/// Black Widow in searching with Spider's narrower moves.
-fn passes(by_suit: bool) -> Vec<(Weights, u64)> {
+/// One pass of a portfolio: its weights and its share of the budget (a weight: see
+/// [`Budget::pass`]; the last pass takes whatever the others left).
+#[derive(Clone, Copy, Debug)]
+pub struct Pass {
+    pub weights: Weights,
+    pub share: u64,
+}
+
+/// A named portfolio: passes run in turn from the same root, each proving deals the
+/// others miss. Each pass gets its share of the caller's positions and of the time
+/// left (so a time-only budget gives every pass its turn); with no node limit the
+/// passes share `cap` positions by weight, so a search with no budget at all still
+/// ends.
+#[derive(Clone, Copy, Debug)]
+pub struct Preset<'a> {
+    pub name: &'a str,
+    pub passes: &'a [Pass],
+    pub cap: u64,
+}
+
+/// Spider's base weights: a suit break blocks a run as much as a rank break.
+pub const SPIDER_BASE: Weights = Weights { down: 6, hard: 4, soft: 4, stock: 3, empty: 8, rooted: 2, removed: 40, depth: 1, quota: 2000, deeper: 0, noise: 0, suited: false, lateral: false, grow: false };
+
+/// Black Widow's base weights: a run of two suits still moves, so a suit break costs less.
+pub const WIDOW_BASE: Weights = Weights { down: 6, hard: 4, soft: 2, stock: 3, empty: 8, rooted: 2, removed: 40, depth: 0, quota: 4000, deeper: 0, noise: 0, suited: false, lateral: false, grow: false };
+
+/// Positions a whole portfolio may search when the caller sets no node limit (shared by
+/// the passes by weight): about 4 s of search. A position costs about 80 bytes while
+/// its pass runs (measured: 4 million positions in one pass, 315 MB), so a search with
+/// no budget at all stays under 700 MB.
+pub const DEFAULT_CAP: u64 = 8_000_000;
+
+/// Spider (one, two or four suits). Fitted on deals 1-1000 (four suits).
+pub const SPIDER: Preset<'static> = Preset {
+    name: "spider",
+    passes: &[
+        Pass { weights: SPIDER_BASE, share: 35 },
+        Pass { weights: Weights { depth: 2, ..SPIDER_BASE }, share: 35 },
+        Pass { weights: Weights { depth: 0, ..SPIDER_BASE }, share: 30 },
+    ],
+    cap: DEFAULT_CAP,
+};
+
+/// Black Widow. Fitted on deals 1-1000: greedy first, then a little noise, Spider's
+/// narrower moves, and more weight on face-down cards in the last two.
+pub const BLACK_WIDOW: Preset<'static> = Preset {
+    name: "black-widow",
+    passes: &[
+        Pass { weights: WIDOW_BASE, share: 25 },
+        Pass { weights: Weights { depth: 1, noise: 8, ..WIDOW_BASE }, share: 19 },
+        Pass { weights: Weights { soft: 4, depth: 1, quota: 2000, suited: true, ..WIDOW_BASE }, share: 19 },
+        Pass { weights: Weights { down: 10, depth: 1, quota: 2000, ..WIDOW_BASE }, share: 19 },
+        Pass { weights: Weights { down: 10, empty: 12, depth: 1, noise: 8, ..WIDOW_BASE }, share: 18 },
+    ],
+    cap: DEFAULT_CAP,
+};
+
+/// Every named preset.
+pub const PRESETS: [&Preset<'static>; 2] = [&BLACK_WIDOW, &SPIDER];
+
+/// The preset the engine uses for a variant.
+pub fn preset(by_suit: bool) -> &'static Preset<'static> {
     if by_suit {
-        // In Spider a suit break blocks a run as much as a rank break.
-        let base = Weights { down: 6, hard: 4, soft: 4, stock: 3, empty: 8, rooted: 2, removed: 40, depth: 1, quota: 2000, deeper: 0, noise: 0, suited: false, lateral: false };
-        vec![(base, 35), (Weights { depth: 2, ..base }, 35), (Weights { depth: 0, ..base }, 100)]
+        &SPIDER
     } else {
-        // In Black Widow a run of two suits still moves: a suit break costs less.
-        let base = Weights { down: 6, hard: 4, soft: 2, stock: 3, empty: 8, rooted: 2, removed: 40, depth: 0, quota: 4000, deeper: 0, noise: 0, suited: false, lateral: false };
-        let spider = Weights { soft: 4, depth: 1, quota: 2000, suited: true, ..base };
-        vec![
-            (base, 25),
-            (Weights { depth: 1, noise: 8, ..base }, 19),
-            (spider, 19),
-            (Weights { down: 10, depth: 1, quota: 2000, ..base }, 19),
-            (Weights { down: 10, empty: 12, depth: 1, noise: 8, ..base }, 100),
-        ]
+        &BLACK_WIDOW
     }
 }
 
-pub struct Solution {
-    pub outcome: Outcome,
-    pub line: Vec<Move>,
-    pub positions: u64,
+/// A priority queue of node ids by score (lowest first), newest first among equals:
+/// one stack per score, since scores are small integers. Pushes and pops take constant
+/// time, where a binary heap of millions of entries misses the cache at every level.
+#[derive(Default)]
+struct Buckets {
+    /// `stacks[i]` holds the ids of score `i + base`.
+    stacks: Vec<Vec<u32>>,
+    base: i32,
+    /// No stack below this index holds an id.
+    lowest: usize,
+    len: usize,
+}
+
+impl Buckets {
+    fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    #[inline]
+    fn push(&mut self, score: i32, id: u32) {
+        if self.stacks.is_empty() {
+            self.base = score;
+        }
+        if score < self.base {
+            // Rare: a score below every one so far. Make room below.
+            let more = (self.base - score) as usize + 64;
+            self.stacks.splice(0..0, (0..more).map(|_| Vec::new()));
+            self.base -= more as i32;
+            self.lowest += more;
+        }
+        let index = (score - self.base) as usize;
+        if index >= self.stacks.len() {
+            self.stacks.resize_with(index + 64, Vec::new);
+        }
+        self.stacks[index].push(id);
+        self.lowest = self.lowest.min(index);
+        self.len += 1;
+    }
+
+    /// The newest id of the lowest score (the queue must not be empty).
+    #[inline]
+    fn pop(&mut self) -> u32 {
+        while self.stacks[self.lowest].is_empty() {
+            self.lowest += 1;
+        }
+        self.len -= 1;
+        self.stacks[self.lowest].pop().unwrap()
+    }
 }
 
 struct Node {
@@ -614,7 +730,7 @@ struct Node {
     chaos: i32,
 }
 
-/// One pass from `root` until a win, `limit` new positions, or exhaustion.
+/// One pass from `root` until a win, the end of `budget`, or an empty queue.
 ///
 /// Each stock level (deals made) has its own best-first queue. The search works on one
 /// level at a time for a quota of new positions: a deal from a position of that level
@@ -622,38 +738,29 @@ struct Node {
 /// positions it goes down; when a level can do no more it goes back up and gives the
 /// level above another quota, so that work is spread over the levels as in KPatience's
 /// per-level quotas, and the search never sinks all its budget into one level.
-fn pass(game: &mut Game, root: Pos, w: &Weights, limit: u64, positions: &mut u64, budget: &mut Budget) -> (Outcome, Vec<Move>) {
-    let prune = game.lateral_prune;
-    game.lateral_prune = prune && !w.lateral;
-    let result = pass_inner(game, root, w, limit, positions, budget);
-    game.lateral_prune = prune;
+fn pass(game: &mut Game, root: Pos, w: &Weights, positions: &mut u64, budget: &mut Budget) -> (Outcome, Vec<Move>) {
+    let (lateral, grow) = (game.lateral_prune, game.grow_runs);
+    game.lateral_prune = !w.lateral;
+    game.grow_runs = w.grow;
+    let result = pass_inner(game, root, w, positions, budget);
+    game.lateral_prune = lateral;
+    game.grow_runs = grow;
     result
 }
 
-fn pass_inner(game: &mut Game, root: Pos, w: &Weights, limit: u64, positions: &mut u64, budget: &mut Budget) -> (Outcome, Vec<Move>) {
+fn pass_inner(game: &mut Game, root: Pos, w: &Weights, positions: &mut u64, budget: &mut Budget) -> (Outcome, Vec<Move>) {
     let levels = game.deals_left(&root) as usize + 1;
     let mut nodes: Vec<Node> = Vec::with_capacity(1 << 16);
-    let mut heaps: Vec<BinaryHeap<Reverse<u64>>> = (0..levels).map(|_| BinaryHeap::new()).collect();
+    let mut heaps: Vec<Buckets> = (0..levels).map(|_| Buckets::default()).collect();
     let mut seen = KeySet::with_capacity_log2(16);
     seen.insert(game.key(&root));
     nodes.push(Node { pos: root, parent: u32::MAX, mv: Move::DEAL, depth: 0, chaos: game.score(&root, w) });
-    let order = |score: i32, id: u32| -> u64 { (((score + (1 << 30)) as u64) << 32) | (u32::MAX - id) as u64 };
-    heaps[0].push(Reverse(order(0, 0)));
-    let start = *positions;
+    heaps[0].push(0, 0);
     let mut moves = Vec::with_capacity(64);
-    let mut steps = Vec::with_capacity(16);
-    let debug = std::env::var_os("SPIDER_DEBUG").is_some();
-    let mut per_level = vec![0u64; levels];
+    let mut children: Vec<(Move, Pos, u64)> = Vec::with_capacity(64);
     let mut level = 0usize;
     let mut left = w.quota as i64;
-    let _ = &mut left;
-    let mut next_report = 100_000u64;
     loop {
-        if debug && *positions - start >= next_report {
-            next_report += 100_000;
-            let sizes: Vec<usize> = heaps.iter().map(|h| h.len()).collect();
-            eprintln!("  at {} positions: per level {:?} queues {:?} level {}", *positions - start, per_level, sizes, level);
-        }
         if left <= 0 || heaps[level].is_empty() {
             // Next level down, or back to the top: every level gets its quota in turn.
             let mut next = level;
@@ -670,32 +777,14 @@ fn pass_inner(game: &mut Game, root: Pos, w: &Weights, limit: u64, positions: &m
             left = w.quota as i64 * (1 + level as i64 * w.deeper as i64);
             continue;
         }
-        let Reverse(entry) = heaps[level].pop().unwrap();
-        let id = u32::MAX - (entry & 0xFFFF_FFFF) as u32;
-        let pos = nodes[id as usize].pos;
-        let depth = nodes[id as usize].depth;
-        let parent_chaos = nodes[id as usize].chaos;
+        let id = heaps[level].pop();
+        let Node { pos, depth, chaos: parent_chaos, .. } = nodes[id as usize];
         game.search_moves(&pos, &mut moves);
+        // The children first, each one's slot in the seen set fetched ahead of the inserts.
+        let key = game.key(&pos);
+        children.clear();
         for &mv in moves.iter() {
-            // A macro move is played as its single moves; the positions in between are
-            // kept as nodes (for the line) but neither queued nor marked as seen.
-            let mut parent = id;
-            let first_parent = id;
-            let mut child = pos;
-            let mut last = mv;
-            if mv.src != DEAL && mv.count & MACRO != 0 {
-                game.expand(&pos, mv, &mut steps);
-                let (init, tail) = steps.split_at(steps.len() - 1);
-                for &step in init {
-                    child = game.apply(&child, step);
-                    nodes.push(Node { pos: child, parent, mv: step, depth: depth.saturating_add(1), chaos: 0 });
-                    parent = nodes.len() as u32 - 1;
-                    *positions += 1;
-                }
-                last = tail[0];
-            }
-            let child = game.apply(&child, last);
-            let (id, mv) = (parent, last);
+            let child = game.apply(&pos, mv);
             if child.removed == RUNS {
                 let mut line = vec![mv];
                 let mut at = id;
@@ -707,30 +796,23 @@ fn pass_inner(game: &mut Game, root: Pos, w: &Weights, limit: u64, positions: &m
                 *positions += 1;
                 return (Outcome::Won, line);
             }
-            let key = game.key(&child);
+            let child_key = if mv.src == DEAL { game.key(&child) } else { game.key_after(key, &pos, &child, mv) };
+            debug_assert_eq!(child_key, game.key(&child));
+            seen.prefetch(child_key);
+            children.push((mv, child, child_key));
+        }
+        for &(mv, child, key) in children.iter() {
             if !seen.insert(key) {
                 continue;
             }
             *positions += 1;
-            per_level[child.dealt as usize] += 1;
-            if *positions - start >= limit || budget.exhausted(*positions) {
-                if debug {
-                    let deepest = nodes.iter().map(|n| n.pos.dealt).max().unwrap_or(0);
-                    if let Some(best) = nodes.iter().filter(|n| n.pos.dealt == deepest && n.chaos != 0).min_by_key(|n| n.chaos) {
-                        eprintln!("best at level {deepest}: chaos {} removed {}", best.chaos, best.pos.removed);
-                        for &id in &best.pos.cols {
-                            let info = game.store.info(id);
-                            let names: Vec<String> = game.store.cards(id).iter().map(|&c| format!("{}{}", "A23456789TJQK".as_bytes()[(c % 13) as usize] as char, "CDHS".as_bytes()[(c / 13) as usize] as char)).collect();
-                            eprintln!("  {} | {}", names[..info.down as usize].join(" "), names[info.down as usize..].join(" "));
-                        }
-                    }
-                }
+            if budget.exhausted(*positions) {
                 return (Outcome::Unknown, vec![]);
             }
             if child.dealt as usize == level {
                 left -= 1;
             }
-            let chaos = if mv.src == DEAL || parent != first_parent {
+            let chaos = if mv.src == DEAL {
                 game.score(&child, w)
             } else {
                 let (a, b) = (mv.src as usize, mv.dst as usize);
@@ -744,73 +826,64 @@ fn pass_inner(game: &mut Game, root: Pos, w: &Weights, limit: u64, positions: &m
             }
             let child_id = nodes.len() as u32;
             nodes.push(Node { pos: child, parent: id, mv, depth: depth.saturating_add(1), chaos });
-            heaps[child.dealt as usize].push(Reverse(order(score, child_id)));
+            heaps[child.dealt as usize].push(score, child_id);
         }
     }
 }
 
-/// Solve from a position: a first greedy pass, then a wider one with what is left.
-/// Solve a position given as columns (face-down, face-up cards) and stock: the passes
-/// of [`passes`] in turn, each with its share of the node budget.
-pub fn solve(columns: &[(Vec<u8>, Vec<u8>)], stock: &[u8], removed: u8, by_suit: bool, budget: &mut Budget, max_nodes: Option<u64>) -> Result<Solution, String> {
+/// Solve a position given as columns (face-down, face-up cards) and stock with the
+/// passes of `preset` in turn, each with its share of `budget` (see [`Preset`]).
+pub fn solve(columns: &[(Vec<u8>, Vec<u8>)], stock: &[u8], removed: u8, by_suit: bool, budget: &mut Budget, preset: &Preset) -> Result<Solution<Move>, String> {
+    solve_reporting(columns, stock, removed, by_suit, budget, preset, &mut |_, _, _| {})
+}
+
+/// [`solve`], telling `report` how each pass ended: `(pass index, outcome, positions)`
+/// (for tuning: see `examples/spider_tune.rs`).
+pub fn solve_reporting(
+    columns: &[(Vec<u8>, Vec<u8>)],
+    stock: &[u8],
+    removed: u8,
+    by_suit: bool,
+    budget: &mut Budget,
+    preset: &Preset,
+    report: &mut dyn FnMut(usize, Outcome, u64),
+) -> Result<Solution<Move>, String> {
     let (mut game, root) = Game::new(columns, stock, removed, by_suit)?;
     if root.removed == RUNS {
-        return Ok(Solution { outcome: Outcome::Won, line: vec![], positions: 0 });
+        return Ok(Solution::won(vec![], 0));
     }
     if game.legal_moves(&root).is_empty() {
-        return Ok(Solution { outcome: Outcome::Lost, line: vec![], positions: 1 });
+        return Ok(Solution::lost(1));
     }
     // Black Widow may also be searched with Spider's moves (a subset of its own).
     let mut suited_game: Option<(Game, Pos)> = None;
-    let total = max_nodes.unwrap_or(u64::MAX);
     let mut positions = 0u64;
-    let share = |percent: u64| if percent >= 100 { u64::MAX } else { total / 100 * percent };
-    let mut passes: Vec<(Weights, u64)> = passes(by_suit).iter().map(|&(w, p)| (w, share(p))).collect();
-    // Tuning aid: SPIDER_WEIGHTS="down,hard,soft,stock,empty,rooted,removed,depth,quota,deeper,share%,noise,suited;..."
-    if let Ok(text) = std::env::var("SPIDER_WEIGHTS") {
-        passes.clear();
-        for part in text.split(';') {
-            let v: Vec<i32> = part.split(',').map(|x| x.trim().parse().unwrap_or(0)).collect();
-            if v.len() < 11 {
-                continue;
-            }
-            let w = Weights {
-                down: v[0],
-                hard: v[1],
-                soft: v[2],
-                stock: v[3],
-                empty: v[4],
-                rooted: v[5],
-                removed: v[6],
-                depth: v[7],
-                quota: v[8],
-                deeper: v[9],
-                noise: *v.get(11).unwrap_or(&0),
-                suited: *v.get(12).unwrap_or(&0) != 0,
-                lateral: *v.get(13).unwrap_or(&0) != 0,
-            };
-            passes.push((w, share(v[10] as u64)));
-        }
-    }
-    for (weights, share) in passes {
-        let limit = share.max(1);
+    let total: u64 = preset.passes.iter().map(|pass| pass.share).sum::<u64>().max(1);
+    let mut weight_left = total;
+    for (index, pass_preset) in preset.passes.iter().enumerate() {
+        let weights = &pass_preset.weights;
+        let cap = ((preset.cap as u128 * pass_preset.share as u128) / total as u128).max(1) as u64;
+        let mut share = budget.pass(positions, pass_preset.share, weight_left, cap);
+        weight_left = weight_left.saturating_sub(pass_preset.share);
+        let before = positions;
         let (outcome, line) = if weights.suited && !by_suit {
             if suited_game.is_none() {
                 suited_game = Some(Game::new(columns, stock, removed, true)?);
             }
             let (suited, suited_root) = suited_game.as_mut().unwrap();
-            pass(suited, *suited_root, &weights, limit, &mut positions, budget)
+            pass(suited, *suited_root, weights, &mut positions, &mut share)
         } else {
-            pass(&mut game, root, &weights, limit, &mut positions, budget)
+            pass(&mut game, root, weights, &mut positions, &mut share)
         };
+        report(index, outcome, positions - before);
         if outcome == Outcome::Won {
-            return Ok(Solution { outcome, line, positions });
+            return Ok(Solution::won(line, positions));
         }
-        if budget.exhausted(positions) {
+        if budget.exhausted(positions) || budget.out_of_time() {
             break;
         }
     }
-    Ok(Solution { outcome: Outcome::Unknown, line: vec![], positions })
+    Ok(Solution::unknown(positions))
 }
 
 type PyColumns = Vec<(Vec<u8>, Vec<u8>)>;
@@ -835,7 +908,7 @@ fn spider_solve(
     max_seconds: Option<f64>,
 ) -> PyResult<(&'static str, Vec<(u8, u8, u8)>, u64)> {
     let solution = py
-        .allow_threads(|| solve(&columns, &stock, removed, by_suit, &mut Budget::new(max_nodes, max_seconds), max_nodes))
+        .allow_threads(|| solve(&columns, &stock, removed, by_suit, &mut Budget::new(max_nodes, max_seconds), preset(by_suit)))
         .map_err(PyValueError::new_err)?;
     Ok((solution.outcome.as_str(), solution.line.into_iter().map(to_tuple).collect(), solution.positions))
 }
@@ -927,7 +1000,7 @@ mod tests {
         // Not a whole deck, so the game is put together by hand.
         let mut store = Store::new(false);
         let ids: Vec<u32> = columns.iter().map(|(d, u)| store.intern(d.len() as u8, u)).collect();
-        let game = Game { store, stock: vec![0; 10], deals: 1, scratch_a: vec![], scratch_b: vec![], lateral_prune: true, macros: false };
+        let game = Game { store, stock: vec![0; 10], deals: 1, scratch_a: vec![], scratch_b: vec![], moves_made: Memo::new(), lateral_prune: true, grow_runs: false };
         let mut cols = [0u32; COLUMNS];
         cols.copy_from_slice(&ids);
         let mut swapped = cols;
@@ -938,5 +1011,80 @@ mod tests {
         let dealt = Pos { cols, dealt: 1, removed: 0 };
         let dealt_swapped = Pos { cols: swapped, dealt: 1, removed: 0 };
         assert_eq!(game.key(&dealt), game.key(&dealt_swapped));
+    }
+
+    /// A shuffled two-deck deal (not PySolFC's: any deal will do), dealt as the rules say.
+    fn shuffled_deal(seed: u64) -> (Vec<(Vec<u8>, Vec<u8>)>, Vec<u8>) {
+        let mut cards: Vec<u8> = (0..104).map(|i| (i % 52) as u8).collect();
+        let mut x = seed | 1;
+        for i in (1..cards.len()).rev() {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            cards.swap(i, (x % (i as u64 + 1)) as usize);
+        }
+        let mut columns: Vec<(Vec<u8>, Vec<u8>)> = (0..COLUMNS).map(|_| (Vec::new(), vec![])).collect();
+        let mut at = 0;
+        for c in 0..COLUMNS {
+            let down = if c < 4 { 5 } else { 4 };
+            columns[c].0 = cards[at..at + down].to_vec();
+            at += down;
+            columns[c].1 = vec![cards[at]];
+            at += 1;
+        }
+        (columns, cards[at..].to_vec())
+    }
+
+    /// A portfolio that wanders (pure noise): it does not win a four-suit deal quickly.
+    const WANDER: Weights = Weights { down: 0, hard: 0, soft: 0, stock: 0, empty: 0, rooted: 0, removed: 0, depth: 0, quota: 1000, deeper: 0, noise: 1000, suited: false, lateral: false, grow: false };
+    const WANDERING: [Pass; 3] = [Pass { weights: WANDER, share: 1 }, Pass { weights: WANDER, share: 2 }, Pass { weights: WANDER, share: 1 }];
+
+    fn run(budget: &mut Budget, cap: u64) -> (Solution<Move>, Vec<u64>) {
+        let (columns, stock) = shuffled_deal(7);
+        let preset = Preset { name: "wander", passes: &WANDERING, cap };
+        let mut spent = vec![];
+        let solution = solve_reporting(&columns, &stock, 0, true, budget, &preset, &mut |index, _, positions| {
+            assert_eq!(index, spent.len());
+            spent.push(positions);
+        })
+        .unwrap();
+        (solution, spent)
+    }
+
+    #[test]
+    fn a_node_budget_is_shared_by_weight() {
+        let (solution, spent) = run(&mut Budget::new(Some(40_000), None), u64::MAX);
+        assert_eq!(solution.outcome, Outcome::Unknown);
+        assert_eq!(spent, vec![10_000, 20_000, 10_000]);
+        assert_eq!(solution.positions, 40_000);
+    }
+
+    #[test]
+    fn a_time_budget_gives_every_pass_its_turn() {
+        let started = std::time::Instant::now();
+        let (solution, spent) = run(&mut Budget::new(None, Some(1.0)), u64::MAX);
+        assert_eq!(solution.outcome, Outcome::Unknown);
+        assert_eq!(spent.len(), 3, "every pass ran: {spent:?} in {:?}", started.elapsed());
+        assert!(spent.iter().all(|&count| count > 0), "{spent:?}");
+        assert!(started.elapsed() >= std::time::Duration::from_secs(1));
+    }
+
+    #[test]
+    fn with_no_budget_the_passes_share_the_cap() {
+        let (solution, spent) = run(&mut Budget::unlimited(), 8_000);
+        assert_eq!(solution.outcome, Outcome::Unknown);
+        assert_eq!(spent, vec![2_000, 4_000, 2_000]);
+    }
+
+    #[test]
+    fn the_presets_are_sound() {
+        for preset in PRESETS {
+            assert!(!preset.passes.is_empty() && preset.cap > 0, "{}", preset.name);
+            assert!(preset.passes.iter().all(|pass| pass.share > 0 && pass.weights.quota > 0), "{}", preset.name);
+        }
+        assert!(SPIDER.passes.iter().all(|pass| !pass.weights.suited), "Spider's moves are already suited");
+        let (columns, stock) = shuffled_deal(3);
+        let solution = solve(&columns, &stock, 0, false, &mut Budget::new(Some(2_000_000), None), &BLACK_WIDOW).unwrap();
+        assert_eq!(solution.outcome, Outcome::Won);
     }
 }

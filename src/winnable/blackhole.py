@@ -29,6 +29,7 @@ from typing import Any, Self
 
 from winnable import deals
 from winnable.cards import Card, Rank, Suit, format_cards, parse_cards
+from winnable.cards import _BY_TEXT
 from winnable.errors import IllegalMoveError, ParseError
 from winnable.game import Move, Position
 
@@ -39,7 +40,61 @@ HOLE = Card(Rank.ACE, Suit.SPADES)
 
 def ranks_adjacent(a: Rank, b: Rank) -> bool:
     """One rank apart around the circle K-A-2."""
-    return a.next_in_circle == b or b.next_in_circle == a
+    return (a - b) % 13 in (1, 12)
+
+
+def foundation_order(played: list[Card], top: Card) -> tuple[Card, ...]:
+    """An order in which ``played`` can have gone onto the foundation after the Ace of
+    Spades and before ``top``: each card one rank above or below the one before.
+
+    Only ranks matter, so this is a walk of +-1 steps on the 13-rank circle from the
+    Ace to ``top``'s rank, crossing each edge between neighbouring ranks a number of
+    times fixed by the cards (an Euler trail: the crossings are solved for on the odd
+    cycle, then the trail is walked with Hierholzer's algorithm). Raises
+    :class:`ParseError` when there is none.
+
+    >>> [str(card) for card in foundation_order(parse_cards("3C 2D 2H"), Card.from_text("AC"))]
+    ['2D', '3C', '2H']
+    >>> foundation_order(parse_cards("KD 2H"), Card.from_text("AC"))
+    Traceback (most recent call last):
+    ...
+    winnable.errors.ParseError: no order of the 2 cards missing from the piles leads from AS to AC one rank at a time
+    """
+    ranks = 13
+    degree = [0] * ranks
+    for card in played:
+        degree[card.rank - 1] += 2
+    degree[top.rank - 1] += 1  # the walk ends on top's rank
+    degree[HOLE.rank - 1] += 1  # and starts on the Ace
+    # Edge v joins ranks v and v+1 (0-based, around the circle); its crossings c[v]
+    # satisfy c[v-1] + c[v] = degree[v]. On an odd cycle there is one solution.
+    alternating = sum(degree[v] * (-1) ** (ranks - 1 - v) for v in range(ranks))
+    crossings = [alternating // 2]  # c[12], the edge from the King to the Ace
+    for v in range(ranks - 1):
+        crossings.append(degree[v] - crossings[-1])
+    crossings = crossings[1:] + crossings[:1]  # c[0] .. c[12]
+    why = f"no order of the {len(played)} cards missing from the piles leads from AS to {top} one rank at a time"
+    if alternating % 2 or min(crossings) < 0:
+        raise ParseError(why)
+    left = crossings[:]
+    stack, walk = [HOLE.rank - 1], []
+    while stack:
+        v = stack[-1]
+        if left[v]:
+            left[v] -= 1
+            stack.append((v + 1) % ranks)
+        elif left[v - 1]:
+            left[v - 1] -= 1
+            stack.append((v - 1) % ranks)
+        else:
+            walk.append(stack.pop())
+    walk.reverse()
+    if len(walk) != len(played) + 2 or walk[-1] != top.rank - 1:
+        raise ParseError(why)
+    by_rank: dict[int, list[Card]] = {}
+    for card in sorted(played, reverse=True):
+        by_rank.setdefault(card.rank - 1, []).append(card)
+    return tuple(by_rank[v].pop() for v in walk[1:-1])
 
 
 @dataclass(frozen=True, slots=True, repr=False)
@@ -54,6 +109,10 @@ class BlackHoleMove(Move):
 
     def __str__(self) -> str:
         return str(self.card)
+
+
+_MOVES = {text: BlackHoleMove(card) for text, card in _BY_TEXT.items()}
+"""Every move by its usual notation (moves are immutable values: one of each will do)."""
 
 
 @dataclass(frozen=True, slots=True, repr=False)
@@ -94,7 +153,18 @@ class BlackHole(Position):
         cards = deals.shuffled(number)
         cards.remove(HOLE)
         piles = tuple(tuple(cards[index::PILES]) for index in range(PILES))
-        return cls(piles, (HOLE,), deal_number=deals.parse_deal_number(number))
+        return cls._trusted(piles, (HOLE,), deals.parse_deal_number(number))
+
+    @classmethod
+    def _trusted(cls, piles: tuple[tuple[Card, ...], ...], foundation: tuple[Card, ...], deal_number: int | None) -> Self:
+        """A position the rules made (a fresh deal, or a legal move from a valid
+        position): every card is in it once, so the checks of ``__post_init__`` are
+        skipped. They cost more than the move itself when a survey replays lines."""
+        position = object.__new__(cls)
+        object.__setattr__(position, "piles", piles)
+        object.__setattr__(position, "foundation", foundation)
+        object.__setattr__(position, "deal_number", deal_number)
+        return position
 
     # -- rules -----------------------------------------------------------------------
     @property
@@ -108,10 +178,19 @@ class BlackHole(Position):
         rank = self.foundation_card.rank
         return [BlackHoleMove(top) for top in self.tops() if top is not None and ranks_adjacent(top.rank, rank)]
 
+    def is_legal(self, move: Move) -> bool:
+        """A top card one rank above or below the foundation's (checked directly, without
+        listing every move: the replay of a survey's lines goes through here)."""
+        card = getattr(move, "card", None)
+        if card is None or not ranks_adjacent(card.rank, self.foundation_card.rank):
+            return False
+        return self.pile_of(card) is not None
+
     def pile_of(self, card: Card) -> int | None:
         """The index of the pile whose top card is ``card``, if any."""
-        for index, top in enumerate(self.tops()):
-            if top == card:
+        wanted = card.index
+        for index, pile in enumerate(self.piles):
+            if pile and pile[-1].index == wanted:
                 return index
         return None
 
@@ -119,8 +198,12 @@ class BlackHole(Position):
         index = self.pile_of(move.card)
         if index is None:
             raise IllegalMoveError(f"{move.card} is not the top card of a pile")
+        return self._after(index, move.card)
+
+    def _after(self, index: int, card: Card) -> Self:
+        """The position after the top card of pile ``index``, ``card``, is played."""
         piles = self.piles[:index] + (self.piles[index][:-1],) + self.piles[index + 1 :]
-        return type(self)(piles, self.foundation + (move.card,), self.deal_number)
+        return self._trusted(piles, self.foundation + (card,), self.deal_number)
 
     def why_illegal(self, move: Move) -> str:
         card = getattr(move, "card", None)
@@ -129,6 +212,9 @@ class BlackHole(Position):
         return f"{card} is not one rank above or below {self.foundation_card} (suits do not matter; K-A-2 wraps)"
 
     def parse_move(self, text: str) -> BlackHoleMove:
+        move = _MOVES.get(text)
+        if move is not None:  # the usual spelling, as the engine's lines write it
+            return move
         cleaned = text.strip().lower().removeprefix("p")
         if cleaned.isdigit():
             pile = int(cleaned)
@@ -147,8 +233,10 @@ class BlackHole(Position):
 
         >>> BlackHole.deal(2).finishing_line() is None
         True
-        >>> BlackHole.from_text("Foundation: AS\\n1: 3H 2C\\n" + "\\n".join(f"{i}: -" for i in range(2, 18))).finishing_line()
-        [BlackHoleMove.from_text('2C'), BlackHoleMove.from_text('3H')]
+        >>> from winnable.solver import solve
+        >>> line = solve(BlackHole.deal(2)).line
+        >>> BlackHole.deal(2).play_line(line[:-3]).finishing_line()
+        [BlackHoleMove.from_text('4D'), BlackHoleMove.from_text('5C'), BlackHoleMove.from_text('6D')]
         """
         position, line = self, []
         while not position.is_won():
@@ -164,6 +252,10 @@ class BlackHole(Position):
 
     def cards_left(self) -> int:
         return sum(len(pile) for pile in self.piles)
+
+    def cards_total(self) -> int:
+        """The 51 cards dealt to the piles (the Ace of Spades starts in the hole)."""
+        return PILES * PILE_SIZE
 
     # -- notation --------------------------------------------------------------------
     def to_text(self) -> str:
@@ -185,7 +277,30 @@ class BlackHole(Position):
             body = rest if sep else label
             body = body.strip()
             piles.append(tuple() if body in ("-", "") else tuple(parse_cards(body)))
-        return cls(tuple(piles), foundation)
+        position = cls(tuple(piles), foundation)
+        position.check_whole()
+        return position
+
+    def check_whole(self) -> None:
+        r"""Raise :class:`ParseError` unless this is a position of a real game: the 52
+        cards of one deck, every one once, with the foundation a legal sequence (the Ace
+        of Spades first, then each card one rank above or below the one before).
+
+        >>> BlackHole.from_text("Foundation: AS 3C\n" + "-\n" * 17)
+        Traceback (most recent call last):
+        ...
+        winnable.errors.ParseError: the foundation is not a legal sequence: 3C cannot follow AS (one rank above or below, K-A-2 wraps)
+        """
+        if self.foundation[0] != HOLE:
+            raise ParseError(f"the foundation starts with the Ace of Spades, not {self.foundation[0]}")
+        for before, after in zip(self.foundation, self.foundation[1:]):
+            if not ranks_adjacent(before.rank, after.rank):
+                raise ParseError(f"the foundation is not a legal sequence: {after} cannot follow {before} (one rank above or below, K-A-2 wraps)")
+        cards = {card for pile in self.piles for card in pile} | set(self.foundation)
+        missing = [Card.from_index(index) for index in range(52) if Card.from_index(index) not in cards]
+        if missing:
+            more = f" and {len(missing) - 6} more" if len(missing) > 6 else ""
+            raise ParseError(f"not a whole deck: {format_cards(missing[:6])}{more} missing from the piles and the foundation")
 
     def to_bhs(self) -> str:
         """The board format of Shlomi Fish's black-hole-solver: ``Foundations: AS``, then
@@ -205,13 +320,23 @@ class BlackHole(Position):
         if len(top) != 1:
             raise ParseError("the Foundations line names one card")
         piles = [tuple(parse_cards(line.lstrip(":"))) for line in lines[1:]]
-        on_table = {card for pile in piles for card in pile}
-        missing = [card for card in sorted(set(Card.from_index(i) for i in range(52)) - on_table) if card != top[0]]
+        on_table = [card for pile in piles for card in pile]
+        if len(set(on_table)) != len(on_table):
+            raise ParseError("a card appears twice in the piles")
         if top[0] in on_table:
             raise ParseError(f"{top[0]} is both on the foundation and in a pile")
-        rest = [card for card in missing if card != HOLE]
-        foundation = ((HOLE,) if top[0] != HOLE else ()) + tuple(rest) + (top[0],)
-        return cls(tuple(piles), foundation)
+        if HOLE in on_table:
+            raise ParseError("the Ace of Spades starts in the hole: it cannot be in a pile")
+        played = [Card.from_index(i) for i in range(52) if Card.from_index(i) not in on_table and Card.from_index(i) not in (HOLE, top[0])]
+        if top[0] == HOLE:
+            if played:
+                raise ParseError(f"{len(played)} cards are missing from the piles, but the foundation shows only AS")
+            foundation: tuple[Card, ...] = (HOLE,)
+        else:
+            foundation = (HOLE,) + foundation_order(played, top[0]) + (top[0],)
+        position = cls(tuple(piles), foundation)
+        position.check_whole()
+        return position
 
     def to_json(self) -> dict[str, Any]:
         return {

@@ -20,5 +20,9 @@ class UnknownGameError(WinnableError, KeyError):
         return str(self.args[0]) if self.args else "unknown game"
 
 
+class BudgetError(WinnableError, ValueError):
+    """A search budget that is not a positive number of positions or seconds."""
+
+
 class EngineError(WinnableError, RuntimeError):
     """The engine claimed something the Python rules refuse (a bug, never shown as a win)."""

@@ -579,6 +579,10 @@ class FreeCellFamily(Position):
     def cards_left(self) -> int:
         return 52 - sum(self.foundations)
 
+    def cards_total(self) -> int:
+        """One deck: 52 cards (the beak on its foundation counts as brought home)."""
+        return 52
+
     def score(self) -> int:
         """Cards on the foundations: the partial score of a lost game."""
         return sum(self.foundations)

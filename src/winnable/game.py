@@ -6,8 +6,11 @@ attributes changed, as in python-chess. Everything else in Winnable (the solver 
 the CLI, the web app) talks to games through this interface only:
 
 * ``Position.deal(number)`` lays out PySolFC deal ``number``;
-* ``legal_moves()``, ``play(move)`` (checks legality, raises :class:`IllegalMoveError`),
+* ``legal_moves()``, ``is_legal(move)``, ``play(move)`` (checks legality with
+  ``is_legal``, raises :class:`IllegalMoveError` with ``why_illegal``'s reason),
   ``is_won()``, ``is_lost()``;
+* ``hidden_cards`` (does the player see every card?), ``cards_left()`` and
+  ``cards_total()`` (the cards a player brings home: the partial score);
 * ``parse_move(text)`` and ``str(move)``: a move notation that round-trips;
 * ``to_text()`` / ``from_text()``: a position notation that round-trips, plus any
   other board ``FORMATS`` (``export(fmt)`` / ``import_(fmt, text)``);
@@ -55,6 +58,10 @@ class Position(abc.ABC):
     (``from_<fmt>``)."""
     summary: ClassVar[str] = ""
     """One line on the game, for listings."""
+    hidden_cards: ClassVar[bool] = False
+    """True when the player does not see every card (face-down cards, the order of a
+    stock): the solver knows them, the player does not, so a verdict speaks of the
+    whole deal. :meth:`player_view` then hides them."""
 
     deal_number: int | None = None
     """The PySolFC deal this position came from, if known."""
@@ -88,11 +95,17 @@ class Position(abc.ABC):
         """Read a move in this game's notation. Subclasses may accept more spellings."""
         return self.move_type.from_text(text)
 
+    def is_legal(self, move: Move) -> bool:
+        """Do the rules allow ``move`` here? The same answer as ``move in
+        legal_moves()``; families override it with a direct check of the one move."""
+        return move in self.legal_moves()
+
     def play(self, move: Move | str) -> Self:
-        """Check ``move`` against the rules and return the position after it."""
+        """Check ``move`` with :meth:`is_legal` and return the position after it; an
+        illegal move raises :class:`IllegalMoveError` with :meth:`why_illegal`'s reason."""
         if isinstance(move, str):
             move = self.parse_move(move)
-        if move not in self.legal_moves():
+        if not self.is_legal(move):
             raise IllegalMoveError(self.why_illegal(move))
         return self.apply(move)
 
@@ -127,6 +140,11 @@ class Position(abc.ABC):
     @abc.abstractmethod
     def cards_left(self) -> int:
         """Cards not yet on the foundations."""
+
+    @abc.abstractmethod
+    def cards_total(self) -> int:
+        """Cards a player brings home in a won game (``cards_total() - cards_left()``
+        is the partial score of a lost one)."""
 
     # -- notation --------------------------------------------------------------------
     @abc.abstractmethod

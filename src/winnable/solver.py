@@ -11,10 +11,11 @@
 from __future__ import annotations
 
 import enum
+import math
 import time
 from dataclasses import dataclass, field
 
-from winnable.errors import EngineError, WinnableError
+from winnable.errors import BudgetError, EngineError, WinnableError
 from winnable.game import Move, Position
 
 
@@ -31,16 +32,30 @@ class Status(str, enum.Enum):
 
 @dataclass(frozen=True, slots=True)
 class Budget:
-    """How much search one question may cost. ``None`` means no limit."""
+    """How much search one question may cost: positions, wall-clock seconds, both or
+    neither (``None`` means no limit). The engine splits it between the passes of its
+    portfolio, each getting its share of the positions *and* of the time left; with no
+    budget at all each engine still stops at a finite cap (see its presets), and the
+    verdict is then ``unknown``.
+
+    >>> Budget(nodes=1_000_000)
+    Budget(nodes=1000000, seconds=None)
+    >>> Budget(seconds=0)
+    Traceback (most recent call last):
+    ...
+    winnable.errors.BudgetError: a time budget must be a positive number of seconds, not 0
+    """
 
     nodes: int | None = None
     seconds: float | None = None
 
     def __post_init__(self) -> None:
-        if self.nodes is not None and self.nodes <= 0:
-            raise ValueError("a node budget must be positive")
-        if self.seconds is not None and self.seconds <= 0:
-            raise ValueError("a time budget must be positive")
+        if self.nodes is not None:
+            if isinstance(self.nodes, bool) or not isinstance(self.nodes, int) or self.nodes <= 0:
+                raise BudgetError(f"a node budget must be a positive whole number of positions, not {self.nodes!r}")
+        if self.seconds is not None:
+            if isinstance(self.seconds, bool) or not isinstance(self.seconds, (int, float)) or not math.isfinite(self.seconds) or self.seconds <= 0:
+                raise BudgetError(f"a time budget must be a positive number of seconds, not {self.seconds!r}")
 
 
 UNLIMITED = Budget()

@@ -197,6 +197,8 @@ class Spider(Position):
     family = "spider"
     summary = "Two decks, ten columns: build King-to-Ace runs of one suit; only one-suit runs move."
     move_type = SpiderMove
+    hidden_cards = True
+    """Face-down cards and the stock's order are hidden from the player."""
 
     by_suit: ClassVar[bool] = True
     """True: only one-suit runs move as a unit (Spider). False: any descending run does
@@ -310,14 +312,6 @@ class Spider(Position):
             return False
         return self.accepts(move.target, self.columns[move.source].up[-move.count])
 
-    def play(self, move: Move | str) -> Self:
-        """Check ``move`` against the rules and return the position after it."""
-        if isinstance(move, str):
-            move = self.parse_move(move)
-        if not self.is_legal(move):
-            raise IllegalMoveError(self.why_illegal(move))
-        return self.apply(move)
-
     def why_illegal(self, move: Move) -> str:
         if not isinstance(move, SpiderMove):
             return f"{move} is not a Spider move"
@@ -389,6 +383,14 @@ class Spider(Position):
 
     def cards_left(self) -> int:
         return sum(len(column) for column in self.columns) + len(self.stock)
+
+    def cards_total(self) -> int:
+        """Two decks: 104 cards.
+
+        >>> Spider4.deal(1).cards_total()
+        104
+        """
+        return 2 * 52
 
     # -- clicks and the browser --------------------------------------------------------
     def click_targets(self, source: int, count: int) -> list[int]:

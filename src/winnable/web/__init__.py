@@ -75,11 +75,16 @@ def run(host: str = "127.0.0.1", port: int = 8000, database: str | None = None, 
         "host": host,
         "port": port,
         "log_level": os.environ.get("WINNABLE_LOG_LEVEL", "warning"),
+        "access_log": os.environ.get("WINNABLE_LOG_LEVEL", "warning").lower() in ("info", "debug", "trace"),
         "server_header": False,
         "proxy_headers": forwarded_allow_ips is not None,
         "forwarded_allow_ips": forwarded_allow_ips or "",
         "limit_concurrency": limit_concurrency,
         "h11_max_incomplete_event_size": settings.max_header_bytes,
+        # uvicorn kills a worker that does not answer its supervisor within 5 s: on a
+        # busy machine a worker starting up (imports) or under a burst misses that, is
+        # restarted, starts up again under the same load... and drops every request.
+        "timeout_worker_healthcheck": 60,
     }
     print(f"Winnable: http://{host}:{port}/  (API docs: /docs; database: {shown}; "
           f"{workers} worker{'s' if workers != 1 else ''})", flush=True)
@@ -89,7 +94,12 @@ def run(host: str = "127.0.0.1", port: int = 8000, database: str | None = None, 
         uvicorn.run(build(url, settings), **options)
         return
     if settings.metrics and not os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
-        os.environ["PROMETHEUS_MULTIPROC_DIR"] = tempfile.mkdtemp(prefix="winnable-metrics-")
+        import atexit
+        import shutil
+
+        folder = tempfile.mkdtemp(prefix="winnable-metrics-")  # the workers' figures, summed at /metrics
+        atexit.register(shutil.rmtree, folder, True)
+        os.environ["PROMETHEUS_MULTIPROC_DIR"] = folder
     uvicorn.run("winnable.web.app:app_from_env", factory=True, workers=workers, **options)
 
 

@@ -15,9 +15,9 @@ send no such request, and a cross-site ``fetch`` with it needs a CORS preflight,
 this server never grants.
 
 Tokens are HMAC-signed with the key all servers on the database share, expire, and are
-bound to ``binding(scope)``: nothing for now; with sign-in (cookies, ``SameSite=Lax``) the
-session id, so a token is worth something only together with its session cookie
-(set ``app.state.csrf.binding``).
+bound to ``binding(scope)``: the app binds them to the session cookie's digest
+(:func:`winnable.web.app.session_binding`), so a token is worth something only together
+with the session it was issued to.
 
 >>> policy = CsrfPolicy(b"k" * 32)
 >>> token = policy.issue({})

@@ -1,10 +1,14 @@
 """Storage: a game is its preset, its deal number and the list of moves played.
 
-``games`` holds one row per game a player started; ``winnable_deals`` is
-the pool of deal numbers the solver proved winnable (with the winning line it found,
-so the first hint of such a deal is instant). Positions are never stored: the server
+``games`` holds one row per game a player started; ``verdicts``
+(:mod:`winnable.verdicts`, shared with ``winnable survey --database``) what the solver
+proved about each deal, with the winning line it found, so the first hint of a
+Winnable deal is instant. Positions are never stored: the server
 rebuilds them by replaying the moves with the rules. ``leases`` say which server runs
 once-per-database work (the pool's filler); ``server_keys`` hold shared secrets.
+``users`` and ``sessions`` are the accounts and who is signed in (or a guest);
+``daily_deals`` the Daily of each game and day, ``daily_attempts`` each player's one
+scored attempt at it (a game row).
 
 The schema belongs to Alembic (``winnable/web/migrations``); :func:`migrate` brings any
 database to the newest revision and runs every time the server starts.
@@ -35,6 +39,8 @@ import sqlalchemy as sa
 from sqlalchemy import event
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
+
+from winnable.verdicts import VerdictRow
 
 try:
     import fcntl
@@ -79,26 +85,33 @@ class GameRow(Base):
     updated_at: Mapped[dt.datetime] = mapped_column(sa.DateTime(timezone=True), default=utcnow)
     finished_at: Mapped[dt.datetime | None] = mapped_column(sa.DateTime(timezone=True), nullable=True)
     status: Mapped[str] = mapped_column(sa.String(16), default="playing")
+    # -- who plays it and how (revision 0004) -----------------------------------------
+    user_id: Mapped[int | None] = mapped_column(sa.Integer, nullable=True, index=True)
+    """The account that plays it; None for a guest's game (or an anonymised Daily attempt)."""
+    guest: Mapped[str | None] = mapped_column(sa.String(64), nullable=True, index=True)
+    """The guest session that started it (its id's digest), until the guest signs in."""
+    hints_used: Mapped[int] = mapped_column(sa.Integer, default=0)
+    move_count: Mapped[int] = mapped_column(sa.Integer, default=0)
+    cards_left: Mapped[int | None] = mapped_column(sa.Integer, nullable=True)
+    """Cards not yet home after the last move (kept for the leaderboard and statistics)."""
+    think_seconds: Mapped[int | None] = mapped_column(sa.Integer, nullable=True)
+    """Black Hole's timed play: the most seconds a move may take; None: untimed."""
+    last_move_at: Mapped[dt.datetime | None] = mapped_column(sa.DateTime(timezone=True), nullable=True)
+    """When the thinking time of the next move started (the deal, the last move or undo)."""
+    timed_out_at: Mapped[dt.datetime | None] = mapped_column(sa.DateTime(timezone=True), nullable=True)
+    """When a timed game ran out of time (it is lost then)."""
+    daily_day: Mapped[dt.date | None] = mapped_column(sa.Date, nullable=True)
+    """The Daily this game is an attempt at (None for any other game)."""
 
     @property
     def deal_number(self) -> int:
         return int(self.deal)
 
 
-class WinnableDeal(Base):
-    """A deal the solver proved winnable, with the verified line; ``used_at`` once dealt."""
-
-    __tablename__ = "winnable_deals"
-    __table_args__ = (sa.UniqueConstraint("game", "deal", name="uq_winnable_deals_game_deal"),)
-
-    id: Mapped[int] = mapped_column(sa.Integer, primary_key=True, autoincrement=True)
-    game: Mapped[str] = mapped_column(sa.String(64), index=True)
-    deal: Mapped[str] = mapped_column(sa.String(24))
-    line: Mapped[list[str]] = mapped_column(sa.JSON, default=list)
-    positions: Mapped[int] = mapped_column(sa.BigInteger, default=0)
-    seconds: Mapped[float] = mapped_column(sa.Float, default=0.0)
-    created_at: Mapped[dt.datetime] = mapped_column(sa.DateTime(timezone=True), default=utcnow)
-    used_at: Mapped[dt.datetime | None] = mapped_column(sa.DateTime(timezone=True), nullable=True, index=True)
+# The verdicts table (what the solver proved about each deal, the pool of Winnable mode
+# among them) is shared with the command line, so it lives outside the web package;
+# a copy in this metadata lets the migrations' checks see every table.
+VerdictRow.__table__.to_metadata(Base.metadata)
 
 
 class Lease(Base):
@@ -120,6 +133,61 @@ class ServerKey(Base):
 
     name: Mapped[str] = mapped_column(sa.String(64), primary_key=True)
     value: Mapped[str] = mapped_column(sa.String(256))
+    created_at: Mapped[dt.datetime] = mapped_column(sa.DateTime(timezone=True), default=utcnow)
+
+
+class User(Base):
+    """A player's account: a name and an argon2id hash of the password, nothing else."""
+
+    __tablename__ = "users"
+
+    id: Mapped[int] = mapped_column(sa.Integer, primary_key=True, autoincrement=True)
+    name: Mapped[str] = mapped_column(sa.String(32))
+    name_key: Mapped[str] = mapped_column(sa.String(32), unique=True)
+    """The name folded to lower case: two names that differ only in case are one."""
+    password_hash: Mapped[str] = mapped_column(sa.String(256))
+    created_at: Mapped[dt.datetime] = mapped_column(sa.DateTime(timezone=True), default=utcnow)
+
+
+class SessionRow(Base):
+    """A signed-in (``user_id``) or guest session; the cookie holds a random token, the
+    database only its SHA-256 digest, so a copy of the database signs nobody in."""
+
+    __tablename__ = "sessions"
+
+    id: Mapped[str] = mapped_column(sa.String(64), primary_key=True)
+    user_id: Mapped[int | None] = mapped_column(sa.Integer, sa.ForeignKey("users.id", ondelete="CASCADE"),
+                                                nullable=True, index=True)
+    created_at: Mapped[dt.datetime] = mapped_column(sa.DateTime(timezone=True), default=utcnow)
+    seen_at: Mapped[dt.datetime] = mapped_column(sa.DateTime(timezone=True), default=utcnow)
+    expires_at: Mapped[dt.datetime] = mapped_column(sa.DateTime(timezone=True), index=True)
+
+
+class DailyDeal(Base):
+    """The Daily of one game on one day (UTC): one row, made by whichever server is asked
+    first, so every worker and server hands out the same deal."""
+
+    __tablename__ = "daily_deals"
+
+    game: Mapped[str] = mapped_column(sa.String(64), primary_key=True)
+    day: Mapped[dt.date] = mapped_column(sa.Date, primary_key=True)
+    deal: Mapped[str] = mapped_column(sa.String(24))
+    created_at: Mapped[dt.datetime] = mapped_column(sa.DateTime(timezone=True), default=utcnow)
+
+
+class DailyAttempt(Base):
+    """A player's one scored attempt at a Daily: the game row holds its moves and clock.
+    ``user_id`` becomes None when the account is deleted (the result stays, anonymous)."""
+
+    __tablename__ = "daily_attempts"
+    __table_args__ = (sa.UniqueConstraint("game", "day", "user_id", name="uq_daily_attempts_player"),)
+
+    id: Mapped[int] = mapped_column(sa.Integer, primary_key=True, autoincrement=True)
+    game: Mapped[str] = mapped_column(sa.String(64))
+    day: Mapped[dt.date] = mapped_column(sa.Date)
+    user_id: Mapped[int | None] = mapped_column(sa.Integer, sa.ForeignKey("users.id", ondelete="SET NULL"),
+                                                nullable=True, index=True)
+    game_id: Mapped[str] = mapped_column(sa.String(32), sa.ForeignKey("games.id", ondelete="CASCADE"), unique=True)
     created_at: Mapped[dt.datetime] = mapped_column(sa.DateTime(timezone=True), default=utcnow)
 
 
@@ -159,17 +227,10 @@ def make_engine(url: str) -> Engine:
 
     @event.listens_for(engine, "begin")
     def _on_begin(connection) -> None:
-        options = connection.get_execution_options()
-        if options.get("winnable_read", False):
-            return  # one SELECT is atomic by itself: no BEGIN, nothing to roll back
-        connection.exec_driver_sql("BEGIN IMMEDIATE" if options.get("winnable_write", False) else "BEGIN")
+        immediate = connection.get_execution_options().get("winnable_write", False)
+        connection.exec_driver_sql("BEGIN IMMEDIATE" if immediate else "BEGIN")
 
     return engine
-
-
-def reader(engine: Engine) -> Engine:
-    """The same engine, for single statements that read (SQLite: without BEGIN)."""
-    return engine.execution_options(winnable_read=True)
 
 
 def writer(engine: Engine) -> Engine:
@@ -277,44 +338,117 @@ def server_key(engine: Engine, name: str) -> str:
         return session.get(ServerKey, name).value
 
 
-class Query:
-    """A SELECT compiled once and run straight on a pooled DBAPI connection, its values
-    converted by SQLAlchemy's own type processors (JSON, dates, booleans). For the reads
-    every request makes: SQLAlchemy's Connection and Result machinery cost several times
-    the query itself.
+class Statement:
+    """A statement compiled once for the engine's dialect, run straight on a pooled DBAPI
+    cursor, its parameters and values converted by SQLAlchemy's own type processors
+    (JSON, dates, booleans). For what every request does: SQLAlchemy's Connection and
+    Result machinery cost several times the statement itself.
 
     >>> engine = make_engine("sqlite://"); migrate(engine)
     >>> with Session(engine) as session:
     ...     session.add(GameRow(id="g1", game="black-hole", deal="7", undo_mode="none")); session.commit()
     >>> table = GameRow.__table__
+    >>> update = Statement(engine, table.update().where(table.c.id == sa.bindparam("game_id"))
+    ...                    .values(moves=sa.bindparam("moves")))
+    >>> with transaction(engine) as cursor:
+    ...     update.run(cursor, game_id="g1", moves=["KH"])
     >>> row = Query(engine, sa.select(table).where(table.c.id == sa.bindparam("id"))).first(id="g1")
     >>> row["moves"], row["winnable_deal"], row["created_at"].year > 2000
-    ([], False, True)
+    (['KH'], False, True)
     """
 
-    def __init__(self, engine: Engine, statement: sa.Select) -> None:
+    def __init__(self, engine: Engine, statement: sa.Executable) -> None:
         dialect = engine.dialect
         compiled = statement.compile(dialect=dialect)
         self.engine = engine
         self.sql = str(compiled)
         self.names = list(compiled.positiontup) if compiled.positional else None
-        columns = list(statement.selected_columns)
+        self.binds = {name: bind.type.dialect_impl(dialect).bind_processor(dialect)
+                      for name, bind in compiled.binds.items()}
+        columns = list(getattr(statement, "selected_columns", ()))
         self.keys = [column.key for column in columns]
         self.processors = [column.type.dialect_impl(dialect).result_processor(dialect, None) for column in columns]
 
-    def first(self, **params: Any) -> dict[str, Any] | None:
-        arguments = tuple(params[name] for name in self.names) if self.names is not None else params
-        connection = self.engine.raw_connection()
-        try:
-            cursor = connection.cursor()
-            try:
-                cursor.execute(self.sql, arguments)
-                values = cursor.fetchone()
-            finally:
-                cursor.close()
-        finally:
-            connection.close()  # back to the pool (which rolls back any transaction)
+    def arguments(self, params: dict[str, Any]) -> tuple | dict:
+        converted = {name: (value if value is None or self.binds.get(name) is None else self.binds[name](value))
+                     for name, value in params.items()}
+        return tuple(converted[name] for name in self.names) if self.names is not None else converted
+
+    def row(self, values: tuple | None) -> dict[str, Any] | None:
         if values is None:
             return None
         return {key: (value if process is None or value is None else process(value))
                 for key, process, value in zip(self.keys, self.processors, values)}
+
+    def run(self, cursor: Any, **params: Any) -> dict[str, Any] | None:
+        """Run on ``cursor``; the first row (converted) if it selects."""
+        cursor.execute(self.sql, self.arguments(params))
+        return self.row(cursor.fetchone()) if self.keys else None
+
+
+class Query(Statement):
+    """A :class:`Statement` that reads, each on a connection of its own (from
+    :func:`read_engine`: on PostgreSQL in autocommit, so a read is one round trip, not a
+    ping, the query and a rollback)."""
+
+    def __init__(self, engine: Engine, statement: sa.Select) -> None:
+        super().__init__(read_engine(engine), statement)
+
+    def first(self, **params: Any) -> dict[str, Any] | None:
+        for attempt in (1, 2):
+            connection = self.engine.raw_connection()
+            try:
+                cursor = connection.cursor()
+                try:
+                    return self.run(cursor, **params)
+                finally:
+                    cursor.close()
+            except self.engine.dialect.loaded_dbapi.OperationalError:
+                # a connection the database dropped (a restart): a fresh one, once; a
+                # read may be repeated safely
+                connection.invalidate()
+                if attempt == 2:
+                    raise
+            finally:
+                connection.close()  # back to the pool
+        raise AssertionError("unreachable")
+
+
+_read_engines: dict[str, Engine] = {}
+
+
+def read_engine(engine: Engine) -> Engine:
+    """The engine single-statement reads use: on SQLite the engine itself (a lone SELECT
+    runs outside any transaction there); elsewhere one in autocommit, without the
+    connection ping (:class:`Query` retries a read on a dropped connection instead)."""
+    if engine.dialect.name == "sqlite":
+        return engine
+    key = engine.url.render_as_string(hide_password=False)
+    found = _read_engines.get(key)
+    if found is None:
+        found = _read_engines.setdefault(key, sa.create_engine(engine.url, isolation_level="AUTOCOMMIT",
+                                                               pool_size=10, max_overflow=20))
+    return found
+
+
+@contextlib.contextmanager
+def transaction(engine: Engine):
+    """A write transaction on a pooled DBAPI cursor (SQLite: ``BEGIN IMMEDIATE`` under the
+    write lock), committed at the end of the block, rolled back if it raises."""
+    sqlite = engine.dialect.name == "sqlite"
+    with write_lock(engine):
+        connection = engine.raw_connection()
+        try:
+            cursor = connection.cursor()
+            try:
+                if sqlite:
+                    cursor.execute("BEGIN IMMEDIATE")
+                yield cursor
+                connection.commit()
+            except BaseException:
+                connection.rollback()
+                raise
+            finally:
+                cursor.close()
+        finally:
+            connection.close()

@@ -63,6 +63,13 @@ class BadRequest(ApiError):
     default_code = "bad_request"
 
 
+class Unauthorized(ApiError):
+    """Not signed in (or the name or password is wrong)."""
+
+    status = 401
+    default_code = "sign_in_required"
+
+
 class Forbidden(ApiError):
     status = 403
     default_code = "forbidden"
@@ -153,4 +160,17 @@ CODES: dict[str, str] = {
     "solver_queue_full_for_client": "This client already has the most solver jobs it may have waiting.",
     "unavailable": "The server cannot answer now; see Retry-After.",
     "internal_error": "A bug on the server's side.",
+    "sign_in_required": "This needs a signed-in player (the Daily, the account).",
+    "bad_credentials": "The name or the password is wrong (which one is not said).",
+    "bad_name": "A player name is 3 to 24 letters or digits, with . _ - between them.",
+    "bad_password": "A password is 8 to 128 characters, without control characters.",
+    "name_taken": "The name cannot be used for a new account.",
+    "daily_unavailable": "No deal of that game has been proved winnable yet: no Daily.",
+    "daily_no_help": "Hints and analyses are off in the Daily while its day lasts.",
+    "daily_no_restart": "The Daily is one attempt: it cannot be restarted.",
+    "daily_over": "That Daily's day is over: its attempts are final.",
+    "daily_deal": "Today's Daily deal is played in the Daily only.",
+    "time_out": "A timed game's move came after its thinking time: the game is lost.",
+    "bad_think": "Timed play is for Black Hole, with 10, 30 or 60 seconds a move.",
+    "bad_date": "A date is YYYY-MM-DD, not in the future.",
 }

@@ -3,7 +3,9 @@
 A Winnable request never searches: it takes an unused proved deal from the database
 (``X-Winnable-Source: pool``), or when every proved deal of the game has been dealt
 once, one of them again (``reused``); when the game has no proved deal at all it is
-refused at once with 409 ``no_winnable_deal``.
+refused at once with 409 ``no_winnable_deal``. The proved deals are the ``won`` rows of
+the verdicts table (:mod:`winnable.verdicts`), which surveys fill too (``winnable survey
+--database URL``); the filler adds its wins and its proved losses there.
 
 The filler keeps ``size`` unused deals ready for every game. It runs once per database,
 whatever the number of worker processes and machines: each server's :class:`WinnablePool`
@@ -26,16 +28,13 @@ import time
 import uuid
 from dataclasses import dataclass, field
 
-from sqlalchemy import func, select
 from sqlalchemy.engine import Engine
-from sqlalchemy.exc import IntegrityError
-from sqlalchemy.orm import Session
 
 from winnable.errors import WinnableError
 from winnable.games import game_class, game_ids
 from winnable.solver import Status
 from winnable.web import leases
-from winnable.web.db import WinnableDeal, utcnow, write_lock, writer
+from winnable.verdicts import VerdictStore
 from winnable.web.service import RANDOM_DEALS, lookup_game
 from winnable.web.solving import Solver
 
@@ -85,9 +84,9 @@ class WinnablePool:
 
     def __init__(self, engine: Engine, solver: Solver, settings: PoolSettings | None = None) -> None:
         self.engine = engine
-        self.write_engine = writer(engine)
         self.solver = solver
         self.settings = settings or PoolSettings()
+        self.store = VerdictStore(engine)
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self._process = None
@@ -99,83 +98,48 @@ class WinnablePool:
         self.attempts = 0
         self.progress: dict[str, Progress] = {}
 
-    # -- storage ---------------------------------------------------------------------
-    def ready(self, game: str) -> int:
-        with Session(self.engine) as session:
-            query = select(func.count()).select_from(WinnableDeal).where(WinnableDeal.game == game, WinnableDeal.used_at.is_(None))
-            return session.scalar(query) or 0
+    # -- storage: the verdicts table (winnable.verdicts) ------------------------------
+    def ready(self, game: str, at_most: int | None = None) -> int:
+        """Won deals of ``game`` not dealt yet (counted up to ``at_most``: after a
+        survey there may be a million)."""
+        return self.store.unused(game, at_most)
 
     def counts(self) -> dict[str, int]:
-        with Session(self.engine) as session:
-            query = (
-                select(WinnableDeal.game, func.count())
-                .where(WinnableDeal.used_at.is_(None))
-                .group_by(WinnableDeal.game)
-            )
-            found = dict(session.execute(query).all())
-        return {game: found.get(game, 0) for game in self.games()}
+        unused = self.store.unused_counts()
+        return {game: unused.get(game, 0) for game in self.games()}
 
-    def add(self, found: Found, used: bool = False) -> bool:
-        """Store a proved deal; False if the pool already had it."""
-        try:
-            with write_lock(self.engine), Session(self.write_engine) as session, session.begin():
-                session.add(
-                    WinnableDeal(
-                        game=found.game,
-                        deal=str(found.deal),
-                        line=list(found.line),
-                        positions=found.positions,
-                        seconds=found.seconds,
-                        created_at=utcnow(),
-                        used_at=utcnow() if used else None,
-                    )
-                )
-        except IntegrityError:
-            return False
-        return True
+    def add(self, found: Found) -> bool:
+        """Store a proved deal; False if the table already had a proof of it."""
+        entry = {"game": found.game, "deal": found.deal, "verdict": "won", "moves": len(found.line),
+                 "line": list(found.line), "positions": found.positions, "seconds": found.seconds}
+        return self.store.record([entry], "filler", seconds=self.settings.seconds) > 0
+
+    def add_loss(self, game: str, deal: int, positions: int, seconds: float) -> None:
+        """Store a proved loss, so that no filler searches that deal again."""
+        entry = {"game": game, "deal": deal, "verdict": "lost", "moves": 0, "positions": positions, "seconds": seconds}
+        self.store.record([entry], "filler", seconds=self.settings.seconds)
 
     def take(self, game: str) -> Found | None:
-        """Hand out one unused proved deal of ``game`` (marked used), or None."""
-        with self._take_lock, write_lock(self.engine), Session(self.write_engine) as session, session.begin():
-            query = (
-                select(WinnableDeal)
-                .where(WinnableDeal.game == game, WinnableDeal.used_at.is_(None))
-                .order_by(WinnableDeal.id)
-                .limit(1)
-                .with_for_update(skip_locked=True)
-            )
-            row = session.scalars(query).first()
-            if row is None:
-                return None
-            row.used_at = utcnow()
-            found = Found(game, int(row.deal), tuple(row.line), row.positions, row.seconds)
-        return found  # the filler notices within `idle` seconds (not at once: this request first)
+        """Hand out one won deal of ``game`` not dealt before (marked dealt), or None."""
+        with self._take_lock:
+            proved = self.store.take(game)
+        # the filler notices within `idle` seconds (not at once: this request first)
+        return None if proved is None else Found(game, proved.deal, proved.line, proved.positions, proved.seconds)
 
     def reuse(self, game: str, rng: random.Random | None = None) -> Found | None:
-        """Any proved deal of ``game``, dealt before or not (None if it has none): a
-        random id between the smallest and the largest, then the next one there is, so
-        the choice costs one index lookup however large the table."""
-        with Session(self.engine) as session:
-            low, high = session.execute(
-                select(func.min(WinnableDeal.id), func.max(WinnableDeal.id)).where(WinnableDeal.game == game)).one()
-            if low is None:
-                return None
-            pick = (rng or random).randint(low, high)
-            row = session.scalars(
-                select(WinnableDeal).where(WinnableDeal.game == game, WinnableDeal.id >= pick)
-                .order_by(WinnableDeal.id).limit(1)).first()
-            if row is None:
-                return None
-            return Found(game, int(row.deal), tuple(row.line), row.positions, row.seconds, from_pool=False)
+        """Any won deal of ``game``, dealt before or not (None if it has none)."""
+        proved = self.store.any_won(game, rng)
+        if proved is None:
+            return None
+        return Found(game, proved.deal, proved.line, proved.positions, proved.seconds, from_pool=False)
 
     def deal_for(self, game: str) -> Found | None:
         """The deal a Winnable request gets: an unused proved one, else any proved one."""
         return self.take(game) or self.reuse(game)
 
     def known_deal(self, game: str, deal: int) -> bool:
-        with Session(self.engine) as session:
-            query = select(WinnableDeal.id).where(WinnableDeal.game == game, WinnableDeal.deal == str(deal))
-            return session.scalars(query).first() is not None
+        """The table has a verdict on this deal (a survey's or a filler's)."""
+        return self.store.verdict(game, deal) is not None
 
     # -- searching -------------------------------------------------------------------
     def games(self) -> list[str]:
@@ -186,6 +150,8 @@ class WinnablePool:
         position = lookup_game(game).deal(deal)
         self.attempts += 1
         known = self.solver.solve_now(position, seconds)
+        if known.status is Status.LOST:
+            self.add_loss(game, deal, known.positions, known.seconds)
         if known.status is not Status.WON:
             return None
         return Found(game, deal, known.line, known.positions, known.seconds)
@@ -328,7 +294,7 @@ class WinnablePool:
             if time.monotonic() < progress.resume_at:
                 continue
             try:
-                if self.ready(game) >= self.settings.size:
+                if self.ready(game, self.settings.size) >= self.settings.size:
                     continue
                 game_class(game)
             except WinnableError:

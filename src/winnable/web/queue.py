@@ -13,12 +13,15 @@ request.
   given only the time left.
 
 The engine releases the GIL while it searches, so the workers' searches run beside the
-event loop. The pool of winnable deals is filled by its own low-priority process
+event loop, at a lower CPU priority (``nice``) so that moves and reads come first. The pool of winnable deals is filled by its own low-priority process
 (:mod:`winnable.web.pool`), never by requests.
 
 >>> import asyncio, time
+>>> from concurrent.futures import ThreadPoolExecutor
 >>> queue = SolverQueue(workers=1, max_waiting=4)
->>> asyncio.run(queue.run("client-a", lambda seconds: f"searched {seconds > 0}", time.monotonic() + 1))
+>>> async def request():  # what a route does
+...     return await queue.run("client-a", lambda seconds: f"searched {seconds > 0}", time.monotonic() + 1)
+>>> ThreadPoolExecutor(1).submit(asyncio.run, request()).result()  # an event loop of its own
 'searched True'
 >>> queue.stop()
 """
@@ -26,6 +29,7 @@ event loop. The pool of winnable deals is filled by its own low-priority process
 from __future__ import annotations
 
 import asyncio
+import os
 import threading
 import time
 from collections import deque
@@ -52,12 +56,14 @@ class Job:
 
 class SolverQueue:
     def __init__(self, workers: int = 2, max_waiting: int = 32, per_client: int = 4,
-                 running_per_client: int = 1, on_change: Callable[[int, int], None] | None = None) -> None:
+                 running_per_client: int = 1, on_change: Callable[[int, int, float], None] | None = None,
+                 nice: int = 0) -> None:
         self.workers = max(1, workers)
+        self.nice = nice  # the workers' CPU priority below the server's (0: the same)
         self.max_waiting = max_waiting
         self.per_client = per_client
         self.running_per_client = running_per_client
-        self.on_change = on_change  # (waiting, running), for the metrics
+        self.on_change = on_change  # (waiting, running, CPU seconds so far), for the metrics
         self._lines: dict[str, deque[Job]] = {}
         self._turns: deque[str] = deque()  # clients with waiting jobs, in turn order
         self._running: dict[str, int] = {}
@@ -69,6 +75,7 @@ class SolverQueue:
         self.done = 0
         self.dropped = 0
         self.refused = 0
+        self.cpu_seconds = 0.0  # CPU time the workers spent on jobs (their searches)
         self._job_seconds = 0.5  # running mean of a job's time, for Retry-After
 
     # -- figures -----------------------------------------------------------------------
@@ -175,6 +182,11 @@ class SolverQueue:
         return None
 
     def _work(self) -> None:
+        if self.nice:
+            try:  # Linux: a thread's own priority; requests come before searches
+                os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), self.nice)
+            except (AttributeError, OSError):
+                pass
         while True:
             with self._cond:
                 job = None
@@ -188,6 +200,7 @@ class SolverQueue:
                 self._running[job.client] = self._running.get(job.client, 0) + 1
             self._changed()
             started = time.monotonic()
+            cpu_started = time.thread_time()
             result: Any = None
             error: BaseException | None = None
             left = job.deadline - started
@@ -199,6 +212,7 @@ class SolverQueue:
                 except BaseException as failure:  # handed to the request, which decides
                     error = failure
             took = time.monotonic() - started
+            self.cpu_seconds += time.thread_time() - cpu_started
             with self._cond:
                 job.state = "done"
                 self._busy -= 1
@@ -218,7 +232,7 @@ class SolverQueue:
 
     def _changed(self) -> None:
         if self.on_change is not None:
-            self.on_change(self._waiting, self._busy)
+            self.on_change(self._waiting, self._busy, self.cpu_seconds)
 
     def stop(self, timeout: float = 5.0) -> None:
         with self._cond:

@@ -40,6 +40,9 @@ WHAT = {
     "play": "moves, undos and restarts",
     "create": "new games",
     "solver": "hints and analyses",
+    "signup": "new accounts",
+    "login": "sign-in attempts",
+    "login_name": "sign-in attempts for this name",
 }
 
 
@@ -125,6 +128,9 @@ class RateLimits:
             "play": parse_many(settings.limit_play),
             "create": parse_many(settings.limit_create),
             "solver": parse_many(settings.limit_solver),
+            "signup": parse_many(settings.limit_signup),
+            "login": parse_many(settings.limit_login),
+            "login_name": parse_many(settings.limit_login_name),
         }
 
     def add(self, name: str, notation: str) -> None:
@@ -140,7 +146,7 @@ class RateLimits:
             if not self.limiter.hit(item, name, key):
                 reset = self.limiter.get_window_stats(item, name, key).reset_time
                 raise TooManyRequests(
-                    f"too many {WHAT.get(name, name)} from your address (the limit is {item.amount} per "
+                    f"too many {WHAT.get(name, name)}{'' if name == 'login_name' else ' from your address'} (the limit is {item.amount} per "
                     f"{item.GRANULARITY.name}); try again in a moment",
                     retry_after=max(1.0, reset - time.time()),
                 )

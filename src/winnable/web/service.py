@@ -50,8 +50,9 @@ from winnable.errors import IllegalMoveError, UnknownGameError, WinnableError
 from winnable.game import Position
 from winnable.games import game_class, game_ids
 from winnable.web.cache import ByteLRU, position_size
-from winnable.web.db import GameRow, Query, as_utc, utcnow, write_lock, writer
-from winnable.web.errors import ApiError, BadRequest, Conflict, NotFound, Unavailable, quote
+from winnable.web.db import GameRow, Query, Statement, as_utc, transaction, utcnow, write_lock, writer
+from winnable.web.errors import ApiError, BadRequest, Conflict, Forbidden, NotFound, Unavailable, quote
+from winnable.web.scores import THINK_CHOICES, speed_score
 
 ServiceError = ApiError  # the name other modules knew
 __all__ = ["GameService", "Positions", "ServiceError", "BadRequest", "Conflict", "NotFound", "Unavailable"]
@@ -88,7 +89,7 @@ def game_not_found(game_id: str) -> NotFound:
 # -- the games on offer ---------------------------------------------------------------
 def hides_cards(cls: type[Position]) -> bool:
     """True for games with face-down cards (the solver knows them, the player does not)."""
-    return bool(getattr(cls, "hidden_cards", cls.family == "spider"))
+    return cls.hidden_cards
 
 
 def lookup_game(game_id: str) -> type[Position]:
@@ -145,6 +146,10 @@ def moves_key(moves: Sequence[str]) -> tuple[bytes, bytes]:
     return full, hashlib.blake2b(text[:cut], digest_size=16).digest()
 
 
+CHECKPOINT = 256
+"""A long game's positions are kept every this many moves (see :meth:`Positions._replay`)."""
+
+
 class Positions:
     """Positions by (game, deal, moves), rebuilt by replay when not in memory; the cache
     holds at most ``budget`` bytes."""
@@ -162,9 +167,40 @@ class Positions:
             position = self.cache.get((game, deal, before))
             start = len(moves) - 1
         if position is None:
-            start, position = 0, initial(game, deal)
+            return self._replay(game, deal, moves, key)
         try:
             position = position.play_line(moves[start:])
+        except WinnableError as error:
+            raise Conflict(f"this stored game no longer replays under the current rules: {error}", code="stale_game") from None
+        self.cache.put((game, deal, key), position, position_size(position))
+        return position
+
+    def _replay(self, game: str, deal: int, moves: Sequence[str], key: bytes) -> Position:
+        """Replay from the latest cached checkpoint (every ``CHECKPOINT`` moves), leaving
+        checkpoints behind: reading any point of a long game costs at most that many
+        moves of replay once its checkpoints are in memory, not the whole game's."""
+        checkpoints = []
+        hasher = hashlib.blake2b(digest_size=16)
+        for index, move in enumerate(moves):
+            if index:
+                hasher.update(b"\n")
+            hasher.update(move.encode("utf-8", "surrogatepass"))
+            if (index + 1) % CHECKPOINT == 0:
+                checkpoints.append((index + 1, hasher.digest()))
+        start, position = 0, None
+        for at, digest in reversed(checkpoints):
+            position = self.cache.get((game, deal, digest))
+            if position is not None:
+                start = at
+                break
+        if position is None:
+            position = initial(game, deal)
+        marks = dict(checkpoints)
+        try:
+            for index in range(start, len(moves)):
+                position = position.play(moves[index])
+                if index + 1 in marks:
+                    self.cache.put((game, deal, marks[index + 1]), position, position_size(position))
         except WinnableError as error:
             raise Conflict(f"this stored game no longer replays under the current rules: {error}", code="stale_game") from None
         self.cache.put((game, deal, key), position, position_size(position))
@@ -182,10 +218,7 @@ def initial(game: str, deal: int) -> Position:
 @lru_cache(maxsize=512)
 def cards_in_play(game: str, deal: int) -> int:
     """Cards a player can bring home in this deal (for the partial score)."""
-    position = initial(game, deal)
-    view = position.player_view()
-    on_foundations = view.get("score", 0) if isinstance(view.get("score"), int) else 0
-    return position.cards_left() + on_foundations
+    return initial(game, deal).cards_total()
 
 
 def status_of(position: Position) -> str:
@@ -256,10 +289,33 @@ class Snapshot:
     moves: tuple[str, ...]
     position: Position
     status: str
+    daily_day: dt.date | None = None
 
     @property
     def cls(self) -> type[Position]:
         return type(self.position)
+
+
+def think_deadline(row) -> dt.datetime | None:
+    """When a timed game's current move must be played by (None: untimed)."""
+    if not row.think_seconds or row.last_move_at is None:
+        return None
+    return as_utc(row.last_move_at) + dt.timedelta(seconds=row.think_seconds)
+
+
+def effective_status(row, status: str, now: dt.datetime) -> str:
+    """The game's status on the server's clock: a timed game whose thinking time ran out
+    is lost, whether or not a request has written that down yet."""
+    if row.timed_out_at is not None:
+        return "lost"
+    deadline = think_deadline(row)
+    if status == "playing" and deadline is not None and now > deadline:
+        return "lost"
+    return status
+
+
+def today(now: dt.datetime) -> dt.date:
+    return now.astimezone(dt.timezone.utc).date()
 
 
 # -- the service ----------------------------------------------------------------------
@@ -267,10 +323,13 @@ _GAMES = GameRow.__table__
 _READ_GAME = select(_GAMES).where(_GAMES.c.id == sa.bindparam("id"))
 _LOCK_GAME = _READ_GAME.with_for_update()
 _INSERT_GAME = _GAMES.insert()
-_CHANGED = ("moves", "undo_used", "restarts", "started_at", "status", "updated_at", "finished_at")
+_CHANGED = ("moves", "undo_used", "restarts", "started_at", "status", "updated_at", "finished_at", "move_count",
+            "cards_left", "last_move_at", "timed_out_at")
 # Built once: building a statement per request cost more than running it.
 _UPDATE_GAME = (_GAMES.update().where(_GAMES.c.id == sa.bindparam("game_id"))
                 .values({name: sa.bindparam(name) for name in _CHANGED}))
+_COUNT_HINT = (_GAMES.update().where(_GAMES.c.id == sa.bindparam("game_id"))
+               .values(hints_used=func.coalesce(_GAMES.c.hints_used, 0) + 1))
 
 
 @dataclasses.dataclass
@@ -290,6 +349,17 @@ class Stored:
     updated_at: dt.datetime
     finished_at: dt.datetime | None
     status: str
+    user_id: int | None = None
+    """The account that plays it (None: a guest's game, or an anonymised Daily attempt)."""
+    guest: str | None = None
+    """The guest session that started it, until the guest signs in."""
+    hints_used: int = 0
+    move_count: int = 0
+    cards_left: int | None = None
+    think_seconds: int | None = None
+    last_move_at: dt.datetime | None = None
+    timed_out_at: dt.datetime | None = None
+    daily_day: dt.date | None = None
 
     @property
     def deal_number(self) -> int:
@@ -301,10 +371,23 @@ class GameService:
 
     def __init__(self, engine: Engine, positions: Positions | None = None) -> None:
         self.engine = engine
-        self.write_engine = writer(engine)
+        self.write_engine = writer(engine)  # for SQLAlchemy transactions of other services (the Daily)
         self._read_game = Query(engine, _READ_GAME)
+        self._lock_game = Statement(engine, _LOCK_GAME)
+        self._insert_game = Statement(engine, _INSERT_GAME)
+        self._update_game = Statement(engine, _UPDATE_GAME)
         self.positions = positions or Positions()
         self._locks = [threading.Lock() for _ in range(64)]
+        self.clock = utcnow
+        """The server's clock (tests move it; nothing a client sends does)."""
+
+    @staticmethod
+    def _check_owner(row, game_id: str, viewer) -> None:
+        """An account's games are its own: anyone else is told there is no such game.
+        A guest's game is reached by its id, as before accounts (``viewer`` None: the
+        server itself)."""
+        if viewer is not None and row.user_id is not None and row.user_id != viewer.user_id:
+            raise game_not_found(game_id)
 
     def _lock(self, game_id: str) -> threading.Lock:
         return self._locks[hash(game_id) % len(self._locks)]
@@ -321,18 +404,32 @@ class GameService:
         lookup_game(row.game)
         return self.positions.after(row.game, int(row.deal), row.moves)
 
-    def snapshot(self, game_id: str) -> Snapshot:
+    def snapshot(self, game_id: str, viewer=None, purpose: str | None = None) -> Snapshot:
+        """The game for the solver; ``purpose`` ("hint", "analysis") is refused with 403
+        ``daily_no_help`` on a Daily attempt while its day lasts."""
         row = self._read(game_id)
+        self._check_owner(row, game_id, viewer)
+        if purpose is not None and row.daily_day is not None and row.daily_day >= today(self.clock()):
+            raise Forbidden(f"{'hints are' if purpose == 'hint' else 'the solver is'} off in the Daily until its day is over "
+                            "(undo is allowed, and counted)", code="daily_no_help")
         position = self._position(row)
-        return Snapshot(row.id, row.game, int(row.deal), tuple(row.moves), position, status_of(position))
+        status = effective_status(row, status_of(position), self.clock())
+        return Snapshot(row.id, row.game, int(row.deal), tuple(row.moves), position, status, row.daily_day)
 
-    def state(self, game_id: str) -> dict[str, Any]:
+    def count_hint(self, game_id: str) -> None:
+        """One more hint used in this game (the game counts as assisted if won)."""
+        with write_lock(self.engine), self.write_engine.begin() as connection:
+            connection.execute(_COUNT_HINT, {"game_id": game_id})
+
+    def state(self, game_id: str, viewer=None) -> dict[str, Any]:
         row = self._read(game_id)
+        self._check_owner(row, game_id, viewer)
         return self.render(row, self._position(row))
 
-    def position_at(self, game_id: str, at: int) -> dict[str, Any]:
+    def position_at(self, game_id: str, at: int, viewer=None) -> dict[str, Any]:
         """The position after the first ``at`` moves of a game (for replays)."""
         row = self._read(game_id)
+        self._check_owner(row, game_id, viewer)
         moves = list(row.moves)
         if not 0 <= at <= len(moves):
             raise BadRequest(f"at must be between 0 and {len(moves)} (the moves played)", code="bad_position")
@@ -355,10 +452,18 @@ class GameService:
         """The game state the browser draws."""
         cls = type(position)
         view = shown(position)
-        status = view.status
+        now = self.clock()
+        status = effective_status(row, view.status, now)
+        timed_out = status == "lost" and view.status == "playing"
+        deadline = think_deadline(row)
         started, finished = as_utc(row.started_at), as_utc(row.finished_at)
-        # The clock starts with the first move (and again after a restart).
-        elapsed = 0.0 if started is None else ((finished or utcnow()) - started).total_seconds()
+        if timed_out and finished is None:
+            finished = as_utc(row.timed_out_at) or deadline
+        # The clock starts with the first move (and again after a restart); a Daily's
+        # starts when it is dealt.
+        elapsed = 0.0 if started is None else ((finished or now) - started).total_seconds()
+        hints = row.hints_used or 0
+        daily_open = row.daily_day is not None and row.daily_day >= today(now)
         moves = list(row.moves)
         deal = int(row.deal)
         out_of = cards_in_play(row.game, deal)
@@ -377,9 +482,9 @@ class GameService:
             "moves": moves,
             "move_count": len(moves),
             "position": view.view,
-            "legal": view.legal,
-            "safe": view.safe,
-            "finish": view.finish,
+            "legal": view.legal if not timed_out else [],
+            "safe": view.safe if not timed_out else [],
+            "finish": view.finish if not timed_out else None,
             "status": status,
             "winnable_deal": row.winnable_deal,
             "hidden_cards": hides_cards(cls),
@@ -395,7 +500,18 @@ class GameService:
                 "cards_left": position.cards_left(),
                 "moves": len(moves),
                 "seconds": round(max(0.0, elapsed), 3),
+                "speed": speed_score(status == "won", len(moves), elapsed) if cls.family == "freecell" else None,
             },
+            "undo_used": row.undo_used,
+            "hints_used": hints,
+            "assisted": hints > 0,
+            "think_seconds": row.think_seconds,
+            "think_deadline": iso(deadline) if status == "playing" else None,
+            "think_left": round(max(0.0, (deadline - now).total_seconds()), 3) if status == "playing" and deadline else None,
+            "timed_out": timed_out,
+            "daily": row.daily_day.isoformat() if row.daily_day is not None else None,
+            "hint_allowed": status == "playing" and not daily_open,
+            "restart_allowed": row.daily_day is None,
             "links": {
                 "deal": f"/play/{row.game}?deal={deal}",
                 "resume": f"/play/{row.game}?id={row.id}",
@@ -405,16 +521,25 @@ class GameService:
         }
 
     # -- writing ---------------------------------------------------------------------
-    def create(self, game: str, deal: Any = None, undo: str = "unlimited", winnable_deal: bool = False) -> dict[str, Any]:
+    def new_row(self, game: str, deal: Any = None, undo: str = "unlimited", winnable_deal: bool = False,
+                owner=None, think_seconds: int | None = None, daily_day: dt.date | None = None) -> tuple[Stored, Position]:
+        """A new game's row (not stored yet) and its position, after every check.
+
+        ``owner`` is the :class:`~winnable.web.accounts.Viewer` who starts it (the game is
+        the account's, or the guest session's); ``think_seconds`` makes a timed Black Hole
+        game; ``daily_day`` a Daily attempt, whose clock runs from the deal."""
         cls = lookup_game(game)
         if undo not in UNDO_MODES:
             raise BadRequest(f"unknown undo mode {quote(undo)} (modes: {', '.join(UNDO_MODES)})", code="bad_request")
+        if think_seconds is not None and (cls.family != "blackhole" or think_seconds not in THINK_CHOICES):
+            raise BadRequest(f"timed play is for Black Hole, with {', '.join(map(str, THINK_CHOICES))} seconds a move",
+                             code="bad_think")
         number = random.randint(1, RANDOM_DEALS) if deal is None else parse_deal(deal)
         try:
             position = initial(cls.game_id, number)
         except WinnableError as error:
             raise BadRequest(f"cannot deal {cls.title} deal {number}: {error}", code="bad_deal") from None
-        now = utcnow()
+        now = self.clock()
         row = Stored(
             id=secrets.token_urlsafe(9),
             game=cls.game_id,
@@ -425,40 +550,89 @@ class GameService:
             winnable_deal=winnable_deal,
             restarts=0,
             created_at=now,
-            started_at=None,
+            started_at=now if daily_day is not None else None,
             updated_at=now,
             finished_at=None,
             status=status_of(position),
+            user_id=getattr(owner, "user_id", None),
+            guest=None if owner is None or owner.user_id is not None else owner.session,
+            hints_used=0,
+            move_count=0,
+            cards_left=position.cards_left(),
+            think_seconds=think_seconds,
+            last_move_at=now if think_seconds else None,
+            timed_out_at=None,
+            daily_day=daily_day,
         )
-        with write_lock(self.engine), self.write_engine.begin() as connection:
-            connection.execute(_INSERT_GAME, dataclasses.asdict(row))
+        return row, position
+
+    @staticmethod
+    def insert(connection: sa.Connection, row: Stored) -> None:
+        """Store a new game's row in the caller's transaction."""
+        connection.execute(_INSERT_GAME, dataclasses.asdict(row))
+
+    def create(self, game: str, deal: Any = None, undo: str = "unlimited", winnable_deal: bool = False,
+               owner=None, think_seconds: int | None = None) -> dict[str, Any]:
+        row, position = self.new_row(game, deal, undo, winnable_deal, owner, think_seconds)
+        with transaction(self.engine) as cursor:
+            self._insert_game.run(cursor, **dataclasses.asdict(row))
         return self.render(row, position)
 
-    def _change(self, game_id: str, change) -> dict[str, Any]:
+    def _change(self, game_id: str, change, viewer=None, what: str = "move") -> dict[str, Any]:
         """Run ``change(row, position) -> new position`` in one transaction, one request
         per game at a time; anything it raises leaves the stored game as it was.
-        (SQLAlchemy Core, not the ORM: a move's transaction costs a fifth as much CPU.)"""
+        (Statements compiled once and run on the DBAPI cursor, not the ORM: a move's
+        transaction costs a fraction of the CPU.)
+
+        Before it, the server's clock has its say: a timed game whose thinking time ran
+        out is written down as lost (and the move or undo refused with 409 ``time_out``);
+        a Daily attempt of a day that is over takes no more moves."""
         if not valid_id(game_id):
             raise game_not_found(game_id)
+        refusal: ApiError | None = None
         with self._lock(game_id):
-            with write_lock(self.engine), self.write_engine.begin() as connection:
-                found = connection.execute(_LOCK_GAME, {"id": game_id}).first()
+            with transaction(self.engine) as cursor:
+                found = self._lock_game.run(cursor, id=game_id)
                 if found is None:
                     raise game_not_found(game_id)
-                row = Stored(**found._mapping)
-                position = change(row, self._position(row))
-                now = utcnow()
-                status = status_of(position)
+                row = Stored(**found)
+                self._check_owner(row, game_id, viewer)
+                now = self.clock()
+                if row.daily_day is not None:
+                    if what == "restart":
+                        raise Conflict("the Daily is one attempt: it cannot be restarted (undo is allowed, and counted)",
+                                       code="daily_no_restart")
+                    if row.daily_day < today(now):
+                        raise Conflict(f"the Daily of {row.daily_day.isoformat()} is over: its result is final",
+                                       code="daily_over")
+                position = self._position(row)
+                deadline = think_deadline(row)
+                if (what != "restart" and row.timed_out_at is None and deadline is not None and now > deadline
+                        and status_of(position) == "playing"):
+                    row.timed_out_at = deadline
+                    refusal = Conflict(f"time ran out: a move had to be played within {row.think_seconds} seconds; "
+                                       "this game is lost (restart it or deal again)", code="time_out")
+                elif what != "restart" and row.timed_out_at is not None:
+                    raise Conflict("time ran out in this game: it is lost; restart it or deal again", code="time_out")
+                else:
+                    position = change(row, position)
+                    if row.think_seconds:
+                        row.last_move_at = now
+                status = "lost" if row.timed_out_at is not None else status_of(position)
                 row.status = status
                 row.updated_at = now
+                row.move_count = len(row.moves)
+                row.cards_left = position.cards_left()
                 if status == "playing":
                     row.finished_at = None
                 elif row.finished_at is None:
-                    row.finished_at = now
-                connection.execute(_UPDATE_GAME, {"game_id": game_id} | {name: getattr(row, name) for name in _CHANGED})
+                    row.finished_at = row.timed_out_at or now
+                self._update_game.run(cursor, game_id=game_id, **{name: getattr(row, name) for name in _CHANGED})
+            if refusal is not None:
+                raise refusal
             return self.render(row, position)
 
-    def play(self, game_id: str, text: str, auto: bool = False) -> dict[str, Any]:
+    def play(self, game_id: str, text: str, auto: bool = False, viewer=None) -> dict[str, Any]:
         """Play one move given in the game's notation; with ``auto``, then every safe
         move to the foundations it opens (stored as moves of their own; an undo with
         ``auto`` takes them back together with the move)."""
@@ -491,13 +665,13 @@ class GameService:
                 moves.append(safe[0])
             row.moves = moves
             if row.started_at is None:
-                row.started_at = utcnow()
+                row.started_at = self.clock()
             self.positions.remember(row.game, row.deal_number, moves, after)
             return after
 
-        return self._change(game_id, change)
+        return self._change(game_id, change, viewer, "move")
 
-    def undo(self, game_id: str, auto: bool = False) -> dict[str, Any]:
+    def undo(self, game_id: str, auto: bool = False, viewer=None) -> dict[str, Any]:
         """Take back the last move, if the game's undo mode allows it. With ``auto``
         (safe moves home are played by themselves), the last move the player chose goes
         back together with the safe moves home played after it, as one undo."""
@@ -521,9 +695,9 @@ class GameService:
             row.undo_used += 1
             return self.positions.after(row.game, row.deal_number, row.moves)
 
-        return self._change(game_id, change)
+        return self._change(game_id, change, viewer, "undo")
 
-    def restart(self, game_id: str) -> dict[str, Any]:
+    def restart(self, game_id: str, viewer=None) -> dict[str, Any]:
         """Start the same deal again (same id, same undo mode, clock reset)."""
 
         def change(row: GameRow, position: Position) -> Position:
@@ -531,6 +705,7 @@ class GameService:
             row.undo_used = 0
             row.restarts += 1
             row.started_at = None
+            row.timed_out_at = None
             return initial(row.game, row.deal_number)
 
-        return self._change(game_id, change)
+        return self._change(game_id, change, viewer, "restart")

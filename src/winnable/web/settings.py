@@ -59,6 +59,9 @@ class Settings(BaseSettings):
     """Solver jobs one client may have waiting or running; beyond it: 429."""
     solver_running_per_client: int = Field(1, ge=1, le=64)
     """Searches of one client running at once (the others wait their turn)."""
+    solver_nice: int = Field(10, ge=0, le=19)
+    """The solver threads' CPU priority below the server's (Linux): moves and reads of
+    every player come before any search."""
 
     # -- the pool of proved-winnable deals --------------------------------------------
     pool_size: int = Field(20, ge=0, le=100_000)
@@ -67,6 +70,9 @@ class Settings(BaseSettings):
     """Budget per candidate deal when filling the pool."""
     pool_background: bool = True
     """Fill the pool in the background (one filler per database, under a lease)."""
+    pool_lease_seconds: Seconds = 30.0
+    """The filler's lease on the database; another server takes over this long after
+    the holder died."""
 
     # -- memory ----------------------------------------------------------------------
     position_cache_mb: float = Field(64.0, ge=0, allow_inf_nan=False)
@@ -106,6 +112,21 @@ class Settings(BaseSettings):
     limit_solver: str = "30/minute"
     """Hints and analyses."""
 
+    # -- players ---------------------------------------------------------------------
+    limit_signup: str = "5/minute;30/hour"
+    """New accounts from one client."""
+    limit_login: str = "10/minute;60/hour"
+    """Sign-in attempts from one client, whatever the names tried."""
+    limit_login_name: str = "5/minute;30/hour"
+    """Sign-in attempts for one player name, from any client (password guessing)."""
+    session_days: float = Field(30.0, gt=0, le=3650, allow_inf_nan=False)
+    """A signed-in session ends after this many days without a visit."""
+    guest_days: float = Field(365.0, gt=0, le=3650, allow_inf_nan=False)
+    """A guest's session (this browser's games) lasts this many days without a visit."""
+    argon2_memory_kib: int = Field(65536, ge=1024, le=4 << 20)
+    """Argon2id memory cost of a password hash (64 MiB; RFC 9106's second choice)."""
+    argon2_time_cost: int = Field(3, ge=1, le=20)
+
     # -- observability ----------------------------------------------------------------
     metrics: bool = False
     """Serve Prometheus figures at ``/metrics`` (to loopback clients only)."""
@@ -124,7 +145,8 @@ class Settings(BaseSettings):
             return [part.strip() for part in text.split(",") if part.strip()]
         return value
 
-    @field_validator("limit_default", "limit_play", "limit_create", "limit_solver")
+    @field_validator("limit_default", "limit_play", "limit_create", "limit_solver", "limit_signup", "limit_login",
+                     "limit_login_name")
     @classmethod
     def _limits(cls, value: str) -> str:
         from limits import parse_many

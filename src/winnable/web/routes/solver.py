@@ -12,7 +12,7 @@ from typing import Any
 from fastapi import APIRouter, Depends, Query
 
 from winnable.web import schemas
-from winnable.web.deps import ClientDep, ServicesDep, database, rate_limit
+from winnable.web.deps import ClientDep, ServicesDep, ViewerDep, database, rate_limit
 from winnable.web.errors import Unprocessable
 from winnable.web.solving import analysis, hint
 
@@ -31,27 +31,34 @@ Seconds = Query(None, gt=0, allow_inf_nan=False, description="Time budget in sec
 
 
 @router.get("/{game_id}/hint", response_model=schemas.Hint)
-async def get_hint(game_id: str, app: ServicesDep, client: ClientDep, seconds: float | None = Seconds) -> dict[str, Any]:
-    """The next move of a winning line from here, or the verdict (lost / unknown)."""
+async def get_hint(game_id: str, app: ServicesDep, client: ClientDep, viewer: ViewerDep,
+                   seconds: float | None = Seconds) -> dict[str, Any]:
+    """The next move of a winning line from here, or the verdict (lost / unknown). Every
+    hint is counted: a game won with hints is assisted. Off in the Daily (403
+    ``daily_no_help``)."""
     games, settings = app.games, app.settings
     seconds = budget(seconds, settings.hint_seconds, settings.hint_max_seconds, "a hint")
 
     def load():
-        game = games.snapshot(game_id)
+        game = games.snapshot(game_id, viewer, "hint")
         parent = games.positions.after(game.game, game.deal, game.moves[:-1]) if game.moves else None
         return game, parent
 
     game, parent = await database(settings, load)
-    return await hint(app.solver, game, seconds, parent, client)
+    answer = await hint(app.solver, game, seconds, parent, client)
+    if game.status == "playing":
+        await database(settings, games.count_hint, game_id)
+    return answer
 
 
 @router.get("/{game_id}/analysis", response_model=schemas.Analysis)
-async def get_analysis(game_id: str, app: ServicesDep, client: ClientDep,
+async def get_analysis(game_id: str, app: ServicesDep, client: ClientDep, viewer: ViewerDep,
                        seconds: float | None = Seconds) -> dict[str, Any]:
-    """Still winnable? After a loss: the move that lost it and a better one."""
+    """Still winnable? After a loss: the move that lost it and a better one. Off in the
+    Daily until its day is over (403 ``daily_no_help``)."""
     games, settings = app.games, app.settings
     seconds = budget(seconds, settings.analysis_seconds, settings.analysis_max_seconds, "an analysis")
-    game = await database(settings, games.snapshot, game_id)
+    game = await database(settings, games.snapshot, game_id, viewer, "analysis")
 
     def prefix(k: int):
         return games.positions.after(game.game, game.deal, game.moves[:k])

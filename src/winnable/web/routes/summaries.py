@@ -19,14 +19,14 @@ from __future__ import annotations
 from typing import Any, Literal
 
 import sqlalchemy as sa
-from fastapi import APIRouter, Request
+from fastapi import APIRouter
 from pydantic import BaseModel, Field
-from starlette.concurrency import run_in_threadpool
 
 from winnable.errors import UnknownGameError
 from winnable.games import game_class
 from winnable.web.db import GameRow
-from winnable.web.service import iso
+from winnable.web.deps import ServicesDep, ViewerDep, database
+from winnable.web.service import iso, valid_id
 
 MAX_IDS = 100
 
@@ -52,12 +52,15 @@ class Summaries(BaseModel):
     games: list[Summary] = Field(description="The games found, the most recently played first.")
 
 
-def summaries(engine: sa.Engine, ids: list[str]) -> list[dict[str, Any]]:
-    wanted = sorted({game_id for game_id in ids if 0 < len(game_id) <= 32})
+def summaries(engine: sa.Engine, ids: list[str], user_id: int | None = None) -> list[dict[str, Any]]:
+    """The games of ``ids`` this browser may see: a signed-in player's games only to that
+    player (``user_id``), a guest's to anyone who has the id."""
+    wanted = sorted({game_id for game_id in ids if valid_id(game_id)})  # no NUL bytes for PostgreSQL
     if not wanted:
         return []
     table = GameRow.__table__
     query = sa.select(table.c.id, table.c.game, table.c.deal, table.c.moves, table.c.status, table.c.created_at, table.c.updated_at, table.c.finished_at).where(table.c.id.in_(wanted))
+    query = query.where(sa.or_(table.c.user_id.is_(None), table.c.user_id == user_id))
     with engine.connect() as connection:
         rows = connection.execute(query).all()
     out = []
@@ -87,6 +90,7 @@ router = APIRouter(tags=["games"])
 
 
 @router.post("/api/games/summaries", response_model=Summaries)
-async def post_summaries(body: SummariesRequest, request: Request) -> dict[str, Any]:
-    """Summaries (game, deal, moves, status, when) of the games whose ids are given."""
-    return {"games": await run_in_threadpool(summaries, request.app.state.engine, body.ids)}
+async def post_summaries(body: SummariesRequest, app: ServicesDep, viewer: ViewerDep) -> dict[str, Any]:
+    """Summaries (game, deal, moves, status, when) of the games whose ids are given (a
+    signed-in player's games are listed to that player only)."""
+    return {"games": await database(app.settings, summaries, app.engine, body.ids, viewer.user_id)}

@@ -18,7 +18,7 @@ function detailText(detail, status) {
   return t("The server answered {status}.", { status });
 }
 
-async function call(method, path, body) {
+export async function call(method, path, body) {
   const init = { method, headers: { Accept: "application/json" }, credentials: "same-origin" };
   if (method !== "GET" && body === undefined) body = {}; // every change is a JSON body
   if (body !== undefined) {
@@ -50,11 +50,12 @@ async function call(method, path, body) {
 
 export const api = {
   catalog: () => call("GET", "/api/catalog"),
-  create: (game, { deal = null, winnable = false, undo = null } = {}) => {
+  create: (game, { deal = null, winnable = false, undo = null, think = null } = {}) => {
     const body = { game };
     if (winnable) body.winnable = true;
     else if (deal !== null && deal !== undefined && deal !== "") body.deal = deal;
     if (undo) body.undo = undo;
+    if (think) body.think = think; // Black Hole's timed play: seconds a move
     return call("POST", "/api/games", body);
   },
   get: (id) => call("GET", `/api/games/${encodeURIComponent(id)}`),

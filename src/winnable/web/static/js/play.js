@@ -644,7 +644,7 @@ function tick() {
   const state = app.state;
   if (!state) return;
   let seconds = state.elapsed_seconds || 0;
-  if (state.status === "playing" && state.move_count > 0) seconds += (performance.now() - app.receivedAt) / 1000;
+  if (state.status === "playing" && state.started_at) seconds += (performance.now() - app.receivedAt) / 1000;
   $("timer").textContent = formatTime(seconds);
 }
 
@@ -708,6 +708,8 @@ function setState(state, { animate = true } = {}) {
     // Safe moves waiting (a new deal, or the setting just switched on): play them now.
     enqueue(() => sendMove(state.safe[0]));
   }
+  // Hook for the players' module (Daily, timed play): it reads every new state.
+  document.dispatchEvent(new CustomEvent("winnable:state", { detail: state }));
 }
 
 // ------------------------------------------------------------------ actions
@@ -741,7 +743,10 @@ async function newGame({ deal = null } = {}) {
   try {
     let state;
     try {
-      state = await api.create(gameName, { deal, winnable, undo });
+      // Hook: other modules add options of the next game (timed play's seconds a move).
+      const extra = {};
+      document.dispatchEvent(new CustomEvent("winnable:new-game", { detail: { game: gameName, options: extra } }));
+      state = await api.create(gameName, { deal, winnable, undo, ...extra });
     } catch (error) {
       if (!winnable || !(error instanceof ApiError) || error.status === 0) throw error;
       state = await api.create(gameName, { undo });
@@ -1555,6 +1560,8 @@ document.addEventListener("keydown", (event) => {
 // ------------------------------------------------------------------ wiring
 
 function wire() {
+  // Hook: another module asks for the server's state again (a timed move's time is up).
+  document.addEventListener("winnable:refresh", () => enqueue(async () => app.state && setState(await api.get(app.state.id))));
   $("new-deal").addEventListener("click", () => askNewGame());
   $("restart").addEventListener("click", restart);
   $("undo").addEventListener("click", undo);
