@@ -13,21 +13,11 @@ use _engine::search::{Budget, Outcome};
 #[path = "common/deal_file.rs"]
 mod deal_file;
 
-#[repr(C)]
-struct Timespec {
-    sec: i64,
-    nsec: i64,
-}
-
-extern "C" {
-    fn clock_gettime(clock: i32, time: *mut Timespec) -> i32;
-}
-
-/// This thread's CPU time in seconds (CLOCK_THREAD_CPUTIME_ID).
+/// This thread's CPU time in seconds.
 fn cpu() -> f64 {
-    let mut t = Timespec { sec: 0, nsec: 0 };
-    unsafe { clock_gettime(3, &mut t) };
-    t.sec as f64 + t.nsec as f64 * 1e-9
+    let mut time = libc::timespec { tv_sec: 0, tv_nsec: 0 };
+    unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut time) };
+    time.tv_sec as f64 + time.tv_nsec as f64 * 1e-9
 }
 
 fn main() {
