@@ -53,13 +53,13 @@ pub struct Layout {
     ranks: [[u8; 3]; PILES],
     heights: [u8; PILES],
     foundation: u8,
-    /// For each pile and height: the foundation ranks its top card can go on (a bit each).
-    playable_on: [[u16; 4]; PILES],
-    /// Each pile's bottom card: its rank as a bit, the bits of the ranks next to it, and
-    /// whether the card above it is one rank away.
+    /// For each foundation rank and height h (1 to 3): bit 2p set when pile p's card at
+    /// height h can go on the foundation.
+    playable: [[u64; 4]; RANKS],
+    /// Each pile's bottom card's rank, as a bit.
     bottom_bit: [u32; PILES],
-    bottom_neighbours: [u32; PILES],
-    above_adjacent: [bool; PILES],
+    /// Bit 2p set when the card above pile p's bottom card is one rank away from it.
+    above_adjacent_bits: u64,
     /// For each pile p: (q, n) where the bottom n cards of p and q have the same ranks.
     partners: [[(u8, u8); PILES]; PILES],
     partner_count: [u8; PILES],
@@ -292,32 +292,33 @@ impl Layout {
                 }
             }
         }
-        let mut playable_on = [[0u16; 4]; PILES];
+        let mut playable = [[0u64; 4]; RANKS];
         for p in 0..PILES {
             for h in 1..=heights[p] as usize {
                 let r = ranks[p][h - 1] as usize;
-                playable_on[p][h] = (1 << ((r + 1) % RANKS)) | (1 << ((r + RANKS - 1) % RANKS));
+                for f in [(r + 1) % RANKS, (r + RANKS - 1) % RANKS] {
+                    playable[f][h] |= 1 << (2 * p);
+                }
             }
         }
         let mut bottom_bit = [0u32; PILES];
-        let mut bottom_neighbours = [0u32; PILES];
-        let mut above_adjacent = [false; PILES];
+        let mut above_adjacent_bits = 0u64;
         for p in 0..PILES {
             if heights[p] > 0 {
                 let t = ranks[p][0] as usize;
                 bottom_bit[p] = 1 << t;
-                bottom_neighbours[p] = (1 << ((t + 1) % RANKS)) | (1 << ((t + RANKS - 1) % RANKS));
-                above_adjacent[p] = heights[p] >= 2 && adjacent(ranks[p][1] as usize, t);
+                if heights[p] >= 2 && adjacent(ranks[p][1] as usize, t) {
+                    above_adjacent_bits |= 1 << (2 * p);
+                }
             }
         }
         Ok(Layout {
             ranks,
             heights,
             foundation: foundation - 1,
-            playable_on,
+            playable,
             bottom_bit,
-            bottom_neighbours,
-            above_adjacent,
+            above_adjacent_bits,
             partners,
             partner_count,
         })
@@ -378,17 +379,14 @@ impl Layout {
     /// run looks somewhere else first.
     #[inline]
     fn moves(&self, state: u64, run: u32, out: &mut [u8; PILES]) -> usize {
-        let f = foundation_rank(state);
-        let mut playable = 0u64; // bit 2p: pile p's top card can go on the foundation
-        for p in 0..PILES {
-            let h = height(state, p);
-            playable |= (((self.playable_on[p][h] >> f) & 1) as u64) << (2 * p);
-        }
+        let low = state & SPREAD;
+        let high = (state >> 1) & SPREAD;
+        // Bit 2p: pile p's top card can go on the foundation.
+        let on = &self.playable[foundation_rank(state)];
+        let playable = (low & !high & on[1]) | (high & !low & on[2]) | (low & high & on[3]);
         if playable == 0 {
             return 0;
         }
-        let low = state & SPREAD;
-        let high = (state >> 1) & SPREAD;
         let classes = [playable & low & high, playable & high & !low, playable & low & !high];
         let mut n = 0;
         if run == 0 {
@@ -478,21 +476,23 @@ impl Layout {
     /// The ranks the last card of the game can have: a pile's bottom card t, when the
     /// card before it can be the card just above it (one rank away) or another pile's
     /// bottom card one rank away (the card before the last must empty its pile too).
+    /// `bottom_ranks` holds the ranks of the bottom cards still on the table.
     #[inline]
-    fn last_cards(&self, state: u64, bottoms: &[u8; RANKS]) -> u32 {
-        let all = present(bottoms);
-        let mut ends = 0u32;
-        let mut piles = 0;
-        for p in 0..PILES {
-            let h = height(state, p);
-            let bottom = self.bottom_bit[p];
-            let ok = (h >= 2 && self.above_adjacent[p]) || all & self.bottom_neighbours[p] != 0;
-            ends |= if h > 0 && ok { bottom } else { 0 };
-            piles += (h > 0) as u32;
-        }
-        if piles == 1 {
+    fn last_cards(&self, state: u64, bottom_ranks: u32) -> u32 {
+        let low = state & SPREAD;
+        let high = (state >> 1) & SPREAD;
+        if (low | high).count_ones() == 1 {
             // One pile left: its cards are played top down, the bottom card last.
-            return all;
+            return bottom_ranks;
+        }
+        // Bottom cards with another bottom card one rank away...
+        let mut ends = bottom_ranks & (rotate(bottom_ranks, 1) | rotate(bottom_ranks, RANKS as u32 - 1));
+        // ... or with a card one rank away still on them.
+        let mut stacked = high & self.above_adjacent_bits;
+        while stacked != 0 {
+            let bit = stacked.trailing_zeros() as usize;
+            stacked &= stacked - 1;
+            ends |= self.bottom_bit[bit / 2];
         }
         ends
     }
@@ -541,6 +541,7 @@ impl Layout {
         let mut stack = [blank; 53];
         let mut walk = Walk::new(&counts, foundation_rank(root));
         let mut in_play = present(&counts);
+        let mut bottom_ranks = present(&bottoms);
         stack[0].state = root;
         stack[0].count = self.moves(root, run, &mut stack[0].moves) as u8;
         {
@@ -560,6 +561,7 @@ impl Layout {
                 in_play |= 1 << done.played;
                 if done.emptied != 255 {
                     bottoms[done.emptied as usize] += 1;
+                    bottom_ranks |= 1 << done.emptied;
                 }
                 walk.uncross(done.edge as usize);
                 left += 1;
@@ -594,6 +596,9 @@ impl Layout {
             }
             if emptied != 255 {
                 bottoms[emptied as usize] -= 1;
+                if bottoms[emptied as usize] == 0 {
+                    bottom_ranks &= !(1 << emptied);
+                }
             }
             left -= 1;
             let edge = walk.cross(from, rank as usize);
@@ -606,7 +611,7 @@ impl Layout {
             frame.played = rank;
             frame.emptied = emptied;
             frame.edge = edge as u8;
-            if walk.can_end(in_play | (1 << rank), self.last_cards(child, &bottoms)) {
+            if walk.can_end(in_play | (1 << rank), self.last_cards(child, bottom_ranks)) {
                 frame.count = self.moves(child, run, &mut frame.moves) as u8;
                 self.children(&frame.moves[..frame.count as usize], child, &mut frame.children, seen);
             }
