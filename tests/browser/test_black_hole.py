@@ -251,7 +251,8 @@ def test_new_deal_and_winnable_toggle(page, server):
     page.click("#new-deal")
     page.wait_for_function(f"document.body.dataset.gameId !== '{first['id']}' && document.body.dataset.busy === '0'")
     second = game_state(server, page)
-    assert second["status"] == "playing" and second["moves"] == []
+    # Any deal now: a few in a hundred Black Hole deals have no move at all (lost as dealt).
+    assert second["winnable_deal"] is False and second["moves"] == []
 
 
 def test_lobby_lists_every_game_with_its_rules(page, server):

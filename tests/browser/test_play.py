@@ -336,13 +336,15 @@ def test_safe_moves_go_home_by_themselves_and_undo_takes_them_back(browser, serv
 
 
 def test_the_address_names_the_deal_and_a_fresh_browser_gets_the_same_cards(browser, server):
-    page = new_page(browser, "phone")
+    # Safe moves home are off in both browsers: the cards compared are the deal's own,
+    # not a snapshot taken while the first page sends its cards home.
+    page = new_page(browser, "phone", NO_AUTO)
     try:
         open_game(page, server, "penguin")
         deal = page.get_attribute("body", "data-deal")
         assert page.url.endswith(f"/play/penguin?deal={deal}")
         shown = cards(page)
-        other = new_page(browser, "desktop")
+        other = new_page(browser, "desktop", NO_AUTO)
         try:
             other.goto(page.url)
             other.wait_for_selector("body[data-ready='1']")
