@@ -181,7 +181,12 @@ class BlackHole(Position):
         if index is None:
             raise IllegalMoveError(f"{move.card} is not the top card of a pile")
         piles = self.piles[:index] + (self.piles[index][:-1],) + self.piles[index + 1 :]
-        return type(self)(piles, self.foundation + (move.card,), self.deal_number)
+        # Made by the rules from a checked position: no need to check the cards again.
+        position = object.__new__(type(self))
+        object.__setattr__(position, "piles", piles)
+        object.__setattr__(position, "foundation", self.foundation + (move.card,))
+        object.__setattr__(position, "deal_number", self.deal_number)
+        return position
 
     def why_illegal(self, move: Move) -> str:
         card = getattr(move, "card", None)
