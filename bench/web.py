@@ -45,7 +45,7 @@ HARD_DEALS = [400, 409, 313, 230, 915, 844, 638, 213, 555, 849, 790, 576, 922, 5
 
 GAME = "black-hole"
 SOLVER_CALLS = ("GET hint", "GET analysis")
-SEARCHES = ("POST games (winnable, searched)",)  # the pool was empty: a search within 3 s
+SEARCHES = ()  # a Winnable request never searches any more: it takes from the pool
 
 
 def free_port() -> int:
@@ -99,7 +99,7 @@ class Player(threading.Thread):
         self.errors: list[str] = []
 
     def run(self) -> None:
-        with httpx.Client(base_url=self.base, timeout=30) as client:
+        with httpx.Client(base_url=self.base, timeout=30, headers={"Origin": self.base}) as client:
             while not self.stop.is_set() and self.budget.take():
                 try:
                     self.one_game(client)
@@ -111,7 +111,7 @@ class Player(threading.Thread):
         rng = self.rng
         if rng.random() < 0.2:
             response = call(client, "POST games (winnable)", "POST", "/api/games", json={"game": GAME, "winnable": True},
-                            classify=lambda r: "POST games (winnable, searched)" if r.headers.get("x-winnable-source") == "search" else None)
+                            classify=lambda r: "POST games (winnable, reused)" if r.headers.get("x-winnable-source") == "reused" else None)
             if response.status_code != 201:
                 response = call(client, "POST games", "POST", "/api/games", json={"game": GAME})
         else:
@@ -125,12 +125,12 @@ class Player(threading.Thread):
                 call(client, "GET analysis", "GET", f"/api/games/{game_id}/analysis")
                 if restarted or rng.random() < 0.5:
                     return
-                state = call(client, "POST restart", "POST", f"/api/games/{game_id}/restart").json()
+                state = call(client, "POST restart", "POST", f"/api/games/{game_id}/restart", json={}).json()
                 restarted = True
                 continue
             roll = rng.random()
             if roll < 0.08 and state["moves"]:
-                state = call(client, "POST undo", "POST", f"/api/games/{game_id}/undo").json()
+                state = call(client, "POST undo", "POST", f"/api/games/{game_id}/undo", json={}).json()
             elif roll < 0.25:
                 state = call(client, "GET state", "GET", f"/api/games/{game_id}").json()
             elif roll < 0.30 and state["moves"]:
@@ -158,7 +158,7 @@ class Hinter(threading.Thread):
         self.busy = 0.0
 
     def run(self) -> None:
-        with httpx.Client(base_url=self.base, timeout=30) as client:
+        with httpx.Client(base_url=self.base, timeout=30, headers={"Origin": self.base}) as client:
             for deal in self.deals:
                 if self.stop.is_set():
                     return
@@ -185,27 +185,41 @@ class Budget:
 
 
 def start_server(port: int, database: str, pool: int, threads: int | None) -> subprocess.Popen:
-    env = dict(os.environ, WINNABLE_POOL_SIZE=str(pool), WINNABLE_LOG_LEVEL="warning")
+    # Every simulated player comes from 127.0.0.1: no per-client rate limit here
+    # (bench/load.py gives each player an address of its own and keeps them).
+    env = dict(os.environ, WINNABLE_POOL_SIZE=str(pool), WINNABLE_LOG_LEVEL="warning", WINNABLE_RATE_LIMITS="0")
     if threads:
         env["WINNABLE_SOLVER_THREADS"] = str(threads)
     command = [sys.executable, "-m", "winnable.cli", "serve", "--host", "127.0.0.1", "--port", str(port), "--database", database]
     return subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
 
 
-def wait_ready(base: str, pool: int, server: subprocess.Popen, seconds: float = 90) -> dict:
+def wait_ready(base: str, database: str, pool: int, server: subprocess.Popen, seconds: float = 90) -> dict:
+    """Wait for the server and for ``pool`` proved deals in its database (/api/health
+    says only up or down: the pool is read from the database)."""
+    import sqlalchemy as sa
+
+    engine = sa.create_engine(database)
     deadline = time.monotonic() + seconds
-    health: dict = {}
-    while time.monotonic() < deadline:
-        if server.poll() is not None:
-            raise SystemExit(f"the server stopped: {server.stdout.read() if server.stdout else ''}")
-        try:
-            health = httpx.get(base + "/api/health", timeout=2).json()
-            if health.get("pool", {}).get(GAME, 0) >= pool:
-                return health
-        except httpx.HTTPError:
-            pass
-        time.sleep(0.2)
-    return health
+    ready = 0
+    try:
+        while time.monotonic() < deadline:
+            if server.poll() is not None:
+                raise SystemExit(f"the server stopped: {server.stdout.read() if server.stdout else ''}")
+            try:
+                if httpx.get(base + "/api/health", timeout=2).status_code == 200:
+                    with engine.connect() as connection:
+                        ready = connection.execute(sa.text(
+                            "SELECT count(*) FROM winnable_deals WHERE game = :game AND used_at IS NULL"),
+                            {"game": GAME}).scalar()
+                    if ready >= pool:
+                        break
+            except (httpx.HTTPError, sa.exc.OperationalError):
+                pass
+            time.sleep(0.2)
+    finally:
+        engine.dispose()
+    return {"pool": {GAME: ready}}
 
 
 def run_phase(name: str, recorder: Recorder, base: str, players: int, requests: int, seconds: float,
@@ -277,10 +291,11 @@ def main() -> int:
     with tempfile.TemporaryDirectory(prefix="winnable-bench-") as folder:
         port = free_port()
         base = f"http://127.0.0.1:{port}"
-        server = start_server(port, f"sqlite:///{folder}/bench.db", args.pool, args.solver_threads)
+        database = f"sqlite:///{folder}/bench.db"
+        server = start_server(port, database, args.pool, args.solver_threads)
         try:
             started = time.perf_counter()
-            health = wait_ready(base, args.pool, server)
+            health = wait_ready(base, database, args.pool, server)
             print(f"server up on {base} with {health.get('pool')} winnable deals ready after {time.perf_counter() - started:.1f} s")
             recorder = Recorder()
             wall, _, players = run_phase("play", recorder, base, args.players, args.requests, args.seconds)

@@ -6,3 +6,30 @@ from pathlib import Path
 HERE = Path(__file__).parent
 for folder in (HERE, HERE / "browser"):
     sys.path.insert(0, str(folder))
+
+
+import pytest  # noqa: E402
+
+
+@pytest.fixture(scope="session")
+def postgres_url():
+    """A PostgreSQL server of this test session (skips the test when there can be none)."""
+    pytest.importorskip("psycopg")
+    from postgres_server import Unavailable, postgres_server
+
+    try:
+        server = postgres_server()
+        url = server.__enter__()
+    except Unavailable as why:
+        pytest.skip(str(why))
+    try:
+        yield url
+    finally:
+        server.__exit__(None, None, None)
+
+
+def pytest_collection_modifyitems(session, config, items):
+    """The browser tests last: Playwright keeps an event loop running in the main thread
+    until the session ends, and tests (or doctests) that call asyncio.run() after it fail."""
+    browser = HERE / "browser"
+    items.sort(key=lambda item: browser in Path(str(item.fspath)).parents)

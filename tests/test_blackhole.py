@@ -199,3 +199,22 @@ def test_json_and_click_descriptions():
     for entry in described:
         pile = int(entry["from"].split(":")[1])
         assert data["piles"][pile][-1] == entry["card"] and entry["to"] == "foundation"
+
+
+def test_the_finishing_line_is_a_forced_ending():
+    from winnable.solver import solve
+
+    line = [str(move) for move in solve(BlackHole.deal(2)).line]
+    position = BlackHole.deal(2)
+    forced_from = None
+    for index in range(len(line) + 1):
+        finish = position.finishing_line()
+        if finish is not None and forced_from is None:
+            forced_from = index
+            assert [str(move) for move in finish] == line[index:]  # the only way home
+        if forced_from is None:
+            assert finish is None or len(position.legal_moves()) == 1
+        if index < len(line):
+            position = position.play(line[index])
+    assert position.is_won() and position.finishing_line() == []
+    assert forced_from is not None

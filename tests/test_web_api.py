@@ -14,7 +14,8 @@ from fastapi.testclient import TestClient  # noqa: E402
 
 from winnable import Budget, solve  # noqa: E402
 from winnable.blackhole import BlackHole  # noqa: E402
-from winnable.web.app import Settings, create_app  # noqa: E402
+from winnable.web.app import create_app  # noqa: E402
+from winnable.web.settings import Settings  # noqa: E402
 
 BUDGET = Budget(seconds=10)
 
@@ -24,10 +25,20 @@ def db_url(tmp_path):
     return f"sqlite:///{tmp_path / 'games.db'}"
 
 
+SITE = "http://testserver"
+
+
 def make_client(url, **settings) -> TestClient:
+    """A client of a fresh app, sending this site's Origin like a browser on its pages."""
     settings.setdefault("pool_background", False)
     settings.setdefault("pool_size", 0)
-    return TestClient(create_app(url, **settings))
+    settings.setdefault("allowed_hosts", ["testserver"])
+    settings.setdefault("rate_limits", False)
+    return TestClient(create_app(url, **settings), headers={"Origin": SITE})
+
+
+def stored_games(client) -> int:
+    return client.app.state.games.count()
 
 
 @pytest.fixture
@@ -76,7 +87,7 @@ def test_catalog_lists_every_registered_game(client):
 
 
 def test_health_and_openapi(client):
-    assert client.get("/api/health").json()["ok"] is True
+    assert client.get("/api/health").json() == {"status": "up"}
     spec = client.get("/openapi.json").json()
     for path in ("/api/games", "/api/games/{game_id}/moves", "/api/games/{game_id}/hint", "/api/games/{game_id}/analysis"):
         assert path in spec["paths"]
@@ -131,7 +142,7 @@ def test_bad_new_game_requests_are_refused_with_a_reason(client, body, status, w
     assert response.status_code == status
     detail = response.json()["detail"]
     assert isinstance(detail, str) and words in detail
-    assert client.get("/api/health").json()["games"] == 0
+    assert stored_games(client) == 0
 
 
 def test_malformed_json_is_refused(client):
@@ -141,15 +152,15 @@ def test_malformed_json_is_refused(client):
 
 
 def test_unknown_game_id_is_404_everywhere(client):
-    for method, path in [
+    for method, path, *body in [
         ("get", "/api/games/nope"),
-        ("post", "/api/games/nope/undo"),
-        ("post", "/api/games/nope/restart"),
+        ("post", "/api/games/nope/undo", {}),
+        ("post", "/api/games/nope/restart", {}),
         ("get", "/api/games/nope/hint"),
         ("get", "/api/games/nope/analysis"),
         ("get", "/api/games/nope/position?at=0"),
     ]:
-        response = getattr(client, method)(path)
+        response = getattr(client, method)(path, **({"json": body[0]} if body else {}))
         assert response.status_code == 404, path
         assert "no game with id" in response.json()["detail"]
     assert play(client, "nope", "KH").status_code == 404
@@ -231,10 +242,10 @@ def test_unlimited_undo(client):
     game = new_game(client, 2)
     for move in ("KH", "AD"):
         play(client, game["id"], move)
-    assert client.post(f"/api/games/{game['id']}/undo").json()["moves"] == ["KH"]
-    state = client.post(f"/api/games/{game['id']}/undo").json()
+    assert client.post(f"/api/games/{game['id']}/undo", json={}).json()["moves"] == ["KH"]
+    state = client.post(f"/api/games/{game['id']}/undo", json={}).json()
     assert state["moves"] == [] and state["position"] == BlackHole.deal(2).player_view()
-    response = client.post(f"/api/games/{game['id']}/undo")
+    response = client.post(f"/api/games/{game['id']}/undo", json={})
     assert response.status_code == 409 and "nothing to undo" in response.json()["detail"]
 
 
@@ -243,9 +254,9 @@ def test_one_undo_per_game(client):
     assert game["undo_left"] == 1
     play(client, game["id"], "KH")
     play(client, game["id"], "AD")
-    state = client.post(f"/api/games/{game['id']}/undo").json()
+    state = client.post(f"/api/games/{game['id']}/undo", json={}).json()
     assert state["moves"] == ["KH"] and state["undo_left"] == 0
-    response = client.post(f"/api/games/{game['id']}/undo")
+    response = client.post(f"/api/games/{game['id']}/undo", json={})
     assert response.status_code == 409 and "used up" in response.json()["detail"]
     assert client.get(f"/api/games/{game['id']}").json()["moves"] == ["KH"]
 
@@ -254,23 +265,23 @@ def test_no_undo(client):
     game = new_game(client, 2, undo="none")
     assert game["undo_left"] == 0
     play(client, game["id"], "KH")
-    response = client.post(f"/api/games/{game['id']}/undo")
+    response = client.post(f"/api/games/{game['id']}/undo", json={})
     assert response.status_code == 409 and "without undo" in response.json()["detail"]
     assert client.get(f"/api/games/{game['id']}").json()["moves"] == ["KH"]
 
 
 def test_undo_reopens_a_lost_game(client):
     lost = lose(client, new_game(client, 2))
-    state = client.post(f"/api/games/{lost['id']}/undo").json()
+    state = client.post(f"/api/games/{lost['id']}/undo", json={}).json()
     assert state["status"] == "playing" and state["finished_at"] is None and state["legal"]
 
 
 def test_restart(client):
     game = new_game(client, 2, undo="one")
     play(client, game["id"], "KH")
-    client.post(f"/api/games/{game['id']}/undo")
+    client.post(f"/api/games/{game['id']}/undo", json={})
     play(client, game["id"], "KH")
-    state = client.post(f"/api/games/{game['id']}/restart").json()
+    state = client.post(f"/api/games/{game['id']}/restart", json={}).json()
     assert state["id"] == game["id"] and state["moves"] == [] and state["restarts"] == 1
     assert state["position"] == game["position"] and state["undo_left"] == 1
 
@@ -292,7 +303,7 @@ def test_games_survive_a_server_restart(db_url):
         game = new_game(first, 2, undo="one")
         for move in ("KH", "AD", "2S"):
             play(first, game["id"], move)
-        first.post(f"/api/games/{game['id']}/undo")
+        first.post(f"/api/games/{game['id']}/undo", json={})
         lost = lose(first, new_game(first, 2))
     first.app.state.engine.dispose()
     with make_client(db_url) as second:  # a new app, a new process's worth of memory
@@ -314,7 +325,7 @@ def test_the_schema_matches_the_models(db_url):
     engine = make_engine(db_url)
     migrate(engine)
     migrate(engine)  # idempotent
-    assert schema_revision(engine) == "0002"
+    assert schema_revision(engine) == "0006"
     with engine.connect() as connection:
         assert compare_metadata(MigrationContext.configure(connection), Base.metadata) == []
 
@@ -343,14 +354,14 @@ def test_following_hints_wins_and_they_come_from_the_cache(client):
     assert cached[0] is False and all(cached[1:])  # one search, then the stored line
     done = client.get(f"/api/games/{game['id']}/hint").json()
     assert done["move"] is None and done["verdict"] == "won"
-    response = client.post(f"/api/games/{game['id']}/undo")
+    response = client.post(f"/api/games/{game['id']}/undo", json={})
     assert response.status_code == 409 and "won" in response.json()["detail"]
 
 
 def test_hint_after_a_losing_move_says_there_is_no_winning_line(client):
     game = new_game(client, 2)
     lost = lose(client, game)
-    client.post(f"/api/games/{game['id']}/undo")  # a position with moves but no win
+    client.post(f"/api/games/{game['id']}/undo", json={})  # a position with moves but no win
     hint = client.get(f"/api/games/{game['id']}/hint").json()
     assert hint["move"] is None and hint["verdict"] == "lost"
     assert "No winning line" in hint["message"]
@@ -395,12 +406,25 @@ def test_hint_budget_is_validated(client):
     assert client.get(f"/api/games/{game['id']}/hint", params={"seconds": "soon"}).status_code == 422
 
 
-def test_winnable_mode_searches_on_the_spot_when_the_pool_is_empty(client):
-    state = client.post("/api/games", json={"game": "black-hole", "winnable": True}).json()
-    assert state["winnable_deal"] is True
+def test_winnable_mode_is_409_at_once_when_no_deal_is_proved(client):
+    response = client.post("/api/games", json={"game": "black-hole", "winnable": True})
+    assert response.status_code == 409 and response.json()["code"] == "no_winnable_deal"
+    assert "Black Hole" in response.json()["detail"]
+    assert stored_games(client) == 0 and client.app.state.solver.searches == 0  # no search ran
+
+
+def test_winnable_mode_deals_a_proved_deal_with_its_proof(client):
+    assert client.app.state.pool.fill("black-hole", 1) == 1
+    response = client.post("/api/games", json={"game": "black-hole", "winnable": True})
+    state = response.json()
+    assert response.headers["x-winnable-source"] == "pool" and state["winnable_deal"] is True
     assert solve(BlackHole.deal(state["deal"]), BUDGET).won
     # the proof came with it: the first hint needs no search
     assert client.get(f"/api/games/{state['id']}/hint").json()["cached"] is True
+    # every proved deal dealt once: one of them again, still without a search
+    again = client.post("/api/games", json={"game": "black-hole", "winnable": True})
+    assert again.status_code == 201 and again.headers["x-winnable-source"] == "reused"
+    assert again.json()["deal"] == state["deal"]
 
 
 def test_winnable_mode_takes_deals_from_the_pool(client):
@@ -417,64 +441,60 @@ def test_winnable_mode_takes_deals_from_the_pool(client):
         assert solve(BlackHole.deal(deal), BUDGET).won
 
 
-def test_winnable_mode_says_503_when_nothing_is_ready(db_url):
-    with make_client(db_url, winnable_seconds=0.001) as client:
-        response = client.post("/api/games", json={"game": "black-hole", "winnable": True})
-        assert response.status_code == 503 and "try again" in response.json()["detail"]
-        assert client.get("/api/health").json()["games"] == 0
-
-
 def test_the_background_filler_fills_the_pool(db_url):
     with make_client(db_url, pool_background=True, pool_size=3, pool_seconds=1.0) as client:
         deadline = time.monotonic() + 60
-        while client.get("/api/health").json()["pool"]["black-hole"] < 3 and time.monotonic() < deadline:
+        pool = client.app.state.pool
+        while pool.ready("black-hole") < 3 and time.monotonic() < deadline:
             time.sleep(0.1)
-        assert client.get("/api/health").json()["pool"]["black-hole"] == 3
+        assert pool.ready("black-hole") == 3 and pool.filling
         state = client.post("/api/games", json={"game": "black-hole", "winnable": True}).json()
         assert solve(BlackHole.deal(state["deal"]), BUDGET).won
 
 
 # -- pages ---------------------------------------------------------------------------------
-def test_pages_not_yet_built_are_404_with_a_reason(db_url, tmp_path):
-    with make_client(db_url, static_dir=tmp_path / "nothing") as client:
-        response = client.get("/")
-        assert response.status_code == 404 and "not built" in response.json()["detail"]
-        assert client.get("/play/black-hole").status_code == 404
-        assert client.get("/static/app.js").status_code == 404
-
-
-def test_pages_are_served_from_the_static_folder(db_url, tmp_path):
+def test_pages_come_from_the_templates_and_files_from_the_static_folder(db_url, tmp_path):
     static = tmp_path / "static"
-    (static / "rules").mkdir(parents=True)
-    (static / "index.html").write_text("<h1>lobby</h1>")
-    (static / "play.html").write_text("<h1>play</h1>")
-    (static / "rules" / "blackhole.html").write_text("<h1>black hole rules</h1>")
+    static.mkdir()
     (static / "app.js").write_text("console.log(1)")
     with make_client(db_url, static_dir=static) as client:
-        assert client.get("/").text == "<h1>lobby</h1>"
+        lobby = client.get("/")
+        assert lobby.status_code == 200 and '<html lang="en">' in lobby.text and 'id="families"' in lobby.text
         page = client.get("/play/black-hole?deal=5")
-        assert page.status_code == 200 and page.text == "<h1>play</h1>" and page.headers["content-type"].startswith("text/html")
-        assert client.get("/rules/black-hole").text == "<h1>black hole rules</h1>"
+        assert page.status_code == 200 and "<title>Black Hole · Winnable</title>" in page.text
+        assert page.headers["content-type"].startswith("text/html")
+        assert '<h1 id="black-hole">Black Hole</h1>' in client.get("/rules/black-hole").text
         assert client.get("/static/app.js").text == "console.log(1)"
-        missing = client.get("/play/no-such-game")
-        assert missing.status_code == 404 and "unknown game" in missing.json()["detail"]
+        missing = client.get("/static/nothing.js")
+        assert missing.status_code == 404 and missing.json()["code"] == "not_found"
+        unknown = client.get("/play/no-such-game")
+        assert unknown.status_code == 404 and "unknown game" in unknown.text and unknown.headers["content-type"].startswith("text/html")
         assert client.get("/rules/no-such-game").status_code == 404
 
 
-def test_settings_from_the_environment():
-    settings = Settings.from_env("sqlite://", {"WINNABLE_HINT_SECONDS": "0.5", "WINNABLE_POOL_SIZE": "3"})
+def test_settings_from_the_environment(monkeypatch):
+    from pydantic import ValidationError
+
+    for name, value in {"WINNABLE_DATABASE": "sqlite://", "WINNABLE_HINT_SECONDS": "0.5", "WINNABLE_POOL_SIZE": "3",
+                        "WINNABLE_ALLOWED_HOSTS": "a.example, b.example"}.items():
+        monkeypatch.setenv(name, value)
+    settings = Settings()
     assert settings.database_url == "sqlite://" and settings.hint_seconds == 0.5 and settings.pool_size == 3
-    with pytest.raises(SystemExit):
-        Settings.from_env(None, {"WINNABLE_POOL_SIZE": "many"})
+    assert settings.allowed_hosts == ["a.example", "b.example"]
+    assert settings.with_overrides(pool_size=5).pool_size == 5  # flags win over the environment
+    monkeypatch.setenv("WINNABLE_POOL_SIZE", "many")
+    with pytest.raises(ValidationError):
+        Settings()
 
 
 def test_the_pool_pauses_a_game_whose_deals_are_never_proved(db_url):
     from winnable.web.db import make_engine, migrate
-    from winnable.web.solving import PoolSettings, Solver, WinnablePool
+    from winnable.web.pool import PoolSettings, WinnablePool
+    from winnable.web.solving import Solver
 
     engine = make_engine(db_url)
     migrate(engine)
-    pool = WinnablePool(engine, Solver(1), PoolSettings(size=2, seconds=0.01, give_up_after=3, backoff=30, rest=0))
+    pool = WinnablePool(engine, Solver(), PoolSettings(size=2, seconds=0.01, give_up_after=3, backoff=30, rest=0))
     pool.try_deal = lambda game, deal, seconds: None  # as if no deal could be proved
     import random
 
@@ -505,7 +525,7 @@ def test_upgrading_an_older_database_keeps_its_games(db_url):
                 " 0, 0, '2026-01-01 10:00:00', '2026-01-01 10:00:00', '2026-01-01 10:05:00', :finished, 'playing')"),
                 {"id": game_id, "moves": moves, "finished": finished})
     migrate(engine)
-    assert schema_revision(engine) == "0002"
+    assert schema_revision(engine) == "0006"
     with make_client(db_url) as client:
         played = client.get("/api/games/played").json()
         assert played["moves"] == ["KH", "AD"] and played["started_at"].startswith("2026-01-01T10:00:00")
@@ -520,8 +540,8 @@ def test_the_clock_starts_with_the_first_move(client):
     assert state["started_at"] is not None
     time.sleep(0.05)
     assert client.get(f"/api/games/{game['id']}").json()["elapsed_seconds"] >= 0.05
-    assert client.post(f"/api/games/{game['id']}/undo").json()["started_at"] == state["started_at"]
-    restarted = client.post(f"/api/games/{game['id']}/restart").json()
+    assert client.post(f"/api/games/{game['id']}/undo", json={}).json()["started_at"] == state["started_at"]
+    restarted = client.post(f"/api/games/{game['id']}/restart", json={}).json()
     assert restarted["started_at"] is None and restarted["elapsed_seconds"] == 0
 
 
@@ -568,3 +588,114 @@ def test_analysis_uses_what_the_hints_proved(client):
     assert report["lost_at"] >= 10 and report["losing_move"] == lost["moves"][report["lost_at"]]
     probes = [check["at"] for check in report["checked"]]
     assert all(at > 10 for at in probes if at not in (0, len(lost["moves"])))
+
+
+# -- pages: HEAD, error pages, caching, compression ------------------------------------------
+
+
+def test_pages_answer_head_and_unknown_pages_are_html(client):
+    for path in ("/", "/play/black-hole", "/rules/penguin"):
+        head = client.head(path)
+        assert head.status_code == 200 and head.headers["content-type"].startswith("text/html") and not head.content
+    for path in ("/play/no-such-game", "/rules/no-such-game", "/no/such/page"):
+        page = client.get(path)
+        assert page.status_code == 404 and page.headers["content-type"].startswith("text/html")
+        assert '<a class="btn primary" href="/">' in page.text
+    assert "<script>" not in client.get("/play/%3Cscript%3E").text  # the name is escaped
+    # The API keeps answering JSON.
+    api = client.get("/api/games/nope")
+    assert api.status_code == 404 and api.json()["detail"]
+    assert client.get("/api/no-such-thing").headers["content-type"].startswith("application/json")
+
+
+def test_static_files_are_versioned_and_cached_for_a_year(client):
+    page = client.get("/play/black-hole").text
+    import re
+
+    links = re.findall(r'(?:src|href)="(/static/[^"]+)"', page)
+    assert links and all(link.startswith("/static/v") for link in links)
+    versioned = client.get(links[-1])
+    assert versioned.status_code == 200 and versioned.headers["cache-control"] == "public, max-age=31536000, immutable"
+    plain = client.get("/static/js/play.js")
+    assert plain.status_code == 200 and plain.headers["cache-control"] == "no-cache"
+    stale = client.get("/static/v000000000000/js/play.js")  # an older version's address
+    assert stale.status_code == 200 and stale.headers["cache-control"] == "no-cache"
+    assert client.head(links[-1]).status_code == 200
+
+
+@pytest.mark.parametrize("encoding", ["br", "gzip"])
+def test_pages_scripts_and_json_are_compressed(client, encoding):
+    for path in ("/play/black-hole", "/static/js/play.js", "/api/catalog"):
+        response = client.get(path, headers={"Accept-Encoding": encoding})
+        assert response.headers.get("content-encoding") == encoding, path
+        assert response.content  # httpx decodes it
+    assert "content-encoding" not in client.get("/static/js/play.js", headers={"Accept-Encoding": "identity"}).headers
+
+
+# -- safe moves home, the plain run home, "your games" ------------------------------------
+
+
+def freecell_game(client, deal):
+    response = client.post("/api/games", json={"game": "freecell", "deal": deal})
+    assert response.status_code == 201
+    return response.json()
+
+
+def test_safe_moves_home_are_listed_and_played_on_request(client):
+    game = freecell_game(client, 8)  # two Aces on top of columns 5 and 8
+    assert game["safe"] == ["5o", "8o"] and game["finish"] is None
+    state = client.post(f"/api/games/{game['id']}/moves", json={"move": "5o", "auto": True}).json()
+    assert state["moves"][:2] == ["5o", "8o"] and state["safe"] == []
+    # A move without auto plays that move only.
+    other = freecell_game(client, 8)
+    state = client.post(f"/api/games/{other['id']}/moves", json={"move": "5o"}).json()
+    assert state["moves"] == ["5o"] and state["safe"] == ["8o"]
+
+
+def test_undo_with_auto_takes_back_the_safe_moves_with_the_move(client):
+    game = freecell_game(client, 8)
+    state = client.post(f"/api/games/{game['id']}/moves", json={"move": "5o", "auto": True}).json()
+    assert len(state["moves"]) >= 2
+    refused = client.post(f"/api/games/{game['id']}/undo", json={"auto": True})
+    assert refused.status_code == 409 and "only safe moves" in refused.json()["detail"]
+    chosen = next(entry["move"] for entry in state["legal"] if not entry["move"].endswith("o"))
+    after = client.post(f"/api/games/{game['id']}/moves", json={"move": chosen, "auto": True}).json()
+    undone = client.post(f"/api/games/{game['id']}/undo", json={"auto": True}).json()
+    assert undone["moves"] == state["moves"] and len(after["moves"]) > len(state["moves"])
+    # A plain undo takes back one move.
+    plain = client.post(f"/api/games/{game['id']}/undo", json={}).json()
+    assert plain["moves"] == state["moves"][:-1]
+
+
+def test_the_plain_run_home_is_offered_as_finish(client):
+    line = [str(move) for move in solve(game_class_of("freecell").deal(1)).line]
+    game = freecell_game(client, 1)
+    state = game
+    for move in line:
+        if state["finish"]:
+            break
+        state = play(client, game["id"], move).json()
+    assert state["finish"] and state["status"] == "playing"
+    for move in state["finish"]:
+        state = play(client, game["id"], move).json()
+    assert state["status"] == "won" and state["finish"] is None
+
+
+def game_class_of(game_id):
+    from winnable.games import game_class
+
+    return game_class(game_id)
+
+
+def test_your_games_are_summarised_from_their_ids(client):
+    first = new_game(client, 2)
+    second = freecell_game(client, 8)
+    play(client, first["id"], first["legal"][0]["move"])
+    listed = client.post("/api/games/summaries", json={"ids": [second["id"], first["id"], "no-such-id", "x" * 40]}).json()["games"]
+    assert [game["id"] for game in listed] == [first["id"], second["id"]]  # the latest played first
+    assert listed[0]["moves"] == 1 and listed[0]["deal"] == 2 and listed[0]["status"] == "playing"
+    assert listed[0]["links"]["resume"] == f"/play/black-hole?id={first['id']}"
+    assert client.post("/api/games/summaries", json={"ids": []}).json() == {"games": []}
+    too_many = client.post("/api/games/summaries", json={"ids": [str(i) for i in range(101)]})
+    assert too_many.status_code == 422
+    assert client.post("/api/games/summaries", json={"ids": "abc"}).status_code == 422

@@ -1,4 +1,5 @@
-"""The web app on a real PostgreSQL: a throwaway server started by hand for these tests.
+"""The web app on a real PostgreSQL: a throwaway server started by the tests
+(``postgres_url`` in conftest.py, one per test session).
 
 Skipped when PostgreSQL's ``initdb`` or the ``psycopg`` driver (``pip install
 winnable[postgres]``) is missing.
@@ -6,12 +7,6 @@ winnable[postgres]``) is missing.
 
 from __future__ import annotations
 
-import glob
-import os
-import shutil
-import socket
-import subprocess
-import tempfile
 import threading
 import warnings
 
@@ -28,57 +23,9 @@ from winnable.blackhole import BlackHole  # noqa: E402
 from winnable.web.app import create_app  # noqa: E402
 
 
-def find_initdb() -> str | None:
-    found = shutil.which("initdb")
-    if found:
-        return found
-    candidates = sorted(glob.glob("/usr/lib/postgresql/*/bin/initdb"))
-    return candidates[-1] if candidates else None
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
-@pytest.fixture(scope="module")
-def postgres_url():
-    initdb = find_initdb()
-    if initdb is None:
-        pytest.skip("PostgreSQL is not installed (no initdb)")
-    bindir = os.path.dirname(os.path.realpath(initdb))
-    folder = tempfile.mkdtemp(prefix="winnable-pg-")
-    data = os.path.join(folder, "data")
-    prefix: list[str] = []
-    if os.geteuid() == 0:  # PostgreSQL refuses to run as root
-        if shutil.which("runuser") is None:
-            pytest.skip("running as root without runuser")
-        try:
-            shutil.chown(folder, "postgres")
-        except (LookupError, PermissionError):
-            pytest.skip("no postgres user to run PostgreSQL as")
-        prefix = ["runuser", "-u", "postgres", "--"]
-    port = free_port()
-    run = lambda *args: subprocess.run(prefix + list(args), check=True, capture_output=True, text=True)  # noqa: E731
-    try:
-        run(os.path.join(bindir, "initdb"), "-D", data, "-U", "winnable", "--auth=trust", "-E", "UTF8")
-        run(
-            os.path.join(bindir, "pg_ctl"), "-D", data, "-l", os.path.join(folder, "log"), "-w", "-t", "60",
-            "-o", f"-p {port} -k {folder} -c listen_addresses=127.0.0.1 -c fsync=off", "start",
-        )
-    except subprocess.CalledProcessError as error:
-        shutil.rmtree(folder, ignore_errors=True)
-        pytest.skip(f"could not start PostgreSQL: {error.stderr.strip()[:200]}")
-    try:
-        yield f"postgresql+psycopg://winnable@127.0.0.1:{port}/postgres"
-    finally:
-        subprocess.run(prefix + [os.path.join(bindir, "pg_ctl"), "-D", data, "-m", "immediate", "stop"], capture_output=True)
-        shutil.rmtree(folder, ignore_errors=True)
-
-
-def client_for(url: str) -> TestClient:
-    return TestClient(create_app(url, pool_background=False, pool_size=0))
+def client_for(url: str, **settings) -> TestClient:
+    settings = {"pool_background": False, "pool_size": 0, "allowed_hosts": ["testserver"], "rate_limits": False} | settings
+    return TestClient(create_app(url, **settings), headers={"Origin": "http://testserver"})
 
 
 def test_play_undo_and_restart_on_postgres(postgres_url):
@@ -87,8 +34,8 @@ def test_play_undo_and_restart_on_postgres(postgres_url):
         assert client.post(f"/api/games/{game['id']}/moves", json={"move": "KH"}).json()["moves"] == ["KH"]
         refused = client.post(f"/api/games/{game['id']}/moves", json={"move": "7D"})
         assert refused.status_code == 409
-        assert client.post(f"/api/games/{game['id']}/undo").json()["moves"] == []
-        assert client.post(f"/api/games/{game['id']}/undo").status_code == 409
+        assert client.post(f"/api/games/{game['id']}/undo", json={}).json()["moves"] == []
+        assert client.post(f"/api/games/{game['id']}/undo", json={}).status_code == 409
         deal = 10**20 - 1
         big = client.post("/api/games", json={"game": "black-hole", "deal": deal}).json()
         assert client.get(f"/api/games/{big['id']}").json()["deal"] == deal
@@ -134,15 +81,38 @@ def test_migrations_are_idempotent_on_postgres(postgres_url):
     engine = make_engine(postgres_url)
     migrate(engine)
     migrate(engine)
-    assert schema_revision(engine) == "0002"
+    assert schema_revision(engine) == "0006"
     engine.dispose()
 
 
 def test_the_background_filler_works_on_postgres(postgres_url):
     import time
 
-    with TestClient(create_app(postgres_url, pool_background=True, pool_size=3, pool_seconds=1.0)) as client:
+    with client_for(postgres_url, pool_background=True, pool_size=3, pool_seconds=1.0) as client:
         deadline = time.monotonic() + 60
-        while client.get("/api/health").json()["pool"]["black-hole"] < 3 and time.monotonic() < deadline:
+        pool = client.app.state.pool
+        while pool.ready("black-hole") < 3 and time.monotonic() < deadline:
             time.sleep(0.1)
-        assert client.get("/api/health").json()["pool"]["black-hole"] >= 3
+        assert pool.ready("black-hole") >= 3
+
+
+def test_hostile_ids_on_postgres(postgres_url):
+    with client_for(postgres_url) as client:
+        assert client.get("/api/games/a%00b").status_code == 404
+        response = client.post("/api/games/summaries", json={"ids": ["a\x00b", "\x00"]})
+        assert response.status_code == 200 and response.json() == {"games": []}
+
+
+def test_connections_the_database_dropped_are_replaced(postgres_url):
+    import sqlalchemy as sa
+
+    with client_for(postgres_url) as client:
+        game = client.post("/api/games", json={"game": "black-hole", "deal": 2}).json()
+        assert client.get(f"/api/games/{game['id']}").status_code == 200
+        killer = sa.create_engine(postgres_url, isolation_level="AUTOCOMMIT")
+        with killer.connect() as connection:  # as a database restart would
+            connection.execute(sa.text("SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                                       "WHERE pid <> pg_backend_pid() AND datname = current_database()"))
+        killer.dispose()
+        assert client.get(f"/api/games/{game['id']}").status_code == 200
+        assert client.post(f"/api/games/{game['id']}/moves", json={"move": "KH"}).status_code == 200

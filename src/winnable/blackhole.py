@@ -29,6 +29,7 @@ from typing import Any, Self
 
 from winnable import deals
 from winnable.cards import Card, Rank, Suit, format_cards, parse_cards
+from winnable.cards import _BY_TEXT
 from winnable.errors import IllegalMoveError, ParseError
 from winnable.game import Move, Position
 
@@ -39,7 +40,7 @@ HOLE = Card(Rank.ACE, Suit.SPADES)
 
 def ranks_adjacent(a: Rank, b: Rank) -> bool:
     """One rank apart around the circle K-A-2."""
-    return a.next_in_circle == b or b.next_in_circle == a
+    return (a - b) % 13 in (1, 12)
 
 
 def foundation_order(played: list[Card], top: Card) -> tuple[Card, ...]:
@@ -110,6 +111,10 @@ class BlackHoleMove(Move):
         return str(self.card)
 
 
+_MOVES = {text: BlackHoleMove(card) for text, card in _BY_TEXT.items()}
+"""Every move by its usual notation (moves are immutable values: one of each will do)."""
+
+
 @dataclass(frozen=True, slots=True, repr=False)
 class BlackHole(Position):
     """A Black Hole position: 17 piles (bottom card first) and the foundation.
@@ -148,7 +153,18 @@ class BlackHole(Position):
         cards = deals.shuffled(number)
         cards.remove(HOLE)
         piles = tuple(tuple(cards[index::PILES]) for index in range(PILES))
-        return cls(piles, (HOLE,), deal_number=deals.parse_deal_number(number))
+        return cls._trusted(piles, (HOLE,), deals.parse_deal_number(number))
+
+    @classmethod
+    def _trusted(cls, piles: tuple[tuple[Card, ...], ...], foundation: tuple[Card, ...], deal_number: int | None) -> Self:
+        """A position the rules made (a fresh deal, or a legal move from a valid
+        position): every card is in it once, so the checks of ``__post_init__`` are
+        skipped. They cost more than the move itself when a survey replays lines."""
+        position = object.__new__(cls)
+        object.__setattr__(position, "piles", piles)
+        object.__setattr__(position, "foundation", foundation)
+        object.__setattr__(position, "deal_number", deal_number)
+        return position
 
     # -- rules -----------------------------------------------------------------------
     @property
@@ -163,16 +179,18 @@ class BlackHole(Position):
         return [BlackHoleMove(top) for top in self.tops() if top is not None and ranks_adjacent(top.rank, rank)]
 
     def is_legal(self, move: Move) -> bool:
-        """A top card one rank above or below the foundation's (checked directly)."""
+        """A top card one rank above or below the foundation's (checked directly, without
+        listing every move: the replay of a survey's lines goes through here)."""
         card = getattr(move, "card", None)
         if card is None or not ranks_adjacent(card.rank, self.foundation_card.rank):
             return False
-        return any(pile and pile[-1] == card for pile in self.piles)
+        return self.pile_of(card) is not None
 
     def pile_of(self, card: Card) -> int | None:
         """The index of the pile whose top card is ``card``, if any."""
-        for index, top in enumerate(self.tops()):
-            if top == card:
+        wanted = card.index
+        for index, pile in enumerate(self.piles):
+            if pile and pile[-1].index == wanted:
                 return index
         return None
 
@@ -180,13 +198,12 @@ class BlackHole(Position):
         index = self.pile_of(move.card)
         if index is None:
             raise IllegalMoveError(f"{move.card} is not the top card of a pile")
+        return self._after(index, move.card)
+
+    def _after(self, index: int, card: Card) -> Self:
+        """The position after the top card of pile ``index``, ``card``, is played."""
         piles = self.piles[:index] + (self.piles[index][:-1],) + self.piles[index + 1 :]
-        # Made by the rules from a checked position: no need to check the cards again.
-        position = object.__new__(type(self))
-        object.__setattr__(position, "piles", piles)
-        object.__setattr__(position, "foundation", self.foundation + (move.card,))
-        object.__setattr__(position, "deal_number", self.deal_number)
-        return position
+        return self._trusted(piles, self.foundation + (card,), self.deal_number)
 
     def why_illegal(self, move: Move) -> str:
         card = getattr(move, "card", None)
@@ -195,6 +212,9 @@ class BlackHole(Position):
         return f"{card} is not one rank above or below {self.foundation_card} (suits do not matter; K-A-2 wraps)"
 
     def parse_move(self, text: str) -> BlackHoleMove:
+        move = _MOVES.get(text)
+        if move is not None:  # the usual spelling, as the engine's lines write it
+            return move
         cleaned = text.strip().lower().removeprefix("p")
         if cleaned.isdigit():
             pile = int(cleaned)
@@ -204,6 +224,28 @@ class BlackHole(Position):
                 raise IllegalMoveError(f"pile {pile} is empty")
             return BlackHoleMove(self.piles[pile - 1][-1])
         return BlackHoleMove.from_text(text)
+
+    def finishing_line(self) -> list[BlackHoleMove] | None:
+        """When the rest of the game is a plain run home, with exactly one card to play
+        at every step until the hole has them all, those moves; else ``None``. Black
+        Hole never plays a card by itself (every move is a choice), but a forced ending
+        can be played in one go. A won position needs none: ``[]``.
+
+        >>> BlackHole.deal(2).finishing_line() is None
+        True
+        >>> from winnable.solver import solve
+        >>> line = solve(BlackHole.deal(2)).line
+        >>> BlackHole.deal(2).play_line(line[:-3]).finishing_line()
+        [BlackHoleMove.from_text('4D'), BlackHoleMove.from_text('5C'), BlackHoleMove.from_text('6D')]
+        """
+        position, line = self, []
+        while not position.is_won():
+            moves = position.legal_moves()
+            if len(moves) != 1:
+                return None
+            line.append(moves[0])
+            position = position.apply(moves[0])
+        return line
 
     def is_won(self) -> bool:
         return not any(self.piles)

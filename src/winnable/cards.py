@@ -13,7 +13,7 @@ Rank.TWO
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from winnable.errors import ParseError
 
@@ -52,15 +52,20 @@ class Rank(enum.IntEnum):
     @property
     def next_in_circle(self) -> Rank:
         """The rank one above, with the King followed by the Ace."""
-        return Rank(self % 13 + 1)
+        return _NEXT_RANK[self]
 
     @property
     def previous_in_circle(self) -> Rank:
         """The rank one below, with the Ace preceded by the King."""
-        return Rank((self - 2) % 13 + 1)
+        return _PREVIOUS_RANK[self]
 
     def __repr__(self) -> str:
         return f"Rank.{self.name}"
+
+
+# Looked up, not computed: the rules ask for neighbours of ranks millions of times a survey.
+_NEXT_RANK = (None,) + tuple(Rank(rank % 13 + 1) for rank in range(1, 14))
+_PREVIOUS_RANK = (None,) + tuple(Rank((rank - 2) % 13 + 1) for rank in range(1, 14))
 
 
 class Suit(enum.IntEnum):
@@ -90,20 +95,38 @@ class Suit(enum.IntEnum):
         return f"Suit.{self.name}"
 
 
+_TEXTS = tuple(RANK_CHARS[index % 13] + SUIT_CHARS[index // 13] for index in range(52))
+
+
 @dataclass(frozen=True, slots=True, order=True)
 class Card:
     """A playing card. Two decks hold two equal copies of each card."""
 
     rank: Rank
     suit: Suit
+    index: int = field(init=False, repr=False, compare=False)
+    """0..51, suit-major in the order C D H S: the engine's byte for the card."""
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "rank", Rank(self.rank))
-        object.__setattr__(self, "suit", Suit(self.suit))
+        rank, suit = Rank(self.rank), Suit(self.suit)
+        object.__setattr__(self, "rank", rank)
+        object.__setattr__(self, "suit", suit)
+        object.__setattr__(self, "index", suit * 13 + rank - 1)
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Card):
+            return self.index == other.index
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return self.index
 
     @classmethod
     def from_text(cls, text: str) -> Card:
         """Parse ``AS``, ``td`` or ``10D``; raise :class:`ParseError` otherwise."""
+        card = _BY_TEXT.get(text)
+        if card is not None:  # the usual spelling: one look-up
+            return card
         cleaned = text.strip()
         if cleaned[:2] == "10":
             cleaned = "T" + cleaned[2:]
@@ -114,11 +137,6 @@ class Card:
         except ParseError as error:
             raise ParseError(f"not a card: {text!r} ({error})") from None
 
-    @property
-    def index(self) -> int:
-        """0..51, suit-major in the order C D H S: the engine's byte for the card."""
-        return self.suit * 13 + self.rank - 1
-
     @classmethod
     def from_index(cls, index: int) -> Card:
         return _BY_INDEX[index]
@@ -128,13 +146,14 @@ class Card:
         return self.suit.is_red
 
     def __str__(self) -> str:
-        return self.rank.char + self.suit.char
+        return _TEXTS[self.index]
 
     def __repr__(self) -> str:
         return f"Card.from_text({str(self)!r})"
 
 
 _BY_INDEX = tuple(Card(Rank(i % 13 + 1), Suit(i // 13)) for i in range(52))
+_BY_TEXT = {str(card): card for card in _BY_INDEX}
 
 
 def new_deck(decks: int = 1) -> list[Card]:

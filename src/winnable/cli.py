@@ -150,32 +150,58 @@ def format_line(moves: list[str], per_row: int = 10) -> str:
 def survey(
     game: str = GameArg,
     deals: str = typer.Argument(..., help="Range of deal numbers, A-B."),
-    out: Optional[Path] = typer.Option(None, "--out", help="Write one JSON line per deal to this file."),
-    jobs: int = typer.Option(0, "--jobs", "-j", help="Worker processes (0: one per core)."),
+    out: Optional[Path] = typer.Option(None, "--out", help="Write one JSON line per deal to this file, in deal order."),
+    jobs: int = typer.Option(0, "--jobs", "-j", help="Worker processes on this machine (0: one per core)."),
     nodes: Optional[int] = typer.Option(None, "--nodes", help="Position budget per deal."),
     seconds: Optional[float] = typer.Option(None, "--seconds", help="Time budget per deal."),
+    scheduler: Optional[str] = typer.Option(None, "--scheduler", help="Run on the Dask cluster with this scheduler (tcp://HOST:8786)."),
+    resume: bool = typer.Option(False, "--resume", help="Keep the deals already in --out and solve the rest."),
+    chunk: Optional[int] = typer.Option(None, "--chunk", help="Deals per chunk of work (default: a few seconds' worth)."),
+    lines: bool = typer.Option(False, "--lines", help="Also write each verified winning line to --out."),
+    database: Optional[str] = typer.Option(None, "--database", help="Also store every verdict in this database (SQLAlchemy URL)."),
     as_json: bool = typer.Option(False, "--json", help="Print the summary as JSON."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
 ) -> None:
-    """Solve a range of deals on all cores; print won / lost / unknown and timings."""
-    from winnable.survey import run_survey
+    """Solve a range of deals on all cores or a Dask cluster; print won / lost / unknown and timings."""
+    from winnable.survey import read_done, run_survey
 
     lookup(game)
     low, high = parse_range(deals)
     budget = make_budget(nodes, seconds)
     if jobs < 0:
         raise fail("--jobs must be 0 or more")
+    if chunk is not None and chunk < 1:
+        raise fail("--chunk must be 1 or more")
+    if resume and out is None:
+        raise fail("--resume continues the survey in --out: give --out")
     try:
-        handle = out.open("w") if out is not None else None
+        done = read_done(out, game, low, high) if resume else []
+        handle = out.open("a" if resume else "w") if out is not None else None
     except OSError as error:
         raise fail(f"cannot write {out}: {error.strerror}") from None
-    try:
-        summary = run_survey(game, low, high, budget, jobs or os.cpu_count() or 1, handle, progress=not quiet)
     except WinnableError as error:
         raise fail(str(error)) from None
+    store = None
+    try:
+        sink = None
+        if database is not None:
+            from winnable.verdicts import VerdictStore
+
+            store = VerdictStore.open(database)
+            sink = store.sink(budget)
+        summary = run_survey(game, low, high, budget, jobs, handle, progress=not quiet, scheduler=scheduler,
+                             chunk=chunk, lines=lines, done=done, sink=sink)
+    except WinnableError as error:
+        raise fail(str(error)) from None
+    except KeyboardInterrupt:
+        if out is not None:
+            typer.echo(f"stopped: every chunk finished is in {out}; the same command with --resume goes on", err=True)
+        raise
     finally:
         if handle is not None:
             handle.close()
+        if store is not None:
+            store.close()
     if as_json:
         typer.echo(json.dumps(summary.to_json()))
     else:
@@ -183,17 +209,59 @@ def survey(
 
 
 @app.command()
+def pool(
+    games: Optional[list[str]] = typer.Argument(None, help="Game ids (default: every game)."),
+    database: Optional[str] = typer.Option(None, "--database", help="Database URL (default: the web app's SQLite file)."),
+    as_json: bool = typer.Option(False, "--json", help="Print the counts as JSON."),
+) -> None:
+    """How many deals of each game the verdicts table holds: proved winnable (and not
+    dealt yet by the web app), proved lost, undecided."""
+    from winnable.verdicts import VerdictStore
+
+    for game in games or ():
+        lookup(game)
+    if database is None:
+        from winnable.web.db import default_database_url
+
+        database = default_database_url()
+    try:
+        store = VerdictStore.open(database)
+    except WinnableError as error:
+        raise fail(str(error)) from None
+    try:
+        counts = store.counts(games or game_ids())
+    finally:
+        store.close()
+    shown = {game: counts[game] for game in (games or game_ids())}
+    shown |= {game: value for game, value in counts.items() if not games and game not in shown}
+    if as_json:
+        typer.echo(json.dumps(shown))
+        return
+    typer.echo(f"{'game':18} {'won':>10} {'not dealt':>10} {'lost':>10} {'unknown':>10}")
+    for game, count in shown.items():
+        typer.echo(f"{game:18} {count['won']:>10,} {count['unused']:>10,} {count['lost']:>10,} {count['unknown']:>10,}")
+
+
+@app.command()
 def serve(
     host: str = typer.Option("127.0.0.1", "--host", help="Address to listen on."),
     port: int = typer.Option(8000, "--port", help="Port to listen on."),
     database: Optional[str] = typer.Option(None, "--database", help="Database URL (default: SQLite in the user's data folder)."),
+    workers: int = typer.Option(1, "--workers", min=1, max=64, help="Worker processes, all on the one database."),
+    allowed_host: Optional[list[str]] = typer.Option(
+        None, "--allowed-host", help="A Host name the site answers to (repeat for several); others are refused. "
+        "Default: localhost and the --host address."),
+    metrics: Optional[bool] = typer.Option(None, "--metrics/--no-metrics", help="Serve Prometheus figures at /metrics (loopback clients only)."),
+    forwarded_allow_ips: Optional[str] = typer.Option(
+        None, "--forwarded-allow-ips", help="Addresses of reverse proxies whose X-Forwarded-For/-Proto to trust (comma-separated)."),
 ) -> None:
-    """Start the web app."""
+    """Start the web app (every WINNABLE_* setting applies; these flags win over them)."""
     try:
         from winnable.web import run
     except ImportError as error:
         raise fail(f"the web app is not installed: {error}") from None
-    run(host=host, port=port, database=database)
+    run(host=host, port=port, database=database, workers=workers, allowed_hosts=allowed_host or None,
+        metrics=metrics, forwarded_allow_ips=forwarded_allow_ips)
 
 
 def main() -> None:

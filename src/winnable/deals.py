@@ -28,11 +28,12 @@ MAX_DEAL = 10**20 - 1
 
 # PySolFC orders a fresh deck suit by suit in the order clubs, spades, hearts, diamonds.
 _PYSOL_SUITS = (Suit.CLUBS, Suit.SPADES, Suit.HEARTS, Suit.DIAMONDS)
+_PYSOL_DECK = tuple(Card.from_index(suit * 13 + rank - 1) for suit in _PYSOL_SUITS for rank in range(1, 14))
 
 
 def pysol_deck(decks: int = 1) -> list[Card]:
     """A fresh deck in PySolFC's order (suit by suit: C S H D, Ace to King)."""
-    return [Card(Rank(rank), suit) for _ in range(decks) for suit in _PYSOL_SUITS for rank in range(1, 14)]
+    return list(_PYSOL_DECK) * decks
 
 
 def parse_deal_number(text: str | int) -> int:

@@ -12,7 +12,8 @@ few class attributes (python-chess style):
 * ``EMPTY_COLUMN``: what fills an empty column, ``"any"`` card (or run) or only a card
   one rank ``"below-base"`` (Penguin; Eight Off's Kings, since its base is the Ace);
 * ``RUNS``: ``"supermove"`` (a run of cards moves if its length is at most
-  (empty cells + 1) x 2^(empty columns not counting the destination)) or ``"unlimited"``;
+  (empty cells + 1) x 2^(empty columns not counting the destination)), ``"cells"``
+  (at most empty cells + 1: Eight Off, as PySolFC plays it) or ``"unlimited"``;
 * ``BASE_RANK``: the foundations' base rank (the Ace), or ``None`` when the *beak*, the
   first card of the deal, sets it (Penguin);
 * ``AUTO_BEAK``: the beak goes to its foundation by itself as soon as it is the playable
@@ -33,19 +34,22 @@ Foundations build up in suit from the base rank, wrapping K to A, 13 cards each.
 >>> type(position).from_text(after.to_text()) == after
 True
 
-The engine (``engine/src/freecell.rs``) solves every preset exactly: it generates every
-move these rules allow (single cards, and runs of every length the supermove limit or
-the unlimited rule allows), plays the safe moves to the foundations itself (a card on
-which nothing can be built any more; never the beak under the full wrap), treats
-positions that differ only by the order of columns or cells as one (128-bit keys), and
-answers *lost* only after the whole reachable space is exhausted. Its winning line lists
-every move, the automatic ones included, except those the rules make themselves (the
-beak); :func:`winnable.solver.solve` replays it here.
+The engine (``engine/src/freecell/``) solves every preset: soft threads (depth-first
+scans over *meta-moves*, a card onto a parent with the cards in the way parked first,
+each scan with its own move order, run in turn) find most wins in a few hundred
+positions; exact searches over every move these rules allow (single cards, and runs of
+every length the run limit allows) prove a deal lost only after the whole reachable
+space is exhausted. It plays the safe moves to the foundations itself (a card nothing
+can be built on any more, or nothing that could not go home instead; never the beak
+under the full wrap) and treats positions that differ only by the order of columns or
+cells as one (128-bit keys); it never moves a card from a cell to another. Its winning
+line lists every move, the automatic ones included, except those the rules make
+themselves (the beak); :func:`winnable.solver.solve` replays it here.
 
 Move notation: a source and a target, each a column (``1`` to ``8``), a cell (``a`` to
 ``h``) or ``o`` for the foundations (out), then ``x`` and a count when a run of several
-cards moves: ``3a`` (column 3 to cell a), ``a5``, ``2o``, ``48x3`` (three cards from
-column 4 onto column 8).
+cards moves: ``3a`` (column 3 to cell a), ``a5``, ``ab`` (cell a to cell b), ``2o``,
+``48x3`` (three cards from column 4 onto column 8).
 """
 
 from __future__ import annotations
@@ -165,6 +169,10 @@ class FreeCellFamily(Position):
     """How a deal is laid out: ``freecell``, ``eight-off`` or ``penguin``."""
     FCS_OPTIONS: ClassVar[str] = "-g freecell"
     """fc-solve's options for this game (its board from :meth:`to_fcs`)."""
+    ENGINE_PRESET: ClassVar[str] = "default"
+    """The engine's search preset: ``default`` for games where nearly every deal is won
+    (long soft threads first), ``mixed`` where many are lost (exact searches sooner);
+    ``winnable._engine.freecell_presets()`` describes them."""
 
     def __post_init__(self) -> None:
         name = self.title
@@ -279,9 +287,12 @@ class FreeCellFamily(Position):
         return sum(not column for column in self.columns)
 
     def run_limit(self, to_empty_column: bool) -> int:
-        """The longest run that may move at once (RULES.md's supermove formula)."""
+        """The longest run that may move at once (RULES.md's supermove formula, or empty
+        cells + 1 where empty columns do not count)."""
         if self.RUNS == "unlimited":
             return 52
+        if self.RUNS == "cells":
+            return self.free_cells() + 1
         empty = max(0, self.empty_columns() - (1 if to_empty_column else 0))
         return (self.free_cells() + 1) * 2**empty
 
@@ -307,7 +318,11 @@ class FreeCellFamily(Position):
 
     def legal_moves(self) -> list[FreeCellMove]:
         """Every legal move: from each column, then each cell, to the foundation, each
-        column and each empty cell; runs of every length the rules allow."""
+        column and each empty cell; runs of every length the rules allow.
+
+        >>> [str(m) for m in FreeCell.deal(1).play("1a").legal_moves() if m.source == "a"]
+        ['ab', 'ac', 'ad']
+        """
         moves: list[FreeCellMove] = []
         empty_cells = [CELL_LETTERS[i] for i, card in enumerate(self.cells) if card is None]
         limits = (self.run_limit(False), self.run_limit(True))
@@ -341,6 +356,7 @@ class FreeCellFamily(Position):
             for j, other in enumerate(self.columns):
                 if (self._fits(card, other[-1]) if other else self.fills_empty_column(card)):
                     moves.append(FreeCellMove(source, COLUMN_DIGITS[j]))
+            moves.extend(FreeCellMove(source, cell) for cell in empty_cells)
         return moves
 
     def is_legal(self, move: FreeCellMove) -> bool:
@@ -362,8 +378,8 @@ class FreeCellFamily(Position):
             return f"{card} does not go on its foundation now ({self._foundation_wants(card.suit)})"
         if target in CELL_LETTERS:
             index = CELL_LETTERS.index(target)
-            if count != 1 or source not in COLUMN_DIGITS:
-                return "a free cell takes one card from a column"
+            if count != 1:
+                return "a free cell takes one card"
             if index >= self.CELLS:
                 return f"{self.title} has {self.CELLS} free cells (a-{CELL_LETTERS[self.CELLS - 1]})" if self.CELLS else f"{self.title} has no free cells"
             if self.cells[index] is not None:
@@ -484,6 +500,75 @@ class FreeCellFamily(Position):
                 foundations[card.suit] = 1
                 done.append((card, f"column:{i}"))
         return tuple(done)
+
+    # -- playing home by itself ----------------------------------------------------------
+    def is_safe_home(self, card: Card) -> bool:
+        """May ``card``, which its foundation accepts, go home without losing anything?
+
+        True when no card still in play could ever be built on it: a base card (unless
+        the wrap is full, where the rank below the base goes on it), any card when
+        columns build in suit (the card that would go on it is already home), and with
+        alternate colours a card whose two opposite-colour foundations hold the rank
+        below it already. The web page plays them for the player when "safe moves home"
+        is on; the engine plays them by itself while it searches, and in alternate colours
+        a few more (Horne's rule: a card whose opposite colours hold rank - 2 and whose
+        other suit of its colour holds rank - 3, since every card that could go on it
+        could go home instead).
+
+        >>> fresh = FreeCell.deal(1)  # nothing home yet
+        >>> fresh.is_safe_home(Card.from_text("AH")), fresh.is_safe_home(Card.from_text("2H"))
+        (True, False)
+        >>> PySolFCPenguin.deal(1).is_safe_home(Card.from_text("JH"))  # a K may go on it
+        False
+        """
+        shifted = self.shifted(card.rank)
+        if shifted == 0:
+            return self.WRAP != "full"
+        if self.BUILD == "suit":
+            return True
+        opposite = (Suit.CLUBS, Suit.SPADES) if card.is_red else (Suit.DIAMONDS, Suit.HEARTS)
+        return all(self.foundations[suit] >= shifted for suit in opposite)
+
+    def safe_moves_home(self) -> list[FreeCellMove]:
+        """The moves to the foundations that lose nothing (:meth:`is_safe_home`), from
+        the columns then the cells.
+
+        >>> [str(move) for move in FreeCell.deal(8).safe_moves_home()]  # two Aces on top
+        ['5o', '8o']
+        >>> FreeCell.deal(1).safe_moves_home()
+        []
+        """
+        moves = []
+        for i, column in enumerate(self.columns):
+            if column and self.foundation_accepts(column[-1]) and self.is_safe_home(column[-1]):
+                moves.append(FreeCellMove(COLUMN_DIGITS[i], FOUNDATION))
+        for i, card in enumerate(self.cells):
+            if card is not None and self.foundation_accepts(card) and self.is_safe_home(card):
+                moves.append(FreeCellMove(CELL_LETTERS[i], FOUNDATION))
+        return moves
+
+    def finishing_line(self) -> list[FreeCellMove] | None:
+        """When the rest of the game is a plain run home (every card left reaches its
+        foundation by foundation moves alone), those moves, lowest cards first; else
+        ``None``. A won position needs none: ``[]``.
+
+        Playing a card home never stops another from going home, so trying the
+        foundation moves greedily decides it.
+        """
+        position, line = self, []
+        while not position.is_won():
+            home = [move for move in position._moves_home()]
+            if not home:
+                return None
+            move = min(home, key=lambda m: position.shifted(position._card_at(m.source).rank))
+            line.append(move)
+            position = position.apply(move)
+        return line
+
+    def _moves_home(self) -> list[FreeCellMove]:
+        moves = [FreeCellMove(COLUMN_DIGITS[i], FOUNDATION) for i, column in enumerate(self.columns) if column and self.foundation_accepts(column[-1])]
+        moves += [FreeCellMove(CELL_LETTERS[i], FOUNDATION) for i, card in enumerate(self.cells) if card is not None and self.foundation_accepts(card)]
+        return moves
 
     def is_won(self) -> bool:
         return sum(self.foundations) == 52
@@ -705,27 +790,48 @@ class FreeCellFamily(Position):
         return [self.describe_move(move) for move in sorted(self.legal_moves(), key=rank)]
 
     # -- search ----------------------------------------------------------------------
-    def engine_rules(self) -> tuple[int, int, int, int, int, int, int]:
-        """The rules as the engine reads them."""
-        return (
-            self.COLUMNS,
-            self.CELLS,
-            1 if self.BUILD == "suit" else 0,
-            {"none": 0, "restricted": 1, "full": 2}[self.WRAP],
-            1 if self.EMPTY_COLUMN == "below-base" else 0,
-            1 if self.RUNS == "unlimited" else 0,
-            1 if self.AUTO_BEAK else 0,
-        )
+    @classmethod
+    def engine_rules(cls) -> Any:
+        """The rules as the engine reads them: a ``winnable._engine.FreeCellRules``,
+        named fields, made once per game.
 
-    def engine_search(self, nodes: int | None, seconds: float | None) -> tuple[str, list[str], int]:
-        from winnable import _engine
+        >>> FreeCell.engine_rules()
+        FreeCellRules(columns=8, cells=4, build="alternate", wrap="none", empty_column="any", runs="supermove", auto_beak=False)
+        """
+        rules = cls.__dict__.get("_engine_rules")
+        if rules is None:
+            from winnable import _engine
 
+            rules = _engine.FreeCellRules(
+                columns=cls.COLUMNS,
+                cells=cls.CELLS,
+                build=cls.BUILD,
+                wrap=cls.WRAP,
+                empty_column=cls.EMPTY_COLUMN,
+                runs=cls.RUNS,
+                auto_beak=cls.AUTO_BEAK,
+            )
+            cls._engine_rules = rules
+        return rules
+
+    def engine_layout(self) -> tuple[list[list[int]], list[int], list[int], int]:
+        """The position as the engine reads it: columns and cells of card bytes
+        (``Card.index``, 255 for an empty cell), foundation counts, the base rank."""
         columns = [[card.index for card in column] for column in self.columns]
         cells = [card.index if card else 255 for card in self.cells]
+        return columns, cells, list(self.foundations), int(self.base_rank)
+
+    def engine_search(self, nodes: int | None, seconds: float | None, preset: str | None = None) -> tuple[str, list[str], int]:
+        """The engine's answer with search ``preset`` (the game's :attr:`ENGINE_PRESET`
+        unless given; ``winnable._engine.freecell_presets()`` lists them)."""
+        from winnable import _engine
+
+        preset = preset or self.ENGINE_PRESET
         try:
-            return _engine.freecell_solve(self.engine_rules(), columns, cells, list(self.foundations), int(self.base_rank), nodes, seconds)
+            status, line, positions = _engine.freecell_solve(self.engine_rules(), *self.engine_layout(), nodes, seconds, preset)
         except ValueError as error:
             raise EngineError(f"the engine cannot take this position: {error}") from None
+        return status, line.split(), positions
 
 
 @lru_cache(maxsize=8192)
@@ -761,6 +867,7 @@ class BakersGame(FreeCellFamily):
     title = "Baker's Game"
     summary = "FreeCell building down in suit; any card fills an empty column."
     BUILD = "suit"
+    ENGINE_PRESET = "mixed"  # a quarter of the deals are lost
     FCS_OPTIONS = "-g bakers_game"
 
 
@@ -769,10 +876,11 @@ class EightOff(FreeCellFamily):
 
     game_id = "eight-off"
     title = "Eight Off"
-    summary = "8 columns, 8 cells, build down in suit; only Kings fill empty columns."
+    summary = "8 columns, 8 cells, build down in suit; only Kings fill empty columns; runs of empty cells + 1."
     CELLS = 8
     BUILD = "suit"
     EMPTY_COLUMN = "below-base"
+    RUNS = "cells"
     LAYOUT = "eight-off"
     FCS_OPTIONS = "-g eight_off"
 
@@ -805,6 +913,7 @@ class Penguin(FreeCellFamily):
     BASE_RANK = None
     AUTO_BEAK = True
     LAYOUT = "penguin"
+    ENGINE_PRESET = "mixed"  # with fewer flippers, most deals are lost
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
@@ -816,6 +925,7 @@ class RelaxedPenguin(Penguin):
     title = "Relaxed Penguin"
     summary = "Penguin where any card or run fills an empty column."
     EMPTY_COLUMN = "any"
+    ENGINE_PRESET = "default"
 
 
 class Penguin6(Penguin):
@@ -856,6 +966,7 @@ class PySolFCPenguin(Penguin):
     WRAP = "full"
     RUNS = "unlimited"
     AUTO_BEAK = False
+    ENGINE_PRESET = "default"
 
 
 Penguin.FCS_OPTIONS = penguin_fcs_options(Penguin)

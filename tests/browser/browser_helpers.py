@@ -70,8 +70,12 @@ class Server:
         return self.base + path
 
     def api(self, method: str, path: str, body: dict | None = None):
+        if body is None and method != "GET":
+            body = {}  # state-changing calls always carry a JSON body
         data = json.dumps(body).encode() if body is not None else None
-        request = urllib.request.Request(self.url(path), data=data, method=method, headers={"Content-Type": "application/json"})
+        # Origin: the server serves state-changing calls from its own pages only.
+        headers = {"Content-Type": "application/json", "Origin": self.base}
+        request = urllib.request.Request(self.url(path), data=data, method=method, headers=headers)
         try:
             with urllib.request.urlopen(request, timeout=30) as response:
                 return json.loads(response.read() or b"null")
@@ -82,12 +86,29 @@ class Server:
         return [game["id"] for game in self.api("GET", "/api/catalog")]
 
 
+def seed_pool(url: str, games: tuple[str, ...] = ("black-hole",), count: int = 3) -> None:
+    """Prove ``count`` deals of each game winnable and put them in the database's pool."""
+    from winnable.web.db import make_engine, migrate
+    from winnable.web.pool import WinnablePool
+    from winnable.web.solving import Solver
+
+    engine = make_engine(url)
+    migrate(engine)
+    pool = WinnablePool(engine, Solver())
+    for game in games:
+        pool.fill(game, count - pool.ready(game))
+    engine.dispose()
+
+
 def start_server(database: Path, log: Path, env_extra: dict | None = None) -> Server:
     port = free_port()
     env = dict(os.environ)
     # No background pool filling: it would compete with the hints and analyses the tests
-    # wait for; a winnable deal is then searched on the spot when asked for.
+    # wait for; the pool gets a few proved deals now instead (a Winnable request never
+    # searches: it takes from the pool).
     env.setdefault("WINNABLE_POOL_SIZE", "0")
+    env.setdefault("WINNABLE_RATE_LIMITS", "0")  # the tests play faster than people
+    seed_pool(f"sqlite:///{database}")
     env.update(env_extra or {})
     command = [sys.executable, "-c", "from winnable.cli import main; main()", "serve", "--host", "127.0.0.1", "--port", str(port), "--database", f"sqlite:///{database}"]
     handle = log.open("w")
@@ -99,7 +120,7 @@ def start_server(database: Path, log: Path, env_extra: dict | None = None) -> Se
             raise RuntimeError(f"winnable serve exited with {process.returncode}:\n{log.read_text()}")
         try:
             with urllib.request.urlopen(base + "/api/health", timeout=2) as response:
-                if json.loads(response.read()).get("ok"):
+                if json.loads(response.read()).get("status") == "up":
                     break
         except (urllib.error.URLError, ConnectionError, TimeoutError, json.JSONDecodeError):
             pass
@@ -117,3 +138,93 @@ def stop_server(server: Server) -> None:
     except subprocess.TimeoutExpired:
         server.process.kill()
         server.process.wait(timeout=5)
+
+
+SIZES = {
+    "phone": {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobile": True},
+    "small": {"viewport": {"width": 320, "height": 568}, "has_touch": True, "is_mobile": True},
+    "sideways": {"viewport": {"width": 844, "height": 390}, "has_touch": True, "is_mobile": True},
+    "desktop": {"viewport": {"width": 1280, "height": 800}},
+}
+"""The four screens every game is checked on: a phone upright (touch), a small phone,
+a phone held sideways, a desktop window."""
+
+
+def new_page(browser, size: str = "desktop", storage: dict | None = None):
+    """A fresh browser (empty storage, or ``storage`` set before the page runs) at one
+    of :data:`SIZES`; page errors are collected in ``page.page_errors``."""
+    # bypass_csp: the tests wait on JavaScript expressions, which the strict CSP (no eval)
+    # would refuse; test_security_headers.py checks the pages under the real policy.
+    context = browser.new_context(**SIZES[size], bypass_csp=True)
+    context.set_default_timeout(15_000)
+    if storage:
+        script = "".join(f"localStorage.setItem({json.dumps(k)}, {json.dumps(v)});" for k, v in storage.items())
+        context.add_init_script(f"try {{ {script} }} catch (e) {{}}")
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.page_errors = errors
+    return page
+
+
+NO_AUTO = {"winnable:safe-home": "0"}
+"""Storage for a page that plays no safe move home by itself (moves stay as the test plays them)."""
+
+
+def open_menu(page) -> None:
+    page.click("#menu-button")
+    page.wait_for_selector("#menu:popover-open")
+
+
+def close_menu(page) -> None:
+    page.keyboard.press("Escape")
+    page.wait_for_selector("#menu:not(:popover-open)", state="attached")
+
+
+def cards(page) -> list:
+    """Every card on the table: (place, index, card) in document order."""
+    return page.locator("#table [data-place]").evaluate_all("nodes => nodes.map(n => [n.dataset.place, n.dataset.index, n.dataset.card || null])")
+
+
+def card_at(page, place: str, index: int):
+    return page.locator(f'#table [data-place="{place}"][data-index="{index}"]')
+
+
+def play_api(server, game_id: str, moves: list[str]) -> None:
+    for move in moves:
+        server.api("POST", f"/api/games/{game_id}/moves", {"move": move})
+
+
+# What a finger must hit: every visible control, and every playable card's visible part
+# (a card under another shows its top strip; a run whose strips are thin is one target
+# from its deepest card to its top card).
+MEASURE_TARGETS = """
+() => {
+  const small = [];
+  const visible = (n) => {
+    const s = getComputedStyle(n);
+    if (s.visibility === "hidden" || s.display === "none" || n.closest("[hidden]")) return false;
+    const r = n.getBoundingClientRect();
+    return r.width > 0 && r.height > 0;
+  };
+  const controls = document.querySelectorAll("button, a[href], select, input:not([type=checkbox]), label.switch, [role=button]:not(.card)");
+  for (const n of controls) {
+    if (!visible(n) || n.closest("#table") && !n.classList.contains("stock")) continue;
+    if (n.closest(".menu") && !n.closest(".menu").matches(":popover-open")) continue;
+    const r = n.getBoundingClientRect();
+    if (r.width < 44 || r.height < 44) small.push([n.id || n.className || n.tagName, Math.round(r.width), Math.round(r.height)]);
+  }
+  for (const n of document.querySelectorAll("#table .card.playable:not(.in-run)")) {
+    const r = n.getBoundingClientRect();
+    const column = n.parentElement;
+    const next = [...column.querySelectorAll(".card[data-place]")].find((m) => Number(m.dataset.index) === Number(n.dataset.index) + 1);
+    let height = r.height;
+    if (next) height = next.getBoundingClientRect().top - r.top;
+    // A run picked up as one: from its deepest card to the bottom of its top card.
+    const run = [...column.querySelectorAll(".card.in-run")];
+    if (run.length && !next) height = r.bottom - Math.min(...run.map((m) => m.getBoundingClientRect().top));
+    if (r.width < 44 || height < 44) small.push([n.dataset.card + "@" + n.dataset.place, Math.round(r.width), Math.round(height)]);
+  }
+  return small;
+}
+"""

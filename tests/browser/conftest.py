@@ -57,9 +57,14 @@ def browser():
 
 @pytest.fixture
 def page(browser):
-    """A fresh browser context (empty localStorage) at desktop size; page errors fail the test."""
-    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    """A fresh browser context (empty localStorage but for safe moves home switched off) at
+    desktop size; page errors fail the test."""
+    # bypass_csp: the tests wait on JavaScript expressions, which the strict CSP (no eval)
+    # would refuse; test_security_headers.py checks the pages under the real policy.
+    context = browser.new_context(viewport={"width": 1280, "height": 900}, bypass_csp=True)
     context.set_default_timeout(15_000)
+    # Moves stay exactly as the test plays them: no safe move goes home by itself.
+    context.add_init_script("try { localStorage.setItem('winnable:safe-home', '0'); } catch (e) {}")
     tab = context.new_page()
     errors: list[str] = []
     tab.on("pageerror", lambda error: errors.append(str(error)))

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from browser_helpers import drag, game_state, open_game, wait_moves
+from browser_helpers import NO_AUTO, drag, game_state, new_page, open_game, wait_moves
 
 GAME = "penguin"
 DEAL = 1
@@ -38,14 +38,16 @@ def test_the_table(page, server, penguin):
     assert "/52" in page.inner_text("#score")
 
 
-def test_click_and_drag(page, server, penguin):
+def test_click_and_drag(browser, server, penguin):
+    page = new_page(browser, "desktop", NO_AUTO)
     open_game(page, server, GAME, DEAL)
     position = penguin.deal(DEAL)
-    # A click plays the first click choice of the card.
+    # A click picks the card up, a click on a marked place puts it there.
     entry = position.click_choices()[0]
     column = position.columns[int(entry["from"].split(":")[1])] if entry["from"].startswith("column") else None
     index = len(column) - entry["count"] if column is not None else 0
     page.locator(f'#table [data-place="{entry["from"]}"][data-index="{index}"]').click(position={"x": 10, "y": 5})
+    page.locator(f'#table .target[data-drop="{entry["to"]}"]').first.click()
     wait_moves(page, 1)
     assert game_state(server, page)["moves"] == [entry["move"]]
     position = position.play(entry["move"])
@@ -59,3 +61,4 @@ def test_click_and_drag(page, server, penguin):
     wait_moves(page, 2)
     assert game_state(server, page)["moves"] == [entry["move"], to_cell["move"]]
     assert page.get_attribute(f'#table [data-place="{to_cell["to"]}"]', "data-card") == to_cell["card"]
+    page.context.close()

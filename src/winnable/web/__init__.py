@@ -19,26 +19,88 @@ def create_app(database_url: str | None = None, **settings):
     return build(database_url, **settings)
 
 
-def run(host: str = "127.0.0.1", port: int = 8000, database: str | None = None) -> None:
-    """Migrate the database and serve the app until interrupted.
+def run(host: str = "127.0.0.1", port: int = 8000, database: str | None = None, workers: int = 1,
+        allowed_hosts: list[str] | None = None, metrics: bool | None = None,
+        forwarded_allow_ips: str | None = None, limit_concurrency: int = 1000) -> None:
+    """Migrate the database and serve the app until interrupted, in ``workers`` processes.
 
-    Tuning comes from ``WINNABLE_*`` variables (see :class:`winnable.web.app.Settings`).
+    Settings come from ``WINNABLE_*`` variables (see :class:`winnable.web.settings.Settings`);
+    the arguments here (``winnable serve``'s flags) win over them, and reach the worker
+    processes through the same variables.
     """
+    import json
+    import tempfile
+
     import uvicorn
 
-    from winnable.web.app import Settings, create_app as build
-    from winnable.web.db import default_database_url
+    from winnable.web.db import default_database_url, make_engine, migrate, server_key
+    from winnable.web.settings import LOOPBACK_HOSTS, Settings, problem
 
-    settings = Settings.from_env(database)
+    if database:
+        os.environ["WINNABLE_DATABASE"] = database
+    if allowed_hosts:
+        os.environ["WINNABLE_ALLOWED_HOSTS"] = json.dumps(allowed_hosts)
+    elif "WINNABLE_ALLOWED_HOSTS" not in os.environ:
+        if host in ("0.0.0.0", "::", ""):
+            print("winnable: note: listening on every address and answering any Host header; "
+                  "name the site with --allowed-host NAME (DNS rebinding)", file=sys.stderr)
+            os.environ["WINNABLE_ALLOWED_HOSTS"] = json.dumps(["*"])
+        else:
+            os.environ["WINNABLE_ALLOWED_HOSTS"] = json.dumps(sorted(set(LOOPBACK_HOSTS + [host.strip("[]")])))
+    if metrics is not None:
+        os.environ["WINNABLE_METRICS"] = "1" if metrics else "0"
+    try:
+        settings = Settings()
+    except Exception as error:
+        print(f"winnable: error: {problem(error)}", file=sys.stderr)
+        raise SystemExit(2) from None
     url = settings.database_url or default_database_url()
+    os.environ["WINNABLE_DATABASE"] = url
     shown = url if "@" not in url else url.split("://", 1)[0] + "://...@" + url.rsplit("@", 1)[1]
     try:
-        app = build(url, settings)
+        engine = make_engine(url)
+        if workers > 1 and engine.dialect.name == "sqlite" and engine.url.database in (None, "", ":memory:"):
+            print("winnable: error: several workers need a database they can share (a file or PostgreSQL), "
+                  "not an in-memory SQLite", file=sys.stderr)
+            raise SystemExit(2)
+        migrate(engine)
+        server_key(engine, "csrf")
+        engine.dispose()
+    except SystemExit:
+        raise
     except Exception as error:  # a bad URL, a missing driver, an unreachable server
         print(f"winnable: error: cannot use the database {shown}: {database_problem(error)}", file=sys.stderr)
         raise SystemExit(2) from None
-    print(f"Winnable: http://{host}:{port}/  (API docs: /docs; database: {shown})", flush=True)
-    uvicorn.run(app, host=host, port=port, log_level=os.environ.get("WINNABLE_LOG_LEVEL", "warning"))
+    options: dict = {
+        "host": host,
+        "port": port,
+        "log_level": os.environ.get("WINNABLE_LOG_LEVEL", "warning"),
+        "access_log": os.environ.get("WINNABLE_LOG_LEVEL", "warning").lower() in ("info", "debug", "trace"),
+        "server_header": False,
+        "proxy_headers": forwarded_allow_ips is not None,
+        "forwarded_allow_ips": forwarded_allow_ips or "",
+        "limit_concurrency": limit_concurrency,
+        "h11_max_incomplete_event_size": settings.max_header_bytes,
+        # uvicorn kills a worker that does not answer its supervisor within 5 s: on a
+        # busy machine a worker starting up (imports) or under a burst misses that, is
+        # restarted, starts up again under the same load... and drops every request.
+        "timeout_worker_healthcheck": 60,
+    }
+    print(f"Winnable: http://{host}:{port}/  (API docs: /docs; database: {shown}; "
+          f"{workers} worker{'s' if workers != 1 else ''})", flush=True)
+    if workers <= 1:
+        from winnable.web.app import create_app as build
+
+        uvicorn.run(build(url, settings), **options)
+        return
+    if settings.metrics and not os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
+        import atexit
+        import shutil
+
+        folder = tempfile.mkdtemp(prefix="winnable-metrics-")  # the workers' figures, summed at /metrics
+        atexit.register(shutil.rmtree, folder, True)
+        os.environ["PROMETHEUS_MULTIPROC_DIR"] = folder
+    uvicorn.run("winnable.web.app:app_from_env", factory=True, workers=workers, **options)
 
 
 def database_problem(error: Exception) -> str:

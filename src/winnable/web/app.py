@@ -1,118 +1,101 @@
 """The web app: a JSON API for playing every registered game, and the pages that use it.
 
 ``create_app(database_url)`` builds the FastAPI app (migrating the database first);
-``winnable serve`` runs it with uvicorn. The API is documented at ``/docs``.
+``winnable serve`` runs it with uvicorn (:func:`winnable.web.run`). The API is
+documented at ``/docs``. The layout follows the FastAPI project template:
 
-Errors are HTTP 4xx (or 503) with ``{"detail": "a sentence for the player"}``; a refused
-request changes nothing.
+* :mod:`~winnable.web.settings` — ``Settings`` (pydantic-settings, ``WINNABLE_*``);
+* :mod:`~winnable.web.routes` — one ``APIRouter`` per resource;
+* :mod:`~winnable.web.deps` — what routes depend on, from ``app.state``;
+* :mod:`~winnable.web.errors` — ``{"code", "detail"}`` errors, everywhere;
+* :mod:`~winnable.web.guard` — the gate: sizes, Host, rate limit, JSON and CSRF, headers;
+* services: :mod:`~.service` (games), :mod:`~.solving` (request-time solving through
+  :mod:`~.queue`), :mod:`~.pool` (the background pool of winnable deals), :mod:`~.db`.
 
 >>> from fastapi.testclient import TestClient
->>> client = TestClient(create_app("sqlite://", pool_size=0))
+>>> client = TestClient(create_app("sqlite://", pool_size=0, allowed_hosts=["testserver"]),
+...                     headers={"Origin": "http://testserver"})
 >>> game = client.post("/api/games", json={"game": "black-hole", "deal": 2}).json()
 >>> game["status"], game["position"]["foundation"], game["legal"][0]["move"]
 ('playing', ['AS'], '2S')
 >>> client.post(f"/api/games/{game['id']}/moves", json={"move": "QD"}).json()
-{'detail': 'QD is not the top card of a pile'}
+{'code': 'illegal_move', 'detail': 'QD is not the top card of a pile'}
 """
 
 from __future__ import annotations
 
 import contextlib
 import logging
-import os
-import sys
-from dataclasses import dataclass, field, fields, replace
-from pathlib import Path
 from typing import Any
 
 import anyio.to_thread
-from fastapi import FastAPI, Query, Request
-from starlette.exceptions import HTTPException
+from brotli_asgi import BrotliMiddleware
+from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import FileResponse, JSONResponse
-from fastapi.staticfiles import StaticFiles
-from starlette.concurrency import run_in_threadpool
+from starlette.exceptions import HTTPException
+from starlette.responses import Response
 
-from winnable.games import game_class
-from winnable.errors import UnknownGameError
-from winnable.web import schemas
-from winnable.web.db import default_database_url, make_engine, migrate
-from winnable.web.service import GameService, NotFound, Positions, ServiceError, Unavailable, catalog, initial, lookup_game
-from winnable.web.solving import Found, PoolSettings, Solver, WinnablePool, analysis, hint
+from winnable.web import metrics, schemas
+from winnable.web.accounts import COOKIE, AccountService, digest, plausible_token
+from winnable.web.csrf import CsrfPolicy
+from winnable.web.daily import DailyService
+from winnable.web.deps import Services
+from winnable.web.db import default_database_url, make_engine, migrate, server_key
+from winnable.web.errors import CODES, ApiError, localized, problem_json, problem_response, quote
+from winnable.web.guard import Guard
+from winnable.web.i18n import N_, locale_of
+from winnable.web.pool import PoolSettings, WinnablePool
+from winnable.web.queue import SolverQueue
+from winnable.web.ratelimit import RateLimits
+from winnable.web.routes import ROUTERS
+from winnable.web.routes.docs import swagger_files
+from winnable.web.routes.pages import Pages, Static, error_page, wants_html
+from winnable.web.service import GameService, Positions
+from winnable.web.settings import Settings
+from winnable.web.solving import Solver
 
 log = logging.getLogger("winnable.web")
 
-STATIC = Path(__file__).with_name("static")
+ERRORS = {
+    status: {"model": schemas.ValidationProblem if status == 422 else schemas.Problem}
+    for status in (400, 401, 403, 404, 409, 413, 415, 422, 429, 503)
+}
 
-
-@dataclass
-class Settings:
-    """Everything the server can be tuned by; ``from_env`` reads ``WINNABLE_*`` variables."""
-
-    database_url: str | None = None
-    hint_seconds: float = 2.0
-    """Time budget of one hint (waiting for a solver slot included)."""
-    analysis_seconds: float = 2.0
-    """Time budget of one analysis (all its searches together)."""
-    winnable_seconds: float = 3.0
-    """When the pool of winnable deals is empty: time to search one on the spot."""
-    pool_size: int = 20
-    """Proved-winnable deals kept ready per game (0: no background filling)."""
-    pool_seconds: float = 2.0
-    """Budget per candidate deal when filling the pool."""
-    pool_background: bool = True
-    solver_threads: int | None = None
-    """Searches running at once (default: one per core but one)."""
-    position_cache: int = 4096
-    static_dir: Path = field(default=STATIC)
-
-    ENV = {
-        "hint_seconds": "WINNABLE_HINT_SECONDS",
-        "analysis_seconds": "WINNABLE_ANALYSIS_SECONDS",
-        "winnable_seconds": "WINNABLE_WINNABLE_SECONDS",
-        "pool_size": "WINNABLE_POOL_SIZE",
-        "pool_seconds": "WINNABLE_POOL_SECONDS",
-        "solver_threads": "WINNABLE_SOLVER_THREADS",
-    }
-
-    @classmethod
-    def from_env(cls, database_url: str | None = None, environ: dict[str, str] | None = None) -> "Settings":
-        environ = os.environ if environ is None else environ
-        settings = cls(database_url=database_url or environ.get("WINNABLE_DATABASE"))
-        types = {item.name: item.type for item in fields(cls)}
-        for name, variable in cls.ENV.items():
-            if environ.get(variable):
-                kind = float if "float" in str(types[name]) else int
-                try:
-                    settings = replace(settings, **{name: kind(environ[variable])})
-                except ValueError:
-                    print(f"winnable: error: {variable} must be a number, not {environ[variable]!r}", file=sys.stderr)
-                    raise SystemExit(2) from None
-        return settings
-
-
-def sentence(errors: list[dict[str, Any]]) -> str:
-    """Pydantic's validation errors as one sentence."""
-    parts = []
-    for error in errors[:3]:
-        if error.get("type") == "json_invalid":
-            return "the request body is not valid JSON"
-        if error.get("type") == "model_attributes_type" and tuple(error.get("loc", ())) == ("body",):
-            return "the request body must be a JSON object"
-        where = ".".join(str(part) for part in error.get("loc", ()) if part != "body")
-        parts.append(f"{where}: {error.get('msg', 'invalid')}" if where else str(error.get("msg", "invalid")))
-    return "bad request: " + "; ".join(parts)
+DESCRIPTION = (
+    "Play Black Hole, Penguin, Black Widow and their relatives: the server keeps every "
+    "game (its deal and moves), checks every move with the rules, and answers hints, "
+    "'where did I lose?' and winnable deals with the solver.\n\n"
+    "**Errors** are `{\"code\": ..., \"detail\": ...}`: `code` is stable, `detail` a sentence in the "
+    "request's language (`?lang=en|fr|nl`, else the `lang` cookie, else `Accept-Language`; the catalog's "
+    "titles too; moves stay in the games' notation). "
+    "Codes: " + ", ".join(f"`{code}`" for code in CODES) + ".\n\n"
+    "**State-changing calls** (POST) need a JSON body (`{}` when there is nothing to say) and "
+    "either this site's `Origin` (browsers send it) or an `X-CSRF-Token` from `GET /api/csrf`. "
+    "**Limits**: requests per client are rate-limited (429 with `Retry-After`); solver calls "
+    "queue fairly and answer 503 with `Retry-After` when the queue is full."
+)
 
 
 def create_app(database_url: str | None = None, settings: Settings | None = None, **overrides: Any) -> FastAPI:
-    """The app on ``database_url`` (default: SQLite in the user's data folder)."""
-    settings = replace(settings or Settings(), **overrides)
+    """The app on ``database_url`` (default: the settings', else SQLite in the user's
+    data folder); ``overrides`` change single settings."""
+    settings = (settings or Settings()).with_overrides(**overrides)
     url = database_url or settings.database_url or default_database_url()
     engine = make_engine(url)
     migrate(engine)
-    games = GameService(engine, Positions(settings.position_cache))
-    solver = Solver(settings.solver_threads)
-    pool = WinnablePool(engine, solver, PoolSettings(size=settings.pool_size, seconds=settings.pool_seconds))
+    games = GameService(engine, Positions(int(settings.position_cache_mb * (1 << 20))))
+    queue = SolverQueue(settings.threads, settings.solver_queue, settings.solver_queue_per_client,
+                        settings.solver_running_per_client, on_change=metrics.queue_changed,
+                        nice=settings.solver_nice)
+    solver = Solver(queue, int(settings.verdict_cache_mb * (1 << 20)))
+    pool = WinnablePool(engine, solver, PoolSettings(size=settings.pool_size, seconds=settings.pool_seconds,
+                                                     lease_seconds=settings.pool_lease_seconds))
+    limits = RateLimits(settings)
+    key = (settings.secret_key or server_key(engine, "csrf")).encode()
+    csrf = CsrfPolicy(key, settings.trusted_origins, binding=session_binding)
+    accounts = AccountService(engine, settings.session_days, settings.guest_days, settings.argon2_memory_kib,
+                              settings.argon2_time_cost)
+    daily = DailyService(games, pool)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI):
@@ -122,194 +105,124 @@ def create_app(database_url: str | None = None, settings: Settings | None = None
             yield
         finally:
             await anyio.to_thread.run_sync(pool.stop)
+            await anyio.to_thread.run_sync(queue.stop)
 
     app = FastAPI(
         title="Winnable",
         summary="Patience games with a solver behind every deal.",
-        description=(
-            "Play Black Hole, Penguin, Black Widow and their relatives: the server keeps every "
-            "game (its deal and moves), checks every move with the rules, and answers hints, "
-            "'where did I lose?' and winnable deals with the solver."
-        ),
+        description=DESCRIPTION,
         version="1",
         lifespan=lifespan,
-        responses={400: {"model": schemas.Problem}, 404: {"model": schemas.Problem}},
+        docs_url=None,
+        redoc_url=None,
+        responses=ERRORS,
     )
+    app.state.services = Services(settings, engine, games, solver, pool, limits, csrf, accounts, daily)
     app.state.settings = settings
     app.state.engine = engine
+    app.state.database_url = url
     app.state.games = games
+    app.state.queue = queue
     app.state.solver = solver
     app.state.pool = pool
-    app.state.database_url = url
+    app.state.limits = limits
+    app.state.csrf = csrf
+    app.state.accounts = accounts
+    app.state.daily = daily
 
-    @app.exception_handler(ServiceError)
-    async def service_error(request: Request, error: ServiceError) -> JSONResponse:
-        return JSONResponse({"detail": error.detail}, status_code=error.status)
-
-    @app.exception_handler(RequestValidationError)
-    async def validation_error(request: Request, error: RequestValidationError) -> JSONResponse:
-        return JSONResponse({"detail": sentence(list(error.errors())), "errors": jsonable(error.errors())}, status_code=422)
-
-    conflict = {409: {"model": schemas.Problem}}
-
-    # -- API -------------------------------------------------------------------------
-    @app.get("/api/health", response_model=schemas.Health, tags=["server"])
-    def health() -> dict[str, Any]:
-        """The server is up and its database answers."""
-        return {"ok": True, "games": games.count(), "pool": pool.counts(), "solver": solver.stats()}
-
-    @app.get("/api/catalog", response_model=list[schemas.CatalogEntry], tags=["games"])
-    def get_catalog() -> list[dict[str, Any]]:
-        """Every game the server plays."""
-        return catalog()
-
-    @app.post("/api/games", status_code=201, response_model=schemas.GameState, tags=["games"],
-              responses={503: {"model": schemas.Problem}})
-    async def new_game(body: schemas.NewGame) -> dict[str, Any]:
-        """Start a game: deal N, a random deal, or (``winnable: true``) a deal the solver proved winnable.
-
-        A winnable deal comes from the pool kept in the database (header
-        ``X-Winnable-Source: pool``) or, when the pool is empty, from a search of a few
-        seconds (``search``); 503 if none was found in time.
-        """
-        game_id = lookup_game(body.game).game_id
-
-        def deal_from(found: Found) -> JSONResponse:
-            state = games.create(game_id, found.deal, body.undo, True)
-            if found.line:  # the pool's proof makes the first hints instant
-                solver.remember_line(initial(game_id, found.deal), found.line)
-            response = reply(state, 201)
-            response.headers["X-Winnable-Source"] = "pool" if found.from_pool else "search"
-            return response
-
-        def from_pool() -> JSONResponse | None:
-            if not body.winnable:
-                return reply(games.create(game_id, body.deal, body.undo), 201)
-            found = pool.take(game_id)
-            return None if found is None else deal_from(found)
-
-        response = await run_in_threadpool(from_pool)  # one trip to a worker thread
-        if response is not None:
-            return response
-        # The pool is empty: search now. Most deals are decided in milliseconds, so many
-        # short tries beat a few long ones.
-        found = await anyio.to_thread.run_sync(pool.search, game_id, settings.winnable_seconds, 0.25)
-        if found is None:
-            title = game_class(game_id).title
-            raise Unavailable(f"no proved-winnable {title} deal is ready yet; try again in a moment, or play any deal")
-        found.from_pool = False
-        await run_in_threadpool(pool.add, found, True)
-        return await run_in_threadpool(deal_from, found)
-
-    @app.get("/api/games/{game_id}", response_model=schemas.GameState, tags=["play"])
-    def get_game(game_id: str) -> dict[str, Any]:
-        """A stored game: its moves, the position, the legal moves and the score."""
-        return reply(games.state(game_id))
-
-    @app.post("/api/games/{game_id}/moves", response_model=schemas.GameState, tags=["play"], responses=conflict)
-    def play_move(game_id: str, body: schemas.PlayMove) -> dict[str, Any]:
-        """Play one move (409 with the rules' reason when it is illegal)."""
-        return reply(games.play(game_id, body.move))
-
-    @app.post("/api/games/{game_id}/undo", response_model=schemas.GameState, tags=["play"], responses=conflict)
-    def undo(game_id: str) -> dict[str, Any]:
-        """Take back the last move (409 when the game's undo mode forbids it)."""
-        return reply(games.undo(game_id))
-
-    @app.post("/api/games/{game_id}/restart", response_model=schemas.GameState, tags=["play"], responses=conflict)
-    def restart(game_id: str) -> dict[str, Any]:
-        """Start the same deal again."""
-        return reply(games.restart(game_id))
-
-    @app.get("/api/games/{game_id}/position", response_model=schemas.PositionAt, tags=["play"])
-    def position_at(game_id: str, at: int = Query(..., ge=0, description="Moves played from the deal.")) -> dict[str, Any]:
-        """The position after the first ``at`` moves (to replay a game)."""
-        return reply(games.position_at(game_id, at))
-
-    @app.get("/api/games/{game_id}/hint", response_model=schemas.Hint, tags=["solver"])
-    async def get_hint(
-        game_id: str,
-        seconds: float | None = Query(None, gt=0, le=30, description="Time budget (default: the server's)."),
-    ) -> dict[str, Any]:
-        """The next move of a winning line from here, or the verdict (lost / unknown)."""
-        def load():
-            game = games.snapshot(game_id)
-            parent = games.positions.after(game.game, game.deal, game.moves[:-1]) if game.moves else None
-            return game, parent
-
-        game, parent = await run_in_threadpool(load)
-        return await hint(solver, game, seconds or settings.hint_seconds, parent)
-
-    @app.get("/api/games/{game_id}/analysis", response_model=schemas.Analysis, tags=["solver"])
-    async def get_analysis(
-        game_id: str,
-        seconds: float | None = Query(None, gt=0, le=60, description="Time budget (default: the server's)."),
-    ) -> dict[str, Any]:
-        """Still winnable? After a loss: the move that lost it and a better one."""
-        game = await run_in_threadpool(games.snapshot, game_id)
-
-        def prefix(k: int):
-            return games.positions.after(game.game, game.deal, game.moves[:k])
-
-        return await analysis(solver, game, prefix, seconds or settings.analysis_seconds)
-
-    # -- pages -----------------------------------------------------------------------
-    def page(relative: str) -> FileResponse | JSONResponse:
-        path = settings.static_dir / relative
-        if not path.is_file():
-            return JSONResponse({"detail": f"the page {relative} is not built yet"}, status_code=404)
-        return FileResponse(path, media_type="text/html")
-
-    def known_game(game: str):
-        try:
-            return game_class(game)
-        except UnknownGameError as error:
-            raise NotFound(str(error)) from None
-
-    @app.get("/", include_in_schema=False)
-    def lobby():
-        return page("index.html")
-
-    @app.get("/play/{game}", include_in_schema=False)
-    def play_page(game: str):
-        known_game(game)
-        return page("play.html")
-
-    @app.get("/rules/{game}", include_in_schema=False)
-    def rules_page(game: str):
-        return page(f"rules/{known_game(game).family}.html")
-
-    app.mount("/static", Static(directory=settings.static_dir, check_dir=False), name="static")
+    add_error_handlers(app)
+    for router in ROUTERS:
+        app.include_router(router)
+    app.state.pages = pages = Pages(settings.static_dir)
+    app.mount("/static", Static(pages=pages, directory=settings.static_dir, check_dir=False), name="static")
+    app.mount("/docs/assets", Static(directory=swagger_files(), check_dir=False), name="docs-assets")
+    app.add_middleware(Guard, settings=settings, limits=limits, csrf=csrf)
+    # Outermost: pages, scripts and JSON go out compressed (brotli, else gzip). Quality 1:
+    # a game state (3-4 KB of JSON) costs 45 us to compress instead of 150 us at the
+    # default 4, for a few percent more bytes (static files are cached a year anyway).
+    app.add_middleware(BrotliMiddleware, minimum_size=500, gzip_fallback=True, quality=1)
     return app
 
 
-def reply(data: dict[str, Any], status: int = 200) -> JSONResponse:
-    """The game state as JSON without re-validating it (the schemas document it; the
-    service builds it), which saves a good part of a request's time."""
-    return JSONResponse(data, status_code=status)
+def session_binding(scope: dict[str, Any]) -> str:
+    """CSRF tokens are bound to the session cookie's digest: a token is worth something
+    only with the session it was issued to (see :mod:`winnable.web.csrf`)."""
+    from http.cookies import SimpleCookie
+
+    for name, value in scope.get("headers", ()):
+        if name == b"cookie":
+            try:
+                morsel = SimpleCookie(value.decode("latin-1")).get(COOKIE)
+            except Exception:  # a malformed Cookie header: no session
+                return ""
+            if morsel is not None and plausible_token(morsel.value):
+                return digest(morsel.value)
+    return ""
 
 
-class Static(StaticFiles):
-    """The frontend's files; while a file (or the whole folder) is not there yet, a 404
-    that says so."""
+def add_error_handlers(app: FastAPI) -> None:
+    """Every error answers ``{"code", "detail"}``; nothing a client sends is echoed
+    back beyond a short quotation."""
 
-    async def check_config(self) -> None:
-        if self.directory is not None and Path(self.directory).is_dir():
-            await super().check_config()
+    @app.exception_handler(ApiError)
+    async def api_error(request: Request, error: ApiError) -> Response:
+        if wants_html(request):  # a page, not the API: an HTML page with a way back
+            return error_page(request, error.status, error.detail)
+        return error.response(locale_of(request))
 
-    async def get_response(self, path: str, scope):
-        try:
-            return await super().get_response(path, scope)
-        except HTTPException as error:
-            if error.status_code != 404:
-                raise
-            return JSONResponse({"detail": f"no file static/{path} (the page may not be built yet)"}, status_code=404)
+    @app.exception_handler(RequestValidationError)
+    async def validation_error(request: Request, error: RequestValidationError) -> Response:
+        errors = list(error.errors())
+        if any(item.get("type") == "json_invalid" for item in errors):
+            return problem_response(422, "invalid_json", N_("the request body is not valid JSON"), locale=locale_of(request))
+        fields = [
+            {"loc": [part if isinstance(part, int) else quote(str(part), 30).strip("'") for part in item.get("loc", ())],
+             "msg": str(item.get("msg", "invalid"))[:200], "type": str(item.get("type", "invalid"))[:60]}
+            for item in errors[:10]
+        ]
+        import json
+
+        locale = locale_of(request)
+        detail = localized("invalid_request", sentence(errors), locale)
+        body = json.dumps({"code": "invalid_request", "detail": detail, "errors": fields}, ensure_ascii=True)
+        return Response(body, status_code=422, media_type="application/json", headers={"Content-Language": locale})
+
+    @app.exception_handler(HTTPException)
+    async def http_error(request: Request, error: HTTPException) -> Response:
+        if wants_html(request):
+            return error_page(request, error.status_code, str(error.detail))
+        code, detail = {
+            400: ("invalid_json", N_("the request body could not be read as JSON")),
+            404: ("not_found", N_("no such page or endpoint")),
+            405: ("method_not_allowed", N_("{method} is not allowed here", method=request.method[:20])),
+            413: ("body_too_large", N_("the request body is over {n} KiB", n=request.app.state.settings.max_body_bytes // 1024)),
+        }.get(error.status_code, (f"http_{error.status_code}", str(error.detail)))
+        return problem_response(error.status_code, code, detail, dict(error.headers or {}), locale_of(request))
+
+    @app.exception_handler(Exception)
+    async def bug(request: Request, error: Exception) -> Response:
+        log.exception("error answering %s %s", request.method, request.url.path)
+        if wants_html(request):
+            return error_page(request, 500, "")
+        return Response(problem_json("internal_error", N_("something went wrong on the server; your games are safe"),
+                                     locale_of(request)), status_code=500, media_type="application/json")
 
 
-def jsonable(errors: Any) -> Any:
-    from fastapi.encoders import jsonable_encoder
+def sentence(errors: list[dict[str, Any]]) -> str:
+    """Pydantic's validation errors as one sentence (no input is quoted)."""
+    parts = []
+    for error in errors[:3]:
+        if error.get("type") == "model_attributes_type" and tuple(error.get("loc", ())) == ("body",):
+            return "the request body must be a JSON object"
+        if error.get("type") == "missing" and tuple(error.get("loc", ())) == ("body",):
+            return "the request needs a JSON body (send {} when there is nothing to say)"
+        where = ".".join(quote(str(part), 30).strip("'") for part in error.get("loc", ()) if part != "body")
+        message = str(error.get("msg", "invalid"))[:200]
+        parts.append(f"{where}: {message}" if where else message)
+    return "bad request: " + "; ".join(parts)
 
-    try:
-        return jsonable_encoder(errors)
-    except Exception:  # an exotic ctx object: the sentence is enough
-        return []
+
+def app_from_env() -> FastAPI:
+    """The app as ``winnable serve --workers N`` starts it in each worker process: all
+    settings from the ``WINNABLE_*`` environment, which ``serve`` sets from its flags."""
+    return create_app()

@@ -1,9 +1,14 @@
 """Storage: a game is its preset, its deal number and the list of moves played.
 
-Two tables. ``games`` holds one row per game a player started; ``winnable_deals`` is
-the pool of deal numbers the solver proved winnable (with the winning line it found,
-so the first hint of such a deal is instant). Positions are never stored: the server
-rebuilds them by replaying the moves with the rules.
+``games`` holds one row per game a player started; ``verdicts``
+(:mod:`winnable.verdicts`, shared with ``winnable survey --database``) what the solver
+proved about each deal, with the winning line it found, so the first hint of a
+Winnable deal is instant. Positions are never stored: the server
+rebuilds them by replaying the moves with the rules. ``leases`` say which server runs
+once-per-database work (the pool's filler); ``server_keys`` hold shared secrets.
+``users`` and ``sessions`` are the accounts and who is signed in (or a guest);
+``daily_deals`` the Daily of each game and day, ``daily_attempts`` each player's one
+scored attempt at it (a game row).
 
 The schema belongs to Alembic (``winnable/web/migrations``); :func:`migrate` brings any
 database to the newest revision and runs every time the server starts.
@@ -25,6 +30,7 @@ from __future__ import annotations
 
 import contextlib
 import datetime as dt
+import os
 import threading
 from pathlib import Path
 from typing import Any
@@ -33,6 +39,13 @@ import sqlalchemy as sa
 from sqlalchemy import event
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
+
+from winnable.verdicts import VerdictRow
+
+try:
+    import fcntl
+except ImportError:  # not on Windows: SQLite's busy handler alone serialises processes
+    fcntl = None  # type: ignore[assignment]
 
 MIGRATIONS = Path(__file__).with_name("migrations")
 
@@ -72,26 +85,112 @@ class GameRow(Base):
     updated_at: Mapped[dt.datetime] = mapped_column(sa.DateTime(timezone=True), default=utcnow)
     finished_at: Mapped[dt.datetime | None] = mapped_column(sa.DateTime(timezone=True), nullable=True)
     status: Mapped[str] = mapped_column(sa.String(16), default="playing")
+    # -- who plays it and how (revision 0004) -----------------------------------------
+    user_id: Mapped[int | None] = mapped_column(sa.Integer, nullable=True, index=True)
+    """The account that plays it; None for a guest's game (or an anonymised Daily attempt)."""
+    guest: Mapped[str | None] = mapped_column(sa.String(64), nullable=True, index=True)
+    """The guest session that started it (its id's digest), until the guest signs in."""
+    hints_used: Mapped[int] = mapped_column(sa.Integer, default=0)
+    move_count: Mapped[int] = mapped_column(sa.Integer, default=0)
+    cards_left: Mapped[int | None] = mapped_column(sa.Integer, nullable=True)
+    """Cards not yet home after the last move (kept for the leaderboard and statistics)."""
+    think_seconds: Mapped[int | None] = mapped_column(sa.Integer, nullable=True)
+    """Black Hole's timed play: the most seconds a move may take; None: untimed."""
+    last_move_at: Mapped[dt.datetime | None] = mapped_column(sa.DateTime(timezone=True), nullable=True)
+    """When the thinking time of the next move started (the deal, the last move or undo)."""
+    timed_out_at: Mapped[dt.datetime | None] = mapped_column(sa.DateTime(timezone=True), nullable=True)
+    """When a timed game ran out of time (it is lost then)."""
+    daily_day: Mapped[dt.date | None] = mapped_column(sa.Date, nullable=True)
+    """The Daily this game is an attempt at (None for any other game)."""
 
     @property
     def deal_number(self) -> int:
         return int(self.deal)
 
 
-class WinnableDeal(Base):
-    """A deal the solver proved winnable, with the verified line; ``used_at`` once dealt."""
+# The verdicts table (what the solver proved about each deal, the pool of Winnable mode
+# among them) is shared with the command line, so it lives outside the web package;
+# a copy in this metadata lets the migrations' checks see every table.
+VerdictRow.__table__.to_metadata(Base.metadata)
 
-    __tablename__ = "winnable_deals"
-    __table_args__ = (sa.UniqueConstraint("game", "deal", name="uq_winnable_deals_game_deal"),)
+
+class Lease(Base):
+    """A named lease one process holds until ``expires_at`` (see :mod:`winnable.web.leases`):
+    work that must run once per database, whatever the number of servers, takes one."""
+
+    __tablename__ = "leases"
+
+    name: Mapped[str] = mapped_column(sa.String(64), primary_key=True)
+    holder: Mapped[str] = mapped_column(sa.String(128))
+    expires_at: Mapped[dt.datetime] = mapped_column(sa.DateTime(timezone=True))
+
+
+class ServerKey(Base):
+    """Secrets every server on the database shares (the key that signs CSRF tokens),
+    made once by whichever server needs one first."""
+
+    __tablename__ = "server_keys"
+
+    name: Mapped[str] = mapped_column(sa.String(64), primary_key=True)
+    value: Mapped[str] = mapped_column(sa.String(256))
+    created_at: Mapped[dt.datetime] = mapped_column(sa.DateTime(timezone=True), default=utcnow)
+
+
+class User(Base):
+    """A player's account: a name and an argon2id hash of the password, nothing else."""
+
+    __tablename__ = "users"
 
     id: Mapped[int] = mapped_column(sa.Integer, primary_key=True, autoincrement=True)
-    game: Mapped[str] = mapped_column(sa.String(64), index=True)
-    deal: Mapped[str] = mapped_column(sa.String(24))
-    line: Mapped[list[str]] = mapped_column(sa.JSON, default=list)
-    positions: Mapped[int] = mapped_column(sa.BigInteger, default=0)
-    seconds: Mapped[float] = mapped_column(sa.Float, default=0.0)
+    name: Mapped[str] = mapped_column(sa.String(32))
+    name_key: Mapped[str] = mapped_column(sa.String(32), unique=True)
+    """The name folded to lower case: two names that differ only in case are one."""
+    password_hash: Mapped[str] = mapped_column(sa.String(256))
+    language: Mapped[str | None] = mapped_column(sa.String(8), nullable=True)
+    """The language the player chose with the switch (en, fr, nl), or None."""
     created_at: Mapped[dt.datetime] = mapped_column(sa.DateTime(timezone=True), default=utcnow)
-    used_at: Mapped[dt.datetime | None] = mapped_column(sa.DateTime(timezone=True), nullable=True, index=True)
+
+
+class SessionRow(Base):
+    """A signed-in (``user_id``) or guest session; the cookie holds a random token, the
+    database only its SHA-256 digest, so a copy of the database signs nobody in."""
+
+    __tablename__ = "sessions"
+
+    id: Mapped[str] = mapped_column(sa.String(64), primary_key=True)
+    user_id: Mapped[int | None] = mapped_column(sa.Integer, sa.ForeignKey("users.id", ondelete="CASCADE"),
+                                                nullable=True, index=True)
+    created_at: Mapped[dt.datetime] = mapped_column(sa.DateTime(timezone=True), default=utcnow)
+    seen_at: Mapped[dt.datetime] = mapped_column(sa.DateTime(timezone=True), default=utcnow)
+    expires_at: Mapped[dt.datetime] = mapped_column(sa.DateTime(timezone=True), index=True)
+
+
+class DailyDeal(Base):
+    """The Daily of one game on one day (UTC): one row, made by whichever server is asked
+    first, so every worker and server hands out the same deal."""
+
+    __tablename__ = "daily_deals"
+
+    game: Mapped[str] = mapped_column(sa.String(64), primary_key=True)
+    day: Mapped[dt.date] = mapped_column(sa.Date, primary_key=True)
+    deal: Mapped[str] = mapped_column(sa.String(24))
+    created_at: Mapped[dt.datetime] = mapped_column(sa.DateTime(timezone=True), default=utcnow)
+
+
+class DailyAttempt(Base):
+    """A player's one scored attempt at a Daily: the game row holds its moves and clock.
+    ``user_id`` becomes None when the account is deleted (the result stays, anonymous)."""
+
+    __tablename__ = "daily_attempts"
+    __table_args__ = (sa.UniqueConstraint("game", "day", "user_id", name="uq_daily_attempts_player"),)
+
+    id: Mapped[int] = mapped_column(sa.Integer, primary_key=True, autoincrement=True)
+    game: Mapped[str] = mapped_column(sa.String(64))
+    day: Mapped[dt.date] = mapped_column(sa.Date)
+    user_id: Mapped[int | None] = mapped_column(sa.Integer, sa.ForeignKey("users.id", ondelete="SET NULL"),
+                                                nullable=True, index=True)
+    game_id: Mapped[str] = mapped_column(sa.String(32), sa.ForeignKey("games.id", ondelete="CASCADE"), unique=True)
+    created_at: Mapped[dt.datetime] = mapped_column(sa.DateTime(timezone=True), default=utcnow)
 
 
 def default_database_url() -> str:
@@ -141,20 +240,55 @@ def writer(engine: Engine) -> Engine:
     return engine.execution_options(winnable_write=True)
 
 
-_write_locks: dict[str, threading.Lock] = {}
+class SqliteWriteLock:
+    """One writer at a time on an SQLite file, across threads and processes: a thread
+    lock, then an exclusive ``flock`` on a file beside the database. Waiters wake the
+    moment it is free, where SQLite's own busy handler sleeps in steps of up to 100 ms
+    (which made a move wait a tenth of a second behind another worker's)."""
+
+    def __init__(self, path: str | None) -> None:
+        self._thread_lock = threading.Lock()
+        self._path = None if path in (None, "", ":memory:") else f"{path}-winnable.lock"
+        self._fd: int | None = None
+
+    def __enter__(self) -> "SqliteWriteLock":
+        self._thread_lock.acquire()
+        if self._path is not None and fcntl is not None:
+            try:
+                if self._fd is None:
+                    self._fd = os.open(self._path, os.O_RDWR | os.O_CREAT, 0o600)
+                fcntl.flock(self._fd, fcntl.LOCK_EX)
+            except OSError:  # a read-only folder: SQLite's busy handler still serialises
+                pass
+            except BaseException:
+                self._thread_lock.release()
+                raise
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        try:
+            if self._fd is not None and fcntl is not None:
+                fcntl.flock(self._fd, fcntl.LOCK_UN)
+        finally:
+            self._thread_lock.release()
+
+
+_write_locks: dict[str, SqliteWriteLock] = {}
 _write_locks_lock = threading.Lock()
 
 
 def write_lock(engine: Engine) -> contextlib.AbstractContextManager:
     """Held around every write transaction on SQLite, which has one writer at a time
-    anyway: waiting writers of this process queue on a lock that wakes them the moment
-    it is free, instead of SQLite's busy handler, which sleeps in steps of up to 100 ms.
-    Other databases lock rows, so nothing is needed there."""
+    anyway (see :class:`SqliteWriteLock`). Other databases lock rows, so nothing is
+    needed there."""
     if engine.dialect.name != "sqlite":
         return contextlib.nullcontext()
     key = str(engine.url)
-    with _write_locks_lock:
-        return _write_locks.setdefault(key, threading.Lock())
+    lock = _write_locks.get(key)
+    if lock is None:
+        with _write_locks_lock:
+            lock = _write_locks.setdefault(key, SqliteWriteLock(engine.url.database))
+    return lock
 
 
 def alembic_config(connection: sa.Connection | None = None):
@@ -171,7 +305,11 @@ def migrate(engine: Engine) -> None:
     """Bring the database to the newest schema (``alembic upgrade head``)."""
     from alembic import command
 
-    with engine.begin() as connection:
+    # Several workers or servers may start at once: one migrates, the others wait and
+    # then find the schema current.
+    with write_lock(engine), engine.begin() as connection:
+        if connection.dialect.name == "postgresql":
+            connection.exec_driver_sql("SELECT pg_advisory_xact_lock(7281500913)")
         command.upgrade(alembic_config(connection), "head")
 
 
@@ -180,3 +318,139 @@ def schema_revision(engine: Engine) -> str | None:
 
     with engine.connect() as connection:
         return MigrationContext.configure(connection).get_current_revision()
+
+
+def server_key(engine: Engine, name: str) -> str:
+    """The shared secret ``name``: made (random) by the first server that asks, then
+    read by every other, so that all workers and servers on the database agree."""
+    import secrets
+
+    from sqlalchemy.exc import IntegrityError
+
+    with Session(engine) as session:
+        row = session.get(ServerKey, name)
+        if row is not None:
+            return row.value
+    try:
+        with write_lock(engine), Session(writer(engine)) as session, session.begin():
+            session.add(ServerKey(name=name, value=secrets.token_urlsafe(32), created_at=utcnow()))
+    except IntegrityError:  # another server made it at the same moment: use theirs
+        pass
+    with Session(engine) as session:
+        return session.get(ServerKey, name).value
+
+
+class Statement:
+    """A statement compiled once for the engine's dialect, run straight on a pooled DBAPI
+    cursor, its parameters and values converted by SQLAlchemy's own type processors
+    (JSON, dates, booleans). For what every request does: SQLAlchemy's Connection and
+    Result machinery cost several times the statement itself.
+
+    >>> engine = make_engine("sqlite://"); migrate(engine)
+    >>> with Session(engine) as session:
+    ...     session.add(GameRow(id="g1", game="black-hole", deal="7", undo_mode="none")); session.commit()
+    >>> table = GameRow.__table__
+    >>> update = Statement(engine, table.update().where(table.c.id == sa.bindparam("game_id"))
+    ...                    .values(moves=sa.bindparam("moves")))
+    >>> with transaction(engine) as cursor:
+    ...     update.run(cursor, game_id="g1", moves=["KH"])
+    >>> row = Query(engine, sa.select(table).where(table.c.id == sa.bindparam("id"))).first(id="g1")
+    >>> row["moves"], row["winnable_deal"], row["created_at"].year > 2000
+    (['KH'], False, True)
+    """
+
+    def __init__(self, engine: Engine, statement: sa.Executable) -> None:
+        dialect = engine.dialect
+        compiled = statement.compile(dialect=dialect)
+        self.engine = engine
+        self.sql = str(compiled)
+        self.names = list(compiled.positiontup) if compiled.positional else None
+        self.binds = {name: bind.type.dialect_impl(dialect).bind_processor(dialect)
+                      for name, bind in compiled.binds.items()}
+        columns = list(getattr(statement, "selected_columns", ()))
+        self.keys = [column.key for column in columns]
+        self.processors = [column.type.dialect_impl(dialect).result_processor(dialect, None) for column in columns]
+
+    def arguments(self, params: dict[str, Any]) -> tuple | dict:
+        converted = {name: (value if value is None or self.binds.get(name) is None else self.binds[name](value))
+                     for name, value in params.items()}
+        return tuple(converted[name] for name in self.names) if self.names is not None else converted
+
+    def row(self, values: tuple | None) -> dict[str, Any] | None:
+        if values is None:
+            return None
+        return {key: (value if process is None or value is None else process(value))
+                for key, process, value in zip(self.keys, self.processors, values)}
+
+    def run(self, cursor: Any, **params: Any) -> dict[str, Any] | None:
+        """Run on ``cursor``; the first row (converted) if it selects."""
+        cursor.execute(self.sql, self.arguments(params))
+        return self.row(cursor.fetchone()) if self.keys else None
+
+
+class Query(Statement):
+    """A :class:`Statement` that reads, each on a connection of its own (from
+    :func:`read_engine`: on PostgreSQL in autocommit, so a read is one round trip, not a
+    ping, the query and a rollback)."""
+
+    def __init__(self, engine: Engine, statement: sa.Select) -> None:
+        super().__init__(read_engine(engine), statement)
+
+    def first(self, **params: Any) -> dict[str, Any] | None:
+        for attempt in (1, 2):
+            connection = self.engine.raw_connection()
+            try:
+                cursor = connection.cursor()
+                try:
+                    return self.run(cursor, **params)
+                finally:
+                    cursor.close()
+            except self.engine.dialect.loaded_dbapi.OperationalError:
+                # a connection the database dropped (a restart): a fresh one, once; a
+                # read may be repeated safely
+                connection.invalidate()
+                if attempt == 2:
+                    raise
+            finally:
+                connection.close()  # back to the pool
+        raise AssertionError("unreachable")
+
+
+_read_engines: dict[str, Engine] = {}
+
+
+def read_engine(engine: Engine) -> Engine:
+    """The engine single-statement reads use: on SQLite the engine itself (a lone SELECT
+    runs outside any transaction there); elsewhere one in autocommit, without the
+    connection ping (:class:`Query` retries a read on a dropped connection instead)."""
+    if engine.dialect.name == "sqlite":
+        return engine
+    key = engine.url.render_as_string(hide_password=False)
+    found = _read_engines.get(key)
+    if found is None:
+        found = _read_engines.setdefault(key, sa.create_engine(engine.url, isolation_level="AUTOCOMMIT",
+                                                               pool_size=10, max_overflow=20))
+    return found
+
+
+@contextlib.contextmanager
+def transaction(engine: Engine):
+    """A write transaction on a pooled DBAPI cursor (SQLite: ``BEGIN IMMEDIATE`` under the
+    write lock), committed at the end of the block, rolled back if it raises."""
+    sqlite = engine.dialect.name == "sqlite"
+    with write_lock(engine):
+        connection = engine.raw_connection()
+        try:
+            cursor = connection.cursor()
+            try:
+                if sqlite:
+                    cursor.execute("BEGIN IMMEDIATE")
+                yield cursor
+                connection.commit()
+            except BaseException:
+                connection.rollback()
+                raise
+            finally:
+                cursor.close()
+        finally:
+            connection.close()

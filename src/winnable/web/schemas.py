@@ -27,16 +27,52 @@ class NewGame(BaseModel):
     deal: int | str | None = Field(None, description="PySolFC deal number, 1 to 10**20-1; random if omitted.")
     winnable: bool = Field(False, description="Deal a number the solver proved winnable (ignores deal).")
     undo: UndoMode = Field("unlimited", description="unlimited, one (once a game) or none.")
+    think: int | None = Field(None, description="Black Hole's timed play: seconds allowed for each move "
+                                                "(10, 30 or 60); running out loses the game.")
 
 
 class PlayMove(BaseModel):
     model_config = ConfigDict(json_schema_extra={"examples": [{"move": "KH"}]})
 
     move: str = Field(description="A move in the game's notation (a click_choices entry's `move`).", max_length=64)
+    auto: bool = Field(False, description="Then play every safe move to the foundations it opens (the state's `safe`).")
+
+
+class Undo(BaseModel):
+    auto: bool = Field(False, description="Also take back the safe moves home played after the last move chosen.")
+
+
+class Empty(BaseModel):
+    """The body of a call that needs no options: ``{}`` (state-changing calls always
+    send a JSON body; see the CSRF rules in the API description)."""
+
+    model_config = ConfigDict(json_schema_extra={"examples": [{}]})
 
 
 class Problem(BaseModel):
+    """Every error: a stable machine-readable ``code`` and a sentence for the player."""
+
+    model_config = ConfigDict(json_schema_extra={"examples": [{"code": "game_not_found", "detail": "no game with id 'abc'"}]})
+
+    code: str = Field(description="Stable machine-readable error code (see the API description).")
     detail: str = Field(description="A sentence for the player on what went wrong.")
+
+
+class FieldProblem(BaseModel):
+    loc: list[str | int]
+    msg: str
+    type: str
+
+
+class ValidationProblem(Problem):
+    errors: list[FieldProblem] = Field(default_factory=list, description="Each field that did not validate.")
+
+
+class CsrfToken(BaseModel):
+    token: str = Field(description="Send it back in the header named below with state-changing calls "
+                                   "that carry no Origin header (scripts; browsers send Origin).")
+    header: str
+    expires_in: int = Field(description="Seconds the token stays valid.")
 
 
 class CatalogEntry(BaseModel):
@@ -56,6 +92,7 @@ class Score(BaseModel):
     cards_left: int
     moves: int
     seconds: float
+    speed: int | None = Field(None, description="Penguin family, won games: 100000 // (moves + seconds).")
 
 
 class GameState(BaseModel):
@@ -70,6 +107,8 @@ class GameState(BaseModel):
     move_count: int
     position: dict[str, Any] = Field(description="The table as the player sees it (Position.player_view()).")
     legal: list[dict[str, Any]] = Field(description="Every legal move, described, in click-to-move priority.")
+    safe: list[str] = Field(default_factory=list, description="Moves to the foundations that lose nothing: no card in play could be built on the card.")
+    finish: list[str] | None = Field(None, description="When the rest of the game is a plain run home: its moves, in order.")
     status: Literal["playing", "won", "lost"]
     winnable_deal: bool
     hidden_cards: bool
@@ -79,6 +118,16 @@ class GameState(BaseModel):
     finished_at: str | None
     elapsed_seconds: float
     score: Score
+    undo_used: int = 0
+    hints_used: int = Field(0, description="Hints asked in this game; a game won with hints is assisted.")
+    assisted: bool = False
+    think_seconds: int | None = Field(None, description="Timed play: seconds allowed for each move.")
+    think_deadline: str | None = Field(None, description="Timed play: the current move must come before this moment.")
+    think_left: float | None = Field(None, description="Timed play: seconds left for the current move, on the server's clock.")
+    timed_out: bool = Field(False, description="Timed play: the time ran out, the game is lost.")
+    daily: str | None = Field(None, description="The Daily (YYYY-MM-DD) this game is an attempt at.")
+    hint_allowed: bool = True
+    restart_allowed: bool = True
     links: dict[str, str]
 
 
@@ -127,7 +176,121 @@ class Analysis(BaseModel):
 
 
 class Health(BaseModel):
-    ok: bool
-    games: int | None = None
-    pool: dict[str, int] | None = Field(None, description="Proved-winnable deals ready, per game.")
-    solver: dict[str, int] | None = Field(None, description="Solver threads, searches running and done, verdicts cached.")
+    status: Literal["up", "down"] = Field(description="Whether the server and its database answer.")
+
+
+# -- players ---------------------------------------------------------------------------
+class Credentials(BaseModel):
+    """A player's name and password (sign up, sign in)."""
+
+    model_config = ConfigDict(json_schema_extra={"examples": [{"name": "ada", "password": "correct horse battery"}]})
+
+    name: str = Field(description="3 to 24 letters or digits, with single . _ or - between them.", max_length=64)
+    password: str = Field(description="8 to 128 characters.", max_length=128)
+
+
+class Password(BaseModel):
+    password: str = Field(description="The account's password, asked again.", max_length=128)
+
+
+class Me(BaseModel):
+    signed_in: bool
+    name: str | None = Field(description="The signed-in player's name.")
+    guest: bool = Field(description="A guest session (this browser's games) and nobody signed in.")
+
+
+class ExportedAccount(BaseModel):
+    name: str
+    created_at: str | None
+    sessions: int
+    language: str | None = Field(None, description="The language chosen with the switch (en, fr, nl), if any.")
+
+
+class AccountExport(BaseModel):
+    account: ExportedAccount
+    games: list[dict[str, Any]]
+    daily_attempts: list[dict[str, Any]]
+
+
+class DailyAttemptSummary(BaseModel):
+    status: str
+    rank: int
+    seconds: float | None
+    moves: int
+    cards_left: int
+
+
+class DailyGame(BaseModel):
+    game: str
+    title: str
+    available: bool = Field(description="Whether the game has a Daily (a deal proved winnable).")
+    players: int = Field(description="Attempts so far today.")
+    attempt: DailyAttemptSummary | None = Field(description="The signed-in player's attempt today.")
+
+
+class DailyOverview(BaseModel):
+    date: str
+    next_in_seconds: int = Field(description="Seconds until the next Daily (midnight UTC).")
+    signed_in: bool
+    games: list[DailyGame]
+
+
+class LeaderboardEntry(BaseModel):
+    rank: int
+    player: str | None = Field(description="null for a deleted account.")
+    status: Literal["won", "lost", "playing", "unfinished"]
+    seconds: float | None = Field(description="Wins: the time from the deal to the last move.")
+    moves: int
+    undos: int
+    cards_left: int
+    partial: int | None = Field(description="Penguin family: cards on the foundations, of 52.")
+    finished_at: str | None
+    you: bool
+
+
+class Leaderboard(BaseModel):
+    game: str
+    title: str
+    date: str
+    over: bool = Field(description="The day is over: the results are final.")
+    deal: int | None = Field(description="The deal, once the day is over.")
+    players: int
+    your_rank: int | None
+    entries: list[LeaderboardEntry]
+
+
+class GameStatistics(BaseModel):
+    game: str
+    title: str
+    played: int
+    won: int = Field(description="Wins without hints.")
+    assisted_wins: int
+    lost: int
+    win_rate: float = Field(description="won / played.")
+    current_streak: int
+    best_streak: int
+    best_seconds: float | None
+    fewest_moves: int | None
+    best_seconds_by_undo: dict[str, float] | None = Field(description="Black Hole: best time per undo rule.")
+    partial_average: float | None = Field(description="Penguin family: average cards home, of 52.")
+    partial_best: int | None
+    speed_best: int | None = Field(description="Penguin family: best speed score.")
+
+
+class HistoryEntry(BaseModel):
+    game: str
+    at: str
+    status: str
+    assisted: bool
+    seconds: float | None
+    moves: int
+    cards_left: int | None
+    out_of: int | None = Field(description="Cards the deal has to bring home.")
+    daily: str | None
+
+
+class Statistics(BaseModel):
+    player: str | None
+    signed_in: bool
+    games: list[GameStatistics]
+    history: list[HistoryEntry]

@@ -1,6 +1,7 @@
 // Black Hole: 17 fanned piles of three laid in a ring around the hole (the foundation).
 
-import { makeCard, makeSlot } from "./cards.js";
+import { cardName, cardSpan, makeCard, makeSlot } from "./cards.js";
+import { t, tn } from "./i18n.js";
 
 const RATIO = 1.4; // card height / width
 const FAN = 0.29; // share of a card's height that shows under the next card of a pile
@@ -14,13 +15,23 @@ export function places(position) {
 }
 
 export function placeName(place) {
-  if (place === "foundation") return "the hole";
-  const [kind, i] = place.split(":");
-  return `${kind} ${Number(i) + 1}`;
+  if (place === "foundation") return t("the hole");
+  return t("pile {n}", { n: Number(place.split(":")[1]) + 1 });
 }
 
-export function destinationText(entry) {
-  return "into the hole";
+/** Where an entry goes, in words: "into the hole". */
+export function destinationText() {
+  return t("into the hole");
+}
+
+/** A hint or a move as a sentence: "Play 7♥ into the hole." (message id, params). */
+export function sentence(entry) {
+  return [t("Play {card} into the hole."), { card: cardSpan(entry.card) }];
+}
+
+/** The accessible name of a destination element. */
+export function targetName() {
+  return t("The hole");
 }
 
 /** Elements a hint or a drag highlights as the destination of `entry`. */
@@ -32,7 +43,7 @@ export function targetsFor(table, entry) {
  * Choose how many piles go on each side of the ring and how big the cards are, so the
  * ring fills `width` x `height`: top row, bottom row, and `side` piles down each side.
  */
-export function ringLayout(width, height, count = 17) {
+export function ringLayout(width, height, count = 17, minCw = 36) {
   const gap = Math.max(6, Math.min(16, Math.round(width / 90)));
   let best = null;
   for (let side = 1; side <= 5; side++) {
@@ -52,7 +63,7 @@ export function ringLayout(width, height, count = 17) {
         cw -= 1;
       }
       // A real ring (two or more piles down each side) unless its cards would be tiny.
-      const score = side >= 2 && cw >= 36 ? 1000 + cw : cw;
+      const score = side >= 2 && cw >= Math.max(36, minCw) ? 1000 + cw : cw;
       if (!best || score > best.score) best = { top, bottom, side, cw, gap, score };
     }
   }
@@ -76,9 +87,9 @@ function pileBox(layout, width, height) {
   return { boxes, ch, ph };
 }
 
-export function render(table, state, { width, height }) {
+export function render(table, state, { width, height, minCw = 36 }) {
   const position = state.position;
-  const layout = ringLayout(width, height, position.piles.length);
+  const layout = ringLayout(width, height, position.piles.length, minCw);
   const { cw, gap } = layout;
   const { boxes, ch, ph } = pileBox(layout, width, height);
   const off = ch * FAN;
@@ -94,7 +105,7 @@ export function render(table, state, { width, height }) {
     box.style.left = `${x}px`;
     box.style.top = `${y}px`;
     box.style.height = `${ph}px`;
-    box.append(makeSlot(null, "", "pile-base"));
+    box.append(makeSlot(null, "", "pile-base", pile.length ? "" : t("Pile {n}, empty", { n: i + 1 })));
     pile.forEach((code, j) => {
       const card = makeCard(code, `pile:${i}`, j);
       card.style.top = `${j * off}px`;
@@ -113,6 +124,7 @@ export function render(table, state, { width, height }) {
   const hole = document.createElement("div");
   hole.className = "hole";
   hole.dataset.drop = "foundation";
+  hole.setAttribute("aria-label", t("The hole: {card} on top", { card: cardName(position.foundation[position.foundation.length - 1]) }));
   hole.style.left = `${innerLeft}px`;
   hole.style.top = `${innerTop}px`;
   hole.style.width = `${innerW}px`;
@@ -137,7 +149,7 @@ export function render(table, state, { width, height }) {
   const caption = document.createElement("div");
   caption.className = "hole-caption";
   const left = position.cards_left;
-  caption.textContent = left === 0 ? "All cards are in the hole" : `${left} card${left === 1 ? "" : "s"} to go`;
+  caption.textContent = left === 0 ? t("All cards are in the hole") : tn("{n} card to go", "{n} cards to go", left, { n: left });
   hole.append(caption);
   frag.append(hole);
   table.replaceChildren(frag);

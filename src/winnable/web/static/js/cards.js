@@ -1,15 +1,38 @@
 // Card drawing: every card is a small inline SVG on a 100 x 140 grid, so it stays crisp
 // at any size. The rank sits top left and the suit top right, so a card stays readable
-// when only its top strip shows in a fanned pile or column.
+// when only its top strip shows in a fanned pile or column. Ranks are drawn with the
+// page's language's letters (French R D V, Dutch H V B); the codes stay English ("QH").
+
+import { t, tp } from "./i18n.js";
 
 const SVG_NS = "http://www.w3.org/2000/svg";
 
 export const SUITS = { C: "clubs", D: "diamonds", H: "hearts", S: "spades" };
 export const SUIT_SYMBOL = { C: "\u2663", D: "\u2666", H: "\u2665", S: "\u2660" };
-const RANK_NAME = {
-  A: "Ace", 2: "2", 3: "3", 4: "4", 5: "5", 6: "6", 7: "7", 8: "8", 9: "9",
-  T: "10", J: "Jack", Q: "Queen", K: "King",
+
+/** "7 of hearts", "Queen of spades": a card's name for screen readers. */
+const CARD_NAMES = {
+  C: (rank) => t("{rank} of clubs", { rank }),
+  D: (rank) => t("{rank} of diamonds", { rank }),
+  H: (rank) => t("{rank} of hearts", { rank }),
+  S: (rank) => t("{rank} of spades", { rank }),
 };
+function rankName(rank) {
+  switch (rank) {
+    // Translators: a rank's name inside a card's name ("{rank} of hearts"), for screen readers.
+    case "A": return tp("card name", "Ace");
+    case "J": return tp("card name", "Jack");
+    case "Q": return tp("card name", "Queen");
+    case "K": return tp("card name", "King");
+    case "T": return "10";
+    default: return rank;
+  }
+}
+
+/** "hearts" in the page's language. */
+export function suitName(suit) {
+  return { C: t("clubs"), D: t("diamonds"), H: t("hearts"), S: t("spades") }[suit] || suit;
+}
 
 // Suit outlines, drawn for this project on a 100 x 100 grid.
 const SUIT_PATHS = {
@@ -40,8 +63,17 @@ export function parseCard(code) {
   return { rank: rank === "10" ? "T" : rank, suit, red: suit === "H" || suit === "D" };
 }
 
+/** A rank as the page's language writes it on a card: "10", "K" / "R" / "H". */
 export function rankLabel(rank) {
-  return rank === "T" ? "10" : rank;
+  switch (rank) {
+    // Translators: the letter on the cards of each rank, as players of the language know them.
+    case "A": return tp("card rank", "A");
+    case "J": return tp("card rank", "J");
+    case "Q": return tp("card rank", "Q");
+    case "K": return tp("card rank", "K");
+    case "T": return "10";
+    default: return rank;
+  }
 }
 
 /** "7♥", for messages. */
@@ -53,7 +85,7 @@ export function cardText(code) {
 /** "7 of hearts", for screen readers. */
 export function cardName(code) {
   const { rank, suit } = parseCard(code);
-  return `${RANK_NAME[rank] || rank} of ${SUITS[suit]}`;
+  return (CARD_NAMES[suit] || CARD_NAMES.S)(rankName(rank));
 }
 
 /** A message-friendly span: "7♥" in the suit's colour. */
@@ -61,6 +93,7 @@ export function cardSpan(code) {
   const span = document.createElement("span");
   span.className = "card-name " + (parseCard(code).red ? "red" : "black");
   span.textContent = cardText(code);
+  span.dataset.name = cardName(code);
   return span;
 }
 
@@ -79,7 +112,7 @@ function faceMarkup(code) {
     middle =
       `<rect class="frame" x="17" y="46" width="66" height="84" rx="7"/>` +
       `<use class="ghost" href="#suit-${suit}" x="24" y="58" width="52" height="52"/>` +
-      `<text class="court" x="50" y="106" text-anchor="middle">${rank}</text>`;
+      `<text class="court" x="50" y="106" text-anchor="middle">${label}</text>`;
   } else if (rank === "A") {
     middle = `<use href="#suit-${suit}" x="17" y="50" width="66" height="66"/>`;
   } else {
@@ -114,18 +147,24 @@ export function makeBack(place = null, index = null) {
   if (place !== null) card.dataset.place = place;
   if (index !== null) card.dataset.index = String(index);
   card.setAttribute("role", "img");
-  card.setAttribute("aria-label", "face-down card");
+  card.setAttribute("aria-label", t("face-down card"));
   return card;
 }
 
-/** An empty place a card can be dropped on: a column, a cell, a foundation. */
-export function makeSlot(drop, label = "", extraClass = "") {
+/** An empty place a card can be dropped on: a column, a cell, a foundation. `name` is
+ * its accessible name ("Empty column 3"); `label` what it shows (markup of our own). */
+export function makeSlot(drop, label = "", extraClass = "", name = "") {
   const slot = document.createElement("div");
   slot.className = "slot" + (extraClass ? " " + extraClass : "");
   if (drop) slot.dataset.drop = drop;
+  if (name) {
+    slot.setAttribute("role", "img");
+    slot.setAttribute("aria-label", name);
+  }
   if (label) {
     const span = document.createElement("span");
     span.className = "slot-label";
+    span.setAttribute("aria-hidden", "true");
     span.innerHTML = label;
     slot.append(span);
   }

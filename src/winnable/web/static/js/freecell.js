@@ -1,12 +1,17 @@
 // The free-cell family (Penguin and its variants, FreeCell, Eight Off, Baker's Game):
-// free cells and foundations above, the columns below.
+// free cells and foundations above, the columns below. Cards are as big as the width
+// and the height allow (never under `minCw` while the columns still fit), and the
+// columns fan out to use the height there is.
 
-import { makeCard, makeSlot, suitIcon, rankLabel } from "./cards.js";
+import { cardName, cardSpan, makeCard, makeSlot, rankLabel, suitIcon, suitName } from "./cards.js";
+import { t } from "./i18n.js";
 
 const RATIO = 1.4;
-const FAN_MAX = 0.3;
+const FAN_MAX = 0.45; // a tall screen shows more of every card
 const FAN_MIN = 0.24; // the rank and suit strip stays readable
+const FAN_SQUEEZE = 0.15; // only when nothing else fits
 const SUIT_ORDER = ["C", "D", "H", "S"];
+const RANKS = "A23456789TJQK";
 
 export function places(position) {
   const map = new Map();
@@ -16,17 +21,51 @@ export function places(position) {
   return map;
 }
 
+const columnNumber = (place) => Number(place.split(":")[1]) + 1;
+
 export function placeName(place) {
-  const [kind, i] = place.split(":");
-  if (kind === "cell") return "a free cell";
-  if (kind === "foundation") return "its foundation";
-  return `column ${Number(i) + 1}`;
+  const [kind] = place.split(":");
+  if (kind === "cell") return t("a free cell");
+  if (kind === "foundation") return t("its foundation");
+  return t("column {n}", { n: columnNumber(place) });
 }
 
+/** The hint or move as a sentence (a message id and its params). */
+export function sentence(entry, position) {
+  const card = cardSpan(entry.card);
+  if (entry.to === "foundation") return [t("Put {card} on its foundation."), { card }];
+  if (entry.to.startsWith("cell")) return [t("Move {card} to a free cell."), { card }];
+  const column = position.columns[columnNumber(entry.to) - 1] || [];
+  const n = columnNumber(entry.to);
+  const onto = column.length ? cardSpan(column[column.length - 1]) : null;
+  const source = places(position).get(entry.from) || [];
+  const last = source.length ? cardSpan(source[source.length - 1]) : card;
+  if (entry.count === 2) {
+    return onto
+      ? [t("Move {card} and {last} onto {onto} in column {n}."), { card, last, onto, n }]
+      : [t("Move {card} and {last} to the empty column {n}."), { card, last, n }];
+  }
+  if (entry.count > 2) {
+    return onto
+      ? [t("Move the {count} cards from {card} to {last} onto {onto} in column {n}."), { card, last, onto, n, count: entry.count }]
+      : [t("Move the {count} cards from {card} to {last} to the empty column {n}."), { card, last, n, count: entry.count }];
+  }
+  return onto ? [t("Move {card} onto {onto} in column {n}."), { card, onto, n }] : [t("Move {card} to the empty column {n}."), { card, n }];
+}
+
+/** Where an entry goes, in a few words (for the move announcement). */
 export function destinationText(entry) {
-  if (entry.to === "foundation") return "to its foundation";
-  if (entry.to.startsWith("cell")) return "to a free cell";
-  return `to column ${Number(entry.to.split(":")[1]) + 1}`;
+  if (entry.to === "foundation") return t("to its foundation");
+  if (entry.to.startsWith("cell")) return t("to a free cell");
+  return t("to column {n}", { n: columnNumber(entry.to) });
+}
+
+/** The accessible name of a destination element while a card is selected. */
+export function targetName(node) {
+  const drop = node.dataset.drop || "";
+  if (drop.startsWith("cell")) return t("Free cell {n}", { n: columnNumber(drop) });
+  if (drop === "foundation") return t("Foundation of {suit}", { suit: suitName(node.dataset.suit) });
+  return t("Column {n}", { n: columnNumber(drop) });
 }
 
 export function targetsFor(table, entry) {
@@ -38,30 +77,56 @@ export function targetsFor(table, entry) {
   return [...table.querySelectorAll(`[data-drop="${entry.to}"]`)];
 }
 
-export function render(table, state, { width, height }) {
+/** The card size and arrangement for this table: the top row (cells and foundations in
+ * one row, or cells then foundations in two), the card width, the fan. */
+function plan(position, width, height, minCw) {
+  const k = position.columns.length;
+  const cells = (position.cells || []).length;
+  const slots = cells + 4;
+  const gap = Math.max(3, Math.min(14, Math.round(width / 100)));
+  const longest = Math.max(1, ...position.columns.map((c) => c.length));
+  const byColumns = (width - (k - 1) * gap) / k;
+  const options = [];
+  // One row: cells, a wider gap, foundations.
+  const rowCw = (width - (slots - 1) * gap - (cells ? 3 * gap : 0)) / slots;
+  options.push({ oneRow: true, widthCw: Math.min(byColumns, rowCw), topRows: 1 });
+  // Two rows: the cells across, then the foundations on the right.
+  const cellCw = cells ? (width - (cells - 1) * gap) / cells : byColumns;
+  options.push({ oneRow: false, widthCw: byColumns, tcwLimit: cellCw, topRows: cells ? 2 : 1 });
+  let best = null;
+  for (const option of options) {
+    // Height: the top rows, then the longest column at the smallest readable fan.
+    const perCw = RATIO * option.topRows + RATIO * (1 + (longest - 1) * FAN_MIN);
+    const gaps = gap * (option.topRows + 1) + 4;
+    const byHeight = (height - gaps) / perCw;
+    let cw = Math.min(104, option.widthCw, byHeight);
+    cw = Math.floor(Math.max(cw, Math.min(minCw, option.widthCw)));
+    // One row leaves the columns more height; cards a finger cannot hit lose.
+    const score = (option.oneRow ? cw * 1.08 : cw) - (cw < minCw ? 1000 : 0);
+    if (!best || score > best.score) best = { ...option, cw, gap, score, longest };
+  }
+  return best;
+}
+
+export function render(table, state, { width, height, minCw = 30 }) {
   const position = state.position;
   const columns = position.columns;
   const cells = position.cells || [];
   const foundations = position.foundations || SUIT_ORDER.map((suit) => ({ suit, cards: [] }));
   const k = columns.length;
-  const gap = Math.max(4, Math.min(14, Math.round(width / 100)));
-  let cw = Math.floor(Math.min(104, (width - (k - 1) * gap) / k));
-  // Cells and foundations share the top row when the cards stay big enough for it.
-  const topSlots = cells.length + foundations.length;
-  const rowCw = Math.floor((width - (topSlots - 1) * gap - (cells.length ? 3 * gap : 0)) / topSlots);
-  const oneRow = rowCw >= cw * 0.8 && rowCw >= 40;
-  if (oneRow) cw = Math.min(cw, rowCw);
+  const layout = plan(position, width, height, minCw);
+  const { gap, oneRow, longest } = layout;
+  const cw = layout.cw;
   const ch = cw * RATIO;
   table.style.setProperty("--cw", `${cw}px`);
 
   const frag = document.createDocumentFragment();
   let tcw = cw; // top-row card width
   let y = 0;
-  const place = (el, x, yy, w) => {
-    el.style.left = `${x}px`;
-    el.style.top = `${yy}px`;
-    if (w) el.style.width = `${w}px`;
-    frag.append(el);
+  const put = (node, x, yy) => {
+    node.style.left = `${x}px`;
+    node.style.top = `${yy}px`;
+    frag.append(node);
   };
 
   const cellBox = (card, i, x, yy) => {
@@ -69,33 +134,44 @@ export function render(table, state, { width, height }) {
     box.className = "cell";
     box.dataset.drop = `cell:${i}`;
     box.style.setProperty("--cw", `${tcw}px`);
-    box.append(makeSlot(null, "", "cell-base"));
+    box.append(makeSlot(null, "", "cell-base", card ? "" : t("Free cell {n}, empty", { n: i + 1 })));
     if (card) box.append(makeCard(card, `cell:${i}`, 0));
-    place(box, x, yy);
+    put(box, x, yy);
   };
+  const base = position.base_rank ? rankLabel(position.base_rank) : "A";
   const foundationBox = (f, x, yy) => {
     const box = document.createElement("div");
     box.className = "foundation";
     box.dataset.drop = "foundation";
     box.dataset.suit = f.suit;
     box.style.setProperty("--cw", `${tcw}px`);
-    const base = position.base_rank ? rankLabel(position.base_rank) : "A";
-    box.append(makeSlot(null, `<b>${base}</b>${suitIcon(f.suit)}`, "foundation-base"));
+    const name = f.cards.length ? "" : t("Foundation of {suit}, empty: it starts with {card}", { suit: suitName(f.suit), card: cardName(position.base_rank ? position.base_rank + f.suit : "A" + f.suit) });
+    box.append(makeSlot(null, `<b>${base}</b>${suitIcon(f.suit)}`, "foundation-base", name));
     const shown = f.cards.slice(-2);
     shown.forEach((code, j) => box.append(makeCard(code, `foundation:${f.suit}`, f.cards.length - shown.length + j)));
-    place(box, x, yy);
+    put(box, x, yy);
   };
 
-  const span = Math.max(k * cw + (k - 1) * gap, oneRow ? topSlots * cw + (topSlots + 2) * gap : 0);
-  const x0 = (width - span) / 2;
+  const columnsSpan = k * cw + (k - 1) * gap;
   if (oneRow) {
+    const topSpan = (cells.length + 4) * cw + (cells.length + 3) * gap + (cells.length ? 3 * gap : 0);
+    const span = Math.max(columnsSpan, topSpan);
+    const x0 = (width - span) / 2;
     cells.forEach((card, i) => cellBox(card, i, x0 + i * (cw + gap), 0));
     foundations.forEach((f, j) => foundationBox(f, x0 + span - (foundations.length - j) * (cw + gap) + gap, 0));
+    const left = x0 + cells.length * (cw + gap);
+    const right = x0 + span - foundations.length * (cw + gap);
+    if (position.base_rank && position.base_rank !== "A" && right - left > 60) {
+      const info = note(position);
+      info.classList.add("centered");
+      info.style.width = `${right - left}px`;
+      info.style.height = `${ch}px`;
+      put(info, left, 0);
+    }
     y = ch + gap * 2;
   } else {
-    // Two rows: the cells across the table, then the foundations on the right.
     if (cells.length) {
-      tcw = Math.floor(Math.min(cw, (width - (cells.length - 1) * gap) / cells.length));
+      tcw = Math.floor(Math.max(Math.min(cw * 1.15, layout.tcwLimit, 104), Math.min(cw, layout.tcwLimit)));
       const span = cells.length * tcw + (cells.length - 1) * gap;
       const x0 = (width - span) / 2;
       cells.forEach((card, i) => cellBox(card, i, x0 + i * (tcw + gap), 0));
@@ -103,64 +179,67 @@ export function render(table, state, { width, height }) {
     }
     const x0 = width - foundations.length * (tcw + gap) + gap;
     foundations.forEach((f, j) => foundationBox(f, x0 + j * (tcw + gap), y));
-    const info = document.createElement("div");
-    info.className = "table-note";
+    const info = note(position);
     info.style.width = `${Math.max(0, x0 - gap)}px`;
     info.style.height = `${tcw * RATIO}px`;
-    info.innerHTML = baseNote(position);
-    place(info, 0, y);
+    put(info, 0, y);
     y += tcw * RATIO + gap * 2;
   }
-  if (oneRow && position.base_rank) {
-    const info = document.createElement("div");
-    info.className = "table-note centered";
-    const left = x0 + cells.length * (cw + gap);
-    const right = x0 + span - foundations.length * (cw + gap);
-    if (right - left > 60) {
-      info.style.width = `${right - left}px`;
-      info.style.height = `${ch}px`;
-      info.innerHTML = baseNote(position);
-      place(info, left, 0);
-    }
-  }
 
-  const longest = Math.max(1, ...columns.map((c) => c.length));
   const room = Math.max(ch, height - y - 4);
   let fan = longest > 1 ? (room - ch) / (longest - 1) / ch : FAN_MAX;
-  fan = Math.max(FAN_MIN, Math.min(cw < 60 ? FAN_MAX + 0.06 : FAN_MAX, fan)); // small cards: show more of each
+  fan = Math.max(FAN_SQUEEZE, Math.min(cw < 70 ? FAN_MAX + 0.17 : FAN_MAX, fan)); // small cards: show more of each
   const off = fan * ch;
   let bottom = y + ch;
+  const x0 = (width - columnsSpan) / 2;
   columns.forEach((column, i) => {
     const box = document.createElement("div");
     box.className = "column";
     box.dataset.drop = `column:${i}`;
     const colHeight = ch + Math.max(0, column.length - 1) * off;
     box.style.height = `${colHeight}px`;
-    box.append(makeSlot(null, column.length ? "" : emptyLabel(position), "column-base"));
+    box.append(makeSlot(null, column.length ? "" : emptyLabel(position), "column-base", column.length ? "" : emptyName(position, i)));
     column.forEach((code, j) => {
       const card = makeCard(code, `column:${i}`, j);
       card.style.top = `${j * off}px`;
       card.style.zIndex = String(j + 1);
       box.append(card);
     });
-    place(box, i * (cw + gap) + (width - (k * cw + (k - 1) * gap)) / 2, y);
+    put(box, x0 + i * (cw + gap), y);
     bottom = Math.max(bottom, y + colHeight);
   });
-  table.style.height = `${Math.max(height, bottom + 8)}px`;
+  table.style.height = `${Math.max(height, bottom + 4)}px`;
   table.replaceChildren(frag);
 }
 
-const RANKS = "A23456789TJQK";
-
 /** What an empty column takes, when the rules restrict it: the rank below the base. */
-function emptyLabel(position) {
-  if (!position.rules || position.rules.empty_column !== "below-base") return "";
+function belowBase(position) {
+  if (!position.rules || position.rules.empty_column !== "below-base") return null;
   const base = RANKS.indexOf(position.base_rank || "A");
-  return `<small>only</small>${rankLabel(RANKS[(base + 12) % 13])}`;
+  return RANKS[(base + 12) % 13];
 }
 
-function baseNote(position) {
-  if (!position.base_rank || position.base_rank === "A") return "";
-  const base = rankLabel(position.base_rank);
-  return `<span>Foundations start at <b>${base}</b></span>`;
+function emptyLabel(position) {
+  const rank = belowBase(position);
+  const only = t("only");
+  return rank ? `<small>${only}</small>${rankLabel(rank)}` : "";
+}
+
+function emptyName(position, i) {
+  const rank = belowBase(position);
+  return rank ? t("Column {n}, empty: only a {rank} may start it", { n: i + 1, rank: rankLabel(rank) }) : t("Column {n}, empty", { n: i + 1 });
+}
+
+function note(position) {
+  const info = document.createElement("div");
+  info.className = "table-note";
+  if (position.base_rank && position.base_rank !== "A") {
+    const span = document.createElement("span");
+    const b = document.createElement("b");
+    b.textContent = rankLabel(position.base_rank);
+    const [before, after] = t("Foundations start at {rank}").split("{rank}");
+    span.append(before || "", b, after || "");
+    info.append(span);
+  }
+  return info;
 }

@@ -2,21 +2,22 @@
 
 import { api } from "./api.js";
 import { installSprite, makeBack, makeCard } from "./cards.js";
+import { t, tn, locale, localHref } from "./i18n.js";
 
 const FAMILY_INFO = {
   blackhole: {
-    title: "Black Hole",
-    blurb: "Every card is face up: each loss can be traced back to one move.",
+    title: () => t("Black Hole"),
+    blurb: () => t("Every card is face up: each loss can be traced back to one move."),
     art: ["KH", "AS", "2D"],
   },
   freecell: {
-    title: "Penguin and the free-cell games",
-    blurb: "Build down in suit, park cards in free cells, bring every suit home.",
+    title: () => t("Penguin and the free-cell games"),
+    blurb: () => t("Build down in suit, park cards in free cells, bring every suit home."),
     art: ["JC", "TC", "9C"],
   },
   spider: {
-    title: "Spider games",
-    blurb: "Two decks, ten columns: clear King-to-Ace runs of one suit.",
+    title: () => t("Spider games"),
+    blurb: () => t("Two decks, ten columns: clear King-to-Ace runs of one suit."),
     art: [null, "8S", "7H"],
   },
 };
@@ -31,6 +32,9 @@ const GAME_ART = {
   "spider-2": [null, "8H", "7H"],
   "spider-1": [null, "8C", "7C"],
 };
+
+// Translated outside template literals: `pybabel extract` does not look inside ${...}.
+const movesText = (n) => tn("{n} move", "{n} moves", n, { n });
 
 function el(tag, attrs = {}, ...children) {
   const node = document.createElement(tag);
@@ -66,8 +70,10 @@ function stored(gameId) {
 function tile(game, compact = false) {
   const playing = stored(game.id);
   const form = el("form", { class: "deal-form", action: `/play/${game.id}`, method: "get" });
-  const input = el("input", { type: "text", name: "deal", inputmode: "numeric", pattern: "[0-9]{1,20}", placeholder: "Deal #", "aria-label": `${game.title}: deal number` });
-  form.append(input, el("button", { class: "btn small", type: "submit" }, "Open"));
+  const input = el("input", { type: "text", name: "deal", inputmode: "numeric", pattern: "[0-9]{1,20}", placeholder: t("Deal #"), "aria-label": t("{game}: deal number", { game: game.title }) });
+  form.append(input);
+  if (locale !== "en") form.append(el("input", { type: "hidden", name: "lang", value: locale }));
+  form.append(el("button", { class: "btn small", type: "submit" }, t("Open")));
   return el(
     "article",
     { class: compact ? "game-tile compact" : "game-tile", "data-game": game.id },
@@ -80,8 +86,8 @@ function tile(game, compact = false) {
       el(
         "div",
         { class: "tile-actions" },
-        el("a", { class: "btn primary play", href: `/play/${game.id}` }, playing ? "Continue" : "Play"),
-        el("a", { class: "btn rules", href: `/rules/${game.id}` }, "Rules"),
+        el("a", { class: "btn primary play", href: localHref(`/play/${game.id}`) }, playing ? t("Continue") : t("Play")),
+        el("a", { class: "btn rules", href: localHref(`/rules/${game.id}`) }, t("Rules")),
         form,
       ),
     ),
@@ -95,7 +101,7 @@ async function main() {
   try {
     catalog = await api.catalog();
   } catch (error) {
-    root.replaceChildren(el("p", { class: "loading" }, error.detail || "The server cannot be reached."));
+    root.replaceChildren(el("p", { class: "loading" }, error.detail || t("The server cannot be reached.")));
     return;
   }
   const families = [...new Set([...ORDER, ...catalog.map((g) => g.family)])];
@@ -103,7 +109,8 @@ async function main() {
   for (const family of families) {
     const games = catalog.filter((g) => g.family === family);
     if (!games.length) continue;
-    const info = FAMILY_INFO[family] || { title: family, blurb: "" };
+    const known = FAMILY_INFO[family];
+    const info = known ? { title: known.title(), blurb: known.blurb() } : { title: family, blurb: "" };
     // A variant's id extends another game's id ("penguin-6" of "penguin"): listed compactly after it.
     const parentOf = (game) => games.find((other) => other !== game && game.id.startsWith(other.id + "-"));
     const main = games.filter((game) => !parentOf(game));
@@ -117,7 +124,7 @@ async function main() {
       const variants = games.filter((game) => parentOf(game) === parent);
       if (!variants.length) continue;
       section.append(
-        el("h3", { class: "variants-head" }, `${parent.title} variants`),
+        el("h3", { class: "variants-head" }, t("{game} variants", { game: parent.title })),
         el("div", { class: "tiles variants" }, ...variants.map((game) => tile(game, true))),
       );
     }
@@ -125,6 +132,41 @@ async function main() {
   }
   root.replaceChildren(...sections);
   document.body.dataset.ready = "1";
+  yourGames().catch(() => {});
+}
+
+/** This browser's games (their ids are kept in localStorage), unfinished ones first. */
+async function yourGames() {
+  let ids = [];
+  try {
+    ids = JSON.parse(localStorage.getItem("winnable:games") || "[]").map((g) => g && g.id).filter((id) => typeof id === "string");
+  } catch {
+    ids = [];
+  }
+  if (!ids.length) return;
+  const { games } = await api.summaries(ids);
+  if (!games.length) return;
+  const words = { playing: t("in play"), won: t("won"), lost: t("lost") };
+  const format = new Intl.DateTimeFormat(locale, { dateStyle: "medium", timeStyle: "short" });
+  games.sort((a, b) => (b.status === "playing") - (a.status === "playing"));
+  const section = document.getElementById("your-games");
+  section.querySelector(".your-list").replaceChildren(
+    ...games.slice(0, 12).map((game) =>
+      el(
+        "li",
+        { "data-id": game.id, class: `your-game ${game.status}` },
+        el(
+          "a",
+          { class: "your-game-link", href: localHref(game.links.resume) },
+          el("b", {}, game.title),
+          " ",
+          t("Deal #{n}", { n: game.deal }),
+          el("small", {}, `${movesText(game.moves)} \u00b7 ${words[game.status] || words.playing} \u00b7 ${game.updated_at ? format.format(new Date(game.updated_at)) : ""}`),
+        ),
+      ),
+    ),
+  );
+  section.hidden = false;
 }
 
 main();

@@ -1,12 +1,16 @@
 // The spider family (Black Widow, Spider with 1, 2 or 4 suits): the stock and the
-// completed runs above, ten columns below, face-down cards drawn as backs.
+// completed runs above, ten columns below, face-down cards drawn as backs. On a narrow
+// screen the ten columns stand in two rows of five, so that cards stay big enough to
+// read and to touch.
 
-import { makeBack, makeCard, makeSlot } from "./cards.js";
+import { cardSpan, makeBack, makeCard, makeSlot } from "./cards.js";
+import { t, tn } from "./i18n.js";
 
 const RATIO = 1.4;
 const DOWN_FAN = 0.1;
-const UP_MAX = 0.3;
+const UP_MAX = 0.42;
 const UP_MIN = 0.24;
+const UP_SQUEEZE = 0.15;
 const RUNS = 8;
 
 export function places(position) {
@@ -16,14 +20,42 @@ export function places(position) {
   return map;
 }
 
+const columnNumber = (place) => Number(place.split(":")[1]) + 1;
+
 export function placeName(place) {
-  if (place === "stock") return "the stock";
-  return `column ${Number(place.split(":")[1]) + 1}`;
+  if (place === "stock") return t("the stock");
+  return t("column {n}", { n: columnNumber(place) });
 }
 
 export function destinationText(entry) {
   if (entry.from === "stock") return "";
-  return `to column ${Number(entry.to.split(":")[1]) + 1}`;
+  return t("to column {n}", { n: columnNumber(entry.to) });
+}
+
+/** The hint or move as a sentence (a message id and its params). */
+export function sentence(entry, position) {
+  if (entry.from === "stock") return [t("Deal a row from the stock.")];
+  const card = cardSpan(entry.card);
+  const n = columnNumber(entry.to);
+  const target = position.columns[n - 1];
+  const onto = target && target.up.length ? cardSpan(target.up[target.up.length - 1]) : null;
+  const source = position.columns[columnNumber(entry.from) - 1];
+  const last = source && source.up.length ? cardSpan(source.up[source.up.length - 1]) : card;
+  if (entry.count === 2) {
+    return onto
+      ? [t("Move {card} and {last} onto {onto} in column {n}."), { card, last, onto, n }]
+      : [t("Move {card} and {last} to the empty column {n}."), { card, last, n }];
+  }
+  if (entry.count > 2) {
+    return onto
+      ? [t("Move the {count} cards from {card} to {last} onto {onto} in column {n}."), { card, last, onto, n, count: entry.count }]
+      : [t("Move the {count} cards from {card} to {last} to the empty column {n}."), { card, last, n, count: entry.count }];
+  }
+  return onto ? [t("Move {card} onto {onto} in column {n}."), { card, onto, n }] : [t("Move {card} to the empty column {n}."), { card, n }];
+}
+
+export function targetName(node) {
+  return t("Column {n}", { n: columnNumber(node.dataset.drop) });
 }
 
 export function targetsFor(table, entry) {
@@ -31,14 +63,30 @@ export function targetsFor(table, entry) {
   return [...table.querySelectorAll(`[data-drop="${entry.to}"]`)];
 }
 
-export function render(table, state, { width, height }) {
+/** How tall a band of columns is, in card heights, at the smallest readable fan. */
+function bandNeed(columns) {
+  let need = 1;
+  for (const column of columns) need = Math.max(need, 1 + column.down * DOWN_FAN + Math.max(0, column.up.length - 1) * UP_MIN);
+  return need;
+}
+
+export function render(table, state, { width, height, minCw = 30 }) {
   const position = state.position;
   const columns = position.columns;
   const k = columns.length;
   const gap = Math.max(3, Math.min(12, Math.round(width / 110)));
-  const cw = Math.floor(Math.min(96, (width - (k - 1) * gap) / k));
+  // Two rows of five when ten columns side by side would be too narrow.
+  const rows = (width - (k - 1) * gap) / k < Math.max(minCw, 40) ? 2 : 1;
+  const perRow = Math.ceil(k / rows);
+  const bands = [...Array(rows)].map((_, r) => columns.slice(r * perRow, (r + 1) * perRow));
+  const byWidth = (width - (perRow - 1) * gap) / perRow;
+  const need = 1 + bands.reduce((sum, band) => sum + bandNeed(band), 0); // the stock's row, then the bands
+  const byHeight = (height - gap * (rows + 2) - 4) / (RATIO * need);
+  let cw = Math.min(96, byWidth, byHeight);
+  cw = Math.floor(Math.max(cw, Math.min(minCw, byWidth)));
   const ch = cw * RATIO;
-  const left0 = (width - (k * cw + (k - 1) * gap)) / 2;
+  const span = perRow * cw + (perRow - 1) * gap;
+  const left0 = (width - span) / 2;
   table.style.setProperty("--cw", `${cw}px`);
   const frag = document.createDocumentFragment();
 
@@ -54,77 +102,86 @@ export function render(table, state, { width, height }) {
   stock.style.top = "0px";
   stock.style.width = `${cw + fan * Math.max(0, deals - 1)}px`;
   stock.style.height = `${ch}px`;
-  stock.setAttribute("aria-label", deals ? `Deal a row: ${deals} deal${deals === 1 ? "" : "s"} left` : "The stock is empty");
+  stock.setAttribute("aria-label", deals ? tn("Stock: {n} deal left", "Stock: {n} deals left", deals, { n: deals }) : t("The stock is empty"));
   if (!deals) stock.append(makeSlot(null, "", "stock-empty"));
   for (let d = 0; d < deals; d++) {
     const back = makeBack();
     back.style.left = `${d * fan}px`;
     back.removeAttribute("role");
+    back.removeAttribute("aria-label");
     stock.append(back);
   }
   const badge = document.createElement("span");
   badge.className = "stock-badge";
+  badge.setAttribute("aria-hidden", "true");
   if (cw < 60) badge.textContent = String(deals);
-  else badge.textContent = deals ? `${deals} deal${deals === 1 ? "" : "s"} left` : "no deals left";
+  else badge.textContent = deals ? tn("{n} deal left", "{n} deals left", deals, { n: deals }) : t("no deals left");
   stock.append(badge);
   frag.append(stock);
 
   // Completed runs, right-aligned: one King per run, then empty slots.
   const runs = position.foundations || [];
   const slots = Math.max(RUNS, runs.length);
-  const runStep = Math.min(cw + gap, (width - left0 - (cw + fan * 4) - 2 * gap - cw) / Math.max(1, slots - 1));
-  const runsLeft = width - left0 - cw - runStep * (slots - 1);
+  const runStep = Math.max(4, Math.min(cw + gap, (span - (cw + fan * 4) - 2 * gap - cw) / Math.max(1, slots - 1)));
+  const runsLeft = left0 + span - cw - runStep * (slots - 1);
   for (let r = 0; r < slots; r++) {
-    const x = runsLeft + r * runStep;
     const box = document.createElement("div");
     box.className = "run-slot";
-    box.style.left = `${x}px`;
+    box.style.left = `${runsLeft + r * runStep}px`;
     box.style.top = "0px";
     box.style.zIndex = String(r + 1);
-    if (r < runs.length) {
-      box.append(makeCard(`K${runs[r]}`, "runs", r));
-    } else {
-      box.append(makeSlot(null, "", "run-base"));
-    }
+    if (r < runs.length) box.append(makeCard(`K${runs[r]}`, "runs", r));
+    else if (r === runs.length) box.append(makeSlot(null, "", "run-base", tn("{n} run completed of 8", "{n} runs completed of 8", runs.length, { n: runs.length })));
+    else box.append(makeSlot(null, "", "run-base"));
     frag.append(box);
   }
 
-  const y = ch + gap * 2;
-  const longestUp = Math.max(1, ...columns.map((c) => c.up.length));
-  const deepest = Math.max(0, ...columns.map((c) => c.down));
-  const room = Math.max(ch, height - y - 4);
-  let upFan = longestUp > 1 ? (room - ch - deepest * DOWN_FAN * ch) / (longestUp - 1) / ch : UP_MAX;
-  upFan = Math.max(UP_MIN, Math.min(cw < 60 ? UP_MAX + 0.08 : UP_MAX, upFan)); // small cards: show more of each
-  const downOff = DOWN_FAN * ch;
-  const upOff = upFan * ch;
+  let y = ch + gap * 2;
+  const roomTotal = Math.max(ch, height - y - 4);
+  const needs = bands.map(bandNeed);
   let bottom = y + ch;
-  columns.forEach((column, i) => {
-    const box = document.createElement("div");
-    box.className = "column";
-    box.dataset.drop = `column:${i}`;
-    box.append(makeSlot(null, "", "column-base"));
-    let top = 0;
-    for (let d = 0; d < column.down; d++) {
-      const back = makeBack(`column:${i}`, d);
-      back.style.top = `${top}px`;
-      back.style.zIndex = String(d + 1);
-      box.append(back);
-      top += downOff;
-    }
-    column.up.forEach((code, j) => {
-      const card = makeCard(code, `column:${i}`, column.down + j);
-      card.style.top = `${top}px`;
-      card.style.zIndex = String(column.down + j + 1);
-      box.append(card);
-      top += upOff;
+  bands.forEach((band, r) => {
+    // Each band gets a share of the height in proportion to what it needs.
+    const share = rows === 1 ? roomTotal : (roomTotal - gap * (rows - 1)) * (needs[r] / needs.reduce((a, b) => a + b, 0));
+    const longestUp = Math.max(1, ...band.map((c) => c.up.length));
+    const deepest = Math.max(0, ...band.map((c) => c.down));
+    let upFan = longestUp > 1 ? (share - ch - deepest * DOWN_FAN * ch) / (longestUp - 1) / ch : UP_MAX;
+    upFan = Math.max(UP_SQUEEZE, Math.min(cw < 70 ? UP_MAX + 0.12 : UP_MAX, upFan));
+    const downOff = DOWN_FAN * ch;
+    const upOff = upFan * ch;
+    let bandBottom = y + ch;
+    band.forEach((column, j) => {
+      const i = r * perRow + j;
+      const box = document.createElement("div");
+      box.className = "column";
+      box.dataset.drop = `column:${i}`;
+      const empty = column.down === 0 && column.up.length === 0;
+      box.append(makeSlot(null, "", "column-base", empty ? t("Column {n}, empty", { n: i + 1 }) : ""));
+      let top = 0;
+      for (let d = 0; d < column.down; d++) {
+        const back = makeBack(`column:${i}`, d);
+        back.style.top = `${top}px`;
+        back.style.zIndex = String(d + 1);
+        box.append(back);
+        top += downOff;
+      }
+      column.up.forEach((code, u) => {
+        const card = makeCard(code, `column:${i}`, column.down + u);
+        card.style.top = `${top}px`;
+        card.style.zIndex = String(column.down + u + 1);
+        box.append(card);
+        top += upOff;
+      });
+      const colHeight = ch + Math.max(0, top - (column.up.length ? upOff : downOff));
+      box.style.height = `${colHeight}px`;
+      box.style.left = `${left0 + j * (cw + gap)}px`;
+      box.style.top = `${y}px`;
+      frag.append(box);
+      bandBottom = Math.max(bandBottom, y + colHeight);
     });
-    const colHeight = ch + Math.max(0, top - (column.up.length ? upOff : downOff));
-    box.style.height = `${colHeight}px`;
-    box.style.left = `${left0 + i * (cw + gap)}px`;
-    box.style.top = `${y}px`;
-    frag.append(box);
-    bottom = Math.max(bottom, y + colHeight);
+    bottom = Math.max(bottom, bandBottom);
+    y = rows === 1 ? bandBottom : Math.max(bandBottom, y + share) + gap;
   });
-  table.style.height = `${Math.max(height, bottom + 8)}px`;
+  table.style.height = `${Math.max(height, bottom + 4)}px`;
   table.replaceChildren(frag);
 }

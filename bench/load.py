@@ -1,0 +1,396 @@
+"""Load test: many simulated players against `winnable serve --workers N` on loopback.
+
+The server runs in its own processes (``winnable serve --workers 2`` by default, on a
+fresh SQLite file or, with ``--postgres``, a throwaway PostgreSQL); this process is the
+load generator. Each simulated player has its own loopback address (127.77.x.y), so
+rate limits and the solver queue see them as the different people they are.
+
+* ``--players`` (200) players each play Black Hole at one move a second, with a GET of
+  the game's state half-way between moves; a finished game is followed by a new one;
+* ``--hinters`` (20) other clients ask ``--hint-rate`` (10) hints a second together, each on
+  its own game, playing a random move (not the hint) in between so that every hint is a
+  fresh search (20 clients, so that each stays within the solver rate limit of 30/min).
+
+After ``--warmup`` seconds it measures for ``--seconds`` (60) and prints p50/p99 latency
+of each kind of request, the errors (any status but 2xx, or no answer), the server's CPU
+time per request (all its processes, from /proc), and the load average before and after
+(other users of the machine skew every figure: rerun when it is quiet).
+
+``--memory`` instead measures the server's memory (RSS of its processes): one game of
+10,000 moves played through the API (a FreeCell card moved back and forth), then 200
+games of 500 moves each (the first 499 written to the database, the last one played, the
+state and a replay read through the API).
+
+    .venv/bin/python bench/load.py                     # SQLite, 2 workers, 60 s
+    .venv/bin/python bench/load.py --postgres
+    .venv/bin/python bench/load.py --memory
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from collections import defaultdict
+from pathlib import Path
+
+import brotli
+import httpx
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def loadavg() -> str:
+    return " ".join(Path("/proc/loadavg").read_text().split()[:3])
+
+
+# -- the server's processes ----------------------------------------------------------------
+def descendants(pid: int) -> list[int]:
+    """``pid`` and every process below it."""
+    children: dict[int, list[int]] = defaultdict(list)
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+                children[int(fields[1])].append(int(entry.name))
+            except (OSError, IndexError, ValueError):
+                continue
+    found, todo = [], [pid]
+    while todo:
+        current = todo.pop()
+        found.append(current)
+        todo.extend(children.get(current, []))
+    return found
+
+
+def cpu_seconds(pids: list[int]) -> float:
+    """User + system CPU time of these processes (their threads included)."""
+    tick = os.sysconf("SC_CLK_TCK")
+    total = 0
+    for pid in pids:
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+            total += int(fields[11]) + int(fields[12])
+        except (OSError, IndexError, ValueError):
+            continue
+    return total / tick
+
+
+def solver_cpu_seconds(base: str) -> float:
+    """CPU time the server's solver workers spent searching, all workers together (from
+    its Prometheus figures: the server runs with --metrics)."""
+    text = httpx.get(base + "/metrics", timeout=10).text
+    return sum(float(line.split()[-1]) for line in text.splitlines()
+               if line.startswith("winnable_solver_cpu_seconds_total"))
+
+
+def rss_mb(pids: list[int]) -> float:
+    total = 0
+    for pid in pids:
+        try:
+            for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+                if line.startswith("VmRSS:"):
+                    total += int(line.split()[1])
+        except OSError:
+            continue
+    return total / 1024
+
+
+class Server:
+    def __init__(self, database: str, workers: int, env: dict[str, str]) -> None:
+        self.port = free_port()
+        self.base = f"http://127.0.0.1:{self.port}"
+        command = [sys.executable, "-m", "winnable.cli", "serve", "--host", "127.0.0.1", "--port", str(self.port),
+                   "--database", database, "--workers", str(workers), "--metrics"]
+        self.log = tempfile.NamedTemporaryFile("w+", prefix="winnable-load-", suffix=".log", delete=False)
+        self.process = subprocess.Popen(command, stdout=self.log, stderr=subprocess.STDOUT, env=os.environ | env,
+                                        cwd=ROOT)
+        deadline = time.monotonic() + 90
+        while True:
+            if self.process.poll() is not None:
+                raise SystemExit(f"the server stopped: see {self.log.name}")
+            try:
+                if httpx.get(self.base + "/api/health", timeout=2).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                pass
+            if time.monotonic() > deadline:
+                self.stop()
+                raise SystemExit(f"the server did not start: see {self.log.name}")
+            time.sleep(0.3)
+        time.sleep(1.0)  # every worker up
+
+    def pids(self) -> list[int]:
+        return descendants(self.process.pid)
+
+    def stop(self) -> None:
+        self.process.terminate()
+        try:
+            self.process.wait(20)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait(5)
+
+
+# -- simulated players -----------------------------------------------------------------------
+class Figures:
+    def __init__(self) -> None:
+        self.samples: dict[str, list[float]] = defaultdict(list)
+        self.errors: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
+        self.measuring = False
+
+    def record(self, kind: str, seconds: float, status: int | str) -> None:
+        if not self.measuring:
+            return
+        self.samples[kind].append(seconds)
+        if not (isinstance(status, int) and 200 <= status < 300):
+            self.errors[kind][str(status)] += 1
+
+    def requests(self) -> int:
+        return sum(len(values) for values in self.samples.values())
+
+
+class Client:
+    """A minimal HTTP/1.1 keep-alive client on its own loopback address, over asyncio
+    streams: the load generator shares this session's CPU with the server, and httpx
+    spent ten times this client's CPU on each request (the server got less for itself).
+    Sends ``Accept-Encoding: br`` like a browser, so the server compresses as it would."""
+
+    def __init__(self, base: str, index: int) -> None:
+        host, _, port = base.removeprefix("http://").partition(":")
+        self.host, self.port, self.base = host, int(port), base
+        self.address = f"127.77.{index // 250}.{index % 250 + 1}"
+        self.reader: asyncio.StreamReader | None = None
+        self.writer: asyncio.StreamWriter | None = None
+
+    async def __aenter__(self) -> "Client":
+        return self
+
+    async def __aexit__(self, *exc) -> None:
+        if self.writer is not None:
+            self.writer.close()
+
+    async def request(self, method: str, path: str, body: bytes | None = None) -> tuple[int, bytes]:
+        for attempt in (1, 2):  # a kept-alive connection the server closed: once more
+            if self.writer is None:
+                self.reader, self.writer = await asyncio.open_connection(self.host, self.port,
+                                                                         local_addr=(self.address, 0))
+            head = (f"{method} {path} HTTP/1.1\r\nHost: {self.host}:{self.port}\r\nOrigin: {self.base}\r\n"
+                    f"Accept-Encoding: br\r\n")
+            if body is not None:
+                head += f"Content-Type: application/json\r\nContent-Length: {len(body)}\r\n"
+            try:
+                self.writer.write(head.encode() + b"\r\n" + (body or b""))
+                lines = (await self.reader.readuntil(b"\r\n\r\n")).split(b"\r\n")
+            except (ConnectionError, asyncio.IncompleteReadError):
+                self.writer.close()
+                self.writer = None
+                if attempt == 2:
+                    raise
+                continue
+            status = int(lines[0].split()[1])
+            headers = dict(line.split(b": ", 1) for line in lines[1:] if b": " in line)
+            headers = {name.lower(): value for name, value in headers.items()}
+            data = await self.reader.readexactly(int(headers.get(b"content-length", b"0")))
+            if headers.get(b"content-encoding") == b"br":
+                data = brotli.decompress(data)
+            if headers.get(b"connection") == b"close":
+                self.writer.close()
+                self.writer = None
+            return status, data
+        raise ConnectionError("unreachable")
+
+
+def client_for(base: str, index: int) -> Client:
+    return Client(base, index)
+
+
+async def call(figures: Figures, kind: str, client: Client, method: str, path: str, body=None):
+    started = time.perf_counter()
+    try:
+        status, data = await asyncio.wait_for(
+            client.request(method, path, None if body is None else json.dumps(body).encode()), 30)
+    except (OSError, asyncio.TimeoutError, asyncio.IncompleteReadError, ValueError) as error:
+        figures.record(kind, time.perf_counter() - started, type(error).__name__)
+        if client.writer is not None:
+            client.writer.close()
+            client.writer = None
+        return None
+    figures.record(kind, time.perf_counter() - started, status)
+    return json.loads(data) if status < 300 else None
+
+
+async def new_game(figures, client, rng) -> dict | None:
+    return await call(figures, "create", client, "POST", "/api/games", {"game": "black-hole", "deal": rng.randint(1, 10**6)})
+
+
+async def player(figures: Figures, base: str, index: int, until: float, rng: random.Random) -> None:
+    async with client_for(base, index) as client:
+        await asyncio.sleep(rng.random())  # players start spread over a second
+        state = await new_game(figures, client, rng)
+        next_move = time.monotonic()
+        while time.monotonic() < until:
+            if state is None or state.get("status") != "playing":
+                state = await new_game(figures, client, rng)
+            else:
+                move = rng.choice(state["legal"])["move"]
+                state = await call(figures, "move", client, "POST", f"/api/games/{state['id']}/moves", {"move": move}) or state
+            next_move += 1.0
+            await asyncio.sleep(max(0.0, next_move - 0.5 - time.monotonic()))
+            if state is not None and "id" in state:
+                state = await call(figures, "state", client, "GET", f"/api/games/{state['id']}") or state
+            await asyncio.sleep(max(0.0, next_move - time.monotonic()))
+
+
+async def hinter(figures: Figures, base: str, index: int, until: float, rng: random.Random, every: float) -> None:
+    async with client_for(base, index) as client:
+        await asyncio.sleep(rng.random() * every)
+        state = await new_game(figures, client, rng)
+        tick = time.monotonic()
+        while time.monotonic() < until:
+            if state is None or state.get("status") != "playing":
+                state = await new_game(figures, client, rng)
+            else:
+                await call(figures, "hint", client, "GET", f"/api/games/{state['id']}/hint")
+                move = rng.choice(state["legal"])["move"]
+                state = await call(figures, "hinter move", client, "POST", f"/api/games/{state['id']}/moves", {"move": move}) or state
+            tick += every
+            await asyncio.sleep(max(0.0, tick - time.monotonic()))
+
+
+def percentile(values: list[float], share: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(share * len(ordered)))] if ordered else float("nan")
+
+
+async def run_load(server: Server, args) -> None:
+    figures = Figures()
+    rng = random.Random(args.seed)
+    until = time.monotonic() + args.warmup + args.seconds
+    tasks = [asyncio.create_task(player(figures, server.base, k, until, random.Random(rng.random())))
+             for k in range(args.players)]
+    every = args.hinters / args.hint_rate
+    tasks += [asyncio.create_task(hinter(figures, server.base, args.players + k, until, random.Random(rng.random()), every))
+              for k in range(args.hinters)]
+    await asyncio.sleep(args.warmup)
+    pids = server.pids()
+    load_before = loadavg()
+    cpu_before, own_before, wall_before = cpu_seconds(pids), time.process_time(), time.monotonic()
+    solver_before = solver_cpu_seconds(server.base)
+    figures.measuring = True
+    await asyncio.sleep(args.seconds)
+    figures.measuring = False
+    cpu, own, wall = cpu_seconds(pids) - cpu_before, time.process_time() - own_before, time.monotonic() - wall_before
+    searches = solver_cpu_seconds(server.base) - solver_before
+    load_after = loadavg()
+    await asyncio.gather(*tasks)
+    requests = figures.requests()
+    print(f"{args.players} players (1 move/s + 1 state/s) + {args.hinters} hinters ({args.hint_rate:g} hints/s "
+          f"together) for {wall:.0f} s; "
+          f"server: {args.workers} workers on {args.kind}")
+    print(f"load average before {load_before}, after {load_after}")
+    print(f"{'request':12} {'count':>7} {'p50 ms':>8} {'p99 ms':>8} {'max ms':>8}  errors")
+    for kind in ("move", "state", "create", "hint", "hinter move"):
+        values = figures.samples.get(kind, [])
+        errors = dict(figures.errors.get(kind, {}))
+        print(f"{kind:12} {len(values):7d} {percentile(values, .5) * 1e3:8.1f} {percentile(values, .99) * 1e3:8.1f} "
+              f"{max(values, default=float('nan')) * 1e3:8.1f}  {errors or 0}")
+    total_errors = sum(sum(kinds.values()) for kinds in figures.errors.values())
+    print(f"requests {requests} ({requests / wall:.0f}/s), errors {total_errors}")
+    print(f"server CPU {cpu:.1f} s = {cpu / max(requests, 1) * 1e3:.2f} ms per request, of which the hints' "
+          f"searches {searches:.1f} s; without them {(cpu - searches) / max(requests, 1) * 1e3:.2f} ms per request; "
+          f"load generator CPU {own:.1f} s")
+
+
+# -- memory ---------------------------------------------------------------------------------
+def run_memory(server: Server, args) -> None:
+    import sqlalchemy as sa
+
+    pids = server.pids()
+    print(f"server: {args.workers} worker(s) on {args.kind}; load average {loadavg()}")
+    print(f"RSS at start: {rss_mb(pids):.0f} MB")
+    with httpx.Client(base_url=server.base, headers={"Origin": server.base}, timeout=60) as client:
+        game = client.post("/api/games", json={"game": "freecell", "deal": 6}).json()
+        started = time.monotonic()
+        for k in range(10_000):
+            response = client.post(f"/api/games/{game['id']}/moves", json={"move": "25" if k % 2 == 0 else "52"})
+            if response.status_code != 200:
+                raise SystemExit(f"move {k + 1}: {response.status_code} {response.text[:200]}")
+            if (k + 1) % 2500 == 0:
+                print(f"  after {k + 1:6d} moves: RSS {rss_mb(pids):.0f} MB ({time.monotonic() - started:.0f} s)")
+        client.get(f"/api/games/{game['id']}/position", params={"at": 5000})
+        print(f"one 10,000-move game played: RSS {rss_mb(pids):.0f} MB")
+        engine = sa.create_engine(args.database)
+        ids = []
+        for k in range(200):
+            state = client.post("/api/games", json={"game": "freecell", "deal": 6}).json()
+            ids.append(state["id"])
+        with engine.begin() as connection:
+            table = sa.table("games", sa.column("id"), sa.column("moves", sa.JSON))
+            connection.execute(table.update().where(table.c.id.in_(ids)).values(moves=["25", "52"] * 249 + ["25"]))
+        engine.dispose()
+        for game_id in ids:
+            assert client.post(f"/api/games/{game_id}/moves", json={"move": "52"}).json()["move_count"] == 500
+            client.get(f"/api/games/{game_id}")
+            client.get(f"/api/games/{game_id}/position", params={"at": 250})
+        print(f"200 games of 500 moves loaded, played and replayed: RSS {rss_mb(pids):.0f} MB")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--players", type=int, default=200)
+    parser.add_argument("--hinters", type=int, default=20, help="clients asking hints (each within its rate limit)")
+    parser.add_argument("--hint-rate", type=float, default=10, help="hints a second, all hinters together")
+    parser.add_argument("--seconds", type=float, default=60)
+    parser.add_argument("--warmup", type=float, default=10, help="seconds before measuring (every player has its first game)")
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--postgres", action="store_true", help="a throwaway PostgreSQL instead of SQLite")
+    parser.add_argument("--memory", action="store_true", help="measure memory instead of load")
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+    env = {"WINNABLE_POOL_SIZE": "0"}
+    if args.memory:
+        env["WINNABLE_RATE_LIMITS"] = "0"  # one client plays 10,000 moves as fast as it can
+        args.workers = 1 if args.workers == 2 and "--workers" not in sys.argv else args.workers
+    with tempfile.TemporaryDirectory(prefix="winnable-load-") as folder:
+        postgres = None
+        if args.postgres:
+            sys.path.insert(0, str(ROOT / "tests"))
+            from postgres_server import postgres_server
+
+            postgres = postgres_server()
+            args.database = postgres.__enter__()
+            args.kind = "PostgreSQL"
+        else:
+            args.database = f"sqlite:///{folder}/games.db"
+            args.kind = "SQLite"
+        try:
+            server = Server(args.database, args.workers, env)
+            try:
+                if args.memory:
+                    run_memory(server, args)
+                else:
+                    asyncio.run(run_load(server, args))
+            finally:
+                server.stop()
+        finally:
+            if postgres is not None:
+                postgres.__exit__(None, None, None)
+
+
+if __name__ == "__main__":
+    main()

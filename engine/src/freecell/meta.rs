@@ -1,0 +1,473 @@
+//! Meta-moves: a goal (a card onto a parent, a card home, a run into an empty column)
+//! reached by a few atomic moves in a row, the cards in the way parked one each in
+//! free cells and empty columns first. A depth-first scan over meta-moves reaches a
+//! win in far fewer positions than one over atomic moves, because the positions in
+//! between are never stored; it does not see every position, so it never proves a
+//! loss (the exact scans in `exact.rs` do that).
+//!
+//! Every meta-move is played as atomic moves through `Game::play`, each legal under
+//! the preset's rules (run lengths are checked against the room left after parking),
+//! so a line made of them replays through the Python rules.
+//!
+//! The kinds, each named by one character in a scan's move order (`soft.rs`):
+//!
+//! | char | meta-move |
+//! |------|-----------|
+//! | `0`  | a column's top card to its foundation |
+//! | `1`  | a cell's card to its foundation |
+//! | `2`  | a cell's card onto its parent in a column, parking the cards above the parent |
+//! | `3`  | a buried card to its foundation, parking the cards above it |
+//! | `4`  | a whole run onto a parent in another column, parking what covers both |
+//! | `6`  | a run into an empty column (parking what covers it) |
+//! | `7`  | a cell's card into an empty column |
+//! | `8`  | the top part of a run, already on a parent, onto another parent |
+//! | `9`  | a whole short column into the free cells (none empty) |
+//! | `j`  | a cell's card into an empty column, then a card or run onto it |
+//! | `c`  | a column's top card into a free cell |
+
+use super::position::{mv, Game, Move, Position, ANY_CELL, FOUNDATION, IN_CELL, MAX_HEIGHT};
+use super::rules::NO_CARD;
+
+/// One kind of meta-move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    TopHome,
+    CellHome,
+    CellToParent,
+    BuriedHome,
+    RunToParent,
+    RunToEmpty,
+    CellToEmpty,
+    Reparent,
+    ColumnToCells,
+    CellToEmptyThenOnIt,
+    TopToCell,
+}
+
+impl Kind {
+    pub fn from_char(c: char) -> Option<Kind> {
+        Some(match c {
+            '0' => Kind::TopHome,
+            '1' => Kind::CellHome,
+            '2' => Kind::CellToParent,
+            '3' => Kind::BuriedHome,
+            '4' => Kind::RunToParent,
+            '6' => Kind::RunToEmpty,
+            '7' => Kind::CellToEmpty,
+            '8' => Kind::Reparent,
+            '9' => Kind::ColumnToCells,
+            'j' => Kind::CellToEmptyThenOnIt,
+            'c' => Kind::TopToCell,
+            _ => return None,
+        })
+    }
+}
+
+/// The children of one position: each a run of atomic moves in `moves` (the meta-move
+/// and the safe moves home after it) and a score for ordering.
+#[derive(Default)]
+pub struct Children {
+    pub moves: Vec<Move>,
+    pub list: Vec<Child>,
+}
+
+#[derive(Clone, Copy)]
+pub struct Child {
+    pub start: u32,
+    pub len: u32,
+    pub score: i32,
+    pub key: u128,
+}
+
+impl Children {
+    pub fn clear(&mut self) {
+        self.moves.clear();
+        self.list.clear();
+    }
+
+    pub fn line(&self, child: &Child) -> &[Move] {
+        &self.moves[child.start as usize..(child.start + child.len) as usize]
+    }
+}
+
+/// Generates meta-moves from one position, keeping the children that `keep` accepts
+/// (by key: not yet visited by this scan).
+pub struct Generator<'a> {
+    pub game: &'a Game,
+    /// The atomic moves of the meta-move being built (scratch).
+    done: Vec<Move>,
+}
+
+impl<'a> Generator<'a> {
+    pub fn new(game: &'a Game) -> Generator<'a> {
+        Generator { game, done: Vec::with_capacity(64) }
+    }
+
+    /// Append to `out` the children of kind `kind`; `keep(key)` says whether a child is
+    /// new, `score` rates a kept child (higher first) when the order needs it.
+    ///
+    /// The candidates come in a fixed order for a given position; the first `skip` are
+    /// passed over without being played, and generation stops once `out` holds `limit`
+    /// children. Returns the children made and, if it stopped early, the `skip` that
+    /// resumes after the last candidate tried (so a scan plays only the children it
+    /// enters). With `stay`, a generation that stops early leaves `s` in the last child
+    /// made (a scan about to enter it need not play it again).
+    #[allow(clippy::too_many_arguments)]
+    pub fn generate(&mut self, s: &mut Position, kind: Kind, out: &mut Children, keep: &mut dyn FnMut(u128) -> bool, score: Option<&dyn Fn(&Position) -> i32>, skip: u32, limit: usize, stay: bool) -> (u64, Option<u32>) {
+        let mut made = 0u64;
+        let mut seq = 0u32;
+        let key = s.key; // every candidate is taken back to here
+        // Counts a candidate: false for those passed over.
+        macro_rules! fresh {
+            () => {{
+                seq += 1;
+                seq > skip
+            }};
+        }
+        let game = self.game;
+        let r = &game.rules;
+        let columns = r.columns;
+        // The child is in `s` with its moves in `self.done`: keep it or not, then undo.
+        macro_rules! child {
+            () => {{
+                game.auto_play(s, &mut self.done);
+                if keep(s.key) {
+                    made += 1;
+                    let start = out.moves.len() as u32;
+                    out.moves.extend_from_slice(&self.done);
+                    let rating = match score {
+                        Some(f) => f(s),
+                        None => 0,
+                    };
+                    out.list.push(Child { start, len: self.done.len() as u32, score: rating, key: s.key });
+                    if stay && out.list.len() >= limit {
+                        self.done.clear();
+                        return (made, Some(seq));
+                    }
+                }
+                game.undo_to_key(s, &mut self.done, key);
+                if out.list.len() >= limit {
+                    return (made, Some(seq));
+                }
+            }};
+        }
+        macro_rules! play {
+            ($m:expr) => {{
+                let played = game.play(s, $m);
+                self.done.push(played);
+            }};
+        }
+        self.done.clear();
+        match kind {
+            Kind::TopHome => {
+                for i in 0..columns {
+                    let top = s.top(i);
+                    if top != NO_CARD && game.accepts(s, top) && fresh!() {
+                        play!(mv(i as u8, FOUNDATION, 1));
+                        child!();
+                    }
+                }
+            }
+            Kind::CellHome => {
+                for c in 0..r.cells {
+                    let card = s.cells[c];
+                    if card != NO_CARD && game.accepts(s, card) && fresh!() {
+                        play!(mv((8 + c) as u8, FOUNDATION, 1));
+                        child!();
+                    }
+                }
+            }
+            Kind::TopToCell => {
+                if game.free_cells(s) > 0 {
+                    for i in 0..columns {
+                        if s.len[i] > 0 && fresh!() {
+                            play!(mv(i as u8, ANY_CELL, 1));
+                            child!();
+                        }
+                    }
+                }
+            }
+            Kind::CellToParent => {
+                let room = self.room(s);
+                for c in 0..r.cells {
+                    let card = s.cells[c];
+                    if card == NO_CARD {
+                        continue;
+                    }
+                    for &parent in r.parents[card as usize].iter() {
+                        let Some((j, above)) = self.open_parent(s, parent, usize::MAX) else { continue };
+                        if above > room || !fresh!() {
+                            continue;
+                        }
+                        if self.park(s, j, above, 0) {
+                            play!(mv((8 + c) as u8, j as u8, 1));
+                            child!();
+                        } else {
+                            game.undo_to_key(s, &mut self.done, key);
+                        }
+                    }
+                }
+            }
+            Kind::BuriedHome => {
+                let room = self.room(s);
+                for i in 0..columns {
+                    let n = s.len[i] as usize;
+                    let lowest = n.saturating_sub(room + 1);
+                    for h in (lowest..n.saturating_sub(1)).rev() {
+                        let card = s.cols[i][h];
+                        if game.accepts(s, card) {
+                            if !fresh!() {
+                                break;
+                            }
+                            if self.park(s, i, n - 1 - h, 0) {
+                                play!(mv(i as u8, FOUNDATION, 1));
+                                child!();
+                            } else {
+                                game.undo_to_key(s, &mut self.done, key);
+                            }
+                            break;
+                        }
+                    }
+                }
+            }
+            Kind::RunToParent => {
+                let room = self.room(s);
+                let mut runs = [(0, 0); MAX_HEIGHT];
+                for i in 0..columns {
+                    let n = s.len[i] as usize;
+                    let count = self.runs(s, i, room, &mut runs);
+                    for &(c, end) in runs[..count].iter() {
+                        let card = s.cols[i][c];
+                        let src_above = n - 1 - end;
+                        for &parent in r.parents[card as usize].iter() {
+                            let Some((j, above)) = self.open_parent(s, parent, i) else { continue };
+                            if above + src_above > room || !fresh!() {
+                                continue;
+                            }
+                            let count = end + 1 - c;
+                            if self.park(s, j, above, 0) && self.park(s, i, src_above, 0) && self.run_fits(s, count, false) {
+                                play!(mv(i as u8, j as u8, count as u8));
+                                child!();
+                            } else {
+                                game.undo_to_key(s, &mut self.done, key);
+                            }
+                        }
+                    }
+                }
+            }
+            Kind::RunToEmpty => {
+                if game.empty_columns(s) == 0 {
+                    return (made, None);
+                }
+                // The destination must stay empty: one column less to park in.
+                let room = self.room(s).saturating_sub(if r.any_card_fills() { 1 } else { 0 });
+                let mut runs = [(0, 0); MAX_HEIGHT];
+                for i in 0..columns {
+                    let n = s.len[i] as usize;
+                    let count = self.runs(s, i, room, &mut runs);
+                    for &(c, end) in runs[..count].iter() {
+                        let src_above = n - 1 - end;
+                        if fresh!() && self.park(s, i, src_above, 1) {
+                            let free = game.free_cells(s);
+                            let empty = game.empty_columns(s);
+                            let limit = r.run_limit(free, empty, true);
+                            let mut from = c.max((end + 1).saturating_sub(limit));
+                            while from <= end && !r.fills[s.cols[i][from] as usize] {
+                                from += 1;
+                            }
+                            if from > 0 && from <= end {
+                                let j = (0..columns).find(|&j| s.len[j] == 0).unwrap();
+                                play!(mv(i as u8, j as u8, (end + 1 - from) as u8));
+                                child!();
+                            } else {
+                                game.undo_to_key(s, &mut self.done, key);
+                            }
+                        } else {
+                            game.undo_to_key(s, &mut self.done, key);
+                        }
+                    }
+                }
+            }
+            Kind::CellToEmpty => {
+                if let Some(j) = (0..columns).find(|&j| s.len[j] == 0) {
+                    for c in 0..r.cells {
+                        let card = s.cells[c];
+                        if card != NO_CARD && r.fills[card as usize] && fresh!() {
+                            play!(mv((8 + c) as u8, j as u8, 1));
+                            child!();
+                        }
+                    }
+                }
+            }
+            Kind::Reparent => {
+                let room = self.room(s);
+                for i in 0..columns {
+                    let n = s.len[i] as usize;
+                    if n < 2 {
+                        continue;
+                    }
+                    let mut b = n - 1;
+                    while b > 0 && r.builds_on(s.cols[i][b], s.cols[i][b - 1]) {
+                        b -= 1;
+                    }
+                    for c in b + 1..n {
+                        let card = s.cols[i][c];
+                        for &parent in r.parents[card as usize].iter() {
+                            let Some((j, above)) = self.open_parent(s, parent, i) else { continue };
+                            if above > room || !fresh!() {
+                                continue;
+                            }
+                            if self.park(s, j, above, 0) && self.run_fits(s, n - c, false) {
+                                play!(mv(i as u8, j as u8, (n - c) as u8));
+                                child!();
+                            } else {
+                                game.undo_to_key(s, &mut self.done, key);
+                            }
+                        }
+                    }
+                }
+            }
+            Kind::ColumnToCells => {
+                let free = game.free_cells(s);
+                if free == 0 || game.empty_columns(s) > 0 {
+                    return (made, None);
+                }
+                for i in 0..columns {
+                    let n = s.len[i] as usize;
+                    if n > 0 && n <= free && !s.cols[i][..n].iter().any(|&card| game.pending_beak(s, card)) && fresh!() {
+                        for _ in 0..n {
+                            play!(mv(i as u8, ANY_CELL, 1));
+                        }
+                        child!();
+                    }
+                }
+            }
+            Kind::CellToEmptyThenOnIt => {
+                let Some(e) = (0..columns).find(|&j| s.len[j] == 0) else { return (made, None) };
+                let mut runs = [(0, 0); MAX_HEIGHT];
+                for c in 0..r.cells {
+                    let card = s.cells[c];
+                    if card == NO_CARD || !r.fills[card as usize] {
+                        continue;
+                    }
+                    for d in 0..r.cells {
+                        let other = s.cells[d];
+                        if d != c && other != NO_CARD && r.builds_on(other, card) && fresh!() {
+                            play!(mv((8 + c) as u8, e as u8, 1));
+                            play!(mv((8 + d) as u8, e as u8, 1));
+                            child!();
+                        }
+                    }
+                    // With the card in the empty column, its cell is free and that
+                    // column is taken.
+                    let room = self.room(s) + 1 - if r.any_card_fills() { 1 } else { 0 };
+                    for i in 0..columns {
+                        let n = s.len[i] as usize;
+                        let count = self.runs(s, i, room, &mut runs);
+                    for &(c0, end) in runs[..count].iter() {
+                            if r.builds_on(s.cols[i][c0], card) && fresh!() {
+                                play!(mv((8 + c) as u8, e as u8, 1));
+                                let src_above = n - 1 - end;
+                                if self.park(s, i, src_above, 0) && self.run_fits(s, end + 1 - c0, false) {
+                                    play!(mv(i as u8, e as u8, (end + 1 - c0) as u8));
+                                    child!();
+                                } else {
+                                    game.undo_to_key(s, &mut self.done, key);
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        (made, None)
+    }
+
+    /// How many single cards can be parked: empty cells, and empty columns where the
+    /// rules let any card fill one.
+    fn room(&self, s: &Position) -> usize {
+        let game = self.game;
+        let mut room = game.free_cells(s);
+        if game.rules.any_card_fills() {
+            room += game.empty_columns(s);
+        }
+        room
+    }
+
+    /// The runs of column `i` (each `(start, end)`, a maximal run of the column cut at
+    /// its breaks), bottom first, leaving out those covered by more than `max_above`
+    /// cards. Found from the top down, so the deep ones cost nothing.
+    #[inline]
+    fn runs(&self, s: &Position, i: usize, max_above: usize, out: &mut [(usize, usize); MAX_HEIGHT]) -> usize {
+        let n = s.len[i] as usize;
+        let col = &s.cols[i];
+        let rules = &self.game.rules;
+        let mut count = 0;
+        let mut end = n;
+        while end > 0 && n - end <= max_above {
+            let mut start = end - 1;
+            while start > 0 && rules.builds_on(col[start], col[start - 1]) {
+                start -= 1;
+            }
+            out[count] = (start, end - 1);
+            count += 1;
+            end = start;
+        }
+        out[..count].reverse();
+        count
+    }
+
+    /// Where `parent` is, if it is in a column other than `not` with no child of its own
+    /// on it: the column and how many cards cover it.
+    #[inline]
+    fn open_parent(&self, s: &Position, parent: u8, not: usize) -> Option<(usize, usize)> {
+        if parent == NO_CARD {
+            return None;
+        }
+        let j = s.place[parent as usize];
+        if j >= IN_CELL || j as usize == not {
+            return None;
+        }
+        let j = j as usize;
+        let h = s.height[parent as usize] as usize;
+        let n = s.len[j] as usize;
+        if h + 1 < n && self.game.rules.builds_on(s.cols[j][h + 1], parent) {
+            return None; // already has a child on it
+        }
+        Some((j, n - 1 - h))
+    }
+
+    /// Move the top `count` cards of column `col` one at a time to the free cells, then
+    /// to empty columns (where the card may fill one), leaving `keep_empty` empty
+    /// columns untouched. False if they do not all fit (the moves made stay in `done`
+    /// for the caller to undo).
+    fn park(&mut self, s: &mut Position, col: usize, count: usize, keep_empty: usize) -> bool {
+        let game = self.game;
+        let r = &game.rules;
+        for _ in 0..count {
+            let card = s.top(col);
+            if game.pending_beak(s, card) {
+                return false; // the rules send it home the moment it is uncovered
+            }
+            if (0..r.cells).any(|c| s.cells[c] == NO_CARD) {
+                let played = game.play(s, mv(col as u8, ANY_CELL, 1));
+                self.done.push(played);
+                continue;
+            }
+            if !r.fills[card as usize] || game.empty_columns(s) <= keep_empty {
+                return false;
+            }
+            let j = (0..r.columns).find(|&j| s.len[j] == 0).unwrap();
+            let played = game.play(s, mv(col as u8, j as u8, 1));
+            self.done.push(played);
+        }
+        true
+    }
+
+    /// May a run of `count` cards move now (onto a card, or into an empty column)?
+    #[inline]
+    fn run_fits(&self, s: &Position, count: usize, to_empty: bool) -> bool {
+        let game = self.game;
+        count <= game.rules.run_limit(game.free_cells(s), game.empty_columns(s), to_empty)
+    }
+}

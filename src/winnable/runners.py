@@ -1,0 +1,143 @@
+"""Who solves a survey's chunks: the cores of this machine, or a Dask cluster.
+
+A runner takes a :class:`winnable.survey.Plan` and yields ``(index, records)`` for each
+chunk as it comes back, in any order; :func:`winnable.survey.run_survey` puts them in
+order and writes them. Both runners ship the same function,
+:func:`winnable.survey.solve_chunk`, so a deal gets the same record whatever solved it.
+
+On a Dask cluster (``dask scheduler`` on one machine, ``dask worker tcp://HOST:8786``
+on any number of others, each with Winnable installed), a worker that dies takes its
+chunks with it; the scheduler gives them to another worker, and the client receives
+each chunk once, so no deal is lost or written twice.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import uuid
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from typing import Callable, Iterator
+
+from winnable.survey import Plan, SurveyError, solve_chunk
+
+Back = Callable[[int], None]
+"""Told how many deals each chunk held, the moment it comes back (progress)."""
+
+
+class LocalRunner:
+    """``jobs`` worker processes on this machine (in this process if ``jobs`` is 1)."""
+
+    where = "this machine"
+
+    def __init__(self, jobs: int) -> None:
+        self.jobs = max(1, jobs)
+        self._pool: ProcessPoolExecutor | None = None
+
+    def workers(self) -> int:
+        return self.jobs
+
+    def __enter__(self) -> LocalRunner:
+        if self.jobs > 1:
+            methods = multiprocessing.get_all_start_methods()
+            context = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
+            self._pool = ProcessPoolExecutor(self.jobs, mp_context=context)
+            # Start the workers now, before the progress bar's thread exists (fork
+            # copies a process with one thread only).
+            self._pool.submit(int).result()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(wait=exc[0] is None, cancel_futures=True)
+            self._pool = None
+
+    def run(self, plan: Plan, back: Back) -> Iterator[tuple[int, list[dict]]]:
+        if self._pool is None:
+            for index, (first, last) in enumerate(plan.chunks):
+                records = solve_chunk(plan.game, first, last, plan.budget, plan.lines)
+                back(len(records))
+                yield index, records
+            return
+        # A bounded number of chunks in flight keeps memory flat on long surveys.
+        pending: dict[Future, int] = {}
+        queue = iter(enumerate(plan.chunks))
+        limit = self.jobs * 4
+
+        def top_up() -> None:
+            for index, (first, last) in queue:
+                pending[self._pool.submit(solve_chunk, plan.game, first, last, plan.budget, plan.lines)] = index
+                if len(pending) >= limit:
+                    return
+
+        top_up()
+        while pending:
+            finished, _ = wait(pending, return_when=FIRST_COMPLETED)
+            for future in finished:
+                index = pending.pop(future)
+                records = future.result()
+                back(len(records))
+                yield index, records
+            top_up()
+
+
+class DaskRunner:
+    """The workers of the Dask cluster whose scheduler is at ``address``
+    (``tcp://HOST:8786``)."""
+
+    def __init__(self, address: str, timeout: float | None = None) -> None:
+        """``timeout``: seconds to reach the scheduler and to wait for a first worker
+        (default: Dask's ``distributed.comm.timeouts.connect``, 30 s)."""
+        self.address = address
+        self.timeout = timeout
+        self.where = f"Dask cluster at {address}"
+        self.client = None
+
+    def __enter__(self) -> DaskRunner:
+        try:
+            from distributed import Client
+        except ImportError as error:  # pragma: no cover - a dependency of Winnable
+            raise SurveyError(f"Dask's distributed package is missing: {error}") from None
+        try:
+            timeout = {} if self.timeout is None else {"timeout": self.timeout}
+            self.client = Client(self.address, set_as_default=False, **timeout)
+        except (OSError, TimeoutError, ValueError) as error:
+            raise SurveyError(f"cannot reach the Dask scheduler at {self.address}: {error}") from None
+        try:
+            self.client.wait_for_workers(1, timeout=self.timeout or 30)
+        except (OSError, TimeoutError) as error:
+            self.client.close()
+            raise SurveyError(f"the Dask scheduler at {self.address} has no worker: {error}") from None
+        return self
+
+    def __exit__(self, *exc) -> None:
+        if self.client is not None:
+            self.client.close()
+            self.client = None
+
+    def workers(self) -> int:
+        return sum(self.client.nthreads().values()) or 1
+
+    def run(self, plan: Plan, back: Back) -> Iterator[tuple[int, list[dict]]]:
+        from distributed import as_completed
+        from distributed.scheduler import KilledWorker
+
+        token = uuid.uuid4().hex[:8]
+        futures = {}
+        for index, (first, last) in enumerate(plan.chunks):
+            # Chunks submitted first run first; a readable key names them on the dashboard.
+            future = self.client.submit(
+                solve_chunk, plan.game, first, last, plan.budget, plan.lines,
+                key=f"survey-{plan.game}-{first}-{last}-{token}", pure=False,
+            )
+            futures[future] = index
+        for future in as_completed(futures, loop=self.client.loop):
+            index = futures.pop(future)
+            try:
+                records = future.result()
+            except KilledWorker as error:
+                raise SurveyError(f"chunk {plan.chunks[index]} killed every worker that ran it: {error}") from None
+            except ImportError as error:
+                raise SurveyError(f"the Dask workers cannot run Winnable ({error}); install it where they run") from None
+            future.release()
+            back(len(records))
+            yield index, records

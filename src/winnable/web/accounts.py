@@ -1,0 +1,296 @@
+"""Accounts and sessions: sign up, sign in, sign out, delete, download one's data.
+
+* Passwords are hashed with argon2id (``pwdlib``); nothing else about a player is kept
+  but the name. A wrong name and a wrong password get the same answer, after the same
+  work (a hash is verified either way).
+* A session is a random token in an HttpOnly, ``SameSite=Lax`` cookie (``Secure`` over
+  HTTPS); the database keeps only its SHA-256 digest and when it expires. Every browser
+  that starts a game without signing in gets a *guest* session: its games are "this
+  browser's games". Signing up or in makes a new session (the token before it is
+  worth nothing after it) and moves the guest's games to the account.
+* Signing out deletes the session on the server; deleting the account deletes its
+  sessions and games, and leaves its Daily results on the leaderboards without a name.
+
+>>> from winnable.web.db import make_engine, migrate
+>>> engine = make_engine("sqlite://"); migrate(engine)
+>>> accounts = AccountService(engine, argon2_memory_kib=1024, argon2_time_cost=1)
+>>> guest = accounts.guest_session()
+>>> player, token = accounts.signup("ada", "correct horse", old_token=guest)
+>>> accounts.viewer(token).name, accounts.viewer(guest).user_id
+('ada', None)
+>>> accounts.login("ADA", "wrong password")
+Traceback (most recent call last):
+...
+winnable.web.errors.Unauthorized: wrong name or password
+>>> check_name("x' OR 1=1 --")
+Traceback (most recent call last):
+...
+winnable.web.errors.Unprocessable: a name is 3 to 24 letters or digits, with single . _ or - between them
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime as dt
+import hashlib
+import re
+import secrets
+import unicodedata
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy import delete, select, update
+from sqlalchemy.engine import Engine
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
+
+from winnable.web.db import DailyAttempt, GameRow, Query, SessionRow, User, as_utc, utcnow, write_lock, writer
+from winnable.web.errors import Conflict, Unauthorized, Unprocessable
+from winnable.web.i18n import N_
+
+COOKIE = "winnable_session"
+"""The session cookie's name."""
+
+NAME_MIN, NAME_MAX = 3, 24
+PASSWORD_MIN, PASSWORD_MAX = 8, 128
+_NAME = re.compile(r"[A-Za-z0-9]+(?:[._-][A-Za-z0-9]+)*")
+TOKEN_BYTES = 32
+SEEN_EVERY = dt.timedelta(hours=1)
+"""A session's last visit is written at most this often (reads stay reads)."""
+
+
+def digest(token: str) -> str:
+    """What the database keeps of a session token."""
+    return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def plausible_token(token: str | None) -> bool:
+    return bool(token) and len(token) <= 64 and re.fullmatch(r"[A-Za-z0-9_-]+", token) is not None
+
+
+def check_name(name: Any) -> str:
+    """A valid player name, or 422 ``bad_name`` (SQL, markup and spaces are never names)."""
+    if not isinstance(name, str) or not NAME_MIN <= len(name) <= NAME_MAX or not _NAME.fullmatch(name):
+        raise Unprocessable(N_("a name is {low} to {high} letters or digits, with single . _ or - between them",
+                               low=NAME_MIN, high=NAME_MAX), code="bad_name")
+    return name
+
+
+def check_password(password: Any) -> str:
+    """A password of 8 to 128 characters, any printable ones (NIST SP 800-63B: spaces,
+    quotes and every language welcome), or 422 ``bad_password``."""
+    if not isinstance(password, str) or not PASSWORD_MIN <= len(password) <= PASSWORD_MAX:
+        raise Unprocessable(N_("a password is {low} to {high} characters", low=PASSWORD_MIN, high=PASSWORD_MAX),
+                            code="bad_password")
+    try:
+        password.encode("utf-8")
+    except UnicodeEncodeError:
+        raise Unprocessable(N_("a password cannot hold lone surrogate characters"), code="bad_password") from None
+    if any(unicodedata.category(char) == "Cc" for char in password):
+        raise Unprocessable(N_("a password cannot hold control characters (tabs, new lines, NUL...)"), code="bad_password")
+    return password
+
+
+@dataclasses.dataclass(frozen=True)
+class Viewer:
+    """Who is asking: a signed-in player, a guest with a session, or nobody yet."""
+
+    session: str | None = None
+    """The session's digest (None: no valid session cookie)."""
+    user_id: int | None = None
+    name: str | None = None
+
+    @property
+    def signed_in(self) -> bool:
+        return self.user_id is not None
+
+    def owns(self, user_id: int | None, guest: str | None) -> bool:
+        """True if a game with this owner is this viewer's."""
+        if user_id is not None:
+            return user_id == self.user_id
+        return guest is not None and guest == self.session
+
+
+NOBODY = Viewer()
+
+
+class AccountService:
+    """Players and sessions in the database behind ``engine``."""
+
+    def __init__(self, engine: Engine, session_days: float = 30.0, guest_days: float = 365.0,
+                 argon2_memory_kib: int = 65536, argon2_time_cost: int = 3) -> None:
+        from pwdlib import PasswordHash
+        from pwdlib.hashers.argon2 import Argon2Hasher
+
+        self.engine = engine
+        self.write_engine = writer(engine)
+        self.session_life = dt.timedelta(days=session_days)
+        self.guest_life = dt.timedelta(days=guest_days)
+        self.hasher = PasswordHash((Argon2Hasher(time_cost=argon2_time_cost, memory_cost=argon2_memory_kib),))
+        self._dummy: str | None = None
+        # Every request with a cookie reads its session: one statement compiled once.
+        self._read_session = Query(engine, select(SessionRow.user_id, SessionRow.expires_at, SessionRow.seen_at, User.name)
+                                   .outerjoin(User, User.id == SessionRow.user_id).where(SessionRow.id == sa.bindparam("id")))
+
+    # -- sessions ---------------------------------------------------------------------
+    def _new_session(self, session: Session, user_id: int | None) -> str:
+        token = secrets.token_urlsafe(TOKEN_BYTES)
+        now = utcnow()
+        life = self.session_life if user_id is not None else self.guest_life
+        session.add(SessionRow(id=digest(token), user_id=user_id, created_at=now, seen_at=now, expires_at=now + life))
+        return token
+
+    def guest_session(self) -> str:
+        """A new guest session (for a browser that starts a game without one); its token."""
+        with write_lock(self.engine), Session(self.write_engine) as session, session.begin():
+            return self._new_session(session, None)
+
+    def viewer(self, token: str | None) -> Viewer:
+        """Who holds the session ``token`` (:data:`NOBODY` if it is unknown or expired)."""
+        if not plausible_token(token):
+            return NOBODY
+        key = digest(token)
+        found = self._read_session.first(id=key)
+        if found is None:
+            return NOBODY
+        user_id, expires, seen, name = found["user_id"], found["expires_at"], found["seen_at"], found["name"]
+        now = utcnow()
+        if as_utc(expires) <= now or (user_id is not None and name is None):
+            return NOBODY
+        if now - as_utc(seen) > SEEN_EVERY:  # sliding expiry, written once an hour at most
+            life = self.session_life if user_id is not None else self.guest_life
+            with write_lock(self.engine), Session(self.write_engine) as session, session.begin():
+                session.execute(update(SessionRow).where(SessionRow.id == key)
+                                .values(seen_at=now, expires_at=now + life))
+        return Viewer(key, user_id, name)
+
+    def _rotate(self, session: Session, old_token: str | None, user_id: int) -> str:
+        """End the session before sign-in (its guest games become the player's) and
+        start a fresh one: a token planted before sign-in is worth nothing after it."""
+        if plausible_token(old_token):
+            old = session.get(SessionRow, digest(old_token))
+            if old is not None:
+                if old.user_id is None:
+                    session.execute(update(GameRow).where(GameRow.guest == old.id).values(user_id=user_id, guest=None))
+                session.delete(old)
+        return self._new_session(session, user_id)
+
+    # -- accounts ---------------------------------------------------------------------
+    def signup(self, name: str, password: str, old_token: str | None = None) -> tuple[Viewer, str]:
+        """A new account, signed in; 409 ``name_taken`` if the name (in any case) is."""
+        check_name(name)
+        check_password(password)
+        hashed = self.hasher.hash(password)
+        try:
+            with write_lock(self.engine), Session(self.write_engine) as session, session.begin():
+                user = User(name=name, name_key=name.lower(), password_hash=hashed, created_at=utcnow())
+                session.add(user)
+                session.flush()
+                token = self._rotate(session, old_token, user.id)
+                viewer = Viewer(digest(token), user.id, user.name)
+        except IntegrityError:
+            raise Conflict(N_("this name cannot be used for a new account; choose another"), code="name_taken") from None
+        return viewer, token
+
+    def _dummy_hash(self) -> str:
+        if self._dummy is None:
+            self._dummy = self.hasher.hash(secrets.token_urlsafe(16))
+        return self._dummy
+
+    def _check(self, name: Any, password: Any) -> User:
+        """The account if ``password`` is its password; the same 401 otherwise, after
+        the same work whether or not the name exists."""
+        wrong = Unauthorized(N_("wrong name or password"), code="bad_credentials")
+        if not isinstance(name, str) or not isinstance(password, str) or len(password) > PASSWORD_MAX:
+            raise wrong
+        user = None
+        if len(name) <= NAME_MAX and _NAME.fullmatch(name):
+            with Session(self.engine) as session:
+                user = session.scalars(select(User).where(User.name_key == name.lower())).first()
+        try:
+            valid, better = self.hasher.verify_and_update(password, user.password_hash if user else self._dummy_hash())
+        except (ValueError, UnicodeError):
+            valid, better = False, None
+        if user is None or not valid:
+            raise wrong
+        if better is not None:  # the hash's parameters were raised since: store the new one
+            with write_lock(self.engine), Session(self.write_engine) as session, session.begin():
+                session.execute(update(User).where(User.id == user.id).values(password_hash=better))
+        return user
+
+    def login(self, name: Any, password: Any, old_token: str | None = None) -> tuple[Viewer, str]:
+        """Sign in: a new session (the old one ends); 401 ``bad_credentials`` otherwise."""
+        user = self._check(name, password)
+        with write_lock(self.engine), Session(self.write_engine) as session, session.begin():
+            token = self._rotate(session, old_token, user.id)
+            # Expired sessions go now and then: at sign-ins, by an indexed range.
+            session.execute(delete(SessionRow).where(SessionRow.expires_at < utcnow()))
+        return Viewer(digest(token), user.id, user.name), token
+
+    # -- the player's language -------------------------------------------------------
+    def language(self, user_id: int | None) -> str | None:
+        """The language the player chose (``en``, ``fr``, ``nl``), or None."""
+        if user_id is None:
+            return None
+        with Session(self.engine) as session:
+            return session.scalar(select(User.language).where(User.id == user_id))
+
+    def set_language(self, user_id: int | None, language: str) -> None:
+        """Keep the player's choice of language (signing in on another device restores it)."""
+        if user_id is not None:
+            with write_lock(self.engine), Session(self.write_engine) as session, session.begin():
+                session.execute(update(User).where(User.id == user_id).values(language=language))
+
+    def logout(self, token: str | None) -> None:
+        """End the session on the server (the cookie is worth nothing after)."""
+        if plausible_token(token):
+            with write_lock(self.engine), Session(self.write_engine) as session, session.begin():
+                session.execute(delete(SessionRow).where(SessionRow.id == digest(token)))
+
+    def delete(self, viewer: Viewer, password: Any) -> None:
+        """Delete the account (password asked again): its sessions, its games and its
+        name go; its Daily results stay on the leaderboards, without a name."""
+        if not viewer.signed_in:
+            raise Unauthorized(N_("sign in to delete your account"), code="sign_in_required")
+        user = self._check(viewer.name, password)
+        with write_lock(self.engine), Session(self.write_engine) as session, session.begin():
+            daily = select(DailyAttempt.game_id).where(DailyAttempt.user_id == user.id).scalar_subquery()
+            session.execute(update(GameRow).where(GameRow.user_id == user.id, GameRow.id.in_(daily))
+                            .values(user_id=None, guest=None))
+            session.execute(delete(GameRow).where(GameRow.user_id == user.id))
+            session.execute(update(DailyAttempt).where(DailyAttempt.user_id == user.id).values(user_id=None))
+            session.execute(delete(SessionRow).where(SessionRow.user_id == user.id))
+            session.execute(delete(User).where(User.id == user.id))
+
+    def export(self, viewer: Viewer) -> dict[str, Any]:
+        """Everything kept about the signed-in player, as JSON."""
+        if not viewer.signed_in:
+            raise Unauthorized(N_("sign in to download your data"), code="sign_in_required")
+        with Session(self.engine) as session:
+            user = session.get(User, viewer.user_id)
+            games = session.scalars(select(GameRow).where(GameRow.user_id == viewer.user_id)
+                                    .order_by(GameRow.created_at)).all()
+            attempts = session.scalars(select(DailyAttempt).where(DailyAttempt.user_id == viewer.user_id)
+                                       .order_by(DailyAttempt.day)).all()
+            sessions = session.scalar(select(sa.func.count()).select_from(SessionRow)
+                                      .where(SessionRow.user_id == viewer.user_id))
+        moment = lambda value: None if value is None else as_utc(value).isoformat().replace("+00:00", "Z")  # noqa: E731
+        return {
+            "account": {"name": user.name, "created_at": moment(user.created_at), "sessions": sessions or 0,
+                        "language": user.language},
+            "games": [
+                {
+                    "id": row.id, "game": row.game, "deal": int(row.deal), "undo": row.undo_mode,
+                    "undo_used": row.undo_used, "hints_used": row.hints_used or 0, "moves": list(row.moves),
+                    "status": row.status, "think_seconds": row.think_seconds, "restarts": row.restarts,
+                    "daily": row.daily_day.isoformat() if row.daily_day else None,
+                    "created_at": moment(row.created_at), "started_at": moment(row.started_at),
+                    "finished_at": moment(row.finished_at),
+                }
+                for row in games
+            ],
+            "daily_attempts": [
+                {"game": item.game, "day": item.day.isoformat(), "game_id": item.game_id} for item in attempts
+            ],
+        }
+

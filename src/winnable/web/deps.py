@@ -1,0 +1,141 @@
+"""What routes depend on, reached through ``Depends`` from ``app.state`` (set up once by
+:func:`winnable.web.app.create_app`): the settings and services, the client's identity
+and the per-route rate limits. Every dependency here is ``async`` so that FastAPI calls
+it in the event loop, not through a thread.
+
+A route asks for what it needs by type::
+
+    @router.get("/api/things/{id}")
+    async def thing(id: str, app: ServicesDep, client: ClientDep) -> ...:
+        return await database(app.settings, app.games.state, id)
+
+(``ServicesDep`` is all services at once: one dependency costs less per request than
+several; ``GamesDep``, ``SolverDep``... give one each), and a stricter rate limit with
+``dependencies=[Depends(rate_limit("solver"))]``. Who is asking (the session cookie's
+player or guest) is ``ViewerDep``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Annotated, Any, Callable, TypeVar
+
+from fastapi import Depends, Request
+from sqlalchemy.engine import Engine
+from starlette.concurrency import run_in_threadpool
+
+from winnable.web.accounts import COOKIE, AccountService, Viewer
+from winnable.web.csrf import CsrfPolicy
+from winnable.web.daily import DailyService
+from winnable.web.pool import WinnablePool
+from winnable.web.ratelimit import RateLimits, client_key
+from winnable.web.service import GameService
+from winnable.web.settings import Settings
+from winnable.web.solving import Solver
+
+T = TypeVar("T")
+
+
+@dataclass
+class Services:
+    """Everything the routes use, made once per app."""
+
+    settings: Settings
+    engine: Engine
+    games: GameService
+    solver: Solver
+    pool: WinnablePool
+    limits: RateLimits
+    csrf: CsrfPolicy
+    accounts: AccountService
+    daily: DailyService
+    extra: dict[str, Any] = field(default_factory=dict)
+    """Services of features that come later, by name (until they get a field)."""
+
+
+async def get_services(request: Request) -> Services:
+    return request.app.state.services
+
+
+async def get_settings(request: Request) -> Settings:
+    return request.app.state.settings
+
+
+async def get_games(request: Request) -> GameService:
+    return request.app.state.games
+
+
+async def get_solver(request: Request) -> Solver:
+    return request.app.state.solver
+
+
+async def get_pool(request: Request) -> WinnablePool:
+    return request.app.state.pool
+
+
+async def get_limits(request: Request) -> RateLimits:
+    return request.app.state.limits
+
+
+async def get_csrf(request: Request) -> CsrfPolicy:
+    return request.app.state.csrf
+
+
+async def get_accounts(request: Request) -> AccountService:
+    return request.app.state.accounts
+
+
+async def get_daily(request: Request) -> DailyService:
+    return request.app.state.daily
+
+
+async def get_viewer(request: Request) -> Viewer:
+    """Who is asking, from the session cookie: a signed-in player, a guest, or nobody."""
+    token = request.cookies.get(COOKIE)
+    if not token:
+        return Viewer()
+    return await database(request.app.state.settings, request.app.state.accounts.viewer, token)
+
+
+async def get_client(request: Request) -> str:
+    """Who is asking, for rate limits and the solver queue's fairness: the client's
+    address (IPv6: its /64). With sign-in, an account may take its place."""
+    client = request.client
+    return client_key(client.host if client else None)
+
+
+ServicesDep = Annotated[Services, Depends(get_services)]
+SettingsDep = Annotated[Settings, Depends(get_settings)]
+GamesDep = Annotated[GameService, Depends(get_games)]
+SolverDep = Annotated[Solver, Depends(get_solver)]
+PoolDep = Annotated[WinnablePool, Depends(get_pool)]
+LimitsDep = Annotated[RateLimits, Depends(get_limits)]
+CsrfDep = Annotated[CsrfPolicy, Depends(get_csrf)]
+ClientDep = Annotated[str, Depends(get_client)]
+AccountsDep = Annotated[AccountService, Depends(get_accounts)]
+DailyDep = Annotated[DailyService, Depends(get_daily)]
+ViewerDep = Annotated[Viewer, Depends(get_viewer)]
+
+
+async def database(settings: Settings, work: Callable[..., T], *args: Any) -> T:
+    """Run a short piece of database work (a read, or one game's write transaction):
+    in the event loop itself by default, since a hop to a worker thread and back cost more
+    CPU than the work (SQLite readers never wait; a writer waits at most for one other
+    short transaction), or in a worker thread with ``WINNABLE_DATABASE_THREADS=1``
+    (a remote database with slow round trips)."""
+    if settings.database_threads:
+        return await run_in_threadpool(work, *args)
+    return work(*args)
+
+
+def rate_limit(name: str) -> Callable:
+    """A dependency counting the request against the named limit (429 past it). It reads
+    the request itself rather than depending on ``LimitsDep`` and ``ClientDep``: each
+    dependency costs FastAPI tens of microseconds a request."""
+
+    async def check(request: Request) -> None:
+        client = request.client
+        request.app.state.limits.check(name, client_key(client.host if client else None))
+
+    check.__name__ = f"rate_limit_{name}"
+    return check

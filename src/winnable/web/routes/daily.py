@@ -1,0 +1,52 @@
+"""The Daily: today's deal of a game for every signed-in player, and its leaderboards.
+
+``GET /api/daily/{game}`` starts the player's one attempt at today's Daily (UTC) or
+resumes it, and answers the attempt's game state: it is then played through
+``/api/games/{id}/...`` like any game (hints refused, undos counted, no restart).
+Nothing here or anywhere accepts a result from the client.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter, Query, Request
+
+from winnable.web import schemas
+from winnable.web.daily import parse_day
+from winnable.web.deps import ServicesDep, ViewerDep, database
+from winnable.web.errors import Forbidden
+from winnable.web.i18n import N_, locale_of, titled
+
+router = APIRouter(prefix="/api/daily", tags=["daily"])
+
+
+@router.get("", response_model=schemas.DailyOverview)
+async def overview(viewer: ViewerDep, app: ServicesDep, request: Request) -> dict[str, Any]:
+    """Today's Dailies: the games that have one, the time to the next, the player's rank.
+    Starts nothing. Titles in the request's language."""
+    found = await database(app.settings, app.daily.overview, viewer)
+    titled(found["games"], locale_of(request))
+    return found
+
+
+@router.get("/{game}", response_model=schemas.GameState, responses={401: {"model": schemas.Problem}})
+async def today(game: str, request: Request, viewer: ViewerDep, app: ServicesDep) -> dict[str, Any]:
+    """Start or resume the signed-in player's attempt at today's Daily of ``game`` (401
+    for a guest; 409 ``daily_unavailable`` when no deal of the game is proved yet). The
+    clock runs from the deal."""
+    if request.headers.get("sec-fetch-site") in ("cross-site", "same-site"):
+        # A link on another site must not start anyone's clock.
+        raise Forbidden(N_("the Daily is started from this site's pages"), code="cross_site")
+    return await database(app.settings, app.daily.attempt, viewer, game)
+
+
+@router.get("/{game}/leaderboard", response_model=schemas.Leaderboard)
+async def leaderboard(game: str, viewer: ViewerDep, app: ServicesDep, request: Request,
+                      date: str | None = Query(None, max_length=10, description="YYYY-MM-DD (UTC); default today."),
+                      limit: int = Query(50, ge=1, le=200), offset: int = Query(0, ge=0, le=10**6)) -> dict[str, Any]:
+    """The ranked attempts of a day: wins by time then moves, then the others by cards
+    left (Penguin: partial score). The deal is shown once the day is over."""
+    day = parse_day(date, app.daily.now())
+    board = await database(app.settings, app.daily.leaderboard, game, day, viewer, limit, offset)
+    return titled([board], locale_of(request))[0]

@@ -1,0 +1,112 @@
+"""Stored games: create one, read it, play a move, undo, restart, replay its history.
+
+Moves are checked by the game's rules; a refused call changes nothing (409 with the
+rules' reason for an illegal move). State-changing calls send a JSON body (``{}`` when
+there is nothing to say) from this site's pages (see :mod:`winnable.web.csrf`).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter, Depends, Query, Request, Response
+
+from winnable.games import game_class
+from winnable.web import schemas
+from winnable.web.accounts import Viewer, digest
+from winnable.web.deps import ServicesDep, ViewerDep, database, rate_limit
+from winnable.web.errors import Conflict
+from winnable.web.i18n import N_
+from winnable.web.pool import Found
+from winnable.web.routes.auth import set_session
+from winnable.web.service import initial, lookup_game, parse_deal
+
+router = APIRouter(prefix="/api/games", tags=["play"])
+play_limit = [Depends(rate_limit("play"))]
+GAME_ID = "Game id, as returned when the game was created."
+
+
+@router.post("", status_code=201, response_model=schemas.GameState, tags=["games"],
+             dependencies=[Depends(rate_limit("create"))])
+async def new_game(body: schemas.NewGame, request: Request, response: Response, app: ServicesDep,
+                   viewer: ViewerDep) -> dict[str, Any]:
+    """Start a game: deal N, a random deal, or (``winnable: true``) a deal the solver proved winnable.
+
+    A winnable deal comes from the pool of proved deals in the database (header
+    ``X-Winnable-Source: pool``), or one dealt before when every proved deal of the game
+    has been (``reused``). No search runs for the request: a game none of whose deals has
+    been proved winnable yet answers 409 ``no_winnable_deal`` at once.
+
+    The game belongs to the signed-in player, or else to this browser's guest session
+    (started here if there is none: a cookie). Today's Daily deal is played in the
+    Daily only (409 ``daily_deal``); ``think`` starts Black Hole's timed play.
+    """
+    game_id = lookup_game(body.game).game_id
+    games, pool, solver, daily = app.games, app.pool, app.solver, app.daily
+
+    def create() -> tuple[dict[str, Any], Found | None]:
+        owner = viewer
+        if owner.session is None:  # a new guest: this browser's games are kept under a session
+            token = app.accounts.guest_session()
+            set_session(response, request, token, app.settings.guest_days)
+            owner = Viewer(digest(token))
+        if not body.winnable:
+            if body.deal is not None and daily.is_todays_deal(game_id, parse_deal(body.deal)):
+                raise Conflict(N_("this deal is today's Daily: play it in the Daily (one attempt, no hints)"),
+                               code="daily_deal")
+            return games.create(game_id, body.deal, body.undo, owner=owner, think_seconds=body.think), None
+        found = pool.deal_for(game_id)
+        for _ in range(3):
+            if found is None or not daily.is_todays_deal(game_id, found.deal):
+                break
+            found = pool.reuse(game_id)
+        if found is None or daily.is_todays_deal(game_id, found.deal):
+            return {}, None
+        state = games.create(game_id, found.deal, body.undo, True, owner=owner, think_seconds=body.think)
+        if found.line:  # the pool's proof makes the first hints instant
+            solver.remember_line(initial(game_id, found.deal), found.line)
+        return state, found
+
+    state, found = await database(app.settings, create)
+    if body.winnable:
+        if found is None:
+            title = N_(game_class(game_id).title)
+            raise Conflict(N_("no {game} deal has been proved winnable yet; play any deal, or try again later",
+                              game=title), code="no_winnable_deal")
+        response.headers["X-Winnable-Source"] = "pool" if found.from_pool else "reused"
+    return state
+
+
+@router.get("/{game_id}", response_model=schemas.GameState)
+async def get_game(game_id: str, app: ServicesDep, viewer: ViewerDep) -> dict[str, Any]:
+    """A stored game: its moves, the position, the legal moves and the score (a signed-in
+    player's games are that player's only)."""
+    return await database(app.settings, app.games.state, game_id, viewer)
+
+
+@router.post("/{game_id}/moves", response_model=schemas.GameState, dependencies=play_limit)
+async def play_move(game_id: str, body: schemas.PlayMove, app: ServicesDep, viewer: ViewerDep) -> dict[str, Any]:
+    """Play one move (409 with the rules' reason when it is illegal; timed play: 409
+    ``time_out`` when it comes too late, and the game is lost); with ``auto``, then every
+    safe move to the foundations it opens (the state's ``safe``)."""
+    return await database(app.settings, app.games.play, game_id, body.move, body.auto, viewer)
+
+
+@router.post("/{game_id}/undo", response_model=schemas.GameState, dependencies=play_limit)
+async def undo(game_id: str, body: schemas.Undo, app: ServicesDep, viewer: ViewerDep) -> dict[str, Any]:
+    """Take back the last move (409 when the game's undo mode forbids it); with ``auto``,
+    together with the safe moves home played after it, as one undo."""
+    return await database(app.settings, app.games.undo, game_id, body.auto, viewer)
+
+
+@router.post("/{game_id}/restart", response_model=schemas.GameState, dependencies=play_limit)
+async def restart(game_id: str, body: schemas.Empty, app: ServicesDep, viewer: ViewerDep) -> dict[str, Any]:
+    """Start the same deal again (not a Daily: 409 ``daily_no_restart``)."""
+    return await database(app.settings, app.games.restart, game_id, viewer)
+
+
+@router.get("/{game_id}/position", response_model=schemas.PositionAt)
+async def position_at(game_id: str, app: ServicesDep, viewer: ViewerDep,
+                      at: int = Query(..., ge=0, le=10**6, description="Moves played from the deal.")) -> dict[str, Any]:
+    """The position after the first ``at`` moves (to replay a game)."""
+    return await database(app.settings, app.games.position_at, game_id, at, viewer)

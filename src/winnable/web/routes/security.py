@@ -1,0 +1,20 @@
+"""A CSRF token for clients that send no ``Origin`` header (scripts, tools): browsers on
+this site's pages need none (see :mod:`winnable.web.csrf`)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter, Request
+
+from winnable.web import schemas
+from winnable.web.csrf import TOKEN_HEADER, TOKEN_SECONDS
+from winnable.web.deps import CsrfDep
+
+router = APIRouter(prefix="/api/csrf", tags=["server"])
+
+
+@router.get("", response_model=schemas.CsrfToken)
+async def csrf_token(request: Request, csrf: CsrfDep) -> dict[str, Any]:
+    """A token to send in the ``X-CSRF-Token`` header of state-changing calls."""
+    return {"token": csrf.issue(request.scope), "header": TOKEN_HEADER, "expires_in": TOKEN_SECONDS}

@@ -1,0 +1,98 @@
+""""Your games": what a browser needs to list the games it has played.
+
+The browser keeps the ids of its games (localStorage); a game id is a capability, so
+the list is asked for with the ids in a POST body, never in an address. Unknown ids are
+left out (a game made on another server, or a mistyped id).
+
+>>> from fastapi.testclient import TestClient
+>>> from winnable.web.app import create_app
+>>> client = TestClient(create_app("sqlite://", pool_size=0, allowed_hosts=["testserver"]),
+...                     headers={"Origin": "http://testserver"})
+>>> game = client.post("/api/games", json={"game": "black-hole", "deal": 2}).json()
+>>> listed = client.post("/api/games/summaries", json={"ids": [game["id"], "nope"]}).json()
+>>> [(g["game"], g["deal"], g["moves"], g["status"]) for g in listed["games"]]
+[('black-hole', 2, 0, 'playing')]
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+import sqlalchemy as sa
+from fastapi import APIRouter, Request
+from pydantic import BaseModel, Field
+
+from winnable.errors import UnknownGameError
+from winnable.games import game_class
+from winnable.web.db import GameRow
+from winnable.web.deps import ServicesDep, ViewerDep, database
+from winnable.web.i18n import locale_of, titled
+from winnable.web.service import iso, valid_id
+
+MAX_IDS = 100
+
+
+class SummariesRequest(BaseModel):
+    ids: list[str] = Field(max_length=MAX_IDS, description="Game ids this browser remembers (at most 100).")
+
+
+class Summary(BaseModel):
+    id: str
+    game: str
+    title: str
+    deal: int
+    moves: int = Field(description="Moves played.")
+    status: Literal["playing", "won", "lost"]
+    created_at: str | None
+    updated_at: str | None
+    finished_at: str | None
+    links: dict[str, str]
+
+
+class Summaries(BaseModel):
+    games: list[Summary] = Field(description="The games found, the most recently played first.")
+
+
+def summaries(engine: sa.Engine, ids: list[str], user_id: int | None = None) -> list[dict[str, Any]]:
+    """The games of ``ids`` this browser may see: a signed-in player's games only to that
+    player (``user_id``), a guest's to anyone who has the id."""
+    wanted = sorted({game_id for game_id in ids if valid_id(game_id)})  # no NUL bytes for PostgreSQL
+    if not wanted:
+        return []
+    table = GameRow.__table__
+    query = sa.select(table.c.id, table.c.game, table.c.deal, table.c.moves, table.c.status, table.c.created_at, table.c.updated_at, table.c.finished_at).where(table.c.id.in_(wanted))
+    query = query.where(sa.or_(table.c.user_id.is_(None), table.c.user_id == user_id))
+    with engine.connect() as connection:
+        rows = connection.execute(query).all()
+    out = []
+    for row in sorted(rows, key=lambda r: iso(r.updated_at) or "", reverse=True):
+        try:
+            title = game_class(row.game).title
+        except UnknownGameError:
+            continue
+        out.append(
+            {
+                "id": row.id,
+                "game": row.game,
+                "title": title,
+                "deal": int(row.deal),
+                "moves": len(row.moves or []),
+                "status": row.status if row.status in ("playing", "won", "lost") else "playing",
+                "created_at": iso(row.created_at),
+                "updated_at": iso(row.updated_at),
+                "finished_at": iso(row.finished_at),
+                "links": {"resume": f"/play/{row.game}?id={row.id}", "deal": f"/play/{row.game}?deal={int(row.deal)}"},
+            }
+        )
+    return out
+
+
+router = APIRouter(tags=["games"])
+
+
+@router.post("/api/games/summaries", response_model=Summaries)
+async def post_summaries(body: SummariesRequest, app: ServicesDep, viewer: ViewerDep, request: Request) -> dict[str, Any]:
+    """Summaries (game, deal, moves, status, when) of the games whose ids are given (a
+    signed-in player's games are listed to that player only), titles in the request's language."""
+    games = await database(app.settings, summaries, app.engine, body.ids, viewer.user_id)
+    return {"games": titled(games, locale_of(request))}

@@ -1,0 +1,190 @@
+"""Everything the server can be tuned by: ``WINNABLE_*`` environment variables, or the
+flags of ``winnable serve`` (which win over the environment).
+
+>>> settings = Settings(hint_seconds=1.5, allowed_hosts=["games.example.org"])
+>>> settings.hint_seconds, settings.hint_max_seconds, settings.allowed_hosts
+(1.5, 5.0, ['games.example.org'])
+>>> Settings(hint_seconds=0)
+Traceback (most recent call last):
+...
+pydantic_core._pydantic_core.ValidationError: 1 validation error for Settings
+hint_seconds
+  Input should be greater than 0 ...
+
+Lists are written as JSON in the environment (``WINNABLE_ALLOWED_HOSTS='["a.org",
+"b.org"]'``) or comma-separated (``a.org,b.org``). Rate limits use the ``limits``
+notation: ``"20/minute"``, several separated by ``;`` (``"5/second;120/minute"``).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Any
+
+from pydantic import AliasChoices, Field, field_validator
+from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
+
+STATIC = Path(__file__).with_name("static")
+
+LOOPBACK_HOSTS = ["localhost", "127.0.0.1", "::1"]
+"""The Host names a server on this machine answers by default (DNS rebinding: a page of
+another site whose name resolves to 127.0.0.1 sends its own name, and is refused)."""
+
+Seconds = Annotated[float, Field(gt=0, allow_inf_nan=False)]
+HostList = Annotated[list[str], NoDecode]
+
+
+class Settings(BaseSettings):
+    """The server's settings; every field is also the variable ``WINNABLE_<NAME>``."""
+
+    model_config = SettingsConfigDict(env_prefix="WINNABLE_", extra="ignore", validate_default=True)
+
+    database_url: str | None = Field(
+        None, validation_alias=AliasChoices("database_url", "WINNABLE_DATABASE", "WINNABLE_DATABASE_URL"),
+        description="SQLAlchemy URL (default: SQLite in the user's data folder).")
+
+    # -- the solver ------------------------------------------------------------------
+    hint_seconds: Seconds = 2.0
+    """Time budget of one hint when the client names none (queueing included)."""
+    hint_max_seconds: Seconds = 5.0
+    """The most a client may ask for a hint (``?seconds=`` above it: 422)."""
+    analysis_seconds: Seconds = 2.0
+    """Time budget of one analysis (all its searches together)."""
+    analysis_max_seconds: Seconds = 10.0
+    solver_threads: int | None = Field(None, ge=1, le=64)
+    """Searches running at once in each server process (default: 2)."""
+    solver_queue: int = Field(32, ge=0, le=10_000)
+    """Solver jobs waiting, all clients together; beyond it: 503 with Retry-After."""
+    solver_queue_per_client: int = Field(4, ge=1, le=1000)
+    """Solver jobs one client may have waiting or running; beyond it: 429."""
+    solver_running_per_client: int = Field(1, ge=1, le=64)
+    """Searches of one client running at once (the others wait their turn)."""
+    solver_nice: int = Field(10, ge=0, le=19)
+    """The solver threads' CPU priority below the server's (Linux): moves and reads of
+    every player come before any search."""
+
+    # -- the pool of proved-winnable deals --------------------------------------------
+    pool_size: int = Field(20, ge=0, le=100_000)
+    """Proved-winnable deals kept ready per game (0: no background filling)."""
+    pool_seconds: Seconds = 2.0
+    """Budget per candidate deal when filling the pool."""
+    pool_background: bool = True
+    """Fill the pool in the background (one filler per database, under a lease)."""
+    pool_lease_seconds: Seconds = 30.0
+    """The filler's lease on the database; another server takes over this long after
+    the holder died."""
+
+    # -- memory ----------------------------------------------------------------------
+    position_cache_mb: float = Field(64.0, ge=0, allow_inf_nan=False)
+    """Replayed positions kept in memory, in megabytes (estimated)."""
+    verdict_cache_mb: float = Field(32.0, ge=0, allow_inf_nan=False)
+    """Solver verdicts (with their winning lines) kept in memory, in megabytes."""
+
+    # -- requests --------------------------------------------------------------------
+    max_body_bytes: int = Field(64 * 1024, ge=1024)
+    """Larger request bodies are refused (413) before they are read."""
+    max_header_bytes: int = Field(16 * 1024, ge=1024)
+    """Larger request headers, all together, are refused (431)."""
+    allowed_hosts: HostList = Field(default_factory=lambda: list(LOOPBACK_HOSTS))
+    """Host header values the server answers (``*`` for any); others get 400."""
+    trusted_origins: HostList = Field(default_factory=list)
+    """Origins besides the server's own allowed to make state-changing calls
+    (``https://games.example.org``), e.g. behind a proxy that rewrites the Host."""
+    secret_key: str | None = Field(None, min_length=16)
+    """Signs CSRF tokens (and later sessions). Default: one made once and kept in the
+    database, so every worker and every server on the database shares it."""
+
+    database_threads: bool = False
+    """Run database work in worker threads instead of the event loop (see
+    :func:`winnable.web.deps.database`)."""
+
+    # -- rate limits per client -------------------------------------------------------
+    rate_limits: bool = True
+    rate_limit_storage: str = "memory://"
+    """Where counts are kept: ``memory://`` (per process) or any storage URI of the
+    ``limits`` package shared by several servers (``redis://host:6379``)."""
+    limit_default: str = "600/minute"
+    """Every request of one client (pages, files and API)."""
+    limit_play: str = "300/minute"
+    """Moves, undos and restarts."""
+    limit_create: str = "30/minute"
+    """New games."""
+    limit_solver: str = "30/minute"
+    """Hints and analyses."""
+
+    # -- players ---------------------------------------------------------------------
+    limit_signup: str = "5/minute;30/hour"
+    """New accounts from one client."""
+    limit_login: str = "10/minute;60/hour"
+    """Sign-in attempts from one client, whatever the names tried."""
+    limit_login_name: str = "5/minute;30/hour"
+    """Sign-in attempts for one player name, from any client (password guessing)."""
+    session_days: float = Field(30.0, gt=0, le=3650, allow_inf_nan=False)
+    """A signed-in session ends after this many days without a visit."""
+    guest_days: float = Field(365.0, gt=0, le=3650, allow_inf_nan=False)
+    """A guest's session (this browser's games) lasts this many days without a visit."""
+    argon2_memory_kib: int = Field(65536, ge=1024, le=4 << 20)
+    """Argon2id memory cost of a password hash (64 MiB; RFC 9106's second choice)."""
+    argon2_time_cost: int = Field(3, ge=1, le=20)
+
+    # -- observability ----------------------------------------------------------------
+    metrics: bool = False
+    """Serve Prometheus figures at ``/metrics`` (to loopback clients only)."""
+
+    static_dir: Path = STATIC
+
+    @field_validator("allowed_hosts", "trusted_origins", mode="before")
+    @classmethod
+    def _split(cls, value: Any) -> Any:
+        if isinstance(value, str):
+            text = value.strip()
+            if text.startswith("["):
+                import json
+
+                return json.loads(text)
+            return [part.strip() for part in text.split(",") if part.strip()]
+        return value
+
+    @field_validator("limit_default", "limit_play", "limit_create", "limit_solver", "limit_signup", "limit_login",
+                     "limit_login_name")
+    @classmethod
+    def _limits(cls, value: str) -> str:
+        from limits import parse_many
+
+        try:
+            parse_many(value)
+        except ValueError:
+            raise ValueError(f"not a rate limit like '20/minute' or '5/second;120/minute': {value[:60]!r}") from None
+        return value
+
+    @field_validator("trusted_origins")
+    @classmethod
+    def _origins(cls, value: list[str]) -> list[str]:
+        for origin in value:
+            if not origin.startswith(("http://", "https://")) or origin.count("/") != 2:
+                raise ValueError(f"an origin is scheme://host[:port], not {origin[:60]!r}")
+        return [origin.lower() for origin in value]
+
+    @property
+    def threads(self) -> int:
+        return self.solver_threads or 2
+
+    def with_overrides(self, **overrides: Any) -> "Settings":
+        """These settings with some fields changed (validated again)."""
+        if not overrides:
+            return self
+        values = self.model_dump() | overrides
+        return type(self).model_validate(values)
+
+
+def problem(error: Exception) -> str:
+    """A settings error as one line (for ``winnable serve``)."""
+    from pydantic import ValidationError
+
+    if isinstance(error, ValidationError):
+        parts = []
+        for item in error.errors()[:3]:
+            where = ".".join(str(part) for part in item.get("loc", ()))
+            parts.append(f"WINNABLE_{where.upper()}: {item.get('msg', 'invalid')}" if where else str(item.get("msg")))
+        return "; ".join(parts)
+    return str(error)

@@ -1,0 +1,93 @@
+// The account page: sign in or create an account; signed in, download your data, sign
+// out, or delete the account.
+
+import { ApiError, el, players, safeNext } from "./players-api.js";
+import { localHref, t } from "./i18n.js";
+
+const $ = (id) => document.getElementById(id);
+const next = safeNext(new URLSearchParams(location.search).get("next"));
+
+function field(id, label, attrs) {
+  return el("p", { class: "field" }, el("label", { for: id }, label), el("input", { id, name: id.split("-").pop(), required: true, ...attrs }));
+}
+
+function form(id, title, button, fields, onsubmit) {
+  const error = el("p", { class: "form-error", role: "alert", hidden: true });
+  const node = el("form", { id, class: "player-form", novalidate: true }, el("h2", {}, title), ...fields, error, el("button", { class: "btn primary", type: "submit" }, button));
+  node.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    error.hidden = true;
+    node.querySelector("button[type=submit]").disabled = true;
+    try {
+      await onsubmit(new FormData(node));
+    } catch (problem) {
+      if (!(problem instanceof ApiError)) throw problem;
+      error.textContent = problem.detail;
+      error.hidden = false;
+    } finally {
+      node.querySelector("button[type=submit]").disabled = false;
+    }
+  });
+  return node;
+}
+
+function signedOut(root) {
+  const nameRule = t("3 to 24 letters or digits, with . _ or - between them");
+  const login = form("login-form", t("Sign in"), t("Sign in"), [
+    field("login-name", t("Name"), { autocomplete: "username", maxlength: 24 }),
+    field("login-password", t("Password"), { type: "password", autocomplete: "current-password", maxlength: 128 }),
+  ], async (data) => {
+    await players.login(data.get("name"), data.get("password"));
+    location.href = next;
+  });
+  const signup = form("signup-form", t("Create an account"), t("Create the account"), [
+    field("signup-name", t("Name"), { autocomplete: "username", maxlength: 24, title: nameRule, "aria-describedby": "name-rule" }),
+    el("p", { id: "name-rule", class: "muted small" }, nameRule),
+    field("signup-password", t("Password"), { type: "password", autocomplete: "new-password", minlength: 8, maxlength: 128 }),
+    el("p", { class: "muted small" }, t("At least 8 characters. Your games on this browser become the account's.")),
+  ], async (data) => {
+    await players.signup(data.get("name"), data.get("password"));
+    location.href = next;
+  });
+  root.replaceChildren(
+    el("p", { class: "lead" }, t("Sign in to play the Daily and keep your statistics on every device. Guests play every other game.")),
+    el("div", { class: "forms" }, login, signup),
+  );
+}
+
+function signedIn(root, me) {
+  const remove = form("delete-form", t("Delete the account"), t("Delete my account"), [
+    el("p", { class: "muted" }, t("Your name, sessions and games are deleted; your Daily results stay on the leaderboards without a name.")),
+    field("delete-password", t("Password"), { type: "password", autocomplete: "current-password", maxlength: 128 }),
+  ], async (data) => {
+    if (!window.confirm(t("Delete your account and its games for good?"))) return;
+    await players.deleteAccount(data.get("password"));
+    location.href = localHref("/");
+  });
+  remove.classList.add("danger");
+  root.replaceChildren(
+    el("p", { class: "lead", id: "signed-in-as" }, t("Signed in as {name}.", { name: me.name })),
+    el(
+      "div",
+      { class: "account-actions" },
+      el("a", { class: "btn", href: localHref("/stats") }, t("Your statistics")),
+      el("a", { class: "btn", href: localHref("/daily") }, t("Today's Daily")),
+      el("a", { class: "btn", id: "download-data", href: "/api/account/export", download: `winnable-${me.name}.json` }, t("Download my data (JSON)")),
+      el("button", { class: "btn", type: "button", id: "account-sign-out", onclick: async () => {
+        await players.logout();
+        location.href = localHref("/");
+      } }, t("Sign out")),
+    ),
+    remove,
+  );
+}
+
+async function main() {
+  const root = $("account");
+  const me = await players.me();
+  if (me.signed_in) signedIn(root, me);
+  else signedOut(root);
+  document.body.dataset.ready = "1";
+}
+
+main();

@@ -1,0 +1,105 @@
+// The players' API (accounts, the Daily, statistics) and what their pages share.
+// Sentences a player reads go through t()/tn() (see i18n.js).
+
+import { call, ApiError } from "./api.js";
+import { localHref, t } from "./i18n.js";
+
+export { ApiError };
+
+export const players = {
+  me: () => call("GET", "/api/auth/me"),
+  signup: (name, password) => call("POST", "/api/auth/signup", { name, password }),
+  login: (name, password) => call("POST", "/api/auth/login", { name, password }),
+  logout: () => call("POST", "/api/auth/logout", {}),
+  exportData: () => call("GET", "/api/account/export"),
+  deleteAccount: (password) => call("POST", "/api/account/delete", { password }),
+  dailyOverview: () => call("GET", "/api/daily"),
+  // Starts (or resumes) the player's one attempt at today's Daily: its clock runs from then.
+  daily: (game) => call("GET", `/api/daily/${encodeURIComponent(game)}`),
+  leaderboard: (game, date) =>
+    call("GET", `/api/daily/${encodeURIComponent(game)}/leaderboard${date ? `?date=${encodeURIComponent(date)}` : ""}`),
+  stats: () => call("GET", "/api/stats"),
+};
+
+/** Today's Dailies, or null when the server cannot say (the page goes on without them). */
+export async function dailyOverviewOrNull() {
+  try {
+    return await players.dailyOverview();
+  } catch (error) {
+    if (error instanceof ApiError) return null;
+    throw error;
+  }
+}
+
+/** An element with attributes and children (text or nodes). */
+export function el(tag, attrs = {}, ...children) {
+  const svg = ["svg", "g", "rect", "circle", "line", "polyline", "path", "text", "title"].includes(tag);
+  const node = svg ? document.createElementNS("http://www.w3.org/2000/svg", tag) : document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs)) {
+    if (value === null || value === undefined || value === false) continue;
+    if (key === "class") node.setAttribute("class", value);
+    else if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
+    else node.setAttribute(key, value === true ? "" : String(value));
+  }
+  for (const child of children.flat()) {
+    if (child === null || child === undefined || child === false) continue;
+    node.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+  return node;
+}
+
+/** Seconds as m:ss or h:mm:ss. */
+export function clock(seconds) {
+  seconds = Math.max(0, Math.floor(seconds));
+  const h = Math.floor(seconds / 3600);
+  const m = Math.floor((seconds % 3600) / 60);
+  const s = String(seconds % 60).padStart(2, "0");
+  return h ? `${h}:${String(m).padStart(2, "0")}:${s}` : `${m}:${s}`;
+}
+
+/** A countdown to the next Daily that ticks every second in `node`. */
+export function countdownTo(node, secondsLeft, format = (left) => t("Next Daily in {time}", { time: clock(left) })) {
+  const until = performance.now() + secondsLeft * 1000;
+  const tick = () => {
+    const left = Math.max(0, (until - performance.now()) / 1000);
+    node.textContent = format(left);
+    if (left <= 0) {
+      clearInterval(timer);
+      node.dispatchEvent(new CustomEvent("daily:next", { bubbles: true }));
+    }
+  };
+  const timer = setInterval(tick, 1000);
+  tick();
+  return () => clearInterval(timer);
+}
+
+/** A place in this site to go back to after signing in (never another site). */
+export function safeNext(value, fallback = "/") {
+  return typeof value === "string" && /^\/(?![/\\])/.test(value) ? value : fallback;
+}
+
+/** The Daily of `game`: start or resume the attempt and open it; guests go to sign in. */
+export async function openDaily(game) {
+  try {
+    const state = await players.daily(game);
+    location.href = localHref(`/play/${encodeURIComponent(game)}?id=${encodeURIComponent(state.id)}`);
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 401) {
+      location.href = localHref(`/account?next=${encodeURIComponent(localHref(`/daily?game=${game}&play=1`))}`);
+      return;
+    }
+    throw error;
+  }
+}
+
+/** The words for a result on a leaderboard or in statistics. */
+export function resultText(status) {
+  return (
+    {
+      won: t("Won"),
+      lost: t("Lost"),
+      playing: t("In play"),
+      unfinished: t("Unfinished"),
+    }[status] || status
+  );
+}

@@ -1,0 +1,172 @@
+"""Statistics per player and game, from the stored games (the server's results only).
+
+A game counts as *played* once a move was made. *Won* counts wins without hints;
+wins with hints are *assisted* and kept apart (they neither count as wins nor set
+records). Streaks run over played games in the order they were started: a win extends
+the streak, anything else (a loss, an assisted win, a game left unfinished for a later
+one) ends it; the latest game, while it is still being played, does not count yet.
+Best time and fewest moves are over wins; Black Hole keeps its best time per undo rule;
+the free-cell family (Penguin) its average and best partial score (cards home, of 52)
+and its best speed score (:mod:`winnable.web.scores`).
+
+>>> import datetime as dt
+>>> from types import SimpleNamespace as Row
+>>> at = dt.datetime(2026, 11, 30, tzinfo=dt.timezone.utc)
+>>> def game(status, moves=40, hints=0, seconds=60.0, minute=0):
+...     start = at + dt.timedelta(minutes=minute)
+...     return Row(id=str(minute), game="black-hole", status=status, move_count=moves, hints_used=hints, undo_mode="none",
+...                undo_used=0, cards_left=0 if status == "won" else 9, created_at=start, started_at=start,
+...                finished_at=start + dt.timedelta(seconds=seconds), timed_out_at=None, think_seconds=None,
+...                last_move_at=None, daily_day=None)
+>>> rows = [game("won", minute=1), game("won", 30, minute=2), game("lost", minute=3),
+...         game("won", hints=2, minute=4), game("won", 35, seconds=50, minute=5)]
+>>> stats = player_statistics(rows, at + dt.timedelta(hours=1))["games"][0]
+>>> stats["played"], stats["won"], stats["assisted_wins"], stats["best_streak"], stats["current_streak"]
+(5, 3, 1, 2, 1)
+>>> stats["best_seconds"], stats["fewest_moves"], stats["best_seconds_by_undo"]
+(50.0, 30, {'none': 50.0})
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any, Iterable
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session, load_only
+
+from winnable.games import game_class
+from winnable.errors import UnknownGameError, WinnableError
+from winnable.web.accounts import Viewer
+from winnable.web.db import GameRow, as_utc
+from winnable.web.scores import speed_score
+from winnable.web.service import cards_in_play, effective_status
+
+HISTORY = 500
+"""Games of each player listed for the plot (the latest)."""
+
+
+def seconds_of(row, status: str) -> float | None:
+    started = as_utc(row.started_at)
+    finished = as_utc(row.finished_at) or as_utc(row.timed_out_at)
+    if status not in ("won", "lost") or started is None or finished is None:
+        return None
+    return round(max(0.0, (finished - started).total_seconds()), 1)
+
+
+def moment(row) -> str:
+    """When a game's result was reached (or it was last played)."""
+    when = as_utc(row.finished_at) or as_utc(getattr(row, "updated_at", None)) or as_utc(row.created_at)
+    return when.isoformat().replace("+00:00", "Z")
+
+
+def out_of(row) -> int | None:
+    """Cards the game's deal has to bring home (None if the deal cannot be dealt)."""
+    try:
+        return cards_in_play(row.game, int(row.deal))
+    except (WinnableError, ValueError, AttributeError, TypeError):
+        return None
+
+
+def family_of(game: str) -> str | None:
+    try:
+        return game_class(game).family
+    except UnknownGameError:
+        return None
+
+
+def player_statistics(rows: Iterable[Any], now: dt.datetime) -> dict[str, Any]:
+    """Statistics of every game in ``rows`` (a player's stored games), and the history."""
+    played = [row for row in rows if (row.move_count or 0) > 0 and family_of(row.game) is not None]
+    played.sort(key=lambda row: (as_utc(row.created_at), row.id))
+    by_game: dict[str, list] = {}
+    history = []
+    for row in played:
+        status = effective_status(row, row.status, now)
+        by_game.setdefault(row.game, []).append((row, status))
+        history.append({
+            "game": row.game,
+            "at": moment(row),
+            "status": status,
+            "assisted": status == "won" and (row.hints_used or 0) > 0,
+            "seconds": seconds_of(row, status),
+            "moves": row.move_count or 0,
+            "cards_left": row.cards_left,
+            "out_of": out_of(row),
+            "daily": row.daily_day.isoformat() if row.daily_day else None,
+        })
+    games = [game_statistics(game, entries) for game, entries in sorted(by_game.items())]
+    return {"games": games, "history": history[-HISTORY:]}
+
+
+def game_statistics(game: str, entries: list[tuple[Any, str]]) -> dict[str, Any]:
+    """One game's figures from its played games ``(row, status)``, oldest first."""
+    penguin = family_of(game) == "freecell"
+    won = assisted = lost = 0
+    streak = best_streak = 0
+    best_seconds = fewest = best_speed = None
+    by_undo: dict[str, float] = {}
+    partials = []
+    for index, (row, status) in enumerate(entries):
+        hints = (row.hints_used or 0) > 0
+        last = index == len(entries) - 1
+        if status == "won" and not hints:
+            won += 1
+            streak += 1
+            best_streak = max(best_streak, streak)
+            seconds = seconds_of(row, status)
+            moves = row.move_count or 0
+            if seconds is not None:
+                best_seconds = seconds if best_seconds is None else min(best_seconds, seconds)
+                by_undo[row.undo_mode] = min(by_undo.get(row.undo_mode, seconds), seconds)
+                if penguin:
+                    speed = speed_score(True, moves, seconds)
+                    best_speed = speed if best_speed is None else max(best_speed, speed)
+            fewest = moves if fewest is None else min(fewest, moves)
+        elif status == "playing" and last:
+            pass  # still being played: it neither extends nor ends the streak yet
+        else:
+            assisted += status == "won"
+            lost += status == "lost"
+            streak = 0
+        if penguin and row.cards_left is not None:
+            partials.append(52 - row.cards_left if status != "won" else 52)
+    played = len(entries)
+    out: dict[str, Any] = {
+        "game": game,
+        "title": game_class(game).title,
+        "played": played,
+        "won": won,
+        "assisted_wins": assisted,
+        "lost": lost,
+        "win_rate": round(won / played, 4) if played else 0.0,
+        "current_streak": streak,
+        "best_streak": best_streak,
+        "best_seconds": best_seconds,
+        "fewest_moves": fewest,
+        "best_seconds_by_undo": by_undo if family_of(game) == "blackhole" else None,
+        "partial_average": round(sum(partials) / len(partials), 1) if partials else None,
+        "partial_best": max(partials) if partials else None,
+        "speed_best": best_speed,
+    }
+    return out
+
+
+COLUMNS = (GameRow.id, GameRow.game, GameRow.deal, GameRow.status, GameRow.move_count, GameRow.hints_used, GameRow.undo_mode,
+           GameRow.undo_used, GameRow.cards_left, GameRow.created_at, GameRow.started_at, GameRow.finished_at,
+           GameRow.updated_at, GameRow.timed_out_at, GameRow.think_seconds, GameRow.last_move_at, GameRow.daily_day)
+
+
+def statistics_for(engine, viewer: Viewer, now: dt.datetime) -> dict[str, Any]:
+    """The statistics of the signed-in player, or of this browser's guest session."""
+    if viewer.signed_in:
+        owner = GameRow.user_id == viewer.user_id
+    elif viewer.session is not None:
+        owner = GameRow.guest == viewer.session
+    else:
+        return {"player": None, "signed_in": False, "games": [], "history": []}
+    with Session(engine) as session:
+        rows = session.scalars(select(GameRow).options(load_only(*COLUMNS)).where(owner, GameRow.move_count > 0)).all()
+        result = player_statistics(rows, now)
+    return {"player": viewer.name, "signed_in": viewer.signed_in, **result}
+

@@ -1,0 +1,158 @@
+"""Several worker processes, or several servers, on one database: nothing that
+correctness depends on lives in a process's memory.
+
+* the pool's filler runs once per database (a lease in the database), and another
+  server takes over when its holder stops;
+* ``winnable serve --workers 2`` on SQLite and on PostgreSQL: games played through
+  fresh connections (landing on either worker) keep exactly the moves acknowledged, and
+  the same move sent at once by several clients is played once.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import socket
+import subprocess
+import sys
+import threading
+import time
+import urllib.error
+import urllib.request
+import warnings
+
+import pytest
+
+warnings.filterwarnings("ignore", message=".*httpx.*")
+
+from fastapi.testclient import TestClient  # noqa: E402
+
+from winnable.web.app import create_app  # noqa: E402
+
+
+def pool_app(url):
+    return create_app(url, pool_size=2, pool_seconds=0.5, pool_lease_seconds=1.0, allowed_hosts=["testserver"])
+
+
+def test_the_pool_filler_runs_once_per_database_and_moves_on_when_its_server_stops(tmp_path):
+    url = f"sqlite:///{tmp_path / 'games.db'}"
+    first, second = pool_app(url), pool_app(url)
+    with TestClient(first), TestClient(second):
+        deadline = time.monotonic() + 20
+        while not (first.state.pool.filling or second.state.pool.filling) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        time.sleep(1.0)  # both have tried for the lease by now
+        assert [first.state.pool.filling, second.state.pool.filling].count(True) == 1
+        holder, other = (first, second) if first.state.pool.filling else (second, first)
+        holder.state.pool.stop()  # this server goes away: it gives the lease up
+        deadline = time.monotonic() + 20
+        while not other.state.pool.filling and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert other.state.pool.filling and not holder.state.pool.filling
+
+
+# -- winnable serve --workers 2 -------------------------------------------------------------
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+class Served:
+    def __init__(self, database: str, tmp_path, workers: int = 2) -> None:
+        self.port = free_port()
+        self.base = f"http://127.0.0.1:{self.port}"
+        self.log = tmp_path / "serve.log"
+        env = os.environ | {"WINNABLE_POOL_SIZE": "0", "WINNABLE_RATE_LIMITS": "0"}
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "winnable.cli", "serve", "--port", str(self.port), "--database", database,
+             "--workers", str(workers), "--metrics"],
+            stdout=self.log.open("w"), stderr=subprocess.STDOUT, env=env)
+        deadline = time.monotonic() + 120
+        while True:
+            assert self.process.poll() is None, self.log.read_text()
+            try:
+                if self.call("GET", "/api/health")[0] == 200:
+                    break
+            except OSError:
+                pass
+            assert time.monotonic() < deadline, self.log.read_text()
+            time.sleep(0.3)
+
+    def call(self, method: str, path: str, body: dict | None = None) -> tuple[int, dict]:
+        """One request on a connection of its own (so that it may land on any worker)."""
+        data = None if body is None else json.dumps(body).encode()
+        request = urllib.request.Request(self.base + path, data=data, method=method,
+                                         headers={"Content-Type": "application/json", "Origin": self.base})
+        try:
+            with urllib.request.urlopen(request, timeout=30) as response:
+                text = response.read()
+                return response.status, json.loads(text) if text.startswith(b"{") else {"text": text.decode()}
+        except urllib.error.HTTPError as error:
+            return error.code, json.loads(error.read() or b"{}")
+
+    def stop(self) -> None:
+        self.process.terminate()
+        try:
+            self.process.wait(30)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+
+
+def play_from_many_connections(served: Served) -> None:
+    games = [served.call("POST", "/api/games", {"game": "black-hole", "deal": deal})[1] for deal in (2, 3, 4, 5)]
+    acknowledged: dict[str, list[str]] = {game["id"]: [] for game in games}
+    errors: list[str] = []
+
+    def player(game: dict, seed: int) -> None:
+        rng = random.Random(seed)
+        state = game
+        while state["status"] == "playing" and len(acknowledged[game["id"]]) < 30:
+            if acknowledged[game["id"]] and rng.random() < 0.2:
+                status, state = served.call("POST", f"/api/games/{game['id']}/undo", {})
+                if status == 200:
+                    acknowledged[game["id"]].pop()
+            else:
+                move = rng.choice(state["legal"])["move"]
+                status, state = served.call("POST", f"/api/games/{game['id']}/moves", {"move": move})
+                if status == 200:
+                    acknowledged[game["id"]].append(move)
+            if status != 200:
+                errors.append(f"{status} {state}")
+                return
+            if served.call("GET", f"/api/games/{game['id']}")[1]["moves"] != acknowledged[game["id"]]:
+                errors.append("a read from another connection disagrees")
+
+    threads = [threading.Thread(target=player, args=(game, k)) for k, game in enumerate(games)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert errors == []
+    for game_id, moves in acknowledged.items():
+        assert served.call("GET", f"/api/games/{game_id}")[1]["moves"] == moves
+
+    # the same move from 8 clients at once: played once
+    game = served.call("POST", "/api/games", {"game": "black-hole", "deal": 2})[1]
+    codes: list[int] = []
+    racers = [threading.Thread(target=lambda: codes.append(
+        served.call("POST", f"/api/games/{game['id']}/moves", {"move": "KH"})[0])) for _ in range(8)]
+    for racer in racers:
+        racer.start()
+    for racer in racers:
+        racer.join()
+    assert sorted(codes) == [200] + [409] * 7
+    assert served.call("GET", f"/api/games/{game['id']}")[1]["moves"] == ["KH"]
+
+
+@pytest.mark.parametrize("kind", ["sqlite", "postgresql"])
+def test_two_workers_on_one_database(kind, tmp_path, request):
+    database = f"sqlite:///{tmp_path / 'games.db'}" if kind == "sqlite" else request.getfixturevalue("postgres_url")
+    served = Served(database, tmp_path)
+    try:
+        play_from_many_connections(served)
+        status, page = served.call("GET", "/metrics")  # the workers' figures, summed
+        assert status == 200 and 'winnable_responses_total{method="POST",route="/api/games/{game_id}/moves",status="200"}' in page["text"]
+    finally:
+        served.stop()
