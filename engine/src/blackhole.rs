@@ -130,6 +130,14 @@ const fn walk_tables() -> WalkTables {
 
 static TABLES: WalkTables = walk_tables();
 
+/// The piles' order, for `Layout::blocks_fit`.
+struct Order {
+    under: [u32; 16],
+    over_something: u32,
+    triples: [(u32, u32, u32); PILES],
+    full: usize,
+}
+
 enum Run {
     Won(Vec<u8>),
     Lost,
@@ -156,6 +164,13 @@ fn bottom_mask(bottoms: &[u8; RANKS]) -> u32 {
 /// for the degrees without the end, plus or minus one for the end.
 #[inline]
 pub fn walk_possible(counts: &[u8; RANKS], start: usize, ends: u32) -> bool {
+    walk_with(counts, start, ends, |_, _| true)
+}
+
+/// [`walk_possible`], with `fits(t, edges)` asked of each end t whose walk exists:
+/// `edges[v]` is how often that walk crosses edge v (between ranks v and v+1).
+#[inline]
+fn walk_with(counts: &[u8; RANKS], start: usize, ends: u32, mut fits: impl FnMut(usize, &[i32; 16]) -> bool) -> bool {
     let mut q = [0i32; 16];
     let mut prev = 0i32;
     let mut in_play = 1u32 << start;
@@ -166,12 +181,14 @@ pub fn walk_possible(counts: &[u8; RANKS], start: usize, ends: u32) -> bool {
         prev = q[v];
     }
     let last = q[RANKS - 1];
+    let mut doubled = [0i32; 16];
     let mut minus_one = 0u32;
     let mut one = 0u32;
     let mut below = 0u32;
     for v in 0..RANKS {
         let sign = if v % 2 == 0 { -1 } else { 1 };
         let e = 2 * q[v] + sign * last;
+        doubled[v] = e;
         below |= ((e < -1) as u32) << v;
         minus_one |= ((e == -1) as u32) << v;
         one |= ((e == 1) as u32) << v;
@@ -188,16 +205,23 @@ pub fn walk_possible(counts: &[u8; RANKS], start: usize, ends: u32) -> bool {
             continue;
         }
         let cuts = minus_one | (one & !plus);
-        if cuts.count_ones() <= 1 {
-            return true;
+        let connected = cuts.count_ones() <= 1 || {
+            let by = (cuts.trailing_zeros() + 1) % RANKS as u32;
+            let vertices = rotate(in_play, by);
+            let cuts = rotate(cuts, by);
+            let lo = vertices.trailing_zeros();
+            let hi = 31 - vertices.leading_zeros();
+            let span = (1u32 << hi) - (1u32 << lo);
+            cuts & span == 0
+        };
+        if !connected {
+            continue;
         }
-        let by = (cuts.trailing_zeros() + 1) % RANKS as u32;
-        let vertices = rotate(in_play, by);
-        let cuts = rotate(cuts, by);
-        let lo = vertices.trailing_zeros();
-        let hi = 31 - vertices.leading_zeros();
-        let span = (1u32 << hi) - (1u32 << lo);
-        if cuts & span == 0 {
+        let mut edges = [0i32; 16];
+        for v in 0..RANKS {
+            edges[v] = (doubled[v] + if plus >> v & 1 != 0 { 1 } else { -1 }) / 2;
+        }
+        if fits(t, &edges) {
             return true;
         }
     }
@@ -428,6 +452,105 @@ impl Layout {
         }
     }
 
+    /// What the piles' order says about the ranks: for each rank a, the ranks lying
+    /// under a card of rank a; and each full pile's ranks as bits, top to bottom.
+    #[inline]
+    fn order(&self, state: u64) -> Order {
+        let mut order = Order { under: [0; 16], over_something: 0, triples: [(0, 0, 0); PILES], full: 0 };
+        for p in 0..PILES {
+            let h = height(state, p);
+            if h < 2 {
+                continue;
+            }
+            let r = &self.ranks[p];
+            let top = r[h - 1] as usize;
+            let mid = r[h - 2] as usize;
+            if h == 2 {
+                order.under[top] |= 1 << mid;
+                order.over_something |= 1 << top;
+            } else {
+                let bottom = r[0] as usize;
+                order.under[top] |= (1 << mid) | (1 << bottom);
+                order.under[mid] |= 1 << bottom;
+                order.over_something |= (1 << top) | (1 << mid);
+                order.triples[order.full] = (1 << top, 1 << mid, 1 << bottom);
+                order.full += 1;
+            }
+        }
+        order
+    }
+
+    /// Whether the piles' order allows a walk that crosses edge v `edges[v]` times. Take
+    /// an arc of ranks whose two boundary edges are crossed c times in all: the walk
+    /// plays the arc and the other ranks in c + 1 alternating blocks, the first on the
+    /// foundation's side (near). With c = 1 every near card is played before every far
+    /// one, so no far card may lie above a near card; with c = 2 (near, far, near) no
+    /// pile may hold far, near, far from the top. With c >= 3 every order of three
+    /// cards fits.
+    #[inline]
+    fn blocks_fit(order: &Order, in_play: u32, start: usize, edges: &[i32; 16]) -> bool {
+        let (mut zero, mut one, mut two) = (0u32, 0u32, 0u32);
+        for v in 0..RANKS {
+            zero |= ((edges[v] == 0) as u32) << v;
+            one |= ((edges[v] == 1) as u32) << v;
+            two |= ((edges[v] == 2) as u32) << v;
+        }
+        // Pairs of boundary edges crossed once or twice in all: (1, 1), (0, 1), (0, 2).
+        if one.count_ones() < 2 && (zero == 0 || one | two == 0) {
+            return true;
+        }
+        // An arc (its two boundary edges crossed c times in all) that the piles' order
+        // rules out.
+        let blocked = |arc: u32, c: i32| -> bool {
+            if in_play & arc == 0 || in_play & !arc & FULL == 0 {
+                return false;
+            }
+            let near = if arc >> start & 1 != 0 { arc } else { FULL & !arc };
+            let far = FULL & !near;
+            if c == 1 {
+                let mut above = far & order.over_something;
+                while above != 0 {
+                    let r = above.trailing_zeros() as usize;
+                    above &= above - 1;
+                    if order.under[r] & near != 0 {
+                        return true;
+                    }
+                }
+                false
+            } else {
+                order.triples[..order.full].iter().any(|&(top, mid, bottom)| top & far != 0 && mid & near != 0 && bottom & far != 0)
+            }
+        };
+        let mut firsts = one;
+        while firsts != 0 {
+            let a = firsts.trailing_zeros();
+            firsts &= firsts - 1;
+            let mut seconds = firsts;
+            while seconds != 0 {
+                let b = seconds.trailing_zeros();
+                seconds &= seconds - 1;
+                if blocked((1u32 << (b + 1)) - (1u32 << (a + 1)), 2) {
+                    return false;
+                }
+            }
+        }
+        let mut zeros = zero;
+        while zeros != 0 {
+            let a = zeros.trailing_zeros();
+            zeros &= zeros - 1;
+            let mut seconds = one | two;
+            while seconds != 0 {
+                let b = seconds.trailing_zeros();
+                seconds &= seconds - 1;
+                let (lo, hi) = if a < b { (a, b) } else { (b, a) };
+                if blocked((1u32 << (hi + 1)) - (1u32 << (lo + 1)), edges[b as usize]) {
+                    return false;
+                }
+            }
+        }
+        true
+    }
+
     /// The ranks the last card of the game can have: a pile's bottom card t, when the
     /// card before it can be the card just above it (one rank away) or another pile's
     /// bottom card one rank away (the card before the last must empty its pile too).
@@ -448,6 +571,20 @@ impl Layout {
             return all;
         }
         ends
+    }
+
+    /// The rank walk and the piles' order (see [`walk_possible`] and `blocks_fit`).
+    #[inline]
+    fn alive(&self, state: u64, counts: &[u8; RANKS], start: usize, ends: u32) -> bool {
+        let mut in_play = 0u32;
+        for (r, &c) in counts.iter().enumerate() {
+            in_play |= ((c > 0) as u32) << r;
+        }
+        let mut order: Option<Order> = None;
+        walk_with(counts, start, ends, |_, edges| {
+            let order = order.get_or_insert_with(|| self.order(state));
+            Self::blocks_fit(order, in_play, start, edges)
+        })
     }
 
     /// The canonical children of `state` for `moves`; their table slots are prefetched
@@ -533,7 +670,7 @@ impl Layout {
             }
             left -= 1;
             let mut frame = Frame { state: child, moves: [0; PILES], children: [0; PILES], count: 0, next: 0, played: rank, emptied };
-            if walk_possible(&counts, rank as usize, self.last_cards(child, &bottoms)) {
+            if self.alive(child, &counts, rank as usize, self.last_cards(child, &bottoms)) {
                 frame.count = self.moves(child, run, &mut frame.moves) as u8;
                 self.children(&frame.moves[..frame.count as usize], child, &mut frame.children, seen);
             }
@@ -614,6 +751,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::search::Outcome;
 
     fn brute_walk(counts: &[u8; RANKS], start: usize, ends: u32) -> bool {
         let total: u32 = counts.iter().map(|&c| c as u32).sum();
@@ -638,6 +776,91 @@ mod tests {
             false
         }
         go(&mut c, start, total, ends)
+    }
+
+    /// Plain depth-first search with no prune: can every card be played?
+    fn brute_solve(ranks: &[Vec<u8>], foundation: usize) -> bool {
+        fn go(ranks: &[Vec<u8>], heights: &mut Vec<usize>, f: usize, seen: &mut std::collections::HashSet<(Vec<usize>, usize)>) -> bool {
+            if heights.iter().all(|&h| h == 0) {
+                return true;
+            }
+            if !seen.insert((heights.clone(), f)) {
+                return false;
+            }
+            for p in 0..heights.len() {
+                let h = heights[p];
+                if h > 0 && adjacent(ranks[p][h - 1] as usize, f) {
+                    let r = ranks[p][h - 1] as usize;
+                    heights[p] -= 1;
+                    let won = go(ranks, heights, r, seen);
+                    heights[p] += 1;
+                    if won {
+                        return true;
+                    }
+                }
+            }
+            false
+        }
+        let mut heights: Vec<usize> = ranks.iter().map(|p| p.len()).collect();
+        go(ranks, &mut heights, foundation, &mut std::collections::HashSet::new())
+    }
+
+    /// Small random layouts (few cards, few ranks, so that wins and losses both occur
+    /// and the piles' order matters): the pruned search agrees with a plain one.
+    #[test]
+    fn verdicts_match_a_search_without_prunes() {
+        let mut seed = 987654321u64;
+        let mut next = || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        let (mut won, mut lost) = (0, 0);
+        for _ in 0..30000 {
+            // A winning walk dealt into piles (played cards on top), then perhaps a few
+            // cards swapped: wins and near misses.
+            let cards = 2 + (next() % 24) as usize;
+            let piles_used = 1 + (next() % PILES as u64) as usize;
+            let foundation = (next() % RANKS as u64) as usize;
+            let mut walk = Vec::with_capacity(cards);
+            let mut at = foundation;
+            for _ in 0..cards {
+                at = if next() % 2 == 0 { (at + 1) % RANKS } else { (at + RANKS - 1) % RANKS };
+                walk.push(at as u8 + 13 * (next() % 4) as u8);
+            }
+            let mut piles: Vec<Vec<u8>> = vec![Vec::new(); PILES];
+            let mut placed = 0;
+            for &card in walk.iter().rev() {
+                let free: Vec<usize> = (0..piles_used).filter(|&p| piles[p].len() < 3).collect();
+                if free.is_empty() {
+                    break;
+                }
+                piles[free[(next() % free.len() as u64) as usize]].push(card);
+                placed += 1;
+            }
+            let _ = placed;
+            for _ in 0..(next() % 3) {
+                let (p, q) = ((next() % PILES as u64) as usize, (next() % PILES as u64) as usize);
+                if !piles[p].is_empty() && !piles[q].is_empty() {
+                    let (i, j) = ((next() % piles[p].len() as u64) as usize, (next() % piles[q].len() as u64) as usize);
+                    let card = piles[p][i];
+                    piles[p][i] = piles[q][j];
+                    piles[q][j] = card;
+                }
+            }
+            let layout = Layout::new(&piles, foundation as u8 + 1).unwrap();
+            let ranks: Vec<Vec<u8>> = piles.iter().map(|p| p.iter().map(|c| c % 13).collect()).collect();
+            let expected = brute_solve(&ranks, foundation);
+            let solution = layout.solve_with(&Budget::unlimited(), &EXACT);
+            assert_eq!(solution.outcome == Outcome::Won, expected, "{piles:?} on {}", foundation + 1);
+            if expected {
+                won += 1;
+            } else {
+                lost += 1;
+            }
+        }
+        assert!(won > 3000 && lost > 3000, "{won} won, {lost} lost");
     }
 
     #[test]
