@@ -206,10 +206,17 @@ pub fn walk_possible(counts: &[u8; RANKS], start: usize, ends: u32) -> bool {
     walk_with(counts, start, ends, |_, _| true)
 }
 
-/// [`walk_possible`], with `fits(t, edges)` asked of each end t whose walk exists:
-/// `edges[v]` is how often that walk crosses edge v (between ranks v and v+1).
+/// The edges (bit v: between ranks v and v+1) that a walk crosses never, once and twice.
+#[derive(Clone, Copy, Debug)]
+struct Crossings {
+    zero: u32,
+    one: u32,
+    two: u32,
+}
+
+/// [`walk_possible`], with `fits(t, crossings)` asked of each end t whose walk exists.
 #[inline]
-fn walk_with(counts: &[u8; RANKS], start: usize, ends: u32, mut fits: impl FnMut(usize, &[i32; 16]) -> bool) -> bool {
+fn walk_with(counts: &[u8; RANKS], start: usize, ends: u32, mut fits: impl FnMut(usize, Crossings) -> bool) -> bool {
     let mut q = [0i32; 16];
     let mut prev = 0i32;
     let mut in_play = 1u32 << start;
@@ -220,17 +227,19 @@ fn walk_with(counts: &[u8; RANKS], start: usize, ends: u32, mut fits: impl FnMut
         prev = q[v];
     }
     let last = q[RANKS - 1];
-    let mut doubled = [0i32; 16];
     let mut minus_one = 0u32;
     let mut one = 0u32;
+    let mut three = 0u32;
+    let mut five = 0u32;
     let mut below = 0u32;
     for v in 0..RANKS {
         let sign = if v % 2 == 0 { -1 } else { 1 };
         let e = 2 * q[v] + sign * last;
-        doubled[v] = e;
         below |= ((e < -1) as u32) << v;
         minus_one |= ((e == -1) as u32) << v;
         one |= ((e == 1) as u32) << v;
+        three |= ((e == 3) as u32) << v;
+        five |= ((e == 5) as u32) << v;
     }
     if below != 0 {
         return false;
@@ -256,11 +265,13 @@ fn walk_with(counts: &[u8; RANKS], start: usize, ends: u32, mut fits: impl FnMut
         if !connected {
             continue;
         }
-        let mut edges = [0i32; 16];
-        for v in 0..RANKS {
-            edges[v] = (doubled[v] + if plus >> v & 1 != 0 { 1 } else { -1 }) / 2;
-        }
-        if fits(t, &edges) {
+        // Doubled, the walk ending at t crosses each edge E + 1 times (`plus`) or E - 1.
+        let crossings = Crossings {
+            zero: (minus_one & plus) | (one & !plus),
+            one: (one & plus) | (three & !plus),
+            two: (three & plus) | (five & !plus),
+        };
+        if fits(t, crossings) {
             return true;
         }
     }
@@ -535,8 +546,8 @@ impl Layout {
         cards[..*n as usize].iter().any(|&(p, d)| (d as usize) < height(state, p as usize) && self.below[p as usize][d as usize] as u32 & block == 0)
     }
 
-    /// Whether the piles' order allows a walk from `start` to `end` that crosses edge v
-    /// (between ranks v and v+1) `edges[v]` times.
+    /// Whether the piles' order allows a walk from `start` to `end` that crosses the
+    /// edges between ranks as `crossings` says.
     ///
     /// Lift the walk to the integers. All edges crossed exactly once are crossed in one
     /// direction, each at a single lift, so they cut the game into segments played in
@@ -552,13 +563,8 @@ impl Layout {
     /// beyond it: its cards are played in one block, opened and closed next to the edge.
     /// On the full circle the direction is unknown and both are tried.
     #[inline]
-    fn order_fits(&self, state: u64, pairs: &Pairs, in_play: u32, start: usize, end: usize, edges: &[i32; 16]) -> bool {
-        let (mut zero, mut one, mut two) = (0u32, 0u32, 0u32);
-        for v in 0..RANKS {
-            zero |= ((edges[v] == 0) as u32) << v;
-            one |= ((edges[v] == 1) as u32) << v;
-            two |= ((edges[v] == 2) as u32) << v;
-        }
+    fn order_fits(&self, state: u64, pairs: &Pairs, in_play: u32, start: usize, end: usize, crossings: Crossings) -> bool {
+        let Crossings { zero, one, two } = crossings;
         if zero == 0 {
             one.count_ones() < 2 || self.segments_fit(state, pairs, in_play, start, end, one, 0, 1) || self.segments_fit(state, pairs, in_play, start, end, one, 0, -1)
         } else if one == 0 && two == 0 {
@@ -718,7 +724,7 @@ impl Layout {
         for (r, &c) in counts.iter().enumerate() {
             in_play |= ((c > 0) as u32) << r;
         }
-        walk_with(counts, start, ends, |end, edges| self.order_fits(state, pairs, in_play, start, end, edges))
+        walk_with(counts, start, ends, |end, crossings| self.order_fits(state, pairs, in_play, start, end, crossings))
     }
 
     /// The canonical children of `state` for `moves`; their table slots are prefetched
