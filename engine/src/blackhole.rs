@@ -424,12 +424,18 @@ impl Layout {
         state
     }
 
-    /// The moves from `state`, best first, written to `out`. Run 0 tries the tallest
-    /// pile first, then the last pile first; later runs (restarts) keep tallest-first
-    /// but start the pile order at a point hashed from the position and the run, so each
-    /// run looks somewhere else first.
+    /// The moves worth trying from `state` (dominated ones left out), best first,
+    /// written to `out`. Run 0 tries the tallest pile first, then the last pile first;
+    /// later runs (restarts) keep tallest-first but break ties by a key hashed from the
+    /// position and the run, so each run looks somewhere else first.
     #[inline]
     fn moves(&self, state: u64, run: u32, out: &mut [u8; PILES]) -> usize {
+        self.moves_with(state, run, true, out)
+    }
+
+    /// [`Layout::moves`], keeping the dominated moves too when `prune` is false.
+    #[inline]
+    fn moves_with(&self, state: u64, run: u32, prune: bool, out: &mut [u8; PILES]) -> usize {
         let f = foundation_rank(state);
         let mut playable = 0u64; // bit 2p: pile p's top card can go on the foundation
         for p in 0..PILES {
@@ -441,6 +447,33 @@ impl Layout {
         }
         let low = state & SPREAD;
         let high = (state >> 1) & SPREAD;
+        // A card alone in its pile is never better than another card of its rank on
+        // top of a pile: swap the two in any winning line and it still wins (nothing
+        // waits under the lone card). Keep one lone card of a rank only when no other
+        // card of that rank is on top; the one with the highest pile.
+        let lone = playable & low & !high;
+        if prune && lone != 0 {
+            let mut kept = 0u32; // ranks already represented
+            let mut others = playable & !lone;
+            while others != 0 {
+                let bit = others.trailing_zeros();
+                others &= others - 1;
+                let p = (bit / 2) as usize;
+                kept |= 1 << self.ranks[p][height(state, p) - 1];
+            }
+            let mut drop = 0u64;
+            let mut lones = lone;
+            while lones != 0 {
+                let bit = 63 - lones.leading_zeros();
+                lones &= !(1u64 << bit);
+                let r = self.ranks[(bit / 2) as usize][0];
+                if kept >> r & 1 != 0 {
+                    drop |= 1 << bit;
+                }
+                kept |= 1 << r;
+            }
+            playable &= !drop;
+        }
         let classes = [playable & low & high, playable & high & !low, playable & low & !high];
         let mut n = 0;
         if run == 0 {
@@ -893,7 +926,7 @@ fn black_hole_moves(piles: Vec<Vec<u8>>, foundation_rank: u8) -> PyResult<Vec<u8
         state = with_height(state, p, layout.heights[p] as usize);
     }
     let mut out = [0u8; PILES];
-    let n = layout.moves(state, 0, &mut out);
+    let n = layout.moves_with(state, 0, false, &mut out);
     Ok(out[..n].to_vec())
 }
 
