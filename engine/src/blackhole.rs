@@ -67,6 +67,9 @@ pub struct Layout {
     /// its card at depth d (0 = bottom); `below[p][d]`: the ranks under that card.
     above: [[[u16; 3]; 4]; PILES],
     below: [[u16; 3]; PILES],
+    /// `top_down[p][h]`: the ranks of pile p at height h from the top down, four bits
+    /// each (the top card in the low bits).
+    top_down: [[u16; 4]; PILES],
     /// Where each rank's cards lie: (pile, depth), and how many there are.
     rank_cards: [([(u8, u8); 4], u8); RANKS],
 }
@@ -359,7 +362,16 @@ impl Layout {
                 }
             }
         }
+        let mut top_down = [[0u16; 4]; PILES];
+        for p in 0..PILES {
+            for h in 1..=heights[p] as usize {
+                for d in 0..h {
+                    top_down[p][h] |= (ranks[p][h - 1 - d] as u16) << (4 * d);
+                }
+            }
+        }
         Ok(Layout {
+            top_down,
             above,
             below,
             rank_cards,
@@ -447,30 +459,35 @@ impl Layout {
         }
         let low = state & SPREAD;
         let high = (state >> 1) & SPREAD;
-        // A card alone in its pile is never better than another card of its rank on
-        // top of a pile: swap the two in any winning line and it still wins (nothing
-        // waits under the lone card). Keep one lone card of a rank only when no other
-        // card of that rank is on top; the one with the highest pile.
-        let lone = playable & low & !high;
-        if prune && lone != 0 {
-            let mut kept = 0u32; // ranks already represented
-            let mut others = playable & !lone;
-            while others != 0 {
-                let bit = others.trailing_zeros();
-                others &= others - 1;
-                let p = (bit / 2) as usize;
-                kept |= 1 << self.ranks[p][height(state, p) - 1];
+        // Dominated moves: when pile p's cards, top down, have the ranks of the top of
+        // pile q's cards (a lone card and any card of its rank, say), some winning line
+        // starts with q's card if any starts with p's. Swap p's i-th card with q's i-th
+        // card in the line, for i up to the largest k at which p's k-th card still comes
+        // before q's (k+1)-th; both piles keep their order and the ranks played do not
+        // change. Of piles with the same ranks the last is kept.
+        if prune && playable & (playable - 1) != 0 {
+            let mut piles = [0u8; PILES];
+            let mut n = 0;
+            let mut bits = playable;
+            while bits != 0 {
+                piles[n] = (bits.trailing_zeros() / 2) as u8;
+                bits &= bits - 1;
+                n += 1;
             }
             let mut drop = 0u64;
-            let mut lones = lone;
-            while lones != 0 {
-                let bit = 63 - lones.leading_zeros();
-                lones &= !(1u64 << bit);
-                let r = self.ranks[(bit / 2) as usize][0];
-                if kept >> r & 1 != 0 {
-                    drop |= 1 << bit;
+            for i in 0..n {
+                let p = piles[i] as usize;
+                let hp = height(state, p);
+                let cp = self.top_down[p][hp];
+                let prefix = (1u16 << (4 * hp)) - 1;
+                for j in 0..n {
+                    let q = piles[j] as usize;
+                    let hq = height(state, q);
+                    if j != i && hq >= hp && self.top_down[q][hq] & prefix == cp && (hq > hp || q > p) {
+                        drop |= 1 << (2 * p);
+                        break;
+                    }
                 }
-                kept |= 1 << r;
             }
             playable &= !drop;
         }
