@@ -7,7 +7,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 SOURCES := pyproject.toml engine/Cargo.toml $(wildcard engine/src/*.rs engine/src/*/*.rs)
 
-.PHONY: setup system-deps run test bench clean
+.PHONY: setup system-deps run test bench clean messages
 
 setup: $(STAMP)
 
@@ -36,6 +36,16 @@ system-deps:
 test: setup system-deps
 	cd engine && cargo test --release --quiet
 	$(BIN)/python -m pytest -q
+
+# Gather every string players read into the catalogue template and merge it into the
+# French and Dutch catalogues (new strings arrive empty, changed ones fuzzy: translate them;
+# tests/test_i18n.py fails until every entry is translated and none is fuzzy).
+LOCALE_DIR := src/winnable/web/locale
+messages: setup
+	$(BIN)/pybabel extract -F babel.cfg -k t -k tn:1,2 -k tp:1c,2 -k NP_:1,2 -c "Translators:" \
+		--add-location=file --no-wrap --project=Winnable --copyright-holder="Winnable" \
+		-o $(LOCALE_DIR)/messages.pot .
+	$(BIN)/pybabel update -i $(LOCALE_DIR)/messages.pot -d $(LOCALE_DIR) --no-wrap --ignore-obsolete
 
 bench: setup
 	$(BIN)/python bench/black_hole.py

@@ -41,6 +41,7 @@ import time
 from collections import defaultdict
 from pathlib import Path
 
+import brotli
 import httpx
 
 HERE = Path(__file__).resolve().parent
@@ -89,6 +90,14 @@ def cpu_seconds(pids: list[int]) -> float:
     return total / tick
 
 
+def solver_cpu_seconds(base: str) -> float:
+    """CPU time the server's solver workers spent searching, all workers together (from
+    its Prometheus figures: the server runs with --metrics)."""
+    text = httpx.get(base + "/metrics", timeout=10).text
+    return sum(float(line.split()[-1]) for line in text.splitlines()
+               if line.startswith("winnable_solver_cpu_seconds_total"))
+
+
 def rss_mb(pids: list[int]) -> float:
     total = 0
     for pid in pids:
@@ -106,7 +115,7 @@ class Server:
         self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         command = [sys.executable, "-m", "winnable.cli", "serve", "--host", "127.0.0.1", "--port", str(self.port),
-                   "--database", database, "--workers", str(workers)]
+                   "--database", database, "--workers", str(workers), "--metrics"]
         self.log = tempfile.NamedTemporaryFile("w+", prefix="winnable-load-", suffix=".log", delete=False)
         self.process = subprocess.Popen(command, stdout=self.log, stderr=subprocess.STDOUT, env=os.environ | env,
                                         cwd=ROOT)
@@ -155,32 +164,74 @@ class Figures:
         return sum(len(values) for values in self.samples.values())
 
 
-_TLS = None
+class Client:
+    """A minimal HTTP/1.1 keep-alive client on its own loopback address, over asyncio
+    streams: the load generator shares this session's CPU with the server, and httpx
+    spent ten times this client's CPU on each request (the server got less for itself).
+    Sends ``Accept-Encoding: br`` like a browser, so the server compresses as it would."""
+
+    def __init__(self, base: str, index: int) -> None:
+        host, _, port = base.removeprefix("http://").partition(":")
+        self.host, self.port, self.base = host, int(port), base
+        self.address = f"127.77.{index // 250}.{index % 250 + 1}"
+        self.reader: asyncio.StreamReader | None = None
+        self.writer: asyncio.StreamWriter | None = None
+
+    async def __aenter__(self) -> "Client":
+        return self
+
+    async def __aexit__(self, *exc) -> None:
+        if self.writer is not None:
+            self.writer.close()
+
+    async def request(self, method: str, path: str, body: bytes | None = None) -> tuple[int, bytes]:
+        for attempt in (1, 2):  # a kept-alive connection the server closed: once more
+            if self.writer is None:
+                self.reader, self.writer = await asyncio.open_connection(self.host, self.port,
+                                                                         local_addr=(self.address, 0))
+            head = (f"{method} {path} HTTP/1.1\r\nHost: {self.host}:{self.port}\r\nOrigin: {self.base}\r\n"
+                    f"Accept-Encoding: br\r\n")
+            if body is not None:
+                head += f"Content-Type: application/json\r\nContent-Length: {len(body)}\r\n"
+            try:
+                self.writer.write(head.encode() + b"\r\n" + (body or b""))
+                lines = (await self.reader.readuntil(b"\r\n\r\n")).split(b"\r\n")
+            except (ConnectionError, asyncio.IncompleteReadError):
+                self.writer.close()
+                self.writer = None
+                if attempt == 2:
+                    raise
+                continue
+            status = int(lines[0].split()[1])
+            headers = dict(line.split(b": ", 1) for line in lines[1:] if b": " in line)
+            headers = {name.lower(): value for name, value in headers.items()}
+            data = await self.reader.readexactly(int(headers.get(b"content-length", b"0")))
+            if headers.get(b"content-encoding") == b"br":
+                data = brotli.decompress(data)
+            if headers.get(b"connection") == b"close":
+                self.writer.close()
+                self.writer = None
+            return status, data
+        raise ConnectionError("unreachable")
 
 
-def client_for(base: str, index: int) -> httpx.AsyncClient:
-    """A client on its own loopback address. (One TLS context for all: httpx makes one
-    per transport otherwise, 50 ms of CPU each, which stalled the generator's loop.)"""
-    global _TLS
-    if _TLS is None:
-        import ssl
-
-        _TLS = ssl.create_default_context()
-    address = f"127.77.{index // 250}.{index % 250 + 1}"
-    transport = httpx.AsyncHTTPTransport(local_address=address, retries=0, verify=_TLS)
-    return httpx.AsyncClient(base_url=base, transport=transport, timeout=30,
-                             headers={"Origin": base, "Content-Type": "application/json"})
+def client_for(base: str, index: int) -> Client:
+    return Client(base, index)
 
 
-async def call(figures: Figures, kind: str, client: httpx.AsyncClient, method: str, path: str, body=None):
+async def call(figures: Figures, kind: str, client: Client, method: str, path: str, body=None):
     started = time.perf_counter()
     try:
-        response = await client.request(method, path, content=None if body is None else json.dumps(body))
-    except httpx.HTTPError as error:
+        status, data = await asyncio.wait_for(
+            client.request(method, path, None if body is None else json.dumps(body).encode()), 30)
+    except (OSError, asyncio.TimeoutError, asyncio.IncompleteReadError, ValueError) as error:
         figures.record(kind, time.perf_counter() - started, type(error).__name__)
+        if client.writer is not None:
+            client.writer.close()
+            client.writer = None
         return None
-    figures.record(kind, time.perf_counter() - started, response.status_code)
-    return response.json() if response.status_code < 300 else None
+    figures.record(kind, time.perf_counter() - started, status)
+    return json.loads(data) if status < 300 else None
 
 
 async def new_game(figures, client, rng) -> dict | None:
@@ -239,10 +290,12 @@ async def run_load(server: Server, args) -> None:
     pids = server.pids()
     load_before = loadavg()
     cpu_before, own_before, wall_before = cpu_seconds(pids), time.process_time(), time.monotonic()
+    solver_before = solver_cpu_seconds(server.base)
     figures.measuring = True
     await asyncio.sleep(args.seconds)
     figures.measuring = False
     cpu, own, wall = cpu_seconds(pids) - cpu_before, time.process_time() - own_before, time.monotonic() - wall_before
+    searches = solver_cpu_seconds(server.base) - solver_before
     load_after = loadavg()
     await asyncio.gather(*tasks)
     requests = figures.requests()
@@ -258,8 +311,9 @@ async def run_load(server: Server, args) -> None:
               f"{max(values, default=float('nan')) * 1e3:8.1f}  {errors or 0}")
     total_errors = sum(sum(kinds.values()) for kinds in figures.errors.values())
     print(f"requests {requests} ({requests / wall:.0f}/s), errors {total_errors}")
-    print(f"server CPU {cpu:.1f} s = {cpu / max(requests, 1) * 1e3:.2f} ms per request "
-          f"(hints' searches included); load generator CPU {own:.1f} s")
+    print(f"server CPU {cpu:.1f} s = {cpu / max(requests, 1) * 1e3:.2f} ms per request, of which the hints' "
+          f"searches {searches:.1f} s; without them {(cpu - searches) / max(requests, 1) * 1e3:.2f} ms per request; "
+          f"load generator CPU {own:.1f} s")
 
 
 # -- memory ---------------------------------------------------------------------------------
@@ -302,7 +356,7 @@ def main() -> None:
     parser.add_argument("--hinters", type=int, default=20, help="clients asking hints (each within its rate limit)")
     parser.add_argument("--hint-rate", type=float, default=10, help="hints a second, all hinters together")
     parser.add_argument("--seconds", type=float, default=60)
-    parser.add_argument("--warmup", type=float, default=5)
+    parser.add_argument("--warmup", type=float, default=10, help="seconds before measuring (every player has its first game)")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--postgres", action="store_true", help="a throwaway PostgreSQL instead of SQLite")
     parser.add_argument("--memory", action="store_true", help="measure memory instead of load")

@@ -325,7 +325,7 @@ def test_the_schema_matches_the_models(db_url):
     engine = make_engine(db_url)
     migrate(engine)
     migrate(engine)  # idempotent
-    assert schema_revision(engine) == "0005"
+    assert schema_revision(engine) == "0006"
     with engine.connect() as connection:
         assert compare_metadata(MigrationContext.configure(connection), Base.metadata) == []
 
@@ -453,29 +453,22 @@ def test_the_background_filler_fills_the_pool(db_url):
 
 
 # -- pages ---------------------------------------------------------------------------------
-def test_pages_not_yet_built_are_404_with_a_reason(db_url, tmp_path):
-    with make_client(db_url, static_dir=tmp_path / "nothing") as client:
-        response = client.get("/")
-        assert response.status_code == 404 and "not built" in response.text and response.headers["content-type"].startswith("text/html")
-        assert client.get("/play/black-hole").status_code == 404
-        assert client.get("/static/app.js").status_code == 404
-
-
-def test_pages_are_served_from_the_static_folder(db_url, tmp_path):
+def test_pages_come_from_the_templates_and_files_from_the_static_folder(db_url, tmp_path):
     static = tmp_path / "static"
-    (static / "rules").mkdir(parents=True)
-    (static / "index.html").write_text("<h1>lobby</h1>")
-    (static / "play.html").write_text("<h1>play</h1>")
-    (static / "rules" / "blackhole.html").write_text("<h1>black hole rules</h1>")
+    static.mkdir()
     (static / "app.js").write_text("console.log(1)")
     with make_client(db_url, static_dir=static) as client:
-        assert client.get("/").text == "<h1>lobby</h1>"
+        lobby = client.get("/")
+        assert lobby.status_code == 200 and '<html lang="en">' in lobby.text and 'id="families"' in lobby.text
         page = client.get("/play/black-hole?deal=5")
-        assert page.status_code == 200 and page.text == "<h1>play</h1>" and page.headers["content-type"].startswith("text/html")
-        assert client.get("/rules/black-hole").text == "<h1>black hole rules</h1>"
+        assert page.status_code == 200 and "<title>Black Hole · Winnable</title>" in page.text
+        assert page.headers["content-type"].startswith("text/html")
+        assert '<h1 id="black-hole">Black Hole</h1>' in client.get("/rules/black-hole").text
         assert client.get("/static/app.js").text == "console.log(1)"
-        missing = client.get("/play/no-such-game")
-        assert missing.status_code == 404 and "unknown game" in missing.text and missing.headers["content-type"].startswith("text/html")
+        missing = client.get("/static/nothing.js")
+        assert missing.status_code == 404 and missing.json()["code"] == "not_found"
+        unknown = client.get("/play/no-such-game")
+        assert unknown.status_code == 404 and "unknown game" in unknown.text and unknown.headers["content-type"].startswith("text/html")
         assert client.get("/rules/no-such-game").status_code == 404
 
 
@@ -532,7 +525,7 @@ def test_upgrading_an_older_database_keeps_its_games(db_url):
                 " 0, 0, '2026-01-01 10:00:00', '2026-01-01 10:00:00', '2026-01-01 10:05:00', :finished, 'playing')"),
                 {"id": game_id, "moves": moves, "finished": finished})
     migrate(engine)
-    assert schema_revision(engine) == "0005"
+    assert schema_revision(engine) == "0006"
     with make_client(db_url) as client:
         played = client.get("/api/games/played").json()
         assert played["moves"] == ["KH", "AD"] and played["started_at"].startswith("2026-01-01T10:00:00")

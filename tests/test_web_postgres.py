@@ -81,7 +81,7 @@ def test_migrations_are_idempotent_on_postgres(postgres_url):
     engine = make_engine(postgres_url)
     migrate(engine)
     migrate(engine)
-    assert schema_revision(engine) == "0005"
+    assert schema_revision(engine) == "0006"
     engine.dispose()
 
 
@@ -101,3 +101,18 @@ def test_hostile_ids_on_postgres(postgres_url):
         assert client.get("/api/games/a%00b").status_code == 404
         response = client.post("/api/games/summaries", json={"ids": ["a\x00b", "\x00"]})
         assert response.status_code == 200 and response.json() == {"games": []}
+
+
+def test_connections_the_database_dropped_are_replaced(postgres_url):
+    import sqlalchemy as sa
+
+    with client_for(postgres_url) as client:
+        game = client.post("/api/games", json={"game": "black-hole", "deal": 2}).json()
+        assert client.get(f"/api/games/{game['id']}").status_code == 200
+        killer = sa.create_engine(postgres_url, isolation_level="AUTOCOMMIT")
+        with killer.connect() as connection:  # as a database restart would
+            connection.execute(sa.text("SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                                       "WHERE pid <> pg_backend_pid() AND datname = current_database()"))
+        killer.dispose()
+        assert client.get(f"/api/games/{game['id']}").status_code == 200
+        assert client.post(f"/api/games/{game['id']}/moves", json={"move": "KH"}).status_code == 200

@@ -78,6 +78,7 @@ fn parse_pass(spec: &str) -> Pass {
             "noise" => weights.noise = number(),
             "suited" => weights.suited = flag(),
             "lateral" => weights.lateral = flag(),
+            "grow" => weights.grow = flag(),
             "share" => share = number() as u64,
             _ => panic!("unknown pass field {key}"),
         }

@@ -53,13 +53,13 @@ pub struct Layout {
     ranks: [[u8; 3]; PILES],
     heights: [u8; PILES],
     foundation: u8,
-    /// For each pile and height: the foundation ranks its top card can go on (a bit each).
-    playable_on: [[u16; 4]; PILES],
-    /// Each pile's bottom card: its rank as a bit, the bits of the ranks next to it, and
-    /// whether the card above it is one rank away.
+    /// For each foundation rank and height h (1 to 3): bit 2p set when pile p's card at
+    /// height h can go on the foundation.
+    playable: [[u64; 4]; RANKS],
+    /// Each pile's bottom card's rank, as a bit.
     bottom_bit: [u32; PILES],
-    bottom_neighbours: [u32; PILES],
-    above_adjacent: [bool; PILES],
+    /// Bit 2p set when the card above pile p's bottom card is one rank away from it.
+    above_adjacent_bits: u64,
     /// For each pile p: (q, n) where the bottom n cards of p and q have the same ranks.
     partners: [[(u8, u8); PILES]; PILES],
     partner_count: [u8; PILES],
@@ -187,26 +187,115 @@ enum Run {
     Restart(Vec<u64>),
 }
 
-#[inline]
-fn bottom_mask(bottoms: &[u8; RANKS]) -> u32 {
-    let mut mask = 0;
-    for (r, &count) in bottoms.iter().enumerate() {
-        mask |= ((count > 0) as u32) << r;
-    }
-    mask
+
+/// The edges of the rank circle a walk must cross: edge v joins ranks v and v+1, and a
+/// walk that starts at `start` and plays every rank of `counts` crosses it a fixed
+/// number of times (see [`walk_possible`]), kept here doubled, before the end's own
+/// correction. Playing a card from rank s to rank r crosses the edge between them once
+/// more, so the search updates one edge a move ([`Walk::cross`]) instead of solving
+/// the whole circle again.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Walk {
+    edges: [i32; RANKS],
+    /// Edges crossed fewer than -1/2 times (dead), exactly -1/2, +1/2, 3/2 and 5/2.
+    below: u32,
+    minus_one: u32,
+    one: u32,
+    three: u32,
+    five: u32,
 }
 
-/// Can the ranks `counts` still on the table be played as one walk of +-1 steps around
-/// the rank circle, starting at `start` and ending at a rank in `ends`?
-///
-/// Such a walk crosses edge v (between ranks v and v+1) some e_v times; it exists iff
-/// every rank v has degree e_{v-1} + e_v = 2 counts[v] + [v = start] - [v = end], all
-/// e_v are whole and non-negative, and the edges used connect every rank in play. On
-/// the odd cycle the degrees fix the e_v uniquely; doubled, they are the odd numbers E
-/// for the degrees without the end, plus or minus one for the end.
-#[inline]
-pub fn walk_possible(counts: &[u8; RANKS], start: usize, ends: u32) -> bool {
-    walk_with(counts, start, ends, |_, _| true)
+impl Walk {
+    pub fn new(counts: &[u8; RANKS], start: usize) -> Walk {
+        let mut q = [0i32; RANKS];
+        let mut prev = 0i32;
+        for v in 0..RANKS {
+            q[v] = 2 * counts[v] as i32 + (v == start) as i32 - prev;
+            prev = q[v];
+        }
+        let last = q[RANKS - 1];
+        let mut walk = Walk { edges: [0; RANKS], below: 0, minus_one: 0, one: 0, three: 0, five: 0 };
+        for v in 0..RANKS {
+            let sign = if v % 2 == 0 { -1 } else { 1 };
+            walk.edges[v] = 2 * q[v] + sign * last;
+            walk.mark(v);
+        }
+        walk
+    }
+
+    #[inline]
+    fn mark(&mut self, v: usize) {
+        let e = self.edges[v];
+        let bit = 1u32 << v;
+        self.below = (self.below & !bit) | (((e < -1) as u32) << v);
+        self.minus_one = (self.minus_one & !bit) | (((e == -1) as u32) << v);
+        self.one = (self.one & !bit) | (((e == 1) as u32) << v);
+        self.three = (self.three & !bit) | (((e == 3) as u32) << v);
+        self.five = (self.five & !bit) | (((e == 5) as u32) << v);
+    }
+
+    /// A card of rank `to` played on rank `from` (one apart): returns the edge crossed.
+    #[inline]
+    pub fn cross(&mut self, from: usize, to: usize) -> usize {
+        let edge = if to == (from + 1) % RANKS { from } else { to };
+        self.edges[edge] -= 2;
+        self.mark(edge);
+        edge
+    }
+
+    /// Undoes [`Walk::cross`].
+    #[inline]
+    pub fn uncross(&mut self, edge: usize) {
+        self.edges[edge] += 2;
+        self.mark(edge);
+    }
+
+    /// Can the walk end at a rank in `ends`, with `in_play` the ranks still on the
+    /// table and the start?
+    #[inline]
+    pub fn can_end(&self, in_play: u32, ends: u32) -> bool {
+        self.can_end_with(in_play, ends, |_, _| true)
+    }
+
+    /// [`Walk::can_end`], with `fits(t, crossings)` asked of each end t whose walk exists.
+    #[inline]
+    fn can_end_with(&self, in_play: u32, ends: u32, mut fits: impl FnMut(usize, Crossings) -> bool) -> bool {
+        if self.below != 0 {
+            return false;
+        }
+        let mut candidates = ends;
+        while candidates != 0 {
+            let t = candidates.trailing_zeros() as usize;
+            candidates &= candidates - 1;
+            let plus = TABLES.plus[t];
+            if self.minus_one & !plus != 0 {
+                continue;
+            }
+            let cuts = self.minus_one | (self.one & !plus);
+            let connected = cuts.count_ones() <= 1 || {
+                let by = (cuts.trailing_zeros() + 1) % RANKS as u32;
+                let vertices = rotate(in_play, by);
+                let cuts = rotate(cuts, by);
+                let lo = vertices.trailing_zeros();
+                let hi = 31 - vertices.leading_zeros();
+                let span = (1u32 << hi) - (1u32 << lo);
+                cuts & span == 0
+            };
+            if !connected {
+                continue;
+            }
+            // Doubled, the walk ending at t crosses each edge E + 1 times (`plus`) or E - 1.
+            let crossings = Crossings {
+                zero: (self.minus_one & plus) | (self.one & !plus),
+                one: (self.one & plus) | (self.three & !plus),
+                two: (self.three & plus) | (self.five & !plus),
+            };
+            if fits(t, crossings) {
+                return true;
+            }
+        }
+        false
+    }
 }
 
 /// The edges (bit v: between ranks v and v+1) that a walk crosses never, once and twice.
@@ -217,68 +306,26 @@ struct Crossings {
     two: u32,
 }
 
-/// [`walk_possible`], with `fits(t, crossings)` asked of each end t whose walk exists.
+/// Can the ranks `counts` still on the table be played as one walk of +-1 steps around
+/// the rank circle, starting at `start` and ending at a rank in `ends`?
+///
+/// Such a walk crosses edge v (between ranks v and v+1) some e_v times; it exists iff
+/// every rank v has degree e_{v-1} + e_v = 2 counts[v] + [v = start] - [v = end], all
+/// e_v are whole and non-negative, and the edges used connect every rank in play. On
+/// the odd cycle the degrees fix the e_v uniquely; doubled, they are the odd numbers E
+/// for the degrees without the end, plus or minus one for the end.
+pub fn walk_possible(counts: &[u8; RANKS], start: usize, ends: u32) -> bool {
+    Walk::new(counts, start).can_end(present(counts) | (1 << start), ends)
+}
+
+/// The ranks with a card left (a bit each).
 #[inline]
-fn walk_with(counts: &[u8; RANKS], start: usize, ends: u32, mut fits: impl FnMut(usize, Crossings) -> bool) -> bool {
-    let mut q = [0i32; 16];
-    let mut prev = 0i32;
-    let mut in_play = 1u32 << start;
-    for v in 0..RANKS {
-        let c = counts[v] as i32;
-        in_play |= ((c > 0) as u32) << v;
-        q[v] = 2 * c + (v == start) as i32 - prev;
-        prev = q[v];
+fn present(counts: &[u8; RANKS]) -> u32 {
+    let mut mask = 0;
+    for (r, &count) in counts.iter().enumerate() {
+        mask |= ((count > 0) as u32) << r;
     }
-    let last = q[RANKS - 1];
-    let mut minus_one = 0u32;
-    let mut one = 0u32;
-    let mut three = 0u32;
-    let mut five = 0u32;
-    let mut below = 0u32;
-    for v in 0..RANKS {
-        let sign = if v % 2 == 0 { -1 } else { 1 };
-        let e = 2 * q[v] + sign * last;
-        below |= ((e < -1) as u32) << v;
-        minus_one |= ((e == -1) as u32) << v;
-        one |= ((e == 1) as u32) << v;
-        three |= ((e == 3) as u32) << v;
-        five |= ((e == 5) as u32) << v;
-    }
-    if below != 0 {
-        return false;
-    }
-    let mut candidates = ends;
-    while candidates != 0 {
-        let t = candidates.trailing_zeros() as usize;
-        candidates &= candidates - 1;
-        let plus = TABLES.plus[t];
-        if minus_one & !plus != 0 {
-            continue;
-        }
-        let cuts = minus_one | (one & !plus);
-        let connected = cuts.count_ones() <= 1 || {
-            let by = (cuts.trailing_zeros() + 1) % RANKS as u32;
-            let vertices = rotate(in_play, by);
-            let cuts = rotate(cuts, by);
-            let lo = vertices.trailing_zeros();
-            let hi = 31 - vertices.leading_zeros();
-            let span = (1u32 << hi) - (1u32 << lo);
-            cuts & span == 0
-        };
-        if !connected {
-            continue;
-        }
-        // Doubled, the walk ending at t crosses each edge E + 1 times (`plus`) or E - 1.
-        let crossings = Crossings {
-            zero: (minus_one & plus) | (one & !plus),
-            one: (one & plus) | (three & !plus),
-            two: (three & plus) | (five & !plus),
-        };
-        if fits(t, crossings) {
-            return true;
-        }
-    }
-    false
+    mask
 }
 
 impl Layout {
@@ -322,22 +369,24 @@ impl Layout {
                 }
             }
         }
-        let mut playable_on = [[0u16; 4]; PILES];
+        let mut playable = [[0u64; 4]; RANKS];
         for p in 0..PILES {
             for h in 1..=heights[p] as usize {
                 let r = ranks[p][h - 1] as usize;
-                playable_on[p][h] = (1 << ((r + 1) % RANKS)) | (1 << ((r + RANKS - 1) % RANKS));
+                for f in [(r + 1) % RANKS, (r + RANKS - 1) % RANKS] {
+                    playable[f][h] |= 1 << (2 * p);
+                }
             }
         }
         let mut bottom_bit = [0u32; PILES];
-        let mut bottom_neighbours = [0u32; PILES];
-        let mut above_adjacent = [false; PILES];
+        let mut above_adjacent_bits = 0u64;
         for p in 0..PILES {
             if heights[p] > 0 {
                 let t = ranks[p][0] as usize;
                 bottom_bit[p] = 1 << t;
-                bottom_neighbours[p] = (1 << ((t + 1) % RANKS)) | (1 << ((t + RANKS - 1) % RANKS));
-                above_adjacent[p] = heights[p] >= 2 && adjacent(ranks[p][1] as usize, t);
+                if heights[p] >= 2 && adjacent(ranks[p][1] as usize, t) {
+                    above_adjacent_bits |= 1 << (2 * p);
+                }
             }
         }
         let mut above = [[[0u16; 3]; 4]; PILES];
@@ -378,10 +427,9 @@ impl Layout {
             ranks,
             heights,
             foundation: foundation - 1,
-            playable_on,
+            playable,
             bottom_bit,
-            bottom_neighbours,
-            above_adjacent,
+            above_adjacent_bits,
             partners,
             partner_count,
         })
@@ -448,17 +496,14 @@ impl Layout {
     /// [`Layout::moves`], keeping the dominated moves too when `prune` is false.
     #[inline]
     fn moves_with(&self, state: u64, run: u32, prune: bool, out: &mut [u8; PILES]) -> usize {
-        let f = foundation_rank(state);
-        let mut playable = 0u64; // bit 2p: pile p's top card can go on the foundation
-        for p in 0..PILES {
-            let h = height(state, p);
-            playable |= (((self.playable_on[p][h] >> f) & 1) as u64) << (2 * p);
-        }
+        let low = state & SPREAD;
+        let high = (state >> 1) & SPREAD;
+        // Bit 2p: pile p's top card can go on the foundation.
+        let on = &self.playable[foundation_rank(state)];
+        let mut playable = (low & !high & on[1]) | (high & !low & on[2]) | (low & high & on[3]);
         if playable == 0 {
             return 0;
         }
-        let low = state & SPREAD;
-        let high = (state >> 1) & SPREAD;
         // Dominated moves: when pile p's cards, top down, have the ranks of the top of
         // pile q's cards (a lone card and any card of its rank, say), some winning line
         // starts with q's card if any starts with p's. Swap p's i-th card with q's i-th
@@ -553,7 +598,7 @@ impl Layout {
         let mut seen = KeySet::with_capacity_log2(12);
         seen.insert(root);
         let mut positions = 1u64;
-        if !walk_possible(&counts, foundation_rank(root), bottom_mask(&bottoms)) {
+        if !walk_possible(&counts, foundation_rank(root), present(&bottoms)) {
             return Solution::lost(positions);
         }
         let mut run = 0u32;
@@ -748,33 +793,31 @@ impl Layout {
     /// The ranks the last card of the game can have: a pile's bottom card t, when the
     /// card before it can be the card just above it (one rank away) or another pile's
     /// bottom card one rank away (the card before the last must empty its pile too).
+    /// `bottom_ranks` holds the ranks of the bottom cards still on the table.
     #[inline]
-    fn last_cards(&self, state: u64, bottoms: &[u8; RANKS]) -> u32 {
-        let all = bottom_mask(bottoms);
-        let mut ends = 0u32;
-        let mut piles = 0;
-        for p in 0..PILES {
-            let h = height(state, p);
-            let bottom = self.bottom_bit[p];
-            let ok = (h >= 2 && self.above_adjacent[p]) || all & self.bottom_neighbours[p] != 0;
-            ends |= if h > 0 && ok { bottom } else { 0 };
-            piles += (h > 0) as u32;
-        }
-        if piles == 1 {
+    fn last_cards(&self, state: u64, bottom_ranks: u32) -> u32 {
+        let low = state & SPREAD;
+        let high = (state >> 1) & SPREAD;
+        if (low | high).count_ones() == 1 {
             // One pile left: its cards are played top down, the bottom card last.
-            return all;
+            return bottom_ranks;
+        }
+        // Bottom cards with another bottom card one rank away...
+        let mut ends = bottom_ranks & (rotate(bottom_ranks, 1) | rotate(bottom_ranks, RANKS as u32 - 1));
+        // ... or with a card one rank away still on them.
+        let mut stacked = high & self.above_adjacent_bits;
+        while stacked != 0 {
+            let bit = stacked.trailing_zeros() as usize;
+            stacked &= stacked - 1;
+            ends |= self.bottom_bit[bit / 2];
         }
         ends
     }
 
     /// The rank walk and the piles' order (see [`walk_possible`] and `order_fits`).
     #[inline]
-    fn alive(&self, state: u64, pairs: &Pairs, counts: &[u8; RANKS], start: usize, ends: u32) -> bool {
-        let mut in_play = 0u32;
-        for (r, &c) in counts.iter().enumerate() {
-            in_play |= ((c > 0) as u32) << r;
-        }
-        walk_with(counts, start, ends, |end, crossings| self.order_fits(state, pairs, in_play, start, end, crossings))
+    fn alive(&self, state: u64, walk: &Walk, pairs: &Pairs, in_play: u32, start: usize, ends: u32) -> bool {
+        walk.can_end_with(in_play | (1 << start), ends, |end, crossings| self.order_fits(state, pairs, in_play, start, end, crossings))
     }
 
     /// The canonical children of `state` for `moves`; their table slots are prefetched
@@ -805,6 +848,7 @@ impl Layout {
         positions: &mut u64,
         budget: &mut Budget,
     ) -> Run {
+        #[derive(Clone, Copy)]
         struct Frame {
             state: u64,
             moves: [u8; PILES],
@@ -813,6 +857,7 @@ impl Layout {
             next: u8,
             played: u8,
             emptied: u8,
+            edge: u8,
             /// The rank the played card lay on (255: none).
             lay_on: u8,
         }
@@ -822,21 +867,34 @@ impl Layout {
                 pairs.add(self.ranks[p][d] as usize, self.ranks[p][d - 1] as usize);
             }
         }
-        let mut stack: Vec<Frame> = Vec::with_capacity(64);
-        let mut first = Frame { state: root, moves: [0; PILES], children: [0; PILES], count: 0, next: 0, played: 0, emptied: 255, lay_on: 255 };
-        first.count = self.moves(root, run, &mut first.moves) as u8;
-        self.children(&first.moves[..first.count as usize], root, &mut first.children, seen);
-        stack.push(first);
-        while let Some(top) = stack.last_mut() {
+        // One frame per card played, written in place (a frame is 170 bytes).
+        let blank = Frame { state: 0, moves: [0; PILES], children: [0; PILES], count: 0, next: 0, played: 0, emptied: 255, edge: 0, lay_on: 255 };
+        let mut stack = [blank; 53];
+        let mut walk = Walk::new(&counts, foundation_rank(root));
+        let mut in_play = present(&counts);
+        let mut bottom_ranks = present(&bottoms);
+        stack[0].state = root;
+        stack[0].count = self.moves(root, run, &mut stack[0].moves) as u8;
+        {
+            let first = &mut stack[0];
+            self.children(&first.moves[..first.count as usize], root, &mut first.children, seen);
+        }
+        let mut depth = 0usize;
+        loop {
+            let top = &mut stack[depth];
             if top.next == top.count {
-                let done = stack.pop().unwrap();
-                if stack.is_empty() {
+                if depth == 0 {
                     break;
                 }
+                let done = *top;
+                depth -= 1;
                 counts[done.played as usize] += 1;
+                in_play |= 1 << done.played;
                 if done.emptied != 255 {
                     bottoms[done.emptied as usize] += 1;
+                    bottom_ranks |= 1 << done.emptied;
                 }
+                walk.uncross(done.edge as usize);
                 if done.lay_on != 255 {
                     pairs.add(done.played as usize, done.lay_on as usize);
                 }
@@ -847,6 +905,7 @@ impl Layout {
             let child = top.children[top.next as usize];
             top.next += 1;
             let h = height(top.state, p);
+            let from = foundation_rank(top.state);
             let rank = self.ranks[p][h - 1];
             if !seen.insert(child) {
                 continue;
@@ -854,33 +913,48 @@ impl Layout {
             *positions += 1;
             let emptied = if h == 1 { self.ranks[p][0] } else { 255 };
             if left == 1 {
-                stack.push(Frame { state: child, moves: [0; PILES], children: [0; PILES], count: 0, next: 0, played: rank, emptied, lay_on: 255 });
-                return Run::Won(self.real_line(stack.iter().map(|f| f.state)));
+                stack[depth + 1].state = child;
+                return Run::Won(self.real_line(stack[..depth + 2].iter().map(|f| f.state)));
             }
             if budget.exhausted(*positions) {
                 return Run::OutOfBudget;
             }
             if *positions >= limit {
-                let mut path: Vec<u64> = stack.iter().skip(1).map(|f| f.state).collect();
+                let mut path: Vec<u64> = stack[1..=depth].iter().map(|f| f.state).collect();
                 path.push(child);
                 return Run::Restart(path);
             }
             counts[rank as usize] -= 1;
+            if counts[rank as usize] == 0 {
+                in_play &= !(1 << rank);
+            }
             if emptied != 255 {
                 bottoms[emptied as usize] -= 1;
+                if bottoms[emptied as usize] == 0 {
+                    bottom_ranks &= !(1 << emptied);
+                }
             }
             left -= 1;
+            let edge = walk.cross(from, rank as usize);
+            debug_assert_eq!(walk, Walk::new(&counts, rank as usize));
+            depth += 1;
+            let frame = &mut stack[depth];
+            frame.state = child;
+            frame.count = 0;
+            frame.next = 0;
+            frame.played = rank;
+            frame.emptied = emptied;
+            frame.edge = edge as u8;
             let lay_on = if h >= 2 { self.ranks[p][h - 2] } else { 255 };
+            frame.lay_on = lay_on;
             if lay_on != 255 {
                 pairs.remove(rank as usize, lay_on as usize);
             }
-            let mut frame = Frame { state: child, moves: [0; PILES], children: [0; PILES], count: 0, next: 0, played: rank, emptied, lay_on };
-            if self.alive(child, &pairs, &counts, rank as usize, self.last_cards(child, &bottoms)) {
+            if self.alive(child, &walk, &pairs, in_play, rank as usize, self.last_cards(child, bottom_ranks)) {
                 frame.count = self.moves(child, run, &mut frame.moves) as u8;
                 self.children(&frame.moves[..frame.count as usize], child, &mut frame.children, seen);
             }
             // A frame with no moves is popped (and its counts restored) at once.
-            stack.push(frame);
         }
         Run::Lost
     }

@@ -105,6 +105,8 @@ pub struct ColInfo {
     soft: u8,
     /// No face-down card and a King at the bottom: nothing below it ever needs to move.
     rooted: bool,
+    /// Cards on top in one-suit order (the movable run in Spider).
+    suited: u8,
 }
 
 impl ColInfo {
@@ -173,6 +175,11 @@ impl Store {
             movable += 1;
         }
         info.movable = movable as u8;
+        let mut suited = 1;
+        while suited < up.len() && follows(up[up.len() - suited - 1], up[up.len() - suited], true) {
+            suited += 1;
+        }
+        info.suited = suited as u8;
         for pair in up.windows(2) {
             if rank(pair[1]) + 1 != rank(pair[0]) {
                 info.hard += 1;
@@ -307,6 +314,8 @@ pub struct Game {
     moves_made: Memo,
     /// Prune lateral moves (see `search_moves`).
     pub lateral_prune: bool,
+    /// Split a one-suit link only to make the target's one-suit run longer.
+    pub grow_runs: bool,
 }
 
 /// Removes a completed run on top, then turns a face-down top card. Returns the new
@@ -357,7 +366,7 @@ impl Game {
         if total + RUN * removed as usize != 104 {
             return Err(format!("{} cards in play and {removed} runs removed: not 104 cards", total));
         }
-        let game = Game { store, stock: stock.to_vec(), deals: (stock.len() / COLUMNS) as u8, scratch_a: Vec::new(), scratch_b: Vec::new(), moves_made: Memo::new(), lateral_prune: true };
+        let game = Game { store, stock: stock.to_vec(), deals: (stock.len() / COLUMNS) as u8, scratch_a: Vec::new(), scratch_b: Vec::new(), moves_made: Memo::new(), lateral_prune: true, grow_runs: false };
         Ok((game, Pos { cols, dealt: 0, removed }))
     }
 
@@ -402,6 +411,7 @@ impl Game {
         // The columns whose top card has each rank (bit per column), and the top suits.
         let mut by_top_rank = [0u16; 14];
         let mut top_suit = [0u8; COLUMNS];
+        let mut suited = [0u8; COLUMNS];
         let mut first_empty = None;
         for (index, &id) in pos.cols.iter().enumerate() {
             let t = self.store.info(id);
@@ -410,6 +420,7 @@ impl Game {
             } else {
                 by_top_rank[rank(t.top) as usize] |= 1 << index;
                 top_suit[index] = suit(t.top);
+                suited[index] = t.suited;
             }
         }
         for src in 0..COLUMNS {
@@ -439,6 +450,9 @@ impl Game {
                     let dst = targets.trailing_zeros() as usize;
                     targets &= targets - 1;
                     if same_suit_only && Some(dst) != first_empty && top_suit[dst] != suit(card) {
+                        continue;
+                    }
+                    if suited_link && self.grow_runs && suited[dst] as usize + count <= s.suited as usize {
                         continue;
                     }
                     out.push(Move { src: src as u8, dst: dst as u8, count: count as u8 });
@@ -583,6 +597,9 @@ pub struct Weights {
     pub suited: bool,
     /// Keep lateral moves (see [`Game::search_moves`]) in this pass.
     pub lateral: bool,
+    /// Split a one-suit link only when the target's one-suit run grows longer than the
+    /// source's was (KPatience's rule; otherwise any card of the run's suit will do).
+    pub grow: bool,
 }
 
 /// One pass of a portfolio: its weights and its share of the budget (a weight: see
@@ -606,10 +623,10 @@ pub struct Preset<'a> {
 }
 
 /// Spider's base weights: a suit break blocks a run as much as a rank break.
-pub const SPIDER_BASE: Weights = Weights { down: 6, hard: 4, soft: 4, stock: 3, empty: 8, rooted: 2, removed: 40, depth: 1, quota: 2000, deeper: 0, noise: 0, suited: false, lateral: false };
+pub const SPIDER_BASE: Weights = Weights { down: 6, hard: 4, soft: 4, stock: 3, empty: 8, rooted: 2, removed: 40, depth: 1, quota: 2000, deeper: 0, noise: 0, suited: false, lateral: false, grow: false };
 
 /// Black Widow's base weights: a run of two suits still moves, so a suit break costs less.
-pub const WIDOW_BASE: Weights = Weights { down: 6, hard: 4, soft: 2, stock: 3, empty: 8, rooted: 2, removed: 40, depth: 0, quota: 4000, deeper: 0, noise: 0, suited: false, lateral: false };
+pub const WIDOW_BASE: Weights = Weights { down: 6, hard: 4, soft: 2, stock: 3, empty: 8, rooted: 2, removed: 40, depth: 0, quota: 4000, deeper: 0, noise: 0, suited: false, lateral: false, grow: false };
 
 /// Positions a whole portfolio may search when the caller sets no node limit (shared by
 /// the passes by weight): about 4 s of search. A position costs about 80 bytes while
@@ -722,10 +739,12 @@ struct Node {
 /// level above another quota, so that work is spread over the levels as in KPatience's
 /// per-level quotas, and the search never sinks all its budget into one level.
 fn pass(game: &mut Game, root: Pos, w: &Weights, positions: &mut u64, budget: &mut Budget) -> (Outcome, Vec<Move>) {
-    let lateral = game.lateral_prune;
+    let (lateral, grow) = (game.lateral_prune, game.grow_runs);
     game.lateral_prune = !w.lateral;
+    game.grow_runs = w.grow;
     let result = pass_inner(game, root, w, positions, budget);
     game.lateral_prune = lateral;
+    game.grow_runs = grow;
     result
 }
 
@@ -981,7 +1000,7 @@ mod tests {
         // Not a whole deck, so the game is put together by hand.
         let mut store = Store::new(false);
         let ids: Vec<u32> = columns.iter().map(|(d, u)| store.intern(d.len() as u8, u)).collect();
-        let game = Game { store, stock: vec![0; 10], deals: 1, scratch_a: vec![], scratch_b: vec![], moves_made: Memo::new(), lateral_prune: true };
+        let game = Game { store, stock: vec![0; 10], deals: 1, scratch_a: vec![], scratch_b: vec![], moves_made: Memo::new(), lateral_prune: true, grow_runs: false };
         let mut cols = [0u32; COLUMNS];
         cols.copy_from_slice(&ids);
         let mut swapped = cols;
@@ -1017,7 +1036,7 @@ mod tests {
     }
 
     /// A portfolio that wanders (pure noise): it does not win a four-suit deal quickly.
-    const WANDER: Weights = Weights { down: 0, hard: 0, soft: 0, stock: 0, empty: 0, rooted: 0, removed: 0, depth: 0, quota: 1000, deeper: 0, noise: 1000, suited: false, lateral: false };
+    const WANDER: Weights = Weights { down: 0, hard: 0, soft: 0, stock: 0, empty: 0, rooted: 0, removed: 0, depth: 0, quota: 1000, deeper: 0, noise: 1000, suited: false, lateral: false, grow: false };
     const WANDERING: [Pass; 3] = [Pass { weights: WANDER, share: 1 }, Pass { weights: WANDER, share: 2 }, Pass { weights: WANDER, share: 1 }];
 
     fn run(budget: &mut Budget, cap: u64) -> (Solution<Move>, Vec<u64>) {

@@ -233,8 +233,10 @@ class BlackHole(Position):
 
         >>> BlackHole.deal(2).finishing_line() is None
         True
-        >>> BlackHole.from_text("Foundation: AS\\n1: 3H 2C\\n" + "\\n".join(f"{i}: -" for i in range(2, 18))).finishing_line()
-        [BlackHoleMove.from_text('2C'), BlackHoleMove.from_text('3H')]
+        >>> from winnable.solver import solve
+        >>> line = solve(BlackHole.deal(2)).line
+        >>> BlackHole.deal(2).play_line(line[:-3]).finishing_line()
+        [BlackHoleMove.from_text('4D'), BlackHoleMove.from_text('5C'), BlackHoleMove.from_text('6D')]
         """
         position, line = self, []
         while not position.is_won():

@@ -10,6 +10,11 @@ Penguin and FreeCell at the four sizes the browser tests check (`phone` 390 x 84
 games at `phone` and `desktop`, the lobby, and FreeCell on a phone with a card picked up
 (`freecell-phone-picked.png`). Needs playwright and Chromium, like
 the browser tests; where Debian's ``pngquant`` is installed the PNGs are shrunk with it.
+
+    .venv/bin/python tests/browser/screenshots.py --languages fr nl
+
+takes the same shots in a browser set to each language instead (`<name>-<size>-<lang>.png`):
+the lobby, Black Hole, Black Widow and Penguin on a phone and a desktop, and a rules page.
 """
 
 from __future__ import annotations
@@ -23,6 +28,8 @@ from pathlib import Path
 
 SIZES = {"phone": (390, 844, True), "small": (320, 568, True), "sideways": (844, 390, True), "desktop": (1280, 800, False)}
 EVERY_SIZE = {"black-hole", "black-widow", "penguin", "freecell"}
+IN_EVERY_LANGUAGE = ("black-hole", "black-widow", "penguin")
+BROWSER_LOCALES = {"fr": "fr-FR", "nl": "nl-NL"}
 MOVES = {"blackhole": 12, "freecell": 10, "spider": 14}
 
 
@@ -68,6 +75,8 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=Path(__file__).resolve().parents[2] / "docs" / "screenshots")
     parser.add_argument("games", nargs="*", help="Game ids (default: every game of /api/catalog).")
+    parser.add_argument("--languages", nargs="+", choices=sorted(BROWSER_LOCALES), default=[],
+                        help="Shots of the lobby, Black Hole, Black Widow, Penguin and a rules page in these languages.")
     args = parser.parse_args(argv)
     args.out.mkdir(parents=True, exist_ok=True)
 
@@ -78,6 +87,10 @@ def main(argv: list[str] | None = None) -> int:
             games = [g for g in catalog if not args.games or g["id"] in args.games]
             with sync_playwright() as playwright:
                 browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+                if args.languages:
+                    languages(browser, server, catalog, args)
+                    browser.close()
+                    return 0
                 for size in ("phone", "desktop"):
                     width, height, touch = SIZES[size]
                     page = browser.new_context(viewport={"width": width, "height": height}, has_touch=touch, is_mobile=touch).new_page()
@@ -107,6 +120,33 @@ def main(argv: list[str] | None = None) -> int:
         finally:
             stop_server(server)
     return 0
+
+
+def languages(browser, server, catalog, args) -> None:
+    """The lobby, three games in progress and a rules page, in a browser set to each language."""
+    families = {game["id"]: game["family"] for game in catalog}
+    for lang in args.languages:
+        for size in ("phone", "desktop"):
+            width, height, touch = SIZES[size]
+            context = browser.new_context(viewport={"width": width, "height": height}, has_touch=touch, is_mobile=touch,
+                                          locale=BROWSER_LOCALES[lang])
+            page = context.new_page()
+            page.goto(server.url("/"))
+            page.wait_for_selector(".game-tile")
+            save(page, args.out / f"lobby-{size}-{lang}.png")
+            for game in IN_EVERY_LANGUAGE:
+                state = server.api("POST", "/api/games", {"game": game, "deal": DEAL})
+                for move in opening(game, families[game]):
+                    server.api("POST", f"/api/games/{state['id']}/moves", {"move": move})
+                page.goto(server.url(f"/play/{game}?id={state['id']}"))
+                page.wait_for_selector("body[data-ready='1']")
+                page.wait_for_timeout(600)
+                save(page, args.out / f"{game}-{size}-{lang}.png")
+            if size == "desktop":
+                page.goto(server.url("/rules/penguin"))
+                page.wait_for_selector("main.rules")
+                save(page, args.out / f"rules-penguin-{size}-{lang}.png")
+            context.close()
 
 
 if __name__ == "__main__":

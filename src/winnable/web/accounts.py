@@ -46,6 +46,7 @@ from sqlalchemy.orm import Session
 
 from winnable.web.db import DailyAttempt, GameRow, Query, SessionRow, User, as_utc, utcnow, write_lock, writer
 from winnable.web.errors import Conflict, Unauthorized, Unprocessable
+from winnable.web.i18n import N_
 
 COOKIE = "winnable_session"
 """The session cookie's name."""
@@ -70,8 +71,8 @@ def plausible_token(token: str | None) -> bool:
 def check_name(name: Any) -> str:
     """A valid player name, or 422 ``bad_name`` (SQL, markup and spaces are never names)."""
     if not isinstance(name, str) or not NAME_MIN <= len(name) <= NAME_MAX or not _NAME.fullmatch(name):
-        raise Unprocessable(f"a name is {NAME_MIN} to {NAME_MAX} letters or digits, with single . _ or - between them",
-                            code="bad_name")
+        raise Unprocessable(N_("a name is {low} to {high} letters or digits, with single . _ or - between them",
+                               low=NAME_MIN, high=NAME_MAX), code="bad_name")
     return name
 
 
@@ -79,13 +80,14 @@ def check_password(password: Any) -> str:
     """A password of 8 to 128 characters, any printable ones (NIST SP 800-63B: spaces,
     quotes and every language welcome), or 422 ``bad_password``."""
     if not isinstance(password, str) or not PASSWORD_MIN <= len(password) <= PASSWORD_MAX:
-        raise Unprocessable(f"a password is {PASSWORD_MIN} to {PASSWORD_MAX} characters", code="bad_password")
+        raise Unprocessable(N_("a password is {low} to {high} characters", low=PASSWORD_MIN, high=PASSWORD_MAX),
+                            code="bad_password")
     try:
         password.encode("utf-8")
     except UnicodeEncodeError:
-        raise Unprocessable("a password cannot hold lone surrogate characters", code="bad_password") from None
+        raise Unprocessable(N_("a password cannot hold lone surrogate characters"), code="bad_password") from None
     if any(unicodedata.category(char) == "Cc" for char in password):
-        raise Unprocessable("a password cannot hold control characters (tabs, new lines, NUL...)", code="bad_password")
+        raise Unprocessable(N_("a password cannot hold control characters (tabs, new lines, NUL...)"), code="bad_password")
     return password
 
 
@@ -187,7 +189,7 @@ class AccountService:
                 token = self._rotate(session, old_token, user.id)
                 viewer = Viewer(digest(token), user.id, user.name)
         except IntegrityError:
-            raise Conflict("this name cannot be used for a new account; choose another", code="name_taken") from None
+            raise Conflict(N_("this name cannot be used for a new account; choose another"), code="name_taken") from None
         return viewer, token
 
     def _dummy_hash(self) -> str:
@@ -198,7 +200,7 @@ class AccountService:
     def _check(self, name: Any, password: Any) -> User:
         """The account if ``password`` is its password; the same 401 otherwise, after
         the same work whether or not the name exists."""
-        wrong = Unauthorized("wrong name or password", code="bad_credentials")
+        wrong = Unauthorized(N_("wrong name or password"), code="bad_credentials")
         if not isinstance(name, str) or not isinstance(password, str) or len(password) > PASSWORD_MAX:
             raise wrong
         user = None
@@ -225,6 +227,20 @@ class AccountService:
             session.execute(delete(SessionRow).where(SessionRow.expires_at < utcnow()))
         return Viewer(digest(token), user.id, user.name), token
 
+    # -- the player's language -------------------------------------------------------
+    def language(self, user_id: int | None) -> str | None:
+        """The language the player chose (``en``, ``fr``, ``nl``), or None."""
+        if user_id is None:
+            return None
+        with Session(self.engine) as session:
+            return session.scalar(select(User.language).where(User.id == user_id))
+
+    def set_language(self, user_id: int | None, language: str) -> None:
+        """Keep the player's choice of language (signing in on another device restores it)."""
+        if user_id is not None:
+            with write_lock(self.engine), Session(self.write_engine) as session, session.begin():
+                session.execute(update(User).where(User.id == user_id).values(language=language))
+
     def logout(self, token: str | None) -> None:
         """End the session on the server (the cookie is worth nothing after)."""
         if plausible_token(token):
@@ -235,7 +251,7 @@ class AccountService:
         """Delete the account (password asked again): its sessions, its games and its
         name go; its Daily results stay on the leaderboards, without a name."""
         if not viewer.signed_in:
-            raise Unauthorized("sign in to delete your account", code="sign_in_required")
+            raise Unauthorized(N_("sign in to delete your account"), code="sign_in_required")
         user = self._check(viewer.name, password)
         with write_lock(self.engine), Session(self.write_engine) as session, session.begin():
             daily = select(DailyAttempt.game_id).where(DailyAttempt.user_id == user.id).scalar_subquery()
@@ -249,7 +265,7 @@ class AccountService:
     def export(self, viewer: Viewer) -> dict[str, Any]:
         """Everything kept about the signed-in player, as JSON."""
         if not viewer.signed_in:
-            raise Unauthorized("sign in to download your data", code="sign_in_required")
+            raise Unauthorized(N_("sign in to download your data"), code="sign_in_required")
         with Session(self.engine) as session:
             user = session.get(User, viewer.user_id)
             games = session.scalars(select(GameRow).where(GameRow.user_id == viewer.user_id)
@@ -260,7 +276,8 @@ class AccountService:
                                       .where(SessionRow.user_id == viewer.user_id))
         moment = lambda value: None if value is None else as_utc(value).isoformat().replace("+00:00", "Z")  # noqa: E731
         return {
-            "account": {"name": user.name, "created_at": moment(user.created_at), "sessions": sessions or 0},
+            "account": {"name": user.name, "created_at": moment(user.created_at), "sessions": sessions or 0,
+                        "language": user.language},
             "games": [
                 {
                     "id": row.id, "game": row.game, "deal": int(row.deal), "undo": row.undo_mode,

@@ -41,8 +41,9 @@ from winnable.web.csrf import CsrfPolicy
 from winnable.web.daily import DailyService
 from winnable.web.deps import Services
 from winnable.web.db import default_database_url, make_engine, migrate, server_key
-from winnable.web.errors import CODES, ApiError, problem_json, problem_response, quote
+from winnable.web.errors import CODES, ApiError, localized, problem_json, problem_response, quote
 from winnable.web.guard import Guard
+from winnable.web.i18n import N_, locale_of
 from winnable.web.pool import PoolSettings, WinnablePool
 from winnable.web.queue import SolverQueue
 from winnable.web.ratelimit import RateLimits
@@ -64,7 +65,9 @@ DESCRIPTION = (
     "Play Black Hole, Penguin, Black Widow and their relatives: the server keeps every "
     "game (its deal and moves), checks every move with the rules, and answers hints, "
     "'where did I lose?' and winnable deals with the solver.\n\n"
-    "**Errors** are `{\"code\": ..., \"detail\": ...}`: `code` is stable, `detail` a sentence. "
+    "**Errors** are `{\"code\": ..., \"detail\": ...}`: `code` is stable, `detail` a sentence in the "
+    "request's language (`?lang=en|fr|nl`, else the `lang` cookie, else `Accept-Language`; the catalog's "
+    "titles too; moves stay in the games' notation). "
     "Codes: " + ", ".join(f"`{code}`" for code in CODES) + ".\n\n"
     "**State-changing calls** (POST) need a JSON body (`{}` when there is nothing to say) and "
     "either this site's `Origin` (browsers send it) or an `X-CSRF-Token` from `GET /api/csrf`. "
@@ -82,7 +85,8 @@ def create_app(database_url: str | None = None, settings: Settings | None = None
     migrate(engine)
     games = GameService(engine, Positions(int(settings.position_cache_mb * (1 << 20))))
     queue = SolverQueue(settings.threads, settings.solver_queue, settings.solver_queue_per_client,
-                        settings.solver_running_per_client, on_change=metrics.queue_changed)
+                        settings.solver_running_per_client, on_change=metrics.queue_changed,
+                        nice=settings.solver_nice)
     solver = Solver(queue, int(settings.verdict_cache_mb * (1 << 20)))
     pool = WinnablePool(engine, solver, PoolSettings(size=settings.pool_size, seconds=settings.pool_seconds,
                                                      lease_seconds=settings.pool_lease_seconds))
@@ -164,13 +168,13 @@ def add_error_handlers(app: FastAPI) -> None:
     async def api_error(request: Request, error: ApiError) -> Response:
         if wants_html(request):  # a page, not the API: an HTML page with a way back
             return error_page(request, error.status, error.detail)
-        return error.response()
+        return error.response(locale_of(request))
 
     @app.exception_handler(RequestValidationError)
     async def validation_error(request: Request, error: RequestValidationError) -> Response:
         errors = list(error.errors())
         if any(item.get("type") == "json_invalid" for item in errors):
-            return problem_response(422, "invalid_json", "the request body is not valid JSON")
+            return problem_response(422, "invalid_json", N_("the request body is not valid JSON"), locale=locale_of(request))
         fields = [
             {"loc": [part if isinstance(part, int) else quote(str(part), 30).strip("'") for part in item.get("loc", ())],
              "msg": str(item.get("msg", "invalid"))[:200], "type": str(item.get("type", "invalid"))[:60]}
@@ -178,28 +182,30 @@ def add_error_handlers(app: FastAPI) -> None:
         ]
         import json
 
-        body = json.dumps({"code": "invalid_request", "detail": sentence(errors), "errors": fields}, ensure_ascii=True)
-        return Response(body, status_code=422, media_type="application/json")
+        locale = locale_of(request)
+        detail = localized("invalid_request", sentence(errors), locale)
+        body = json.dumps({"code": "invalid_request", "detail": detail, "errors": fields}, ensure_ascii=True)
+        return Response(body, status_code=422, media_type="application/json", headers={"Content-Language": locale})
 
     @app.exception_handler(HTTPException)
     async def http_error(request: Request, error: HTTPException) -> Response:
         if wants_html(request):
             return error_page(request, error.status_code, str(error.detail))
         code, detail = {
-            400: ("invalid_json", "the request body could not be read as JSON"),
-            404: ("not_found", "no such page or endpoint"),
-            405: ("method_not_allowed", f"{request.method} is not allowed here"),
-            413: ("body_too_large", f"the request body is over {request.app.state.settings.max_body_bytes // 1024} KiB"),
+            400: ("invalid_json", N_("the request body could not be read as JSON")),
+            404: ("not_found", N_("no such page or endpoint")),
+            405: ("method_not_allowed", N_("{method} is not allowed here", method=request.method[:20])),
+            413: ("body_too_large", N_("the request body is over {n} KiB", n=request.app.state.settings.max_body_bytes // 1024)),
         }.get(error.status_code, (f"http_{error.status_code}", str(error.detail)))
-        return problem_response(error.status_code, code, detail, dict(error.headers or {}))
+        return problem_response(error.status_code, code, detail, dict(error.headers or {}), locale_of(request))
 
     @app.exception_handler(Exception)
     async def bug(request: Request, error: Exception) -> Response:
         log.exception("error answering %s %s", request.method, request.url.path)
         if wants_html(request):
             return error_page(request, 500, "")
-        return Response(problem_json("internal_error", "something went wrong on the server; your games are safe"),
-                        status_code=500, media_type="application/json")
+        return Response(problem_json("internal_error", N_("something went wrong on the server; your games are safe"),
+                                     locale_of(request)), status_code=500, media_type="application/json")
 
 
 def sentence(errors: list[dict[str, Any]]) -> str:

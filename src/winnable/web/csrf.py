@@ -33,6 +33,8 @@ import hmac
 import time
 from typing import Any, Callable
 
+from winnable.web.i18n import N_
+
 TOKEN_HEADER = "X-CSRF-Token"
 TOKEN_SECONDS = 12 * 3600
 
@@ -75,19 +77,19 @@ class CsrfPolicy:
         """None if the unsafe request may go on, else ``(code, detail)`` for a 403."""
         site = headers.get(b"sec-fetch-site")
         if site is not None and site not in (b"same-origin", b"none"):
-            return "cross_site", "this request came from another site; state-changing calls come from this site's pages only"
+            return "cross_site", N_("this request came from another site; state-changing calls come from this site's pages only")
         origin = headers.get(b"origin")
         if origin is not None:
             if self.same_origin(scope, headers, origin.decode("latin-1").lower()):
                 return None
-            return "cross_site", "this request came from another site (its Origin is not this server's)"
+            return "cross_site", N_("this request came from another site (its Origin is not this server's)")
         if site is not None:  # same-origin or none, without Origin: a browser on this site
             return None
         token = headers.get(TOKEN_HEADER.lower().encode())
         if token is not None and self.valid(token.decode("latin-1"), scope):
             return None
-        return ("csrf_failed", "a state-changing call needs the Origin header of this site (browsers send it) "
-                f"or an {TOKEN_HEADER} header with a token from GET /api/csrf")
+        return ("csrf_failed", N_("a state-changing call needs the Origin header of this site (browsers send it) "
+                                  "or an {header} header with a token from GET /api/csrf", header=TOKEN_HEADER))
 
     def same_origin(self, scope: Scope, headers: dict[bytes, bytes], origin: str) -> bool:
         if origin in self.trusted_origins:

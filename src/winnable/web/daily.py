@@ -32,6 +32,7 @@ from winnable.web.accounts import Viewer
 from winnable.verdicts import VerdictRow
 from winnable.web.db import DailyAttempt, DailyDeal, GameRow, User, as_utc, write_lock, writer
 from winnable.web.errors import Conflict, Unauthorized, Unprocessable
+from winnable.web.i18n import N_
 from winnable.web.pool import WinnablePool
 from winnable.web.scores import Result
 from winnable.web.service import GameService, effective_status, iso, lookup_game, today
@@ -63,9 +64,9 @@ def parse_day(text: str | None, now: dt.datetime) -> dt.date:
     except ValueError:
         day = None
     if day is None:
-        raise Unprocessable("a date is written YYYY-MM-DD, e.g. 2026-11-30", code="bad_date")
+        raise Unprocessable(N_("a date is written YYYY-MM-DD, e.g. 2026-11-30"), code="bad_date")
     if day > today(now):
-        raise Unprocessable("that day has not come yet", code="bad_date")
+        raise Unprocessable(N_("that day has not come yet"), code="bad_date")
     return day
 
 
@@ -93,8 +94,8 @@ class DailyService:
                 return None if found is None else int(found.deal)
         deal = self.draw(game)
         if deal is None:
-            title = lookup_game(game).title
-            raise Conflict(f"there is no {title} Daily yet: no deal of it has been proved winnable so far",
+            title = N_(lookup_game(game).title)
+            raise Conflict(N_("there is no {game} Daily yet: no deal of it has been proved winnable so far", game=title),
                            code="daily_unavailable")
         try:
             with write_lock(self.engine), Session(self.write_engine) as session, session.begin():
@@ -114,7 +115,7 @@ class DailyService:
         """Start or resume the player's one attempt at today's Daily of ``game``."""
         game = lookup_game(game).game_id
         if not viewer.signed_in:
-            raise Unauthorized("sign in to play the Daily: it is one scored attempt per player and day",
+            raise Unauthorized(N_("sign in to play the Daily: it is one scored attempt per player and day"),
                                code="sign_in_required")
         day = today(self.now())
         existing = self._attempt_id(game, day, viewer.user_id)

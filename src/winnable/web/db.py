@@ -146,6 +146,8 @@ class User(Base):
     name_key: Mapped[str] = mapped_column(sa.String(32), unique=True)
     """The name folded to lower case: two names that differ only in case are one."""
     password_hash: Mapped[str] = mapped_column(sa.String(256))
+    language: Mapped[str | None] = mapped_column(sa.String(8), nullable=True)
+    """The language the player chose with the switch (en, fr, nl), or None."""
     created_at: Mapped[dt.datetime] = mapped_column(sa.DateTime(timezone=True), default=utcnow)
 
 
@@ -338,44 +340,117 @@ def server_key(engine: Engine, name: str) -> str:
         return session.get(ServerKey, name).value
 
 
-class Query:
-    """A SELECT compiled once and run straight on a pooled DBAPI connection, its values
-    converted by SQLAlchemy's own type processors (JSON, dates, booleans). For the reads
-    every request makes: SQLAlchemy's Connection and Result machinery cost several times
-    the query itself.
+class Statement:
+    """A statement compiled once for the engine's dialect, run straight on a pooled DBAPI
+    cursor, its parameters and values converted by SQLAlchemy's own type processors
+    (JSON, dates, booleans). For what every request does: SQLAlchemy's Connection and
+    Result machinery cost several times the statement itself.
 
     >>> engine = make_engine("sqlite://"); migrate(engine)
     >>> with Session(engine) as session:
     ...     session.add(GameRow(id="g1", game="black-hole", deal="7", undo_mode="none")); session.commit()
     >>> table = GameRow.__table__
+    >>> update = Statement(engine, table.update().where(table.c.id == sa.bindparam("game_id"))
+    ...                    .values(moves=sa.bindparam("moves")))
+    >>> with transaction(engine) as cursor:
+    ...     update.run(cursor, game_id="g1", moves=["KH"])
     >>> row = Query(engine, sa.select(table).where(table.c.id == sa.bindparam("id"))).first(id="g1")
     >>> row["moves"], row["winnable_deal"], row["created_at"].year > 2000
-    ([], False, True)
+    (['KH'], False, True)
     """
 
-    def __init__(self, engine: Engine, statement: sa.Select) -> None:
+    def __init__(self, engine: Engine, statement: sa.Executable) -> None:
         dialect = engine.dialect
         compiled = statement.compile(dialect=dialect)
         self.engine = engine
         self.sql = str(compiled)
         self.names = list(compiled.positiontup) if compiled.positional else None
-        columns = list(statement.selected_columns)
+        self.binds = {name: bind.type.dialect_impl(dialect).bind_processor(dialect)
+                      for name, bind in compiled.binds.items()}
+        columns = list(getattr(statement, "selected_columns", ()))
         self.keys = [column.key for column in columns]
         self.processors = [column.type.dialect_impl(dialect).result_processor(dialect, None) for column in columns]
 
-    def first(self, **params: Any) -> dict[str, Any] | None:
-        arguments = tuple(params[name] for name in self.names) if self.names is not None else params
-        connection = self.engine.raw_connection()
-        try:
-            cursor = connection.cursor()
-            try:
-                cursor.execute(self.sql, arguments)
-                values = cursor.fetchone()
-            finally:
-                cursor.close()
-        finally:
-            connection.close()  # back to the pool (which rolls back any transaction)
+    def arguments(self, params: dict[str, Any]) -> tuple | dict:
+        converted = {name: (value if value is None or self.binds.get(name) is None else self.binds[name](value))
+                     for name, value in params.items()}
+        return tuple(converted[name] for name in self.names) if self.names is not None else converted
+
+    def row(self, values: tuple | None) -> dict[str, Any] | None:
         if values is None:
             return None
         return {key: (value if process is None or value is None else process(value))
                 for key, process, value in zip(self.keys, self.processors, values)}
+
+    def run(self, cursor: Any, **params: Any) -> dict[str, Any] | None:
+        """Run on ``cursor``; the first row (converted) if it selects."""
+        cursor.execute(self.sql, self.arguments(params))
+        return self.row(cursor.fetchone()) if self.keys else None
+
+
+class Query(Statement):
+    """A :class:`Statement` that reads, each on a connection of its own (from
+    :func:`read_engine`: on PostgreSQL in autocommit, so a read is one round trip, not a
+    ping, the query and a rollback)."""
+
+    def __init__(self, engine: Engine, statement: sa.Select) -> None:
+        super().__init__(read_engine(engine), statement)
+
+    def first(self, **params: Any) -> dict[str, Any] | None:
+        for attempt in (1, 2):
+            connection = self.engine.raw_connection()
+            try:
+                cursor = connection.cursor()
+                try:
+                    return self.run(cursor, **params)
+                finally:
+                    cursor.close()
+            except self.engine.dialect.loaded_dbapi.OperationalError:
+                # a connection the database dropped (a restart): a fresh one, once; a
+                # read may be repeated safely
+                connection.invalidate()
+                if attempt == 2:
+                    raise
+            finally:
+                connection.close()  # back to the pool
+        raise AssertionError("unreachable")
+
+
+_read_engines: dict[str, Engine] = {}
+
+
+def read_engine(engine: Engine) -> Engine:
+    """The engine single-statement reads use: on SQLite the engine itself (a lone SELECT
+    runs outside any transaction there); elsewhere one in autocommit, without the
+    connection ping (:class:`Query` retries a read on a dropped connection instead)."""
+    if engine.dialect.name == "sqlite":
+        return engine
+    key = engine.url.render_as_string(hide_password=False)
+    found = _read_engines.get(key)
+    if found is None:
+        found = _read_engines.setdefault(key, sa.create_engine(engine.url, isolation_level="AUTOCOMMIT",
+                                                               pool_size=10, max_overflow=20))
+    return found
+
+
+@contextlib.contextmanager
+def transaction(engine: Engine):
+    """A write transaction on a pooled DBAPI cursor (SQLite: ``BEGIN IMMEDIATE`` under the
+    write lock), committed at the end of the block, rolled back if it raises."""
+    sqlite = engine.dialect.name == "sqlite"
+    with write_lock(engine):
+        connection = engine.raw_connection()
+        try:
+            cursor = connection.cursor()
+            try:
+                if sqlite:
+                    cursor.execute("BEGIN IMMEDIATE")
+                yield cursor
+                connection.commit()
+            except BaseException:
+                connection.rollback()
+                raise
+            finally:
+                cursor.close()
+        finally:
+            connection.close()

@@ -2,11 +2,18 @@
 sentence for the player>"}`` and an HTTP status, everywhere (routes, middleware, 404s).
 
 ``code`` never changes once published (clients and translations key on it); ``detail``
-is for people and may be reworded. A refused request changes nothing.
+is for people and may be reworded. A refused request changes nothing. ``detail`` is in
+the request's language (:mod:`winnable.web.i18n`): errors raised with an
+:func:`~winnable.web.i18n.N_` message are translated; a sentence the rules wrote in
+English (why a move is illegal) is replaced in other languages by the code's sentence.
 
 >>> error = NotFound("no game with id 'x'", code="game_not_found")
 >>> error.status, error.code, error.body()
 (404, 'game_not_found', {'code': 'game_not_found', 'detail': "no game with id 'x'"})
+>>> Conflict(N_("this game is played without undo"), code="undo_refused").body("nl")
+{'code': 'undo_refused', 'detail': 'deze partij wordt zonder terugnemen gespeeld'}
+>>> Conflict("QD is not the top card of a pile", code="illegal_move").body("fr")["detail"]
+"Les règles n'autorisent pas ce coup ici."
 >>> TooManyRequests("slow down", retry_after=2.2).headers
 {'Retry-After': '3'}
 >>> quote("x" * 100)
@@ -22,6 +29,8 @@ import math
 from typing import Any, ClassVar
 
 from starlette.responses import Response
+
+from winnable.web.i18n import DEFAULT_LOCALE, N_, Message, translate
 
 QUOTE_LIMIT = 40
 """Characters of a bad value quoted back in an error (the rest is cut)."""
@@ -51,11 +60,11 @@ class ApiError(Exception):
         self.code = code or self.default_code
         self.headers = headers or {}
 
-    def body(self) -> dict[str, Any]:
-        return {"code": self.code, "detail": self.detail}
+    def body(self, locale: str = DEFAULT_LOCALE) -> dict[str, Any]:
+        return {"code": self.code, "detail": localized(self.code, self.detail, locale)}
 
-    def response(self) -> Response:
-        return problem_response(self.status, self.code, self.detail, self.headers)
+    def response(self, locale: str = DEFAULT_LOCALE) -> Response:
+        return problem_response(self.status, self.code, self.detail, self.headers, locale)
 
 
 class BadRequest(ApiError):
@@ -118,59 +127,71 @@ class Unavailable(_RetryLater):
     default_code = "unavailable"
 
 
-def problem_json(code: str, detail: str) -> bytes:
-    """The error body as bytes; never fails, whatever ``detail`` holds."""
+def localized(code: str, detail: str, locale: str) -> str:
+    """``detail`` in ``locale``; the code's own sentence for text that has no translation."""
+    if locale == DEFAULT_LOCALE:
+        return str(detail)
+    fallback = CODES.get(code)
+    return translate(detail, locale, fallback=fallback.translate(locale) if fallback is not None else None)
+
+
+def problem_json(code: str, detail: str, locale: str = DEFAULT_LOCALE) -> bytes:
+    """The error body as bytes, ``detail`` in ``locale``; never fails, whatever it holds."""
+    detail = localized(code, detail, locale)
     try:
         return json.dumps({"code": code, "detail": detail}, ensure_ascii=False).encode("utf-8")
     except (UnicodeError, ValueError):
         return json.dumps({"code": code, "detail": detail}, ensure_ascii=True).encode("ascii")
 
 
-def problem_response(status: int, code: str, detail: str, headers: dict[str, str] | None = None) -> Response:
-    return Response(problem_json(code, detail), status_code=status, headers=headers, media_type="application/json")
+def problem_response(status: int, code: str, detail: str, headers: dict[str, str] | None = None,
+                     locale: str = DEFAULT_LOCALE) -> Response:
+    headers = {**(headers or {}), "Content-Language": locale}
+    return Response(problem_json(code, detail, locale), status_code=status, headers=headers, media_type="application/json")
 
 
-# The codes a client may see, for the OpenAPI description and the translators.
-CODES: dict[str, str] = {
-    "bad_request": "The request is malformed.",
-    "invalid_request": "The request's parameters or body do not match the schema.",
-    "invalid_json": "The request body is not valid JSON.",
-    "json_required": "A state-changing call needs a JSON body (Content-Type: application/json).",
-    "body_too_large": "The request body is over the server's limit.",
-    "headers_too_large": "The request headers are over the server's limit.",
-    "host_not_allowed": "The Host header names a site this server does not serve.",
-    "cross_site": "A state-changing call came from another site.",
-    "csrf_failed": "A state-changing call without a same-origin Origin or a valid CSRF token.",
-    "not_found": "No such page or endpoint.",
-    "method_not_allowed": "The endpoint exists but not for this method.",
-    "unknown_game": "No game with that game id (see /api/catalog).",
-    "game_not_found": "No stored game with that id.",
-    "bad_deal": "Not a deal number of that game.",
-    "bad_move": "Not a move in the game's notation.",
-    "illegal_move": "A move the rules refuse here.",
-    "game_over": "The game is over: no more moves.",
-    "undo_refused": "The game's undo rule, or its state, refuses the undo.",
-    "move_limit": "The game has reached the move cap.",
-    "bad_position": "The position asked for is not in the game's history.",
-    "stale_game": "The stored game no longer replays under the current rules.",
-    "budget_too_large": "A solver budget above the server's cap.",
-    "no_winnable_deal": "No deal of that game has been proved winnable yet.",
-    "rate_limited": "Too many requests from this client; see Retry-After.",
-    "solver_busy": "The solver queue is full; see Retry-After.",
-    "solver_queue_full_for_client": "This client already has the most solver jobs it may have waiting.",
-    "unavailable": "The server cannot answer now; see Retry-After.",
-    "internal_error": "A bug on the server's side.",
-    "sign_in_required": "This needs a signed-in player (the Daily, the account).",
-    "bad_credentials": "The name or the password is wrong (which one is not said).",
-    "bad_name": "A player name is 3 to 24 letters or digits, with . _ - between them.",
-    "bad_password": "A password is 8 to 128 characters, without control characters.",
-    "name_taken": "The name cannot be used for a new account.",
-    "daily_unavailable": "No deal of that game has been proved winnable yet: no Daily.",
-    "daily_no_help": "Hints and analyses are off in the Daily while its day lasts.",
-    "daily_no_restart": "The Daily is one attempt: it cannot be restarted.",
-    "daily_over": "That Daily's day is over: its attempts are final.",
-    "daily_deal": "Today's Daily deal is played in the Daily only.",
-    "time_out": "A timed game's move came after its thinking time: the game is lost.",
-    "bad_think": "Timed play is for Black Hole, with 10, 30 or 60 seconds a move.",
-    "bad_date": "A date is YYYY-MM-DD, not in the future.",
+# The codes a client may see, for the OpenAPI description; in other languages than English,
+# the sentence of an error whose own detail has no translation.
+CODES: dict[str, Message] = {
+    "bad_request": N_("The request is malformed."),
+    "invalid_request": N_("The request's parameters or body do not match the schema."),
+    "invalid_json": N_("The request body is not valid JSON."),
+    "json_required": N_("A state-changing call needs a JSON body (Content-Type: application/json)."),
+    "body_too_large": N_("The request body is over the server's limit."),
+    "headers_too_large": N_("The request headers are over the server's limit."),
+    "host_not_allowed": N_("The Host header names a site this server does not serve."),
+    "cross_site": N_("A state-changing call came from another site."),
+    "csrf_failed": N_("A state-changing call without a same-origin Origin or a valid CSRF token."),
+    "not_found": N_("No such page or endpoint."),
+    "method_not_allowed": N_("The endpoint exists but not for this method."),
+    "unknown_game": N_("No game with that game id (see /api/catalog)."),
+    "game_not_found": N_("No stored game with that id."),
+    "bad_deal": N_("Not a deal number of that game."),
+    "bad_move": N_("Not a move in the game's notation."),
+    "illegal_move": N_("A move the rules refuse here."),
+    "game_over": N_("The game is over: no more moves."),
+    "undo_refused": N_("The game's undo rule, or its state, refuses the undo."),
+    "move_limit": N_("The game has reached the move cap."),
+    "bad_position": N_("The position asked for is not in the game's history."),
+    "stale_game": N_("The stored game no longer replays under the current rules."),
+    "budget_too_large": N_("A solver budget above the server's cap."),
+    "no_winnable_deal": N_("No deal of that game has been proved winnable yet."),
+    "rate_limited": N_("Too many requests from this client; see Retry-After."),
+    "solver_busy": N_("The solver queue is full; see Retry-After."),
+    "solver_queue_full_for_client": N_("This client already has the most solver jobs it may have waiting."),
+    "unavailable": N_("The server cannot answer now; see Retry-After."),
+    "internal_error": N_("A bug on the server's side."),
+    "sign_in_required": N_("This needs a signed-in player (the Daily, the account)."),
+    "bad_credentials": N_("The name or the password is wrong (which one is not said)."),
+    "bad_name": N_("A player name is 3 to 24 letters or digits, with . _ - between them."),
+    "bad_password": N_("A password is 8 to 128 characters, without control characters."),
+    "name_taken": N_("The name cannot be used for a new account."),
+    "daily_unavailable": N_("No deal of that game has been proved winnable yet: no Daily."),
+    "daily_no_help": N_("Hints and analyses are off in the Daily while its day lasts."),
+    "daily_no_restart": N_("The Daily is one attempt: it cannot be restarted."),
+    "daily_over": N_("That Daily's day is over: its attempts are final."),
+    "daily_deal": N_("Today's Daily deal is played in the Daily only."),
+    "time_out": N_("A timed game's move came after its thinking time: the game is lost."),
+    "bad_think": N_("Timed play is for Black Hole, with 10, 30 or 60 seconds a move."),
+    "bad_date": N_("A date is YYYY-MM-DD, not in the future."),
 }

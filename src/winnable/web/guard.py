@@ -28,6 +28,7 @@ from starlette.exceptions import HTTPException
 from winnable.web import metrics
 from winnable.web.csrf import CsrfPolicy
 from winnable.web.errors import ApiError, problem_json
+from winnable.web.i18n import N_, locale_of_scope
 from winnable.web.ratelimit import RateLimits, client_key
 from winnable.web.settings import Settings
 
@@ -115,7 +116,7 @@ class Guard:
             refusal = self.refusal(scope)
             if refusal is not None:
                 status = refusal[0]
-                await self.refuse(send_with_headers, *refusal)
+                await self.refuse(send_with_headers, *refusal, locale=locale_of_scope(scope))
                 return
             if b"content-length" not in scope["winnable.headers"] and scope["method"] in UNSAFE:
                 receive = self.limited(receive)  # streamed: counted as it arrives
@@ -133,10 +134,10 @@ class Guard:
             size += len(name) + len(value) + 4
             headers[name] = value
         if size > self.max_headers:
-            return 431, "headers_too_large", f"the request headers are over {self.max_headers // 1024} KiB", {}
+            return 431, "headers_too_large", N_("the request headers are over {n} KiB", n=self.max_headers // 1024), {}
         host = headers.get(b"host", b"").decode("latin-1").lower()
         if not host_allowed(host, self.allowed_hosts):
-            return 400, "host_not_allowed", "this server does not answer for that host name", {}
+            return 400, "host_not_allowed", N_("this server does not answer for that host name"), {}
         path = scope["path"]
         if path not in UNLIMITED:
             client = scope.get("client")
@@ -147,12 +148,12 @@ class Guard:
         length = headers.get(b"content-length")
         if length is not None and (not length.isdigit() or int(length) > self.max_body):
             if length.isdigit():
-                return 413, "body_too_large", f"the request body is over {self.max_body // 1024} KiB", {}
-            return 400, "bad_request", "the Content-Length header is not a number", {}
+                return 413, "body_too_large", N_("the request body is over {n} KiB", n=self.max_body // 1024), {}
+            return 400, "bad_request", N_("the Content-Length header is not a number"), {}
         if scope["method"] in UNSAFE:
             kind = headers.get(b"content-type", b"").split(b";", 1)[0].strip().lower()
             if kind != b"application/json":
-                return 415, "json_required", "a state-changing call needs a JSON body (Content-Type: application/json)", {}
+                return 415, "json_required", N_("a state-changing call needs a JSON body (Content-Type: application/json)"), {}
             refused = self.csrf.refusal(scope, headers)
             if refused is not None:
                 return 403, refused[0], refused[1], {}
@@ -175,9 +176,11 @@ class Guard:
 
         return receive_limited
 
-    async def refuse(self, send: Send, status: int, code: str, detail: str, headers: dict[str, str]) -> None:
-        body = problem_json(code, detail)
-        raw = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]
+    async def refuse(self, send: Send, status: int, code: str, detail: str, headers: dict[str, str],
+                     locale: str = "en") -> None:
+        body = problem_json(code, detail, locale)
+        raw = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode()),
+               (b"content-language", locale.encode())]
         raw.extend((name.lower().encode(), value.encode()) for name, value in headers.items())
         await send({"type": "http.response.start", "status": status, "headers": raw})
         await send({"type": "http.response.body", "body": body})

@@ -28,9 +28,17 @@ SOLVER_WAITING = Gauge("winnable_solver_queue_waiting", "Solver jobs waiting for
 SOLVER_RUNNING = Gauge("winnable_solver_queue_running", "Solver jobs running.", multiprocess_mode="livesum")
 
 
-def queue_changed(waiting: int, running: int) -> None:
+SOLVER_CPU = Counter("winnable_solver_cpu_seconds", "CPU time the solver queue's workers spent searching.")
+_solver_cpu_seen = 0.0
+
+
+def queue_changed(waiting: int, running: int, cpu_seconds: float = 0.0) -> None:
+    global _solver_cpu_seen
     SOLVER_WAITING.set(waiting)
     SOLVER_RUNNING.set(running)
+    if cpu_seconds > _solver_cpu_seen:
+        SOLVER_CPU.inc(cpu_seconds - _solver_cpu_seen)
+        _solver_cpu_seen = cpu_seconds
 
 
 def observe(method: str, route: str, status: int, seconds: float) -> None:

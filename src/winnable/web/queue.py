@@ -13,7 +13,7 @@ request.
   given only the time left.
 
 The engine releases the GIL while it searches, so the workers' searches run beside the
-event loop. The pool of winnable deals is filled by its own low-priority process
+event loop, at a lower CPU priority (``nice``) so that moves and reads come first. The pool of winnable deals is filled by its own low-priority process
 (:mod:`winnable.web.pool`), never by requests.
 
 >>> import asyncio, time
@@ -29,6 +29,7 @@ event loop. The pool of winnable deals is filled by its own low-priority process
 from __future__ import annotations
 
 import asyncio
+import os
 import threading
 import time
 from collections import deque
@@ -36,6 +37,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from winnable.web.errors import TooManyRequests, Unavailable
+from winnable.web.i18n import NP_, N_
 
 
 class Expired(Exception):
@@ -55,12 +57,14 @@ class Job:
 
 class SolverQueue:
     def __init__(self, workers: int = 2, max_waiting: int = 32, per_client: int = 4,
-                 running_per_client: int = 1, on_change: Callable[[int, int], None] | None = None) -> None:
+                 running_per_client: int = 1, on_change: Callable[[int, int, float], None] | None = None,
+                 nice: int = 0) -> None:
         self.workers = max(1, workers)
+        self.nice = nice  # the workers' CPU priority below the server's (0: the same)
         self.max_waiting = max_waiting
         self.per_client = per_client
         self.running_per_client = running_per_client
-        self.on_change = on_change  # (waiting, running), for the metrics
+        self.on_change = on_change  # (waiting, running, CPU seconds so far), for the metrics
         self._lines: dict[str, deque[Job]] = {}
         self._turns: deque[str] = deque()  # clients with waiting jobs, in turn order
         self._running: dict[str, int] = {}
@@ -72,6 +76,7 @@ class SolverQueue:
         self.done = 0
         self.dropped = 0
         self.refused = 0
+        self.cpu_seconds = 0.0  # CPU time the workers spent on jobs (their searches)
         self._job_seconds = 0.5  # running mean of a job's time, for Retry-After
 
     # -- figures -----------------------------------------------------------------------
@@ -118,11 +123,12 @@ class SolverQueue:
             if mine >= self.per_client:
                 self.refused += 1
                 raise TooManyRequests(
-                    f"you already have {mine} solver requests waiting or running; wait for them",
+                    NP_("you already have {n} solver request waiting or running; wait for it",
+                        "you already have {n} solver requests waiting or running; wait for them", mine),
                     code="solver_queue_full_for_client", retry_after=self.retry_after())
             if self._waiting >= self.max_waiting:
                 self.refused += 1
-                raise Unavailable("the solver is busy with other players' requests; try again shortly",
+                raise Unavailable(N_("the solver is busy with other players' requests; try again shortly"),
                                   code="solver_busy", retry_after=self.retry_after())
             line = self._lines.get(job.client)
             if line is None:
@@ -156,7 +162,7 @@ class SolverQueue:
             return
         with self._cond:
             if self._stopping:
-                raise Unavailable("the server is stopping", code="unavailable", retry_after=5)
+                raise Unavailable(N_("the server is stopping"), code="unavailable", retry_after=5)
             while len(self._threads) < self.workers:
                 thread = threading.Thread(target=self._work, name=f"winnable-solver-{len(self._threads)}", daemon=True)
                 self._threads.append(thread)
@@ -178,6 +184,11 @@ class SolverQueue:
         return None
 
     def _work(self) -> None:
+        if self.nice:
+            try:  # Linux: a thread's own priority; requests come before searches
+                os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), self.nice)
+            except (AttributeError, OSError):
+                pass
         while True:
             with self._cond:
                 job = None
@@ -191,6 +202,7 @@ class SolverQueue:
                 self._running[job.client] = self._running.get(job.client, 0) + 1
             self._changed()
             started = time.monotonic()
+            cpu_started = time.thread_time()
             result: Any = None
             error: BaseException | None = None
             left = job.deadline - started
@@ -202,6 +214,7 @@ class SolverQueue:
                 except BaseException as failure:  # handed to the request, which decides
                     error = failure
             took = time.monotonic() - started
+            self.cpu_seconds += time.thread_time() - cpu_started
             with self._cond:
                 job.state = "done"
                 self._busy -= 1
@@ -221,7 +234,7 @@ class SolverQueue:
 
     def _changed(self) -> None:
         if self.on_change is not None:
-            self.on_change(self._waiting, self._busy)
+            self.on_change(self._waiting, self._busy, self.cpu_seconds)
 
     def stop(self, timeout: float = 5.0) -> None:
         with self._cond:

@@ -33,17 +33,20 @@ from limits.storage import Storage, storage_from_string
 from limits.strategies import FixedWindowRateLimiter
 
 from winnable.web.errors import TooManyRequests
+from winnable.web.i18n import N_
 from winnable.web.settings import Settings
 
 WHAT = {
-    "default": "requests",
-    "play": "moves, undos and restarts",
-    "create": "new games",
-    "solver": "hints and analyses",
-    "signup": "new accounts",
-    "login": "sign-in attempts",
-    "login_name": "sign-in attempts for this name",
+    "default": N_("requests"),
+    "play": N_("moves, undos and restarts"),
+    "create": N_("new games"),
+    "solver": N_("hints and analyses"),
+    "signup": N_("new accounts"),
+    "login": N_("sign-in attempts"),
+    "login_name": N_("sign-in attempts for this name"),
 }
+PER = {"second": N_("second"), "minute": N_("minute"), "hour": N_("hour"), "day": N_("day"), "month": N_("month"),
+       "year": N_("year")}
 
 
 @lru_cache(maxsize=4096)
@@ -146,8 +149,12 @@ class RateLimits:
             if not self.limiter.hit(item, name, key):
                 reset = self.limiter.get_window_stats(item, name, key).reset_time
                 raise TooManyRequests(
-                    f"too many {WHAT.get(name, name)}{'' if name == 'login_name' else ' from your address'} (the limit is {item.amount} per "
-                    f"{item.GRANULARITY.name}); try again in a moment",
+                    N_("too many {what} (the limit is {n} per {period}); try again in a moment", what=WHAT[name],
+                       n=item.amount, period=PER.get(item.GRANULARITY.name, item.GRANULARITY.name))
+                    if name == "login_name" else
+                    N_("too many {what} from your address (the limit is {n} per {period}); try again in a moment",
+                       what=WHAT.get(name, name), n=item.amount,
+                       period=PER.get(item.GRANULARITY.name, item.GRANULARITY.name)),
                     retry_after=max(1.0, reset - time.time()),
                 )
 

@@ -203,6 +203,7 @@ class ExportedAccount(BaseModel):
     name: str
     created_at: str | None
     sessions: int
+    language: str | None = Field(None, description="The language chosen with the switch (en, fr, nl), if any.")
 
 
 class AccountExport(BaseModel):

@@ -59,6 +59,9 @@ class Settings(BaseSettings):
     """Solver jobs one client may have waiting or running; beyond it: 429."""
     solver_running_per_client: int = Field(1, ge=1, le=64)
     """Searches of one client running at once (the others wait their turn)."""
+    solver_nice: int = Field(10, ge=0, le=19)
+    """The solver threads' CPU priority below the server's (Linux): moves and reads of
+    every player come before any search."""
 
     # -- the pool of proved-winnable deals --------------------------------------------
     pool_size: int = Field(20, ge=0, le=100_000)

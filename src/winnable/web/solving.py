@@ -29,6 +29,7 @@ import anyio.to_thread
 from winnable.game import Position
 from winnable.solver import Budget, Status, solve
 from winnable.web.cache import ByteLRU
+from winnable.web.i18n import NP_, N_
 from winnable.web.queue import Expired, SolverQueue
 from winnable.web.service import Snapshot, hides_cards
 
@@ -152,9 +153,9 @@ async def hint(solver: Solver, game: Snapshot, seconds: float, parent: Position 
     knows_hidden = hides_cards(game.cls)
     answer: dict[str, Any] = {"move": None, "knows_hidden": knows_hidden, "at": len(game.moves)}
     if position.is_won():
-        return answer | {"verdict": "won", "message": "The game is won.", "seconds": 0.0, "cached": True}
+        return answer | {"verdict": "won", "message": N_("The game is won."), "seconds": 0.0, "cached": True}
     if not position.legal_moves():
-        return answer | {"verdict": "lost", "message": "No winning line from here: no move is left.", "seconds": 0.0, "cached": True}
+        return answer | {"verdict": "lost", "message": N_("No winning line from here: no move is left."), "seconds": 0.0, "cached": True}
     last_move = game.moves[-1] if game.moves else None
     known = await solver.verdict(position, started + seconds * MARGIN, client, parent, last_move)
     answer |= {"verdict": known.status.value, "seconds": round(time.monotonic() - started, 4), "cached": known.cached}
@@ -164,16 +165,19 @@ async def hint(solver: Solver, game: Snapshot, seconds: float, parent: Position 
             "move": move,
             "describe": describe(position, move),
             "line_length": len(known.line),
-            "message": f"{move} keeps a win in reach ({len(known.line)} moves to go)"
-            + (" (the hint knows the face-down cards)" if knows_hidden else ""),
+            "message": NP_("{move} keeps a win in reach ({n} move to go; the hint knows the face-down cards)",
+                           "{move} keeps a win in reach ({n} moves to go; the hint knows the face-down cards)",
+                           len(known.line), move=move) if knows_hidden else
+            NP_("{move} keeps a win in reach ({n} move to go)", "{move} keeps a win in reach ({n} moves to go)",
+                len(known.line), move=move),
         }
     if known.status is Status.LOST:
-        return answer | {"message": "No winning line from here."}
+        return answer | {"message": N_("No winning line from here.")}
     if known.busy:
-        return answer | {"message": "The solver is busy with other players' hints; try again in a moment."}
+        return answer | {"message": N_("The solver is busy with other players' hints; try again in a moment.")}
     if known.failure:
-        return answer | {"message": "The solver could not work on this position (a bug on our side)."}
-    return answer | {"message": f"No winning line found within {seconds:g} s; one may still exist."}
+        return answer | {"message": N_("The solver could not work on this position (a bug on our side).")}
+    return answer | {"message": N_("No winning line found within {seconds} s; one may still exist.", seconds=format(seconds, "g"))}
 
 
 async def analysis(solver: Solver, game: Snapshot, prefixes: Callable[[int], Position], seconds: float,
@@ -222,9 +226,9 @@ async def analysis(solver: Solver, game: Snapshot, prefixes: Callable[[int], Pos
     result["verdict"] = now.status.value
     if now.status is Status.WON:
         result["winnable"] = True
-        return finish("Still winnable." if game.status != "won" else "The game is won.")
+        return finish(N_("Still winnable.") if game.status != "won" else N_("The game is won."))
     if now.status is Status.UNKNOWN:
-        return finish(f"Undecided: the solver found no winning line within {seconds:g} s.")
+        return finish(N_("Undecided: the solver found no winning line within {seconds} s.", seconds=format(seconds, "g")))
     # Lost from here. What hints and earlier analyses proved narrows the search: the
     # last position known winnable (low) and the first known lost (high).
     low, low_line, high = (0, None, 0) if not moves else await anyio.to_thread.run_sync(known_bounds, solver, prefixes(0), moves)
@@ -232,9 +236,10 @@ async def analysis(solver: Solver, game: Snapshot, prefixes: Callable[[int], Pos
         start = now if not moves else await verdict_at(0)
         if start.status is Status.LOST:
             result["winnable"] = False
-            return finish("This deal cannot be won: no move lost it.")
+            return finish(N_("This deal cannot be won: no move lost it."))
         if start.status is Status.UNKNOWN:
-            return finish(f"No winning line from here; the solver could not tell within {seconds:g} s whether the deal was winnable.")
+            return finish(N_("No winning line from here; the solver could not tell within {seconds} s whether the deal was winnable.",
+                              seconds=format(seconds, "g")))
         low_line = start.line
     result["winnable"] = True
     while high - low > 1:
@@ -246,16 +251,18 @@ async def analysis(solver: Solver, game: Snapshot, prefixes: Callable[[int], Pos
             high = middle
         else:
             result["between"] = [low, high]
-            return finish(f"No winning line from here; the losing move is between moves {low + 1} and {high}, "
-                          f"but the solver ran out of its {seconds:g} s.")
+            return finish(N_("No winning line from here; the losing move is between moves {low} and {high}, "
+                             "but the solver ran out of its {seconds} s.", low=low + 1, high=high, seconds=format(seconds, "g")))
     result |= {
         "lost_at": low,
         "losing_move": moves[low],
         "better_move": low_line[0] if low_line else None,
         "better_line_length": len(low_line),
     }
-    better = f"; {low_line[0]} would have kept a win in reach" if low_line else ""
-    return finish(f"Move {low + 1}, {moves[low]}, lost the game{better}.")
+    if low_line:
+        return finish(N_("Move {n}, {move}, lost the game; {better} would have kept a win in reach.",
+                         n=low + 1, move=moves[low], better=low_line[0]))
+    return finish(N_("Move {n}, {move}, lost the game.", n=low + 1, move=moves[low]))
 
 
 def known_bounds(solver: Solver, start: Position,

@@ -13,7 +13,7 @@ from typing import Any
 from fastapi import APIRouter, Depends, Request, Response
 from starlette.concurrency import run_in_threadpool
 
-from winnable.web import schemas
+from winnable.web import i18n, schemas
 from winnable.web.accounts import COOKIE, Viewer
 from winnable.web.deps import AccountsDep, ClientDep, LimitsDep, SettingsDep, ViewerDep, rate_limit
 
@@ -40,6 +40,9 @@ async def signup(body: schemas.Credentials, request: Request, response: Response
     422 ``bad_name`` / ``bad_password`` when a field breaks its rule, 409 ``name_taken``."""
     viewer, token = await run_in_threadpool(accounts.signup, body.name, body.password, request.cookies.get(COOKIE))
     set_session(response, request, token, settings.session_days)
+    chosen = i18n.supported(request.cookies.get(i18n.COOKIE))
+    if chosen:  # the language this browser chose becomes the account's
+        await run_in_threadpool(accounts.set_language, viewer.user_id, chosen)
     return me(viewer)
 
 
@@ -52,6 +55,9 @@ async def login(body: schemas.Credentials, request: Request, response: Response,
     limits.check("login_name", body.name.lower()[:64])
     viewer, token = await run_in_threadpool(accounts.login, body.name, body.password, request.cookies.get(COOKIE))
     set_session(response, request, token, settings.session_days)
+    chosen = await run_in_threadpool(accounts.language, viewer.user_id)
+    if chosen:  # the player's language, on this device too
+        i18n.remember(response, chosen, secure=request.url.scheme == "https")
     return me(viewer)
 
 

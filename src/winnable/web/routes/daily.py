@@ -16,15 +16,18 @@ from winnable.web import schemas
 from winnable.web.daily import parse_day
 from winnable.web.deps import ServicesDep, ViewerDep, database
 from winnable.web.errors import Forbidden
+from winnable.web.i18n import N_, locale_of, titled
 
 router = APIRouter(prefix="/api/daily", tags=["daily"])
 
 
 @router.get("", response_model=schemas.DailyOverview)
-async def overview(viewer: ViewerDep, app: ServicesDep) -> dict[str, Any]:
+async def overview(viewer: ViewerDep, app: ServicesDep, request: Request) -> dict[str, Any]:
     """Today's Dailies: the games that have one, the time to the next, the player's rank.
-    Starts nothing."""
-    return await database(app.settings, app.daily.overview, viewer)
+    Starts nothing. Titles in the request's language."""
+    found = await database(app.settings, app.daily.overview, viewer)
+    titled(found["games"], locale_of(request))
+    return found
 
 
 @router.get("/{game}", response_model=schemas.GameState, responses={401: {"model": schemas.Problem}})
@@ -34,15 +37,16 @@ async def today(game: str, request: Request, viewer: ViewerDep, app: ServicesDep
     clock runs from the deal."""
     if request.headers.get("sec-fetch-site") in ("cross-site", "same-site"):
         # A link on another site must not start anyone's clock.
-        raise Forbidden("the Daily is started from this site's pages", code="cross_site")
+        raise Forbidden(N_("the Daily is started from this site's pages"), code="cross_site")
     return await database(app.settings, app.daily.attempt, viewer, game)
 
 
 @router.get("/{game}/leaderboard", response_model=schemas.Leaderboard)
-async def leaderboard(game: str, viewer: ViewerDep, app: ServicesDep,
+async def leaderboard(game: str, viewer: ViewerDep, app: ServicesDep, request: Request,
                       date: str | None = Query(None, max_length=10, description="YYYY-MM-DD (UTC); default today."),
                       limit: int = Query(50, ge=1, le=200), offset: int = Query(0, ge=0, le=10**6)) -> dict[str, Any]:
     """The ranked attempts of a day: wins by time then moves, then the others by cards
     left (Penguin: partial score). The deal is shown once the day is over."""
     day = parse_day(date, app.daily.now())
-    return await database(app.settings, app.daily.leaderboard, game, day, viewer, limit, offset)
+    board = await database(app.settings, app.daily.leaderboard, game, day, viewer, limit, offset)
+    return titled([board], locale_of(request))[0]

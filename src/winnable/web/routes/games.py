@@ -16,6 +16,7 @@ from winnable.web import schemas
 from winnable.web.accounts import Viewer, digest
 from winnable.web.deps import ServicesDep, ViewerDep, database, rate_limit
 from winnable.web.errors import Conflict
+from winnable.web.i18n import N_
 from winnable.web.pool import Found
 from winnable.web.routes.auth import set_session
 from winnable.web.service import initial, lookup_game, parse_deal
@@ -51,7 +52,7 @@ async def new_game(body: schemas.NewGame, request: Request, response: Response, 
             owner = Viewer(digest(token))
         if not body.winnable:
             if body.deal is not None and daily.is_todays_deal(game_id, parse_deal(body.deal)):
-                raise Conflict("this deal is today's Daily: play it in the Daily (one attempt, no hints)",
+                raise Conflict(N_("this deal is today's Daily: play it in the Daily (one attempt, no hints)"),
                                code="daily_deal")
             return games.create(game_id, body.deal, body.undo, owner=owner, think_seconds=body.think), None
         found = pool.deal_for(game_id)
@@ -69,9 +70,9 @@ async def new_game(body: schemas.NewGame, request: Request, response: Response, 
     state, found = await database(app.settings, create)
     if body.winnable:
         if found is None:
-            title = game_class(game_id).title
-            raise Conflict(f"no {title} deal has been proved winnable yet; play any deal, or try again later",
-                           code="no_winnable_deal")
+            title = N_(game_class(game_id).title)
+            raise Conflict(N_("no {game} deal has been proved winnable yet; play any deal, or try again later",
+                              game=title), code="no_winnable_deal")
         response.headers["X-Winnable-Source"] = "pool" if found.from_pool else "reused"
     return state
 

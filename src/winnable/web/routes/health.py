@@ -12,6 +12,7 @@ from starlette.concurrency import run_in_threadpool
 
 from winnable.web import metrics, schemas
 from winnable.web.errors import NotFound
+from winnable.web.i18n import N_
 
 router = APIRouter(tags=["server"])
 
@@ -45,7 +46,7 @@ def loopback(request: Request) -> bool:
 @router.get("/metrics", include_in_schema=False)
 async def prometheus(request: Request) -> Response:
     if not request.app.state.settings.metrics or not loopback(request):
-        raise NotFound("no such page", code="not_found")
+        raise NotFound(N_("no such page"), code="not_found")
     pool = request.app.state.pool
     body = await run_in_threadpool(metrics.render, pool.counts)
     return Response(body, media_type="text/plain; version=0.0.4; charset=utf-8")

@@ -13,14 +13,14 @@ router = APIRouter(include_in_schema=False)
 
 @router.api_route("/account", methods=["GET", "HEAD"])
 async def account_page(request: Request) -> Response:
-    return pages_of(request).page("account.html")
+    return pages_of(request).render(request, "account.html", scripts=("js/account-menu.js", "js/account.js"))
 
 
 @router.api_route("/daily", methods=["GET", "HEAD"])
 async def daily_page(request: Request) -> Response:
-    return pages_of(request).page("daily.html")
+    return pages_of(request).render(request, "daily.html", scripts=("js/account-menu.js", "js/daily.js"))
 
 
 @router.api_route("/stats", methods=["GET", "HEAD"])
 async def stats_page(request: Request) -> Response:
-    return pages_of(request).page("stats.html")
+    return pages_of(request).render(request, "stats.html", scripts=("js/account-menu.js", "js/stats.js"))

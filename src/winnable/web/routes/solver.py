@@ -9,11 +9,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from fastapi import APIRouter, Depends, Query
+from fastapi import APIRouter, Depends, Query, Request
 
 from winnable.web import schemas
 from winnable.web.deps import ClientDep, ServicesDep, ViewerDep, database, rate_limit
 from winnable.web.errors import Unprocessable
+from winnable.web.i18n import N_, locale_of, translate
 from winnable.web.solving import analysis, hint
 
 router = APIRouter(prefix="/api/games", tags=["solver"], dependencies=[Depends(rate_limit("solver"))])
@@ -23,7 +24,8 @@ def budget(seconds: float | None, default: float, cap: float, what: str) -> floa
     if seconds is None:
         return default
     if seconds > cap:
-        raise Unprocessable(f"seconds must be at most {cap:g} (the server's cap for {what})", code="budget_too_large")
+        raise Unprocessable(N_("seconds must be at most {cap} (the server's cap for {what})", cap=format(cap, "g"), what=what),
+                            code="budget_too_large")
     return seconds
 
 
@@ -31,13 +33,13 @@ Seconds = Query(None, gt=0, allow_inf_nan=False, description="Time budget in sec
 
 
 @router.get("/{game_id}/hint", response_model=schemas.Hint)
-async def get_hint(game_id: str, app: ServicesDep, client: ClientDep, viewer: ViewerDep,
+async def get_hint(game_id: str, app: ServicesDep, client: ClientDep, viewer: ViewerDep, request: Request,
                    seconds: float | None = Seconds) -> dict[str, Any]:
     """The next move of a winning line from here, or the verdict (lost / unknown). Every
     hint is counted: a game won with hints is assisted. Off in the Daily (403
     ``daily_no_help``)."""
     games, settings = app.games, app.settings
-    seconds = budget(seconds, settings.hint_seconds, settings.hint_max_seconds, "a hint")
+    seconds = budget(seconds, settings.hint_seconds, settings.hint_max_seconds, N_("a hint"))
 
     def load():
         game = games.snapshot(game_id, viewer, "hint")
@@ -48,19 +50,26 @@ async def get_hint(game_id: str, app: ServicesDep, client: ClientDep, viewer: Vi
     answer = await hint(app.solver, game, seconds, parent, client)
     if game.status == "playing":
         await database(settings, games.count_hint, game_id)
-    return answer
+    return in_language(answer, request)
 
 
 @router.get("/{game_id}/analysis", response_model=schemas.Analysis)
-async def get_analysis(game_id: str, app: ServicesDep, client: ClientDep, viewer: ViewerDep,
+async def get_analysis(game_id: str, app: ServicesDep, client: ClientDep, viewer: ViewerDep, request: Request,
                        seconds: float | None = Seconds) -> dict[str, Any]:
     """Still winnable? After a loss: the move that lost it and a better one. Off in the
     Daily until its day is over (403 ``daily_no_help``)."""
     games, settings = app.games, app.settings
-    seconds = budget(seconds, settings.analysis_seconds, settings.analysis_max_seconds, "an analysis")
+    seconds = budget(seconds, settings.analysis_seconds, settings.analysis_max_seconds, N_("an analysis"))
     game = await database(settings, games.snapshot, game_id, viewer, "analysis")
 
     def prefix(k: int):
         return games.positions.after(game.game, game.deal, game.moves[:k])
 
-    return await analysis(app.solver, game, prefix, seconds, client)
+    return in_language(await analysis(app.solver, game, prefix, seconds, client), request)
+
+
+def in_language(answer: dict[str, Any], request: Request) -> dict[str, Any]:
+    """The answer with its ``message`` in the request's language (moves stay in notation)."""
+    if "message" in answer:
+        answer["message"] = translate(answer["message"], locale_of(request))
+    return answer

@@ -19,13 +19,14 @@ from __future__ import annotations
 from typing import Any, Literal
 
 import sqlalchemy as sa
-from fastapi import APIRouter
+from fastapi import APIRouter, Request
 from pydantic import BaseModel, Field
 
 from winnable.errors import UnknownGameError
 from winnable.games import game_class
 from winnable.web.db import GameRow
 from winnable.web.deps import ServicesDep, ViewerDep, database
+from winnable.web.i18n import locale_of, titled
 from winnable.web.service import iso, valid_id
 
 MAX_IDS = 100
@@ -90,7 +91,8 @@ router = APIRouter(tags=["games"])
 
 
 @router.post("/api/games/summaries", response_model=Summaries)
-async def post_summaries(body: SummariesRequest, app: ServicesDep, viewer: ViewerDep) -> dict[str, Any]:
+async def post_summaries(body: SummariesRequest, app: ServicesDep, viewer: ViewerDep, request: Request) -> dict[str, Any]:
     """Summaries (game, deal, moves, status, when) of the games whose ids are given (a
-    signed-in player's games are listed to that player only)."""
-    return {"games": await database(app.settings, summaries, app.engine, body.ids, viewer.user_id)}
+    signed-in player's games are listed to that player only), titles in the request's language."""
+    games = await database(app.settings, summaries, app.engine, body.ids, viewer.user_id)
+    return {"games": titled(games, locale_of(request))}

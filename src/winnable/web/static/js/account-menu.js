@@ -1,7 +1,7 @@
 // The header of every page: the Daily, statistics, and signing in or out.
 
 import { ApiError, el, players } from "./players-api.js";
-import { t } from "./i18n.js";
+import { localHref, t } from "./i18n.js";
 
 async function main() {
   const bar = document.querySelector(".topbar");
@@ -51,7 +51,7 @@ async function main() {
   document.body.dataset.player = me.signed_in ? me.name : "";
   const here = location.pathname;
   const link = (href, text, extra = {}) =>
-    el("a", { class: "nav-link", href, "aria-current": here === href ? "page" : null, ...extra }, text);
+    el("a", { class: "nav-link", href: localHref(href), "aria-current": here === href ? "page" : null, ...extra }, text);
   // In the game's menu the Daily of the game has its own button: this link is for the boards.
   const dailyText = document.querySelector("#menu .menu-links") ? t("Leaderboards") : t("Daily");
   links.append(link("/daily", dailyText, { id: "nav-daily" }), link("/stats", t("Statistics"), { id: "nav-stats" }));
@@ -67,7 +67,7 @@ async function main() {
           onclick: async () => {
             await players.logout();
             // The account's games are its own: a Daily or a game page of it goes back to the lobby.
-            if (document.body.dataset.gameId) location.href = "/";
+            if (document.body.dataset.gameId) location.href = localHref("/");
             else location.reload();
           },
         },

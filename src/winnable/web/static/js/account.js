@@ -2,7 +2,7 @@
 // out, or delete the account.
 
 import { ApiError, el, players, safeNext } from "./players-api.js";
-import { t } from "./i18n.js";
+import { localHref, t } from "./i18n.js";
 
 const $ = (id) => document.getElementById(id);
 const next = safeNext(new URLSearchParams(location.search).get("next"));
@@ -62,7 +62,7 @@ function signedIn(root, me) {
   ], async (data) => {
     if (!window.confirm(t("Delete your account and its games for good?"))) return;
     await players.deleteAccount(data.get("password"));
-    location.href = "/";
+    location.href = localHref("/");
   });
   remove.classList.add("danger");
   root.replaceChildren(
@@ -70,12 +70,12 @@ function signedIn(root, me) {
     el(
       "div",
       { class: "account-actions" },
-      el("a", { class: "btn", href: "/stats" }, t("Your statistics")),
-      el("a", { class: "btn", href: "/daily" }, t("Today's Daily")),
+      el("a", { class: "btn", href: localHref("/stats") }, t("Your statistics")),
+      el("a", { class: "btn", href: localHref("/daily") }, t("Today's Daily")),
       el("a", { class: "btn", id: "download-data", href: "/api/account/export", download: `winnable-${me.name}.json` }, t("Download my data (JSON)")),
       el("button", { class: "btn", type: "button", id: "account-sign-out", onclick: async () => {
         await players.logout();
-        location.href = "/";
+        location.href = localHref("/");
       } }, t("Sign out")),
     ),
     remove,

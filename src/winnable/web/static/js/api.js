@@ -1,7 +1,13 @@
 // The JSON API the server offers (see /docs for its OpenAPI page). Every error comes
-// back as an ApiError carrying the server's sentence for the player.
+// back as an ApiError carrying the server's sentence for the player, in the page's
+// language: every call names it (`?lang=`), which the server puts first.
 
-import { t } from "./i18n.js";
+import { t, locale } from "./i18n.js";
+
+/** `path` with the page's language, so answers and errors come in it. */
+export function withLang(path) {
+  return `${path}${path.includes("?") ? "&" : "?"}lang=${encodeURIComponent(locale)}`;
+}
 
 export class ApiError extends Error {
   constructor(status, detail) {
@@ -27,7 +33,7 @@ export async function call(method, path, body) {
   }
   let response;
   try {
-    response = await fetch(path, init);
+    response = await fetch(withLang(path), init);
   } catch (error) {
     throw new ApiError(0, t("The server cannot be reached. Is it still running?"));
   }

@@ -1,8 +1,9 @@
 // Card drawing: every card is a small inline SVG on a 100 x 140 grid, so it stays crisp
 // at any size. The rank sits top left and the suit top right, so a card stays readable
-// when only its top strip shows in a fanned pile or column.
+// when only its top strip shows in a fanned pile or column. Ranks are drawn with the
+// page's language's letters (French R D V, Dutch H V B); the codes stay English ("QH").
 
-import { t } from "./i18n.js";
+import { t, tp } from "./i18n.js";
 
 const SVG_NS = "http://www.w3.org/2000/svg";
 
@@ -18,10 +19,11 @@ const CARD_NAMES = {
 };
 function rankName(rank) {
   switch (rank) {
-    case "A": return t("Ace");
-    case "J": return t("Jack");
-    case "Q": return t("Queen");
-    case "K": return t("King");
+    // Translators: a rank's name inside a card's name ("{rank} of hearts"), for screen readers.
+    case "A": return tp("card name", "Ace");
+    case "J": return tp("card name", "Jack");
+    case "Q": return tp("card name", "Queen");
+    case "K": return tp("card name", "King");
     case "T": return "10";
     default: return rank;
   }
@@ -61,8 +63,17 @@ export function parseCard(code) {
   return { rank: rank === "10" ? "T" : rank, suit, red: suit === "H" || suit === "D" };
 }
 
+/** A rank as the page's language writes it on a card: "10", "K" / "R" / "H". */
 export function rankLabel(rank) {
-  return rank === "T" ? "10" : rank;
+  switch (rank) {
+    // Translators: the letter on the cards of each rank, as players of the language know them.
+    case "A": return tp("card rank", "A");
+    case "J": return tp("card rank", "J");
+    case "Q": return tp("card rank", "Q");
+    case "K": return tp("card rank", "K");
+    case "T": return "10";
+    default: return rank;
+  }
 }
 
 /** "7♥", for messages. */
@@ -101,7 +112,7 @@ function faceMarkup(code) {
     middle =
       `<rect class="frame" x="17" y="46" width="66" height="84" rx="7"/>` +
       `<use class="ghost" href="#suit-${suit}" x="24" y="58" width="52" height="52"/>` +
-      `<text class="court" x="50" y="106" text-anchor="middle">${rank}</text>`;
+      `<text class="court" x="50" y="106" text-anchor="middle">${label}</text>`;
   } else if (rank === "A") {
     middle = `<use href="#suit-${suit}" x="17" y="50" width="66" height="66"/>`;
   } else {

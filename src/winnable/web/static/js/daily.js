@@ -2,7 +2,7 @@
 // (?game=black-hole&date=2026-11-30), with the countdown to the next Daily.
 
 import { ApiError, clock, countdownTo, el, openDaily, players, resultText } from "./players-api.js";
-import { t } from "./i18n.js";
+import { formatDate, localHref, t, tn } from "./i18n.js";
 
 const $ = (id) => document.getElementById(id);
 const params = new URLSearchParams(location.search);
@@ -17,7 +17,7 @@ function shiftDay(date, days) {
 function address() {
   const query = new URLSearchParams({ game: view.game });
   if (view.date && view.date !== view.today) query.set("date", view.date);
-  history.replaceState(null, "", `/daily?${query}`);
+  history.replaceState(null, "", localHref(`/daily?${query}`));
 }
 
 function row(entry, board) {
@@ -27,7 +27,7 @@ function row(entry, board) {
       ? clock(entry.seconds || 0)
       : penguin
         ? t("{n} of 52 home", { n: entry.partial })
-        : t("{n} cards left", { n: entry.cards_left });
+        : tn("{n} card left", "{n} cards left", entry.cards_left, { n: entry.cards_left });
   return el(
     "tr",
     { class: entry.you ? "you" : null, "aria-current": entry.you ? "true" : null },
@@ -51,11 +51,11 @@ async function showBoard() {
     return;
   }
   address();
-  $("board-title").textContent = t("{game} · {date}", { game: board.title, date: board.date });
+  $("board-title").textContent = t("{game} · {date}", { game: board.title, date: formatDate(board.date, { dateStyle: "long" }) });
   $("day-next").disabled = board.date >= view.today;
   $("board-date").value = board.date;
   const summary = [
-    board.players ? t("{n} players", { n: board.players }) : t("Nobody has played this Daily yet."),
+    board.players ? tn("{n} player", "{n} players", board.players, { n: board.players }) : t("Nobody has played this Daily yet."),
     board.your_rank ? t("Your rank: {rank}", { rank: board.your_rank }) : null,
     board.over ? (board.deal ? t("Deal #{deal}, final results", { deal: board.deal }) : t("Final results")) : t("Today: results change until midnight UTC"),
   ].filter(Boolean);

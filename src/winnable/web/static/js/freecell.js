@@ -221,7 +221,8 @@ function belowBase(position) {
 
 function emptyLabel(position) {
   const rank = belowBase(position);
-  return rank ? `<small>${t("only")}</small>${rankLabel(rank)}` : "";
+  const only = t("only");
+  return rank ? `<small>${only}</small>${rankLabel(rank)}` : "";
 }
 
 function emptyName(position, i) {

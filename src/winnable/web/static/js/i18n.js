@@ -3,12 +3,15 @@
 //
 //   t("Deal {n}", { n: 123 })                    -> "Deal 123" / "Donne 123"
 //   tn("{n} move", "{n} moves", count, { n: count })
+//   tp("card rank", "K")                         -> "K" / "R" / "H" (a message with a context)
 //
 // Message ids are the English sentences; `{name}` placeholders are filled from params.
 // The catalogue for the page's language is embedded by the server in
 // <script id="i18n-catalog" type="application/json">{"locale": "fr", "messages": {...}}</script>
 // (a data block, allowed by the Content-Security-Policy); without one the page is English.
-// A message of the catalogue is a string, or for tn() a list of plural forms.
+// A message of the catalogue is a string, or for tn() a list of plural forms; a message
+// with a context is keyed "context\u0004msgid", as gettext does. The server makes the
+// catalogue from the .po files (`pybabel extract -k t -k tn:1,2 -k tp:1c,2`, see babel.cfg).
 
 function loadCatalog() {
   try {
@@ -39,6 +42,23 @@ export function t(msgid, params) {
   return fill(typeof found === "string" && found ? found : msgid, params);
 }
 
+/** The short text `msgid` in the sense `context` ("card rank", "K"): for words that
+ * mean different things in different places. */
+export function tp(context, msgid, params) {
+  const found = messages[`${context}\u0004${msgid}`];
+  return fill(typeof found === "string" && found ? found : msgid, params);
+}
+
+/** A link to a page of this site that keeps the page's language when it is not English
+ * (so a shared link opens in the language it was shared in): "/play/penguin?lang=fr". */
+export function localHref(path) {
+  if (locale === "en") return path;
+  const [base, hash = ""] = path.split("#");
+  const url = new URL(base, "http://x");
+  url.searchParams.set("lang", locale);
+  return url.pathname + url.search + (hash ? `#${hash}` : "");
+}
+
 /** A sentence that counts `n` things: `singular` or `plural` in English, the locale's
  * plural forms elsewhere (English, French and Dutch have two: "one" and "other"). */
 export function tn(singular, plural, n, params) {
@@ -46,6 +66,14 @@ export function tn(singular, plural, n, params) {
   const index = plurals.select(n) === "one" ? 0 : 1;
   if (Array.isArray(forms) && forms[index]) return fill(forms[index], params);
   return fill(index === 0 ? singular : plural, params);
+}
+
+/** A date (a Date, an ISO time, or a "YYYY-MM-DD" day, taken as UTC) as the locale
+ * writes it: formatDate("2026-11-30") -> "Nov 30, 2026" / "30 nov. 2026" / "30 nov 2026". */
+export function formatDate(value, options = { dateStyle: "medium" }) {
+  const day = typeof value === "string" && /^\d{4}-\d{2}-\d{2}$/.test(value);
+  const date = day ? new Date(`${value}T00:00:00Z`) : new Date(value);
+  return new Intl.DateTimeFormat(locale, day ? { ...options, timeZone: "UTC" } : options).format(date);
 }
 
 /** A number written as the locale writes it (1,234 / 1 234 / 1.234). */

@@ -2,7 +2,7 @@
 // the player's result and rank, and the way to the leaderboards.
 
 import { clock, countdownTo, dailyOverviewOrNull, el, openDaily, resultText } from "./players-api.js";
-import { t } from "./i18n.js";
+import { localHref, t, tn } from "./i18n.js";
 
 async function main() {
   const box = document.getElementById("daily-banner");
@@ -30,7 +30,7 @@ async function main() {
           t("{result}, rank {rank} of {players}", { result: resultText(attempt.status), rank: attempt.rank, players: game.players }),
           attempt.status === "won" && attempt.seconds !== null ? ` · ${clock(attempt.seconds)}` : "",
         )
-      : el("span", { class: "daily-result muted" }, game.players ? t("{n} players so far", { n: game.players }) : t("Be the first today"));
+      : el("span", { class: "daily-result muted" }, game.players ? tn("{n} player so far", "{n} players so far", game.players, { n: game.players }) : t("Be the first today"));
     list.append(
       el(
         "li",
@@ -41,7 +41,7 @@ async function main() {
           "span",
           { class: "daily-actions" },
           el("button", { class: "btn primary small daily-play", type: "button", onclick: () => openDaily(game.game).catch(console.error) }, label),
-          el("a", { class: "btn small", href: `/daily?game=${encodeURIComponent(game.game)}` }, t("Leaderboard")),
+          el("a", { class: "btn small", href: localHref(`/daily?game=${encodeURIComponent(game.game)}`) }, t("Leaderboard")),
         ),
       ),
     );

@@ -2,7 +2,7 @@
 
 import { api } from "./api.js";
 import { installSprite, makeBack, makeCard } from "./cards.js";
-import { t, tn, locale } from "./i18n.js";
+import { t, tn, locale, localHref } from "./i18n.js";
 
 const FAMILY_INFO = {
   blackhole: {
@@ -32,6 +32,9 @@ const GAME_ART = {
   "spider-2": [null, "8H", "7H"],
   "spider-1": [null, "8C", "7C"],
 };
+
+// Translated outside template literals: `pybabel extract` does not look inside ${...}.
+const movesText = (n) => tn("{n} move", "{n} moves", n, { n });
 
 function el(tag, attrs = {}, ...children) {
   const node = document.createElement(tag);
@@ -68,7 +71,9 @@ function tile(game, compact = false) {
   const playing = stored(game.id);
   const form = el("form", { class: "deal-form", action: `/play/${game.id}`, method: "get" });
   const input = el("input", { type: "text", name: "deal", inputmode: "numeric", pattern: "[0-9]{1,20}", placeholder: t("Deal #"), "aria-label": t("{game}: deal number", { game: game.title }) });
-  form.append(input, el("button", { class: "btn small", type: "submit" }, t("Open")));
+  form.append(input);
+  if (locale !== "en") form.append(el("input", { type: "hidden", name: "lang", value: locale }));
+  form.append(el("button", { class: "btn small", type: "submit" }, t("Open")));
   return el(
     "article",
     { class: compact ? "game-tile compact" : "game-tile", "data-game": game.id },
@@ -81,8 +86,8 @@ function tile(game, compact = false) {
       el(
         "div",
         { class: "tile-actions" },
-        el("a", { class: "btn primary play", href: `/play/${game.id}` }, playing ? t("Continue") : t("Play")),
-        el("a", { class: "btn rules", href: `/rules/${game.id}` }, t("Rules")),
+        el("a", { class: "btn primary play", href: localHref(`/play/${game.id}`) }, playing ? t("Continue") : t("Play")),
+        el("a", { class: "btn rules", href: localHref(`/rules/${game.id}`) }, t("Rules")),
         form,
       ),
     ),
@@ -152,11 +157,11 @@ async function yourGames() {
         { "data-id": game.id, class: `your-game ${game.status}` },
         el(
           "a",
-          { class: "your-game-link", href: game.links.resume },
+          { class: "your-game-link", href: localHref(game.links.resume) },
           el("b", {}, game.title),
           " ",
           t("Deal #{n}", { n: game.deal }),
-          el("small", {}, `${tn("{n} move", "{n} moves", game.moves, { n: game.moves })} \u00b7 ${words[game.status] || words.playing} \u00b7 ${game.updated_at ? format.format(new Date(game.updated_at)) : ""}`),
+          el("small", {}, `${movesText(game.moves)} \u00b7 ${words[game.status] || words.playing} \u00b7 ${game.updated_at ? format.format(new Date(game.updated_at)) : ""}`),
         ),
       ),
     ),

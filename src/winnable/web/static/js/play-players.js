@@ -3,7 +3,7 @@
 // and Black Hole's timed play (seconds a move, chosen before the deal, counted down).
 
 import { clock, dailyOverviewOrNull, el, openDaily } from "./players-api.js";
-import { t } from "./i18n.js";
+import { formatDate, localHref, t } from "./i18n.js";
 
 const $ = (id) => document.getElementById(id);
 const gameName = decodeURIComponent(location.pathname.split("/").filter(Boolean)[1] || "");
@@ -141,9 +141,9 @@ document.addEventListener("winnable:state", (event) => {
   if (state.daily) {
     // A Daily's address names the attempt, not the deal: the deal is today's Daily,
     // which opens as a normal game for nobody.
-    history.replaceState(null, "", `/play/${encodeURIComponent(state.game)}?id=${encodeURIComponent(state.id)}`);
-    dailyBadge.textContent = t("Daily {date}", { date: state.daily });
-    dailyBadge.href = `/daily?game=${encodeURIComponent(state.game)}&date=${state.daily}`;
+    history.replaceState(null, "", localHref(`/play/${encodeURIComponent(state.game)}?id=${encodeURIComponent(state.id)}`));
+    dailyBadge.textContent = t("Daily {date}", { date: formatDate(state.daily, { day: "numeric", month: "short" }) });
+    dailyBadge.href = localHref(`/daily?game=${encodeURIComponent(state.game)}&date=${state.daily}`);
     dailyBadge.title = t("See the leaderboard");
     if (lastDailyStatus !== state.status) refreshDaily();
   }

@@ -8,8 +8,8 @@
 // move; dragging chooses the place directly.
 
 import { api, ApiError } from "./api.js";
-import { installSprite, cardName, cardSpan } from "./cards.js";
-import { t, tn, parts, locale } from "./i18n.js";
+import { installSprite, cardName, cardSpan, rankLabel } from "./cards.js";
+import { t, tn, parts, locale, localHref } from "./i18n.js";
 import * as blackhole from "./blackhole.js";
 import * as freecell from "./freecell.js";
 import * as spider from "./spider.js";
@@ -627,7 +627,7 @@ function updateChrome() {
   const base = $("base");
   const rank = position.base_rank;
   base.hidden = !rank || rank === "A";
-  base.textContent = base.hidden ? "" : t("Foundations from {rank}", { rank: rank === "T" ? "10" : rank });
+  base.textContent = base.hidden ? "" : t("Foundations from {rank}", { rank: rankLabel(rank) });
   tick();
   if (state.status === "won") setBadge("won", t("Won"));
 }
@@ -652,9 +652,7 @@ function tick() {
 function dealAddress(deal) {
   const params = new URLSearchParams();
   params.set("deal", String(deal));
-  const lang = new URLSearchParams(location.search).get("lang");
-  if (lang) params.set("lang", lang);
-  return `/play/${encodeURIComponent(gameName)}?${params}`;
+  return localHref(`/play/${encodeURIComponent(gameName)}?${params}`);
 }
 
 function rememberGame(state) {
@@ -797,7 +795,8 @@ function play(entry, node) {
     await sendMove(still.move);
     if (app.state.move_count > before) {
       const auto = app.state.move_count - before - 1;
-      announce(auto > 0 ? `${spoken} ${tn("{n} more card went home by itself.", "{n} more cards went home by themselves.", auto, { n: auto })}` : spoken);
+      const more = tn("{n} more card went home by itself.", "{n} more cards went home by themselves.", auto, { n: auto });
+      announce(auto > 0 ? `${spoken} ${more}` : spoken);
     }
   });
 }
@@ -907,7 +906,8 @@ async function hint() {
     const away = answer.line_length ? [el("br"), el("small", {}, tn("A win is {n} move away.", "A win is {n} moves away.", answer.line_length, { n: answer.line_length }))] : [];
     const tap = entry && entry.from !== "stock" ? [el("br"), el("small", {}, t("Tap the marked card to play it."))] : [];
     say([el("b", {}, t("Hint:")), " ", ...(entry ? sentenceOf(entry) : [answer.move]), ...away, ...tap, ...hidden], { sticky: true, kind: "hint" });
-    if (entry) announce(`${t("Hint:")} ${plainSentence(entry, app.state.position)}`);
+    const label = t("Hint:");
+    if (entry) announce(`${label} ${plainSentence(entry, app.state.position)}`);
     if (entry && entry.from) {
       const cards = placesOf(app.state.position).get(entry.from) || [];
       const node = entry.from === "stock" ? table.querySelector(".stock") : elementAt(entry.from, cards.length - (entry.count || 1));
@@ -1010,7 +1010,7 @@ function showWin() {
   const state = app.state;
   if (state.status !== "won") return;
   const body = [
-    el("p", {}, tn("Deal #{deal} of {game}, won in {time} and {n} move.", "Deal #{deal} of {game}, won in {time} and {n} moves.", state.move_count, { deal: state.deal, game: state.title || app.info.title, time: formatTime(state.elapsed_seconds || 0), n: state.move_count })),
+    el("p", {}, tn("Deal #{deal} of {game}, won in {time} and {n} move.", "Deal #{deal} of {game}, won in {time} and {n} moves.", state.move_count, { deal: state.deal, game: app.info.title || state.title, time: formatTime(state.elapsed_seconds || 0), n: state.move_count })),
   ];
   const score = scoreLine(state);
   if (score) body.push(el("p", { class: "muted" }, score));
@@ -1044,7 +1044,7 @@ function showLost() {
     art: "stuck",
     body: [
       el("p", {}, tn("No card can move: {n} card left on the table.", "No card can move: {n} cards left on the table.", left, { n: left })),
-      scoreLine(state) ? el("p", {}, `${scoreLine(state)} \u00b7 ${formatTime(state.elapsed_seconds || 0)} \u00b7 ${tn("{n} move", "{n} moves", state.move_count, { n: state.move_count })}`) : null,
+      scoreLine(state) ? el("p", {}, `${scoreLine(state)} \u00b7 ${formatTime(state.elapsed_seconds || 0)} \u00b7 ${movesText(state.move_count)}`) : null,
       el("p", { class: "muted" }, t("The solver can show you the move that lost the game.")),
     ].filter(Boolean),
     buttons,
@@ -1096,10 +1096,12 @@ function when(iso) {
   for (const [unit, size] of [["day", 86400], ["hour", 3600], ["minute", 60]]) {
     if (Math.abs(seconds) >= size) return format.format(Math.round(seconds / size), unit);
   }
-  return format.format(0, "minute");
+  return format.format(0, "second"); // "now", "maintenant", "nu" (CLDR's Dutch "this minute" reads as the future)
 }
 
 const STATUS_WORDS = { playing: () => t("in play"), won: () => t("won"), lost: () => t("lost") };
+// Translated outside template literals: `pybabel extract` does not look inside ${...}.
+const movesText = (n) => tn("{n} move", "{n} moves", n, { n });
 
 async function showYourGames() {
   openOverlay({ title: t("Your games"), kind: "yours", body: [el("p", { class: "thinking" }, t("Loading\u2026"))], buttons: [button(t("Close"), closeOverlay, { id: "yours-close" })] });
@@ -1116,6 +1118,7 @@ async function showYourGames() {
     return;
   }
   games.sort((a, b) => (a.status === "playing") - (b.status === "playing") || 0).reverse();
+  const thisGame = t("this game");
   const list = el(
     "ul",
     { class: "your-games" },
@@ -1126,11 +1129,11 @@ async function showYourGames() {
         { "data-id": game.id, class: `your-game ${game.status}` },
         el(
           "a",
-          { class: "your-game-link", href: game.links.resume, "aria-current": current ? "true" : null },
+          { class: "your-game-link", href: localHref(game.links.resume), "aria-current": current ? "true" : null },
           el("b", {}, game.title),
           " ",
           t("Deal #{n}", { n: game.deal }),
-          el("small", {}, `${tn("{n} move", "{n} moves", game.moves, { n: game.moves })} \u00b7 ${(STATUS_WORDS[game.status] || STATUS_WORDS.playing)()} \u00b7 ${when(game.updated_at)}${current ? ` \u00b7 ${t("this game")}` : ""}`),
+          el("small", {}, `${movesText(game.moves)} \u00b7 ${(STATUS_WORDS[game.status] || STATUS_WORDS.playing)()} \u00b7 ${when(game.updated_at)}${current ? ` \u00b7 ${thisGame}` : ""}`),
         ),
       );
     }),
@@ -1612,7 +1615,7 @@ function wire() {
 
 function fatal(message) {
   $("title").textContent = "Winnable";
-  table.replaceChildren(el("div", { class: "fatal" }, el("p", {}, message), el("a", { class: "btn primary", href: "/" }, t("See all games"))));
+  table.replaceChildren(el("div", { class: "fatal" }, el("p", {}, message), el("a", { class: "btn primary", href: localHref("/") }, t("See all games"))));
   document.body.dataset.ready = "1";
 }
 
@@ -1634,8 +1637,8 @@ async function main() {
   document.title = `${app.info.title} \u00b7 Winnable`;
   document.body.dataset.family = app.info.family;
   $("title").textContent = app.info.title;
-  $("rules-link").href = `/rules/${gameName}`;
-  $("menu-rules").href = `/rules/${gameName}`;
+  $("rules-link").href = localHref(`/rules/${gameName}`);
+  $("menu-rules").href = localHref(`/rules/${gameName}`);
   $("onetap-toggle").checked = settings().oneTap;
   $("safe-row").hidden = app.info.family !== "freecell";
   const modes = app.info.undo_modes && app.info.undo_modes.length ? app.info.undo_modes : ["unlimited"];

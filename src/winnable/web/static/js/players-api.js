@@ -2,7 +2,7 @@
 // Sentences a player reads go through t()/tn() (see i18n.js).
 
 import { call, ApiError } from "./api.js";
-import { t } from "./i18n.js";
+import { localHref, t } from "./i18n.js";
 
 export { ApiError };
 
@@ -82,10 +82,10 @@ export function safeNext(value, fallback = "/") {
 export async function openDaily(game) {
   try {
     const state = await players.daily(game);
-    location.href = `/play/${encodeURIComponent(game)}?id=${encodeURIComponent(state.id)}`;
+    location.href = localHref(`/play/${encodeURIComponent(game)}?id=${encodeURIComponent(state.id)}`);
   } catch (error) {
     if (error instanceof ApiError && error.status === 401) {
-      location.href = `/account?next=${encodeURIComponent(`/daily?game=${game}&play=1`)}`;
+      location.href = localHref(`/account?next=${encodeURIComponent(localHref(`/daily?game=${game}&play=1`))}`);
       return;
     }
     throw error;
@@ -98,7 +98,7 @@ export function resultText(status) {
     {
       won: t("Won"),
       lost: t("Lost"),
-      playing: t("Playing"),
+      playing: t("In play"),
       unfinished: t("Unfinished"),
     }[status] || status
   );

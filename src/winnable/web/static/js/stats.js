@@ -3,7 +3,7 @@
 // and a plot of results over time, drawn here as SVG (no library, no build step).
 
 import { clock, el, players, resultText } from "./players-api.js";
-import { formatNumber, t, tn } from "./i18n.js";
+import { formatDate, formatNumber, t, tn } from "./i18n.js";
 
 const $ = (id) => document.getElementById(id);
 const UNDO_NAMES = () => ({ unlimited: t("unlimited undo"), one: t("one undo"), none: t("no undo") });
@@ -65,8 +65,10 @@ function plot(history, title) {
     const home = game.out_of ? (game.out_of - (game.cards_left ?? game.out_of)) / game.out_of : game.status === "won" ? 1 : 0;
     const kind = game.status === "won" ? (game.assisted ? "assisted" : "won") : game.status;
     const dot = el("circle", { class: `dot ${kind}`, cx: x(i), cy: y(game.status === "won" ? 1 : home), r: 4.5 });
-    const when = new Date(game.at).toLocaleString();
-    dot.append(el("title", {}, `${when}: ${resultText(game.status)}${game.assisted ? ` (${t("assisted")})` : ""}, ${tn("{n} move", "{n} moves", game.moves, { n: game.moves })}`));
+    const when = formatDate(game.at, { dateStyle: "medium", timeStyle: "short" });
+    const assisted = game.assisted ? t("won with hints") : resultText(game.status);
+    const moves = tn("{n} move", "{n} moves", game.moves, { n: game.moves });
+    dot.append(el("title", {}, t("{when}: {result}, {moves}", { when, result: assisted, moves })));
     svg.append(dot);
   });
   return svg;
