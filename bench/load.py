@@ -7,9 +7,10 @@ rate limits and the solver queue see them as the different people they are.
 
 * ``--players`` (200) players each play Black Hole at one move a second, with a GET of
   the game's state half-way between moves; a finished game is followed by a new one;
-* ``--hinters`` (20) other clients ask ``--hint-rate`` (10) hints a second together, each on
+* ``--hinters`` (30) other clients ask ``--hint-rate`` (10) hints a second together, each on
   its own game, playing a random move (not the hint) in between so that every hint is a
-  fresh search (20 clients, so that each stays within the solver rate limit of 30/min).
+  fresh search (30 clients at 20 hints a minute each: inside the solver rate limit of
+  30/min, which 20 clients at exactly 30/min each brushed against).
 
 After ``--warmup`` seconds it measures for ``--seconds`` (60) and prints p50/p99 latency
 of each kind of request, the errors (any status but 2xx, or no answer), the server's CPU
@@ -77,14 +78,15 @@ def descendants(pid: int) -> list[int]:
     return found
 
 
-def cpu_seconds(pids: list[int]) -> float:
-    """User + system CPU time of these processes (their threads included)."""
+def cpu_seconds(pids: list[int], system: bool = False) -> float:
+    """User + system CPU time of these processes (their threads included); with
+    ``system``, the system (kernel) part only."""
     tick = os.sysconf("SC_CLK_TCK")
     total = 0
     for pid in pids:
         try:
             fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-            total += int(fields[11]) + int(fields[12])
+            total += int(fields[12]) + (0 if system else int(fields[11]))
         except (OSError, IndexError, ValueError):
             continue
     return total / tick
@@ -168,7 +170,9 @@ class Client:
     """A minimal HTTP/1.1 keep-alive client on its own loopback address, over asyncio
     streams: the load generator shares this session's CPU with the server, and httpx
     spent ten times this client's CPU on each request (the server got less for itself).
-    Sends ``Accept-Encoding: br`` like a browser, so the server compresses as it would."""
+    Sends ``Accept-Encoding: br`` like a browser, so the server compresses as it would,
+    and keeps the cookies the server sets (the guest session a first new game starts),
+    so that, as in a browser, one player's games share one session."""
 
     def __init__(self, base: str, index: int) -> None:
         host, _, port = base.removeprefix("http://").partition(":")
@@ -176,6 +180,7 @@ class Client:
         self.address = f"127.77.{index // 250}.{index % 250 + 1}"
         self.reader: asyncio.StreamReader | None = None
         self.writer: asyncio.StreamWriter | None = None
+        self.cookies: dict[bytes, bytes] = {}
 
     async def __aenter__(self) -> "Client":
         return self
@@ -191,6 +196,9 @@ class Client:
                                                                          local_addr=(self.address, 0))
             head = (f"{method} {path} HTTP/1.1\r\nHost: {self.host}:{self.port}\r\nOrigin: {self.base}\r\n"
                     f"Accept-Encoding: br\r\n")
+            if self.cookies:
+                head += "Cookie: " + "; ".join(f"{name.decode()}={value.decode()}"
+                                               for name, value in self.cookies.items()) + "\r\n"
             if body is not None:
                 head += f"Content-Type: application/json\r\nContent-Length: {len(body)}\r\n"
             try:
@@ -205,6 +213,10 @@ class Client:
             status = int(lines[0].split()[1])
             headers = dict(line.split(b": ", 1) for line in lines[1:] if b": " in line)
             headers = {name.lower(): value for name, value in headers.items()}
+            for line in lines[1:]:  # every Set-Cookie (the dict above keeps only one)
+                if line[:12].lower() == b"set-cookie: ":
+                    name, _, value = line[12:].split(b";", 1)[0].partition(b"=")
+                    self.cookies[name.strip()] = value.strip()
             data = await self.reader.readexactly(int(headers.get(b"content-length", b"0")))
             if headers.get(b"content-encoding") == b"br":
                 data = brotli.decompress(data)
@@ -290,11 +302,13 @@ async def run_load(server: Server, args) -> None:
     pids = server.pids()
     load_before = loadavg()
     cpu_before, own_before, wall_before = cpu_seconds(pids), time.process_time(), time.monotonic()
+    kernel_before = cpu_seconds(pids, system=True)
     solver_before = solver_cpu_seconds(server.base)
     figures.measuring = True
     await asyncio.sleep(args.seconds)
     figures.measuring = False
     cpu, own, wall = cpu_seconds(pids) - cpu_before, time.process_time() - own_before, time.monotonic() - wall_before
+    kernel = cpu_seconds(pids, system=True) - kernel_before
     searches = solver_cpu_seconds(server.base) - solver_before
     load_after = loadavg()
     await asyncio.gather(*tasks)
@@ -314,6 +328,8 @@ async def run_load(server: Server, args) -> None:
     print(f"server CPU {cpu:.1f} s = {cpu / max(requests, 1) * 1e3:.2f} ms per request, of which the hints' "
           f"searches {searches:.1f} s; without them {(cpu - searches) / max(requests, 1) * 1e3:.2f} ms per request; "
           f"load generator CPU {own:.1f} s")
+    print(f"server CPU in the kernel (system time: sockets, SQLite's file I/O) {kernel:.1f} s = "
+          f"{kernel / max(requests, 1) * 1e3:.2f} ms per request")
 
 
 # -- memory ---------------------------------------------------------------------------------
@@ -353,7 +369,7 @@ def run_memory(server: Server, args) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--players", type=int, default=200)
-    parser.add_argument("--hinters", type=int, default=20, help="clients asking hints (each within its rate limit)")
+    parser.add_argument("--hinters", type=int, default=30, help="clients asking hints (each within its rate limit)")
     parser.add_argument("--hint-rate", type=float, default=10, help="hints a second, all hinters together")
     parser.add_argument("--seconds", type=float, default=60)
     parser.add_argument("--warmup", type=float, default=10, help="seconds before measuring (every player has its first game)")
