@@ -23,14 +23,14 @@ import datetime as dt
 import random
 from typing import Any, Callable
 
-from sqlalchemy import func, select
+from sqlalchemy import bindparam, func, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from winnable.games import game_ids
 from winnable.web.accounts import Viewer
 from winnable.verdicts import VerdictRow
-from winnable.web.db import DailyAttempt, DailyDeal, GameRow, User, as_utc, write_lock, writer
+from winnable.web.db import DailyAttempt, DailyDeal, GameRow, Query, User, as_utc, write_lock, writer
 from winnable.web.errors import Conflict, Unauthorized, Unprocessable
 from winnable.web.i18n import N_
 from winnable.web.pool import WinnablePool
@@ -80,6 +80,13 @@ class DailyService:
         self.write_engine = writer(self.engine)
         self.pool = pool
         self.draw = draw or (lambda game: proved_deal(pool, game))
+        # Every new game with a deal number asks whether it is today's Daily: one
+        # compiled read (not an ORM session), and a deal once stored is remembered (it
+        # never changes; a day without one yet is asked again, another server may
+        # choose it at any moment).
+        self._read_deal = Query(self.engine, select(DailyDeal.deal).where(DailyDeal.game == bindparam("game"),
+                                                                          DailyDeal.day == bindparam("day")))
+        self._stored: dict[tuple[str, dt.date], int] = {}
 
     def now(self) -> dt.datetime:
         return self.games.clock()
@@ -88,10 +95,14 @@ class DailyService:
     def deal_of(self, game: str, day: dt.date, create: bool = False) -> int | None:
         """The Daily deal of ``game`` on ``day``: chosen and stored the first time it is
         asked for (``create``), else None when there is none."""
-        with Session(self.engine) as session:
-            found = session.get(DailyDeal, (game, day))
-            if found is not None or not create:
-                return None if found is None else int(found.deal)
+        known = self._stored.get((game, day))
+        if known is not None:
+            return known
+        found = self._read_deal.first(game=game, day=day)
+        if found is not None:
+            return self._remember(game, day, int(found["deal"]))
+        if not create:
+            return None
         deal = self.draw(game)
         if deal is None:
             title = N_(lookup_game(game).title)
@@ -104,7 +115,13 @@ class DailyService:
         except IntegrityError:  # another worker or server chose first: theirs it is
             pass
         with Session(self.engine) as session:
-            return int(session.get(DailyDeal, (game, day)).deal)
+            return self._remember(game, day, int(session.get(DailyDeal, (game, day)).deal))
+
+    def _remember(self, game: str, day: dt.date, deal: int) -> int:
+        if len(self._stored) >= 4096:  # a few days of every game: start again
+            self._stored.clear()
+        self._stored[(game, day)] = deal
+        return deal
 
     def is_todays_deal(self, game: str, deal: int) -> bool:
         """True if ``deal`` is today's Daily of ``game`` (played in the Daily only)."""
