@@ -76,3 +76,29 @@ def test_a_games_responses_match_their_schemas(client, spec):
         moved = checked(client, spec, "POST", f"/api/games/{other['id']}/moves", json={"move": other["legal"][0]["move"]})
         assert moved.json()["title"] == name
         checked(client, spec, "GET", f"/api/games/{other['id']}/hint?seconds=0.5")
+
+
+def test_game_states_are_exactly_what_their_model_writes(client):
+    """The hot routes write the game state themselves (winnable.web.responses.StateJSON),
+    not through their response_model: the bytes must be the model's own, field for
+    field and number for number (``0.0``, not ``0``), for every route that answers a
+    state, plain and timed games, after moves, an undo, a restart and a loss."""
+    from winnable.web.schemas import GameState
+
+    def same(response, status=200):
+        assert response.status_code == status, response.text
+        assert response.headers["content-type"] == "application/json"
+        assert GameState.model_validate_json(response.content).model_dump_json().encode() == response.content
+        return response.json()
+
+    for body in ({"game": "black-hole", "deal": 3}, {"game": "black-hole", "deal": 4, "think": 30, "undo": "one"},
+                 {"game": "freecell", "deal": 9}, {"game": "black-widow", "deal": 2}):
+        state = same(client.post("/api/games", json=body), 201)
+        path = f"/api/games/{state['id']}"
+        state = same(client.post(path + "/moves", json={"move": state["legal"][0]["move"]}))
+        same(client.get(path))
+        same(client.post(path + "/undo", json={}))
+        state = same(client.post(path + "/restart", json={}))
+        while state["status"] == "playing" and state["move_count"] < 60:
+            state = same(client.post(path + "/moves", json={"move": state["legal"][-1]["move"], "auto": True}))
+        same(client.get(path))

@@ -12,7 +12,8 @@ A route asks for what it needs by type::
 (``ServicesDep`` is all services at once: one dependency costs less per request than
 several; ``GamesDep``, ``SolverDep``... give one each), and a stricter rate limit with
 ``dependencies=[Depends(rate_limit("solver"))]``. Who is asking (the session cookie's
-player or guest) is ``ViewerDep``.
+player or guest) is ``ViewerDep``. The hot routes (a move, a game's state, a new game)
+take all of it from one dependency, ``Annotated[Caller, Depends(caller("play"))]``.
 """
 
 from __future__ import annotations
@@ -126,6 +127,34 @@ async def database(settings: Settings, work: Callable[..., T], *args: Any) -> T:
     if settings.database_threads:
         return await run_in_threadpool(work, *args)
     return work(*args)
+
+
+@dataclass(frozen=True, slots=True)
+class Caller:
+    """A request to one of the hot routes (moves, state, new games), as one dependency
+    gives it: the services, who is asking (the session's viewer) and the client's
+    rate-limit key. One dependency instead of three (services, viewer, rate limit):
+    FastAPI spends tens of microseconds solving each one."""
+
+    app: Services
+    viewer: Viewer
+    client: str
+
+
+def caller(limit: str | None = None) -> Callable:
+    """A dependency giving the :class:`Caller`, after counting the request against the
+    named rate limit (429 past it), as ``rate_limit(limit)`` would, before anything else."""
+
+    async def dependency(request: Request) -> Caller:
+        state = request.app.state
+        client = request.client
+        key = client_key(client.host if client else None)
+        if limit is not None:
+            state.limits.check(limit, key)
+        return Caller(state.services, await get_viewer(request), key)
+
+    dependency.__name__ = f"caller_{limit}" if limit else "caller"
+    return dependency
 
 
 def rate_limit(name: str) -> Callable:

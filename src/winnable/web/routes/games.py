@@ -7,29 +7,33 @@ there is nothing to say) from this site's pages (see :mod:`winnable.web.csrf`).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, Query, Request, Response
+from fastapi import APIRouter, Depends, Query, Request
 
 from winnable.games import game_class
 from winnable.web import schemas
 from winnable.web.accounts import Viewer, digest
-from winnable.web.deps import ServicesDep, ViewerDep, database, rate_limit
+from winnable.web.deps import Caller, ServicesDep, ViewerDep, caller, database
 from winnable.web.errors import Conflict
 from winnable.web.i18n import N_
 from winnable.web.pool import Found
+from winnable.web.responses import StateJSON
 from winnable.web.routes.auth import set_session
 from winnable.web.service import initial, lookup_game, parse_deal
 
 router = APIRouter(prefix="/api/games", tags=["play"])
-play_limit = [Depends(rate_limit("play"))]
 GAME_ID = "Game id, as returned when the game was created."
+# The hot routes (every move, every read, every new game) take the services, the viewer
+# and their rate limit from one dependency, and answer the game state as StateJSON: it is
+# the GameState model's fields already (see winnable.web.responses).
+Reader = Annotated[Caller, Depends(caller())]
+Player = Annotated[Caller, Depends(caller("play"))]
+Creator = Annotated[Caller, Depends(caller("create"))]
 
 
-@router.post("", status_code=201, response_model=schemas.GameState, tags=["games"],
-             dependencies=[Depends(rate_limit("create"))])
-async def new_game(body: schemas.NewGame, request: Request, response: Response, app: ServicesDep,
-                   viewer: ViewerDep) -> dict[str, Any]:
+@router.post("", status_code=201, response_model=schemas.GameState, response_class=StateJSON, tags=["games"])
+async def new_game(body: schemas.NewGame, request: Request, who: Creator) -> StateJSON:
     """Start a game: deal N, a random deal, or (``winnable: true``) a deal the solver proved winnable.
 
     A winnable deal comes from the pool of proved deals in the database (header
@@ -42,13 +46,15 @@ async def new_game(body: schemas.NewGame, request: Request, response: Response, 
     Daily only (409 ``daily_deal``); ``think`` starts Black Hole's timed play.
     """
     game_id = lookup_game(body.game).game_id
+    app = who.app
     games, pool, solver, daily = app.games, app.pool, app.solver, app.daily
+    token: str | None = None
 
     def create() -> tuple[dict[str, Any], Found | None]:
-        owner = viewer
+        nonlocal token
+        owner = who.viewer
         if owner.session is None:  # a new guest: this browser's games are kept under a session
             token = app.accounts.guest_session()
-            set_session(response, request, token, app.settings.guest_days)
             owner = Viewer(digest(token))
         if not body.winnable:
             if body.deal is not None and daily.is_todays_deal(game_id, parse_deal(body.deal)):
@@ -68,41 +74,48 @@ async def new_game(body: schemas.NewGame, request: Request, response: Response, 
         return state, found
 
     state, found = await database(app.settings, create)
+    if body.winnable and found is None:
+        title = N_(game_class(game_id).title)
+        raise Conflict(N_("no {game} deal has been proved winnable yet; play any deal, or try again later",
+                          game=title), code="no_winnable_deal")
+    response = StateJSON(state, status_code=201)
+    if token is not None:
+        set_session(response, request, token, app.settings.guest_days)
     if body.winnable:
-        if found is None:
-            title = N_(game_class(game_id).title)
-            raise Conflict(N_("no {game} deal has been proved winnable yet; play any deal, or try again later",
-                              game=title), code="no_winnable_deal")
         response.headers["X-Winnable-Source"] = "pool" if found.from_pool else "reused"
-    return state
+    return response
 
 
-@router.get("/{game_id}", response_model=schemas.GameState)
-async def get_game(game_id: str, app: ServicesDep, viewer: ViewerDep) -> dict[str, Any]:
+@router.get("/{game_id}", response_model=schemas.GameState, response_class=StateJSON)
+async def get_game(game_id: str, who: Reader) -> StateJSON:
     """A stored game: its moves, the position, the legal moves and the score (a signed-in
     player's games are that player's only)."""
-    return await database(app.settings, app.games.state, game_id, viewer)
+    app = who.app
+    return StateJSON(await database(app.settings, app.games.state, game_id, who.viewer))
 
 
-@router.post("/{game_id}/moves", response_model=schemas.GameState, dependencies=play_limit)
-async def play_move(game_id: str, body: schemas.PlayMove, app: ServicesDep, viewer: ViewerDep) -> dict[str, Any]:
+@router.post("/{game_id}/moves", response_model=schemas.GameState, response_class=StateJSON)
+async def play_move(game_id: str, body: schemas.PlayMove, who: Player) -> StateJSON:
     """Play one move (409 with the rules' reason when it is illegal; timed play: 409
     ``time_out`` when it comes too late, and the game is lost); with ``auto``, then every
     safe move to the foundations it opens (the state's ``safe``)."""
-    return await database(app.settings, app.games.play, game_id, body.move, body.auto, viewer)
+    app = who.app
+    return StateJSON(await database(app.settings, app.games.play, game_id, body.move, body.auto, who.viewer))
 
 
-@router.post("/{game_id}/undo", response_model=schemas.GameState, dependencies=play_limit)
-async def undo(game_id: str, body: schemas.Undo, app: ServicesDep, viewer: ViewerDep) -> dict[str, Any]:
+@router.post("/{game_id}/undo", response_model=schemas.GameState, response_class=StateJSON)
+async def undo(game_id: str, body: schemas.Undo, who: Player) -> StateJSON:
     """Take back the last move (409 when the game's undo mode forbids it); with ``auto``,
     together with the safe moves home played after it, as one undo."""
-    return await database(app.settings, app.games.undo, game_id, body.auto, viewer)
+    app = who.app
+    return StateJSON(await database(app.settings, app.games.undo, game_id, body.auto, who.viewer))
 
 
-@router.post("/{game_id}/restart", response_model=schemas.GameState, dependencies=play_limit)
-async def restart(game_id: str, body: schemas.Empty, app: ServicesDep, viewer: ViewerDep) -> dict[str, Any]:
+@router.post("/{game_id}/restart", response_model=schemas.GameState, response_class=StateJSON)
+async def restart(game_id: str, body: schemas.Empty, who: Player) -> StateJSON:
     """Start the same deal again (not a Daily: 409 ``daily_no_restart``)."""
-    return await database(app.settings, app.games.restart, game_id, viewer)
+    app = who.app
+    return StateJSON(await database(app.settings, app.games.restart, game_id, who.viewer))
 
 
 @router.get("/{game_id}/position", response_model=schemas.PositionAt)
