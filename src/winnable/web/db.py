@@ -32,6 +32,7 @@ import contextlib
 import datetime as dt
 import os
 import threading
+import weakref
 from pathlib import Path
 from typing import Any
 
@@ -395,8 +396,11 @@ class Query(Statement):
 
     def __init__(self, engine: Engine, statement: sa.Select) -> None:
         super().__init__(read_engine(engine), statement)
+        self._readers = sqlite_readers(self.engine)
 
     def first(self, **params: Any) -> dict[str, Any] | None:
+        if self._readers is not None:
+            return self._first_sqlite(self._readers, params)
         for attempt in (1, 2):
             connection = self.engine.raw_connection()
             try:
@@ -414,6 +418,44 @@ class Query(Statement):
             finally:
                 connection.close()  # back to the pool
         raise AssertionError("unreachable")
+
+    def _first_sqlite(self, readers: threading.local, params: dict[str, Any]) -> dict[str, Any] | None:
+        """SQLite: on this thread's own reading connection (see :func:`sqlite_readers`)."""
+        for attempt in (1, 2):
+            connection = getattr(readers, "connection", None)
+            if connection is None:
+                pooled = self.engine.raw_connection()  # made by the engine: its PRAGMAs set
+                pooled.detach()
+                connection = readers.connection = pooled.dbapi_connection
+            cursor = connection.cursor()
+            try:
+                return self.run(cursor, **params)
+            except self.engine.dialect.loaded_dbapi.OperationalError:
+                readers.connection = None  # a broken connection: a fresh one, once
+                connection.close()
+                if attempt == 2:
+                    raise
+            finally:
+                cursor.close()
+        raise AssertionError("unreachable")
+
+
+_sqlite_readers: "weakref.WeakKeyDictionary[Engine, threading.local]" = weakref.WeakKeyDictionary()
+
+
+def sqlite_readers(engine: Engine) -> threading.local | None:
+    """On an SQLite file, each thread reads (:class:`Query`) on a connection of its own,
+    kept out of the pool: a lone SELECT there runs outside any transaction (WAL: it sees
+    every commit, holds nothing after it), and the pool's checkout and return (with its
+    rollback) cost more than the read. None elsewhere (PostgreSQL keeps its pool: a
+    connection per thread would be too many)."""
+    if engine.dialect.name != "sqlite" or engine.url.database in (None, "", ":memory:"):
+        return None
+    with _write_locks_lock:
+        found = _sqlite_readers.get(engine)
+        if found is None:
+            found = _sqlite_readers[engine] = threading.local()
+    return found
 
 
 _read_engines: dict[str, Engine] = {}
