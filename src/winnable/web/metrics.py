@@ -10,7 +10,7 @@ worker processes, ``winnable serve`` gives them a shared folder
 from __future__ import annotations
 
 import os
-from typing import Callable, Iterable
+from typing import Any, Callable, Iterable
 
 from prometheus_client import REGISTRY, CollectorRegistry, Counter, Gauge, Histogram, generate_latest
 from prometheus_client.core import GaugeMetricFamily
@@ -41,9 +41,20 @@ def queue_changed(waiting: int, running: int, cpu_seconds: float = 0.0) -> None:
         _solver_cpu_seen = cpu_seconds
 
 
+_series: dict[tuple[str, str, int], tuple[Any, Any]] = {}
+
+
 def observe(method: str, route: str, status: int, seconds: float) -> None:
-    REQUEST_SECONDS.labels(method, route).observe(seconds)
-    RESPONSES.labels(method, route, str(status)).inc()
+    """One request's latency and status (every request: the labelled series are looked
+    up once per route and status, not at each request)."""
+    key = (method, route, status)
+    series = _series.get(key)
+    if series is None:
+        if len(_series) > 10_000:  # routes are templates, methods and statuses few: never, but bounded
+            _series.clear()
+        series = _series[key] = (REQUEST_SECONDS.labels(method, route), RESPONSES.labels(method, route, str(status)))
+    series[0].observe(seconds)
+    series[1].inc()
 
 
 class PoolCollector(Collector):
