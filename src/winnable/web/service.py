@@ -49,7 +49,7 @@ from winnable.deals import MAX_DEAL, parse_deal_number
 from winnable.errors import IllegalMoveError, UnknownGameError, WinnableError
 from winnable.game import Position
 from winnable.games import game_class, game_ids
-from winnable.web.cache import ByteLRU, position_size
+from winnable.web.cache import ByteLRU, deep_size, position_size
 from winnable.web.db import GameRow, Query, Statement, as_utc, transaction, utcnow, write_lock, writer
 from winnable.web.errors import ApiError, BadRequest, Conflict, Forbidden, NotFound, Unavailable, quote
 from winnable.web.i18n import N_
@@ -253,6 +253,20 @@ def finishing_line(position: Position) -> list[str] | None:
 
 
 _shown = ByteLRU(16 << 20)
+_shown_sizes: dict[type, int] = {}
+
+
+def shown_size(entry: Shown) -> int:
+    """Bytes a memoised :class:`Shown` costs: its own view and moves (measured once per
+    game, doubled, as :func:`position_size` does) and its position, which it may keep
+    alive after the positions' cache let go of it. (Four times the position's size
+    before: two to eight times too much, so that the memo held fewer positions than
+    200 players have games, and worked most views out twice.)"""
+    cls = type(entry.position)
+    size = _shown_sizes.get(cls)
+    if size is None:
+        size = _shown_sizes[cls] = 2 * deep_size((entry.view, entry.legal, entry.safe, entry.finish))
+    return size + position_size(entry.position)
 
 
 def shown(position: Position) -> Shown:
@@ -271,7 +285,7 @@ def shown(position: Position) -> Shown:
         safe_moves_home(position) if playing else [],
         finishing_line(position) if playing else None,
     )
-    _shown.put(id(position), entry, 4 * position_size(position))
+    _shown.put(id(position), entry, shown_size(entry))
     return entry
 
 
