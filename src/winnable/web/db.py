@@ -396,11 +396,11 @@ class Query(Statement):
 
     def __init__(self, engine: Engine, statement: sa.Select) -> None:
         super().__init__(read_engine(engine), statement)
-        self._readers = sqlite_readers(self.engine)
+        self._readers = kept_connections(self.engine, "read")
 
     def first(self, **params: Any) -> dict[str, Any] | None:
         if self._readers is not None:
-            return self._first_sqlite(self._readers, params)
+            return self._first_kept(self._readers, params)
         for attempt in (1, 2):
             connection = self.engine.raw_connection()
             try:
@@ -419,20 +419,14 @@ class Query(Statement):
                 connection.close()  # back to the pool
         raise AssertionError("unreachable")
 
-    def _first_sqlite(self, readers: threading.local, params: dict[str, Any]) -> dict[str, Any] | None:
-        """SQLite: on this thread's own reading connection (see :func:`sqlite_readers`)."""
+    def _first_kept(self, readers: "Kept", params: dict[str, Any]) -> dict[str, Any] | None:
+        """SQLite: on this thread's own reading connection (see :func:`kept_connections`)."""
         for attempt in (1, 2):
-            connection = getattr(readers, "connection", None)
-            if connection is None:
-                pooled = self.engine.raw_connection()  # made by the engine: its PRAGMAs set
-                pooled.detach()
-                connection = readers.connection = pooled.dbapi_connection
-            cursor = connection.cursor()
+            cursor = readers.connection(self.engine).cursor()
             try:
                 return self.run(cursor, **params)
             except self.engine.dialect.loaded_dbapi.OperationalError:
-                readers.connection = None  # a broken connection: a fresh one, once
-                connection.close()
+                readers.drop()  # a broken connection: a fresh one, once
                 if attempt == 2:
                     raise
             finally:
@@ -440,22 +434,44 @@ class Query(Statement):
         raise AssertionError("unreachable")
 
 
-_sqlite_readers: "weakref.WeakKeyDictionary[Engine, threading.local]" = weakref.WeakKeyDictionary()
+class Kept(threading.local):
+    """One DBAPI connection per thread, made by the engine (its PRAGMAs set) and kept out
+    of its pool."""
+
+    kept: Any = None
+
+    def connection(self, engine: Engine) -> Any:
+        if self.kept is None:
+            pooled = engine.raw_connection()
+            pooled.detach()
+            self.kept = pooled.dbapi_connection
+        return self.kept
+
+    def drop(self) -> None:
+        connection, self.kept = self.kept, None
+        if connection is not None:
+            with contextlib.suppress(Exception):
+                connection.close()
 
 
-def sqlite_readers(engine: Engine) -> threading.local | None:
-    """On an SQLite file, each thread reads (:class:`Query`) on a connection of its own,
-    kept out of the pool: a lone SELECT there runs outside any transaction (WAL: it sees
-    every commit, holds nothing after it), and the pool's checkout and return (with its
-    rollback) cost more than the read. None elsewhere (PostgreSQL keeps its pool: a
-    connection per thread would be too many)."""
+_kept: "weakref.WeakKeyDictionary[Engine, dict[str, Kept]]" = weakref.WeakKeyDictionary()
+
+
+def kept_connections(engine: Engine, purpose: str) -> Kept | None:
+    """On an SQLite file, each thread reads (:class:`Query`) and writes
+    (:func:`transaction`) on connections of its own (one for each ``purpose``), kept out
+    of the pool: the pool's checkout and return, with the rollback it issues on return,
+    cost more than a read, and a third of a move's transaction. A lone SELECT there runs
+    outside any transaction (WAL: it sees every commit and holds nothing after it); a
+    transaction always ends in a commit or a rollback. None elsewhere (PostgreSQL keeps
+    its pool: a connection per thread would be too many)."""
     if engine.dialect.name != "sqlite" or engine.url.database in (None, "", ":memory:"):
         return None
     with _write_locks_lock:
-        found = _sqlite_readers.get(engine)
+        found = _kept.get(engine)
         if found is None:
-            found = _sqlite_readers[engine] = threading.local()
-    return found
+            found = _kept[engine] = {}
+        return found.setdefault(purpose, Kept())
 
 
 _read_engines: dict[str, Engine] = {}
@@ -477,10 +493,28 @@ def read_engine(engine: Engine) -> Engine:
 
 @contextlib.contextmanager
 def transaction(engine: Engine):
-    """A write transaction on a pooled DBAPI cursor (SQLite: ``BEGIN IMMEDIATE`` under the
-    write lock), committed at the end of the block, rolled back if it raises."""
+    """A write transaction on a DBAPI cursor (SQLite: ``BEGIN IMMEDIATE`` under the write
+    lock, on the thread's kept connection; elsewhere a pooled one), committed at the end
+    of the block, rolled back if it raises."""
     sqlite = engine.dialect.name == "sqlite"
+    kept = kept_connections(engine, "write")
     with write_lock(engine):
+        if kept is not None:
+            connection = kept.connection(engine)
+            cursor = connection.cursor()
+            try:
+                cursor.execute("BEGIN IMMEDIATE")
+                yield cursor
+                connection.commit()
+            except BaseException:
+                try:
+                    connection.rollback()
+                except Exception:  # a connection in trouble: the next transaction gets a fresh one
+                    kept.drop()
+                raise
+            finally:
+                cursor.close()
+            return
         connection = engine.raw_connection()
         try:
             cursor = connection.cursor()
