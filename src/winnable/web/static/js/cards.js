@@ -123,6 +123,23 @@ function faceMarkup(code) {
   return markup;
 }
 
+/** A move of `count` cards (led by `card`, ending with `last`) to column `n`, onto the
+ * card `onto` or into the empty column (null), as a sentence: a message id and its
+ * params (the free-cell and Spider families word their column moves alike). */
+export function columnMove({ card, last, onto, n, count }) {
+  if (count === 2) {
+    return onto
+      ? [t("Move {card} and {last} onto {onto} in column {n}."), { card, last, onto, n }]
+      : [t("Move {card} and {last} to the empty column {n}."), { card, last, n }];
+  }
+  if (count > 2) {
+    return onto
+      ? [t("Move the {count} cards from {card} to {last} onto {onto} in column {n}."), { card, last, onto, n, count }]
+      : [t("Move the {count} cards from {card} to {last} to the empty column {n}."), { card, last, n, count }];
+  }
+  return onto ? [t("Move {card} onto {onto} in column {n}."), { card, onto, n }] : [t("Move {card} to the empty column {n}."), { card, n }];
+}
+
 /**
  * A face-up card element. `place` and `index` say where it lies ("column:3", 0-based
  * index from the bottom of that place); they are also the hooks tests select on.

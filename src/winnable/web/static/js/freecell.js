@@ -3,7 +3,7 @@
 // and the height allow (never under `minCw` while the columns still fit), and the
 // columns fan out to use the height there is.
 
-import { cardName, cardSpan, makeCard, makeSlot, rankLabel, suitIcon, suitName } from "./cards.js";
+import { cardName, cardSpan, columnMove, makeCard, makeSlot, rankLabel, suitIcon, suitName } from "./cards.js";
 import { t } from "./i18n.js";
 
 const RATIO = 1.4;
@@ -40,17 +40,7 @@ export function sentence(entry, position) {
   const onto = column.length ? cardSpan(column[column.length - 1]) : null;
   const source = places(position).get(entry.from) || [];
   const last = source.length ? cardSpan(source[source.length - 1]) : card;
-  if (entry.count === 2) {
-    return onto
-      ? [t("Move {card} and {last} onto {onto} in column {n}."), { card, last, onto, n }]
-      : [t("Move {card} and {last} to the empty column {n}."), { card, last, n }];
-  }
-  if (entry.count > 2) {
-    return onto
-      ? [t("Move the {count} cards from {card} to {last} onto {onto} in column {n}."), { card, last, onto, n, count: entry.count }]
-      : [t("Move the {count} cards from {card} to {last} to the empty column {n}."), { card, last, n, count: entry.count }];
-  }
-  return onto ? [t("Move {card} onto {onto} in column {n}."), { card, onto, n }] : [t("Move {card} to the empty column {n}."), { card, n }];
+  return columnMove({ card, last, onto, n, count: entry.count });
 }
 
 /** Where an entry goes, in a few words (for the move announcement). */

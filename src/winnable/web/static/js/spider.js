@@ -3,7 +3,7 @@
 // screen the ten columns stand in two rows of five, so that cards stay big enough to
 // read and to touch.
 
-import { cardSpan, makeBack, makeCard, makeSlot } from "./cards.js";
+import { cardSpan, columnMove, makeBack, makeCard, makeSlot } from "./cards.js";
 import { t, tn } from "./i18n.js";
 
 const RATIO = 1.4;
@@ -41,17 +41,7 @@ export function sentence(entry, position) {
   const onto = target && target.up.length ? cardSpan(target.up[target.up.length - 1]) : null;
   const source = position.columns[columnNumber(entry.from) - 1];
   const last = source && source.up.length ? cardSpan(source.up[source.up.length - 1]) : card;
-  if (entry.count === 2) {
-    return onto
-      ? [t("Move {card} and {last} onto {onto} in column {n}."), { card, last, onto, n }]
-      : [t("Move {card} and {last} to the empty column {n}."), { card, last, n }];
-  }
-  if (entry.count > 2) {
-    return onto
-      ? [t("Move the {count} cards from {card} to {last} onto {onto} in column {n}."), { card, last, onto, n, count: entry.count }]
-      : [t("Move the {count} cards from {card} to {last} to the empty column {n}."), { card, last, n, count: entry.count }];
-  }
-  return onto ? [t("Move {card} onto {onto} in column {n}."), { card, onto, n }] : [t("Move {card} to the empty column {n}."), { card, n }];
+  return columnMove({ card, last, onto, n, count: entry.count });
 }
 
 export function targetName(node) {
