@@ -1,0 +1,137 @@
+"""CPU time of the web app per request, in this one process, without HTTP: the same mix as
+``bench/load.py`` (players each making a move then reading the state, a new game when one
+ends, a hint now and then), sent straight to the ASGI app through all its middleware
+(compression, the guard, metrics with the workers' shared files), on a temporary SQLite
+file. ``bench/load.py`` measures the whole server (uvicorn, the kernel's sockets) but
+moves with whatever else the machine runs; this one isolates the app's own cost and is
+steady enough to compare two versions back to back (``PYTHONPATH=<other checkout>/src``).
+
+Prints, for each of ``--rounds`` rounds of ``--requests`` requests after a warm-up, the
+CPU milliseconds per request, overall and per kind; the best round first (the least
+disturbed by other processes).
+
+    .venv/bin/python bench/app_cpu.py
+    .venv/bin/python bench/app_cpu.py --players 50 --requests 3000 --rounds 3
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import tempfile
+import time
+import warnings
+
+warnings.filterwarnings("ignore")
+
+
+async def call(app, method: str, path: str, body: dict | None, cookie: bytes | None, client: tuple[str, int]):
+    headers = [(b"host", b"127.0.0.1:8000"), (b"origin", b"http://127.0.0.1:8000"), (b"accept-encoding", b"br")]
+    data = b"" if body is None else json.dumps(body).encode()
+    if body is not None:
+        headers += [(b"content-type", b"application/json"), (b"content-length", str(len(data)).encode())]
+    if cookie:
+        headers.append((b"cookie", cookie))
+    scope = {"type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": method, "scheme": "http",
+             "path": path, "raw_path": path.encode(), "query_string": b"", "root_path": "", "headers": headers,
+             "client": client, "server": ("127.0.0.1", 8000), "state": {}}
+    sent = False
+    answer: dict = {"body": []}
+
+    async def receive() -> dict:
+        nonlocal sent
+        if not sent:
+            sent = True
+            return {"type": "http.request", "body": data, "more_body": False}
+        await asyncio.sleep(3600)  # no disconnect while the app answers
+        return {"type": "http.disconnect"}
+
+    async def send(message: dict) -> None:
+        if message["type"] == "http.response.start":
+            answer["status"], answer["headers"] = message["status"], dict(message["headers"])
+        else:
+            answer["body"].append(message.get("body", b""))
+
+    await app(scope, receive, send)
+    content = b"".join(answer["body"])
+    if answer["headers"].get(b"content-encoding") == b"br":
+        import brotli
+
+        content = brotli.decompress(content)
+    return answer["status"], answer["headers"], content
+
+
+async def run(args) -> None:
+    from winnable.web.app import create_app
+
+    folder = tempfile.mkdtemp(prefix="winnable-app-cpu-")
+    app = create_app(f"sqlite:///{folder}/games.db", pool_size=0, metrics=True)
+    rng = random.Random(args.seed)
+    kinds = ("create", "move", "state", "hint")
+    count = dict.fromkeys(kinds, 0)
+    cpu = dict.fromkeys(kinds, 0.0)
+
+    async def timed(kind: str, player: dict, method: str, path: str, body: dict | None = None):
+        started = time.process_time()
+        status, headers, content = await call(app, method, path, body, player["cookie"], player["client"])
+        cpu[kind] += time.process_time() - started
+        count[kind] += 1
+        if status >= 300:
+            raise SystemExit(f"{method} {path}: {status} {content[:200]!r}")
+        if b"set-cookie" in headers:
+            player["cookie"] = headers[b"set-cookie"].split(b";")[0]
+        return json.loads(content)
+
+    async def step(player: dict) -> None:
+        state = player["state"]
+        if state is None or state["status"] != "playing":
+            player["state"] = await timed("create", player, "POST", "/api/games",
+                                          {"game": "black-hole", "deal": rng.randint(1, 10**6)})
+            return
+        if player["hinter"] and count["hint"] * 40 < count["move"]:
+            await timed("hint", player, "GET", f"/api/games/{state['id']}/hint")
+        move = rng.choice(state["legal"])["move"]
+        await timed("move", player, "POST", f"/api/games/{state['id']}/moves", {"move": move})
+        player["state"] = await timed("state", player, "GET", f"/api/games/{state['id']}")
+
+    async with app.router.lifespan_context(app):
+        players = [{"client": (f"127.0.{k // 200}.{k % 200 + 2}", 5000), "cookie": None, "state": None,
+                    "hinter": k % 20 == 0} for k in range(args.players)]
+        for _ in range(3):  # warm-up: every player has a game and a session
+            for player in players:
+                await step(player)
+        rounds, turn = [], 0
+        for _ in range(args.rounds):
+            for kind in kinds:
+                count[kind], cpu[kind] = 0, 0.0
+            started = time.process_time()
+            while sum(count.values()) < args.requests:
+                await step(players[turn % len(players)])
+                turn += 1
+            total = sum(count.values())
+            rounds.append(((time.process_time() - started) / total * 1e3,
+                           {kind: cpu[kind] / max(1, count[kind]) * 1e3 for kind in kinds}))
+    rounds.sort(key=lambda item: item[0])
+    print(f"{args.players} players, {args.rounds} rounds of {args.requests} requests; CPU ms per request "
+          f"(hints include their searches)")
+    for overall, by_kind in rounds:
+        print(f"  {overall:6.3f}   " + "  ".join(f"{kind} {value:6.3f}" for kind, value in by_kind.items()))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--players", type=int, default=200)
+    parser.add_argument("--requests", type=int, default=1500, help="requests per round")
+    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+    os.environ.setdefault("WINNABLE_POOL_SIZE", "0")
+    os.environ["PROMETHEUS_MULTIPROC_DIR"] = tempfile.mkdtemp(prefix="winnable-app-cpu-metrics-")  # as with --workers
+    asyncio.run(run(args))
+
+
+if __name__ == "__main__":
+    main()
