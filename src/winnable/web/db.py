@@ -463,8 +463,11 @@ def kept_connections(engine: Engine, purpose: str) -> Kept | None:
     of the pool: the pool's checkout and return, with the rollback it issues on return,
     cost more than a read, and a third of a move's transaction. A lone SELECT there runs
     outside any transaction (WAL: it sees every commit and holds nothing after it); a
-    transaction always ends in a commit or a rollback. None elsewhere (PostgreSQL keeps
-    its pool: a connection per thread would be too many)."""
+    transaction always ends in a commit or a rollback. Requests run their database work
+    in the event loop's thread (see :func:`winnable.web.deps.database`): two connections
+    a worker process (with ``WINNABLE_DATABASE_THREADS=1``, two for each thread that
+    ran some). None elsewhere (PostgreSQL keeps its pool: a connection per thread would
+    be too many)."""
     if engine.dialect.name != "sqlite" or engine.url.database in (None, "", ":memory:"):
         return None
     with _write_locks_lock:
