@@ -42,8 +42,8 @@ FREECELL_UNWINNABLE_PYSOLFC = tuple(deal for deal in FREECELL_UNWINNABLE if deal
 
 PYSOLFC_FREECELL_NOTE = (
     "the FreeCell FAQ's unwinnable deals are in Microsoft's numbering; PySolFC deals the same "
-    "cards only below 32000 (so only 11982 applies here): its numbers from 32000 on are its "
-    "Mersenne Twister's deals, other deals. The table freecell-ms surveys Microsoft's deals.")
+    "cards only below 32000, so only 11982 applies here: its numbers from 32000 on are its "
+    "Mersenne Twister's deals, other deals. The table freecell-ms surveys Microsoft's deals")
 
 
 @dataclass(frozen=True)
@@ -95,8 +95,8 @@ def _tables() -> dict[str, Table]:
     tables.append(Table("freecell-ms", "freecell", 1, 1_000_000, nodes=20_000_000,
                         title="FreeCell, Microsoft's deals 1-1,000,000", known_lost=FREECELL_UNWINNABLE,
                         numbering=Numbering.MICROSOFT,
-                        note="Microsoft's numbering (PySolFC's ms numbers), the FreeCell FAQ's: "
-                             "every one of its unwinnable deals applies"))
+                        note="Microsoft's numbering, PySolFC's ms numbers, as in the FreeCell FAQ: "
+                             "all eight of its unwinnable deals apply"))
     for game in SPIDER_GAMES:
         tables.append(Table(game, game, 1, 10_000, nodes=2_000_000, title=f"{game}, deals 1-10,000", chunk=10))
     return {table.id: table for table in tables}
