@@ -12,6 +12,7 @@ player waits for, not the server's CPU time (bench/web.py does that).
 
 from __future__ import annotations
 
+import argparse
 import statistics
 import sys
 import tempfile
@@ -38,9 +39,18 @@ MEASURE = """() => {
 
 
 def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+                                     epilog=__doc__.split("\n\n", 2)[2], formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("games", nargs="*", metavar="GAME", help=f"game ids (default: {' '.join(GAMES)})")
+    games = parser.parse_args(argv).games or GAMES
+    from winnable import game_ids
+
+    unknown = [game for game in games if game not in game_ids()]
+    if unknown:
+        parser.error(f"unknown game {unknown[0]!r} (winnable games lists them)")
+
     from playwright.sync_api import sync_playwright
 
-    games = argv or GAMES
     with tempfile.TemporaryDirectory() as folder:
         server = start_server(Path(folder) / "bench.db", Path(folder) / "server.log")
         try:

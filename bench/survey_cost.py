@@ -15,12 +15,13 @@ takes about ``deals x total / J`` of wall time.
 
 from __future__ import annotations
 
+import argparse
 import io
 import json
 import sys
 import time
 
-from winnable.games import game_class
+from winnable.games import game_class, game_ids
 from winnable.solver import Budget, replay
 from winnable.survey import record, search, solve_chunk
 
@@ -32,10 +33,18 @@ def cpu(work) -> tuple[float, object]:
 
 
 def main() -> None:
-    game = sys.argv[1] if len(sys.argv) > 1 else "black-hole"
-    first = int(sys.argv[2]) if len(sys.argv) > 2 else 1
-    last = int(sys.argv[3]) if len(sys.argv) > 3 else 2000
-    budget = Budget(nodes=int(sys.argv[4])) if len(sys.argv) > 4 else Budget()
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+                                     epilog=__doc__.split("\n\n", 1)[1], formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("game", nargs="?", default="black-hole", choices=game_ids(), metavar="GAME",
+                        help="a game id (default black-hole)")
+    parser.add_argument("first", nargs="?", type=int, default=1, help="first deal (default 1)")
+    parser.add_argument("last", nargs="?", type=int, default=2000, help="last deal (default 2000)")
+    parser.add_argument("nodes", nargs="?", type=int, help="positions a deal (default: no budget)")
+    args = parser.parse_args()
+    if not 1 <= args.first <= args.last:
+        parser.error(f"the deals must be a range: {args.first}-{args.last}")
+    game, first, last = args.game, args.first, args.last
+    budget = Budget(nodes=args.nodes) if args.nodes else Budget()
     cls = game_class(game)
     numbers = range(first, last + 1)
     count = len(numbers)

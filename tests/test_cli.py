@@ -84,6 +84,14 @@ def test_survey_budget_leaves_unknowns():
         (("solve", "black-hole", "--file", "/no/such/file"), "cannot read"),
         (("solve", "black-hole"), "deal number or --file"),
         (("solve", "black-hole", "1", "--nodes", "0"), "positive"),
+        (("deal", "freecell", "ms8589934592"), "Microsoft deal number out of range: ms8589934592 (ms0 to ms8589934591)"),
+        (("solve", "freecell", "msx"), "not a deal number"),
+        (("survey", "freecell", "ms1-ms99999999999"), "Microsoft deal number out of range"),
+        (("survey", "freecell", "1-ms5"), "write ms1-ms1000"),
+        (("survey", "freecell", "ms1-5", "--numbering", "pysolfc"), "not of --numbering pysolfc"),
+        (("survey", "freecell", "1-5", "--numbering", "windows"), "no numbering 'windows'"),
+        (("survey", "freecell", "ms1-5", "--database", "sqlite:///unused.db"), "--database holds PySolFC's deal numbers"),
+        (("survey", "freecell", "1-5", "--numbering", "microsoft", "--database", "sqlite:///unused.db"), "--database holds"),
     ],
 )
 def test_bad_input_is_one_line_and_exit_code_2(args, message):
@@ -102,3 +110,34 @@ def test_bad_file_contents_exit_2(tmp_path):
 
 def test_games_lists_black_hole():
     assert "black-hole" in run("games").stdout
+
+
+# -- Microsoft's numbering -------------------------------------------------------------
+def test_deal_and_solve_take_microsoft_numbers():
+    from winnable.freecell import FreeCell
+
+    dealt = run("deal", "freecell", "ms146692")
+    assert dealt.returncode == 0 and dealt.stdout == FreeCell.deal("ms146692").to_text()
+    assert dealt.stdout != run("deal", "freecell", "146692").stdout  # PySolFC's 146692 is another deal
+    as_json = json.loads(run("deal", "freecell", "ms146692", "--json").stdout)
+    assert as_json["deal"] == 146692 and as_json["numbering"] == "microsoft"
+    assert "numbering" not in json.loads(run("deal", "freecell", "146692", "--json").stdout)
+    solved = run("solve", "freecell", "ms146692", "--nodes", "3000000")
+    assert solved.returncode == 0 and solved.stdout.startswith("FreeCell deal ms146692: lost")
+    verdict = json.loads(run("solve", "freecell", "ms146692", "--json", "--nodes", "3000000").stdout)
+    assert (verdict["deal"], verdict["verdict"], verdict["numbering"]) == (146692, "lost", "microsoft")
+
+
+def test_a_microsoft_survey_says_its_numbering(tmp_path):
+    out = tmp_path / "ms.jsonl"
+    result = run("survey", "freecell", "ms31998-ms32001", "--out", str(out), "--quiet", "--json", "--jobs", "1")
+    assert result.returncode == 0, result.stderr
+    summary = json.loads(result.stdout)
+    assert (summary["deals"], summary["numbering"], summary["count"]) == ("ms31998-ms32001", "microsoft", 4)
+    records = [json.loads(line) for line in out.read_text().splitlines()]
+    assert [(r["deal"], r["numbering"]) for r in records] == [(n, "microsoft") for n in range(31998, 32002)]
+    same = json.loads(run("survey", "freecell", "31998-32001", "--numbering", "microsoft", "--quiet", "--json",
+                          "--jobs", "1").stdout)
+    assert same["deals"] == "ms31998-ms32001" and same["positions"] == summary["positions"]
+    pysolfc = json.loads(run("survey", "freecell", "31998-32001", "--quiet", "--json", "--jobs", "1").stdout)
+    assert pysolfc["numbering"] == "pysolfc" and pysolfc["deals"] == "31998-32001"

@@ -1,4 +1,8 @@
-"""PySolFC's deal numbers, checked against the pysol-cards package."""
+"""PySolFC's deal numbers, checked against the pysol-cards package; Microsoft's
+(``ms`` numbers) against Debian's make-microsoft-freecell-board."""
+
+import shutil
+import subprocess
 
 import pytest
 from hypothesis import given, settings, strategies as st
@@ -8,7 +12,8 @@ from pysol_cards.random import shuffle as pysol_shuffle
 
 from shared_data import DATA, SHARED_VECTORS
 from winnable.blackhole import BlackHole
-from winnable.deals import MAX_DEAL, parse_deal_number, shuffled
+from winnable.deals import MAX_DEAL, MS_MAX_DEAL, DealNumber, Numbering, parse_deal_number, shuffled
+from winnable.freecell import FreeCell
 from winnable.errors import ParseError
 
 RENDERER = CardRenderer(True)
@@ -69,7 +74,8 @@ def test_deal_numbers_accept_text_and_int():
 
 
 def test_the_test_vectors_are_in_the_repository():
-    assert sorted(path.name for path in DATA.iterdir()) == ["black-hole-1-1000.csv", "penguin-deals.txt"]
+    assert sorted(path.name for path in DATA.iterdir() if not path.name.startswith("ms-freecell-")) == [
+        "black-hole-1-1000.csv", "penguin-deals.txt"]
     rows = (DATA / "black-hole-1-1000.csv").read_text().splitlines()
     assert rows[0].startswith("deal,verdict") and len(rows) == 1001
 
@@ -77,4 +83,76 @@ def test_the_test_vectors_are_in_the_repository():
 @pytest.mark.skipif(not SHARED_VECTORS.is_dir(), reason="no ../shared/vectors beside this checkout (optional)")
 def test_the_copies_match_the_shared_vectors():
     for path in DATA.iterdir():
+        if path.name.startswith("ms-freecell-"):  # ours, not a copy
+            continue
         assert path.read_bytes() == (SHARED_VECTORS / path.name).read_bytes(), path.name
+
+
+# -- Microsoft's numbering (ms numbers) -------------------------------------------------
+MS_BOARD = shutil.which("make-microsoft-freecell-board")
+
+
+def columns_text(position) -> str:
+    """The columns as make-microsoft-freecell-board -t prints them, one a line."""
+    return "".join(" ".join(str(card) for card in column) + "\n" for column in position.columns)
+
+
+@pytest.mark.parametrize("text, number, numbering", [
+    ("ms146692", 146692, Numbering.MICROSOFT), ("MS7", 7, Numbering.MICROSOFT), (" ms0 ", 0, Numbering.MICROSOFT),
+    ("146692", 146692, Numbering.PYSOLFC), (146692, 146692, Numbering.PYSOLFC),
+    ("ms8589934591", MS_MAX_DEAL, Numbering.MICROSOFT), ("ms1_000_000", 10**6, Numbering.MICROSOFT),
+])
+def test_deal_numbers_parse_and_round_trip(text, number, numbering):
+    deal = DealNumber.parse(text)
+    assert (deal.number, deal.numbering) == (number, numbering)
+    assert DealNumber.parse(str(deal)) == deal and eval(repr(deal)) == deal  # noqa: S307
+    assert str(deal) == ("ms" if numbering is Numbering.MICROSOFT else "") + str(number)
+    assert DealNumber.parse(deal) is deal
+
+
+def test_a_bare_number_takes_the_numbering_asked_for():
+    assert DealNumber.parse("617", "microsoft") == DealNumber(617, Numbering.MICROSOFT)
+    assert DealNumber.parse("ms617", "pysolfc").numbering is Numbering.MICROSOFT
+    assert repr(DealNumber(617)) == "DealNumber('617')" and int(DealNumber(617, Numbering.MICROSOFT)) == 617
+
+
+@pytest.mark.parametrize("text, message", [
+    ("ms8589934592", "Microsoft deal number out of range: ms8589934592 (ms0 to ms8589934591)"),
+    ("ms-1", "not a deal number"), ("ms", "not a deal number"), ("msx", "not a deal number"),
+    ("m146692", "not a deal number"), ("ms 1.5", "not a deal number"), ("0", "deal number out of range"),
+    (True, "not a deal number"), ("ms١٢", "not a deal number"),
+])
+def test_bad_ms_numbers_are_parse_errors(text, message):
+    with pytest.raises(ParseError, match="^" + message.replace("(", r"\(").replace(")", r"\)")):
+        DealNumber.parse(text)
+
+
+def test_a_bad_numbering_is_a_parse_error():
+    with pytest.raises(ParseError, match="no numbering"):
+        Numbering.parse("windows")
+
+
+@pytest.mark.parametrize("number", [1, 617, 11982, 31999])
+def test_below_32000_the_two_numberings_deal_the_same_cards(number):
+    assert shuffled(f"ms{number}") == shuffled(number)
+    assert FreeCell.deal(f"ms{number}") == FreeCell.deal(number)
+
+
+@pytest.mark.parametrize("number", [32000, 146692, 10**6])
+def test_from_32000_on_they_differ(number):
+    assert shuffled(f"ms{number}") != shuffled(number)
+
+
+@pytest.mark.parametrize("number", [146692, 1000000])
+def test_ms_layouts_match_the_stored_ones(number):
+    # Made by: make-microsoft-freecell-board -t N (Debian freecell-solver-bin).
+    expected = (DATA / f"ms-freecell-{number}.txt").read_text()
+    assert columns_text(FreeCell.deal(f"ms{number}")) == expected
+
+
+@pytest.mark.skipif(MS_BOARD is None, reason="make-microsoft-freecell-board not installed (Debian: freecell-solver-bin)")
+@pytest.mark.parametrize("number", [0, 1, 617, 11982, 31999, 32000, 146692, 186216, 10**6, 2**31 - 1, 2**31,
+                                    2**31 + 12345, 2**32 - 1, 2**32, 2**32 + 98765, MS_MAX_DEAL])
+def test_ms_layouts_match_make_microsoft_freecell_board(number):
+    board = subprocess.run([MS_BOARD, "-t", str(number)], capture_output=True, text=True, check=True).stdout
+    assert columns_text(FreeCell.deal(DealNumber(number, Numbering.MICROSOFT))) == board

@@ -8,7 +8,7 @@ import json
 
 import pytest
 
-from winnable.report import TABLES, Table, lines_digest, survey_command, text_table, write_reports
+from winnable.report import FREECELL_UNWINNABLE, TABLES, Table, lines_digest, survey_command, text_table, write_reports
 from winnable.survey import verdicts_digest
 
 
@@ -23,11 +23,13 @@ def write_lines(path, entries) -> None:
 
 
 def test_every_table_has_a_command_that_reproduces_it():
-    assert len(TABLES) == 16
+    assert len(TABLES) == 17
     for table in TABLES.values():
         command = survey_command(table, table.data_name)
         assert command[:4] == ["winnable", "survey", table.game, f"{table.first}-{table.last}"]
         assert ("--nodes" in command) == (table.nodes is not None)
+        assert ("--numbering" in command) == (table.id == "freecell-ms")
+    assert len({table.data_name for table in TABLES.values()}) == 17  # freecell-ms has lines of its own
     assert TABLES["black-hole"].nodes is None and TABLES["black-hole"].published_won == 869_413
 
 
@@ -42,6 +44,36 @@ def test_a_text_table_compares_lost_deals_with_the_published_ones(tmp_path):
     assert "lost deals in this range: 11982" in text and "deal 11982: lost here" in text
     assert "lost here but not published as lost: 11984" in text and "unknown     11983" in text
     assert lines_digest(path) in text and verdicts_digest(entries) in text
+
+
+def test_microsofts_freecell_table_compares_all_eight_known_deals():
+    table = TABLES["freecell-ms"]
+    assert (table.game, table.first, table.last, table.nodes) == ("freecell", 1, 1_000_000, 20_000_000)
+    assert table.title == "FreeCell, Microsoft's deals 1-1,000,000" and table.data_name == "freecell-ms1-1000000.jsonl"
+    assert table.known_lost == FREECELL_UNWINNABLE and len(table.known_lost) == 8
+    assert survey_command(table, "x.jsonl")[4:6] == ["--numbering", "microsoft"]
+
+
+@pytest.mark.parametrize("table_id", ["freecell", "freecell-100k"])
+def test_pysolfc_freecell_tables_compare_only_the_deals_dealt_the_microsoft_way(tmp_path, table_id):
+    table = dataclasses.replace(TABLES[table_id], last=5)
+    assert TABLES[table_id].known_lost == (11982,)
+    entries = records({1: "won", 2: "lost", 3: "won", 4: "won", 5: "won"})
+    text = text_table(table, entries, {}, _write(tmp_path / table.data_name, entries))
+    assert "lost deals in this range: none" in text
+    assert "numbers from 32000 on are its Mersenne Twister's deals" in text
+    assert "lost here but not published as lost: 2" in text
+
+
+def test_a_microsoft_text_table_names_its_numbering(tmp_path):
+    table = dataclasses.replace(TABLES["freecell-ms"], first=146690, last=146693)
+    entries = [dict(entry, numbering="microsoft") for entry in
+               records({146690: "won", 146691: "won", 146692: "lost", 146693: "won"})]
+    text = text_table(table, entries, {}, _write(tmp_path / table.data_name, entries))
+    assert "winnable survey freecell 146690-146693 --numbering microsoft" in text
+    assert "deals       ms146,690-ms146,693: 4 surveyed" in text
+    assert "lost deals in this range: 146692" in text and "deal 146692: lost here" in text
+    assert "not published as lost" not in text
 
 
 def test_a_published_count_is_compared_only_on_the_whole_range(tmp_path):

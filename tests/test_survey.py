@@ -125,6 +125,36 @@ def test_resume_needs_an_out_file_and_a_matching_one(tmp_path):
     assert refused.returncode == 2 and "not part of black-hole 1-10" in refused.stderr
 
 
+def test_a_survey_resumes_only_a_file_of_its_own_numbering(tmp_path):
+    ms = tmp_path / "ms.jsonl"
+    ms.write_text("".join(json.dumps(r) + "\n" for r in solve_chunk("freecell", 1, 3, Budget(), numbering="microsoft")))
+    pysolfc = tmp_path / "pysolfc.jsonl"
+    pysolfc.write_text("".join(json.dumps(r) + "\n" for r in solve_chunk("freecell", 1, 3, Budget())))
+    assert [r["deal"] for r in read_done(ms, "freecell", 1, 10, "microsoft")] == [1, 2, 3]
+    assert [r["deal"] for r in read_done(pysolfc, "freecell", 1, 10)] == [1, 2, 3]
+    with pytest.raises(SurveyError, match="microsoft numbering, not pysolfc"):
+        read_done(ms, "freecell", 1, 10)
+    with pytest.raises(SurveyError, match="pysolfc numbering, not microsoft"):
+        read_done(pysolfc, "freecell", 1, 10, "microsoft")
+    cli = [sys.executable, "-m", "winnable.cli", "survey", "freecell"]
+    tail = ["1-10", "--quiet", "--resume"]
+    refused = subprocess.run(cli + tail + ["--out", str(pysolfc), "--numbering", "microsoft"], capture_output=True, text=True)
+    assert refused.returncode == 2 and "resumes only a file of its own numbering" in refused.stderr
+    refused = subprocess.run(cli + tail + ["--out", str(ms)], capture_output=True, text=True)
+    assert refused.returncode == 2 and "microsoft numbering, not pysolfc" in refused.stderr
+    resumed = subprocess.run(cli + ["ms1-ms5", "--quiet", "--resume", "--json", "--out", str(ms)],
+                             capture_output=True, text=True)
+    assert resumed.returncode == 0, resumed.stderr
+    assert json.loads(resumed.stdout)["resumed"] == 3 and len(read(ms)) == 5
+
+
+def test_microsoft_records_are_the_deals_of_the_ms_numbers():
+    ms, pysolfc = (solve_chunk("freecell", 146692, 146692, Budget(3_000_000), numbering=n)[0]
+                   for n in ("microsoft", "pysolfc"))
+    assert (ms["deal"], ms["verdict"], ms["numbering"]) == (146692, "lost", "microsoft")
+    assert (pysolfc["deal"], pysolfc["verdict"], "numbering" in pysolfc) == (146692, "won", False)
+
+
 # -- a Dask cluster on loopback ----------------------------------------------------------
 @pytest.fixture
 def cluster(tmp_path):

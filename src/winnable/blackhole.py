@@ -150,10 +150,11 @@ class BlackHole(Position):
     def deal(cls, number: int) -> Self:
         """PySolFC's Black Hole: the Ace of Spades goes to the hole, then the other 51
         cards are dealt round the 17 piles, three times."""
-        cards = deals.shuffled(number)
+        deal = deals.DealNumber.parse(number)
+        cards = deals.shuffled(deal)
         cards.remove(HOLE)
         piles = tuple(tuple(cards[index::PILES]) for index in range(PILES))
-        return cls._trusted(piles, (HOLE,), deals.parse_deal_number(number))
+        return cls._trusted(piles, (HOLE,), deal.number)
 
     @classmethod
     def _trusted(cls, piles: tuple[tuple[Card, ...], ...], foundation: tuple[Card, ...], deal_number: int | None) -> Self:

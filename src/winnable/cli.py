@@ -1,5 +1,9 @@
 """The ``winnable`` command: deal, solve and survey any game; serve the web app.
 
+Deal numbers are PySolFC's; ``ms146692`` is Microsoft's deal 146692 (PySolFC's ``ms``
+numbers, ms0 to ms8589934591), and ``winnable survey freecell ms1-ms1000000`` (or
+``1-1000000 --numbering microsoft``) surveys Microsoft's deals.
+
 Bad input (an unknown game, a malformed range, a bad file) prints one line to stderr
 and exits with code 2.
 """
@@ -11,13 +15,16 @@ import os
 import sys
 import time
 from pathlib import Path
-from typing import Optional
+from typing import TYPE_CHECKING, Optional
 
 import typer
 
 from winnable.errors import WinnableError
 from winnable.games import game_class, game_ids
 from winnable.solver import Budget
+
+if TYPE_CHECKING:
+    from winnable.deals import Numbering
 
 app = typer.Typer(
     add_completion=False,
@@ -34,19 +41,31 @@ def fail(message: str) -> typer.Exit:
     return typer.Exit(USAGE_ERROR)
 
 
-def parse_range(text: str) -> tuple[int, int]:
-    """``"1-1000"`` or ``"7"`` to an inclusive range of deal numbers."""
-    from winnable.deals import parse_deal_number
+def parse_range(text: str, numbering: Optional[str] = None) -> tuple[int, int, Numbering]:
+    """``"1-1000"``, ``"7"`` or ``"ms1-ms1000"`` (Microsoft's deals, also written
+    ``ms1-1000``) to an inclusive range of deal numbers and their numbering;
+    ``numbering`` is ``--numbering`` (``None``: PySolFC's unless the range says ``ms``)."""
+    from winnable.deals import DealNumber, Numbering
 
-    first, sep, last = text.partition("-")
     try:
-        low = parse_deal_number(first)
-        high = parse_deal_number(last) if sep else low
-    except WinnableError:
-        raise fail(f"not a range of deal numbers: {text!r} (write A-B, like 1-1000)") from None
-    if high < low:
+        chosen = Numbering.parse(numbering) if numbering is not None else None
+    except WinnableError as error:
+        raise fail(f"--numbering: {error}") from None
+    first, sep, last = text.partition("-")
+    marked = first.strip().lower().startswith("ms")
+    if sep and last.strip().lower().startswith("ms") and not marked:
+        raise fail(f"not a range of deal numbers: {text!r} (write ms1-ms1000 for Microsoft's deals)")
+    if marked and chosen is Numbering.PYSOLFC:
+        raise fail(f"{text!r} is a range of Microsoft's deals, not of --numbering pysolfc")
+    numbering_used = Numbering.MICROSOFT if marked else chosen or Numbering.PYSOLFC
+    try:
+        low = DealNumber.parse(first, numbering_used)
+        high = DealNumber.parse(last, numbering_used) if sep else low
+    except WinnableError as error:
+        raise fail(f"not a range of deal numbers: {text!r} ({error}; write A-B, like 1-1000)") from None
+    if high.number < low.number:
         raise fail(f"empty range {text!r}: {high} is below {low}")
-    return low, high
+    return low.number, high.number, numbering_used
 
 
 def make_budget(nodes: Optional[int], seconds: Optional[float]) -> Budget:
@@ -77,16 +96,19 @@ def games() -> None:
 @app.command()
 def deal(
     game: str = GameArg,
-    number: str = typer.Argument(..., help="Deal number, as in PySolFC."),
+    number: str = typer.Argument(..., help="Deal number, as in PySolFC: 146692, or ms146692 for Microsoft's deal."),
     fmt: str = typer.Option("text", "--format", "-f", help="Board format (text, or the game's own: bhs, fcs, ...)."),
     as_json: bool = typer.Option(False, "--json", help="Print the table as JSON."),
 ) -> None:
-    """Print deal NUMBER of GAME."""
+    """Print deal NUMBER of GAME (PySolFC's numbering; ms146692 is Microsoft's deal 146692)."""
+    from winnable.deals import DealNumber
+
     cls = lookup(game)
     try:
-        position = cls.deal(number)
+        chosen = DealNumber.parse(number)
+        position = cls.deal(chosen)
         if as_json:
-            typer.echo(json.dumps(position.to_json()))
+            typer.echo(json.dumps(with_numbering(position.to_json(), chosen)))
         else:
             typer.echo(position.export(fmt), nl=False)
     except WinnableError as error:
@@ -96,20 +118,23 @@ def deal(
 @app.command()
 def solve(
     game: str = GameArg,
-    number: Optional[str] = typer.Argument(None, help="Deal number (or use --file)."),
+    number: Optional[str] = typer.Argument(None, help="Deal number, ms146692 for Microsoft's (or use --file)."),
     file: Optional[Path] = typer.Option(None, "--file", help="Read the position from a file ('-' for stdin)."),
     fmt: str = typer.Option("text", "--format", "-f", help="Format of --file."),
     nodes: Optional[int] = typer.Option(None, "--nodes", help="Give up after this many positions."),
     seconds: Optional[float] = typer.Option(None, "--seconds", help="Give up after this many seconds."),
     as_json: bool = typer.Option(False, "--json", help="Print the verdict as JSON."),
 ) -> None:
-    """Solve one deal or position: the verdict, a verified winning line, positions and time."""
+    """Solve one deal (ms146692: Microsoft's deal 146692) or position: the verdict, a
+    verified winning line, positions and time."""
+    from winnable.deals import DealNumber
     from winnable.solver import solve as run_solver
 
     cls = lookup(game)
     budget = make_budget(nodes, seconds)
     if (number is None) == (file is None):
         raise fail("give a deal number or --file, not both")
+    chosen = None
     try:
         if file is not None:
             try:
@@ -118,14 +143,15 @@ def solve(
                 raise fail(f"cannot read {file}: {error.strerror}") from None
             position = cls.import_(fmt, text)
         else:
-            position = cls.deal(number)
+            chosen = DealNumber.parse(number)
+            position = cls.deal(chosen)
         verdict = run_solver(position, budget)
     except WinnableError as error:
         raise fail(str(error)) from None
     if as_json:
-        typer.echo(json.dumps(verdict.to_json()))
+        typer.echo(json.dumps(with_numbering(verdict.to_json(), chosen)))
         return
-    where = f"deal {position.deal_number}" if position.deal_number is not None else str(file)
+    where = f"deal {chosen}" if chosen is not None else str(file)
     typer.echo(f"{cls.title} {where}: {verdict.status.value}")
     if verdict.won:
         typer.echo(f"winning line ({len(verdict.line)} moves, verified by the rules):")
@@ -136,6 +162,16 @@ def solve(
         typer.echo("undecided: the budget ran out before a win or a proof of loss")
     typer.echo(f"positions searched: {verdict.positions:,}")
     typer.echo(f"time: {verdict.seconds:.3f} s")
+
+
+def with_numbering(data: dict, chosen) -> dict:
+    """``data`` (whose ``deal`` is an int) with ``"numbering": "microsoft"`` when the
+    deal is Microsoft's."""
+    from winnable.deals import Numbering
+
+    if chosen is not None and chosen.numbering is Numbering.MICROSOFT:
+        return {**data, "numbering": chosen.numbering.value}
+    return data
 
 
 def format_line(moves: list[str], per_row: int = 10) -> str:
@@ -149,7 +185,7 @@ def format_line(moves: list[str], per_row: int = 10) -> str:
 @app.command()
 def survey(
     game: str = GameArg,
-    deals: str = typer.Argument(..., help="Range of deal numbers, A-B."),
+    deals: str = typer.Argument(..., help="Range of deal numbers, A-B (PySolFC's); ms1-ms1000 for Microsoft's deals."),
     out: Optional[Path] = typer.Option(None, "--out", help="Write one JSON line per deal to this file, in deal order."),
     jobs: int = typer.Option(0, "--jobs", "-j", help="Worker processes on this machine (0: one per core)."),
     nodes: Optional[int] = typer.Option(None, "--nodes", help="Position budget per deal."),
@@ -158,15 +194,26 @@ def survey(
     resume: bool = typer.Option(False, "--resume", help="Keep the deals already in --out and solve the rest."),
     chunk: Optional[int] = typer.Option(None, "--chunk", help="Deals per chunk of work (default: a few seconds' worth)."),
     lines: bool = typer.Option(False, "--lines", help="Also write each verified winning line to --out."),
-    database: Optional[str] = typer.Option(None, "--database", help="Also store every verdict in this database (SQLAlchemy URL)."),
+    database: Optional[str] = typer.Option(None, "--database", help="Also store every verdict in this database (SQLAlchemy URL; PySolFC's numbering only)."),
+    numbering: Optional[str] = typer.Option(
+        None, "--numbering", help="Whose deal numbers A-B are: pysolfc (the default) or microsoft (Microsoft's deals, "
+        "as PySolFC's ms numbers: the same as writing ms1-ms1000). Each JSON line of a Microsoft survey says "
+        "\"numbering\": \"microsoft\"; its \"deal\" stays the number."),
     as_json: bool = typer.Option(False, "--json", help="Print the summary as JSON."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
 ) -> None:
-    """Solve a range of deals on all cores or a Dask cluster; print won / lost / unknown and timings."""
+    """Solve a range of deals on all cores or a Dask cluster; print won / lost / unknown and timings.
+
+    Deals are PySolFC's; `winnable survey freecell ms1-ms1000000` (or `1-1000000
+    --numbering microsoft`) surveys Microsoft's deals 1 to 1,000,000 instead."""
+    from winnable.deals import Numbering
     from winnable.survey import read_done, run_survey
 
     lookup(game)
-    low, high = parse_range(deals)
+    low, high, chosen = parse_range(deals, numbering)
+    if database is not None and chosen is not Numbering.PYSOLFC:
+        raise fail("--database holds PySolFC's deal numbers (the verdicts table and the web app use them): "
+                   "survey Microsoft's deals without --database")
     budget = make_budget(nodes, seconds)
     if jobs < 0:
         raise fail("--jobs must be 0 or more")
@@ -175,7 +222,7 @@ def survey(
     if resume and out is None:
         raise fail("--resume continues the survey in --out: give --out")
     try:
-        done = read_done(out, game, low, high) if resume else []
+        done = read_done(out, game, low, high, chosen) if resume else []
         handle = out.open("a" if resume else "w") if out is not None else None
     except OSError as error:
         raise fail(f"cannot write {out}: {error.strerror}") from None
@@ -190,7 +237,7 @@ def survey(
             store = VerdictStore.open(database)
             sink = store.sink(budget)
         summary = run_survey(game, low, high, budget, jobs, handle, progress=not quiet, scheduler=scheduler,
-                             chunk=chunk, lines=lines, done=done, sink=sink)
+                             chunk=chunk, lines=lines, done=done, sink=sink, numbering=chosen)
     except WinnableError as error:
         raise fail(str(error)) from None
     except KeyboardInterrupt:

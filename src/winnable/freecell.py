@@ -207,10 +207,12 @@ class FreeCellFamily(Position):
 
     # -- dealing ---------------------------------------------------------------------
     @classmethod
-    def deal(cls, number: int) -> Self:
-        """PySolFC's layout of deal ``number`` for this game."""
-        number = deals.parse_deal_number(number)
-        cards = deals.shuffled(number)
+    def deal(cls, number: int | str | deals.DealNumber) -> Self:
+        """PySolFC's layout of deal ``number`` for this game (``"ms146692"``: Microsoft's
+        deal 146692, as PySolFC deals it)."""
+        deal = deals.DealNumber.parse(number)
+        number = deal.number
+        cards = deals.shuffled(deal)
         cells: list[Card | None] = [None] * cls.CELLS
         auto: tuple[tuple[Card, str], ...] = ()
         foundations = [0, 0, 0, 0]

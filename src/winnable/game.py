@@ -22,9 +22,12 @@ the CLI, the web app) talks to games through this interface only:
 from __future__ import annotations
 
 import abc
-from typing import Any, ClassVar, Iterable, Self
+from typing import TYPE_CHECKING, Any, ClassVar, Iterable, Self
 
 from winnable.errors import IllegalMoveError, ParseError
+
+if TYPE_CHECKING:
+    from winnable.deals import DealNumber
 
 
 class Move(abc.ABC):
@@ -64,13 +67,15 @@ class Position(abc.ABC):
     whole deal. :meth:`player_view` then hides them."""
 
     deal_number: int | None = None
-    """The PySolFC deal this position came from, if known."""
+    """The number of the deal this position came from, if known (PySolFC's, or
+    Microsoft's when it was dealt from an ``ms`` number: the caller knows which)."""
 
     # -- dealing ---------------------------------------------------------------------
     @classmethod
     @abc.abstractmethod
-    def deal(cls, number: int) -> Self:
-        """The starting position of PySolFC deal ``number``."""
+    def deal(cls, number: int | str | DealNumber) -> Self:
+        """The starting position of PySolFC deal ``number`` (an int or its text), or of
+        Microsoft's deal for ``"ms146692"`` or a Microsoft :class:`DealNumber`."""
 
     # -- rules -----------------------------------------------------------------------
     @abc.abstractmethod

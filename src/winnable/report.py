@@ -11,7 +11,9 @@ unknown per game, and the distribution of CPU time per deal (:func:`draw`).
 >>> " ".join(survey_command(table, "out.jsonl"))
 'winnable survey black-hole 1-1000000 --out out.jsonl --quiet --json'
 >>> [t.id for t in TABLES.values() if t.game == "freecell"]
-['freecell-100k', 'freecell']
+['freecell-100k', 'freecell', 'freecell-ms']
+>>> " ".join(survey_command(TABLES["freecell-ms"], "out.jsonl"))
+'winnable survey freecell 1-1000000 --numbering microsoft --out out.jsonl --nodes 20000000 --quiet --json'
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable
 
+from winnable.deals import MS_LIMIT, Numbering
 from winnable.survey import Summary, percentile, verdicts_digest
 
 FREE_CELL_GAMES = ("penguin", "penguin-relaxed", "penguin-6", "penguin-5", "penguin-3", "penguin-0",
@@ -33,6 +36,14 @@ SPIDER_GAMES = ("black-widow", "spider-4", "spider-2", "spider-1")
 FREECELL_UNWINNABLE = (11982, 146692, 186216, 455889, 495505, 512118, 517776, 781948)
 """The FreeCell deals of 1-1,000,000 known to have no solution (Microsoft's numbering;
 found by exhaustive solvers and listed in the FreeCell FAQ)."""
+
+FREECELL_UNWINNABLE_PYSOLFC = tuple(deal for deal in FREECELL_UNWINNABLE if deal <= MS_LIMIT)
+"""Those of them that PySolFC's numbering deals the same way (below 32000: just 11982)."""
+
+PYSOLFC_FREECELL_NOTE = (
+    "the FreeCell FAQ's unwinnable deals are in Microsoft's numbering; PySolFC deals the same "
+    "cards only below 32000, so only 11982 applies here: its numbers from 32000 on are its "
+    "Mersenne Twister's deals, other deals. The table freecell-ms surveys Microsoft's deals")
 
 
 @dataclass(frozen=True)
@@ -54,10 +65,15 @@ class Table:
     list_lost: bool = True
     """List the lost deals in the text table (when there are few)."""
     chunk: int | None = None
+    numbering: Numbering = Numbering.PYSOLFC
+    """Whose deal numbers: PySolFC's, or Microsoft's (``ms`` numbers)."""
+    note: str = ""
+    """A sentence printed with the comparison (why some published deals do not apply)."""
 
     @property
     def data_name(self) -> str:
-        return f"{self.game}-{self.first}-{self.last}.jsonl"
+        """``freecell-1-1000000.jsonl``; ``freecell-ms1-1000000.jsonl`` for Microsoft's deals."""
+        return f"{self.game}-{self.numbering.prefix}{self.first}-{self.last}.jsonl"
 
     @property
     def budget_text(self) -> str:
@@ -70,10 +86,17 @@ def _tables() -> dict[str, Table]:
     tables = [Table("black-hole", "black-hole", 1, 1_000_000, title="Black Hole, deals 1-1,000,000",
                     published_won=869_413, published_source="Shlomi Fish's black-hole-solver", list_lost=False)]
     for game in FREE_CELL_GAMES:
+        freecell = game == "freecell"
         tables.append(Table(f"{game}-100k", game, 1, 100_000, nodes=20_000_000, title=f"{game}, deals 1-100,000",
-                            known_lost=FREECELL_UNWINNABLE if game == "freecell" else ()))
+                            known_lost=FREECELL_UNWINNABLE_PYSOLFC if freecell else (),
+                            note=PYSOLFC_FREECELL_NOTE if freecell else ""))
     tables.append(Table("freecell", "freecell", 1, 1_000_000, nodes=20_000_000, title="FreeCell, deals 1-1,000,000",
-                        known_lost=FREECELL_UNWINNABLE))
+                        known_lost=FREECELL_UNWINNABLE_PYSOLFC, note=PYSOLFC_FREECELL_NOTE))
+    tables.append(Table("freecell-ms", "freecell", 1, 1_000_000, nodes=20_000_000,
+                        title="FreeCell, Microsoft's deals 1-1,000,000", known_lost=FREECELL_UNWINNABLE,
+                        numbering=Numbering.MICROSOFT,
+                        note="Microsoft's numbering, PySolFC's ms numbers, as in the FreeCell FAQ: "
+                             "all eight of its unwinnable deals apply"))
     for game in SPIDER_GAMES:
         tables.append(Table(game, game, 1, 10_000, nodes=2_000_000, title=f"{game}, deals 1-10,000", chunk=10))
     return {table.id: table for table in tables}
@@ -85,7 +108,10 @@ TABLES = _tables()
 def survey_command(table: Table, out: str, first: int | None = None, last: int | None = None) -> list[str]:
     """The ``winnable survey`` command that produces ``table`` (over ``first``-``last``
     instead, for a dry run)."""
-    command = ["winnable", "survey", table.game, f"{first or table.first}-{last or table.last}", "--out", out]
+    command = ["winnable", "survey", table.game, f"{first or table.first}-{last or table.last}"]
+    if table.numbering is not Numbering.PYSOLFC:
+        command += ["--numbering", table.numbering.value]
+    command += ["--out", out]
     if table.nodes is not None:
         command += ["--nodes", str(table.nodes)]
     if table.chunk is not None:
@@ -117,7 +143,7 @@ def lines_digest(path: Path) -> str:
 
 
 def summarise(table: Table, records: Iterable[dict]) -> Summary:
-    summary = Summary(table.game, table.first, table.last)
+    summary = Summary(table.game, table.first, table.last, numbering=table.numbering)
     for entry in records:
         summary.add(entry)
     return summary
@@ -140,7 +166,7 @@ def text_table(table: Table, records: list[dict], meta: dict, data_path: Path) -
         f"engine      {meta.get('engine', '?')}   (winnable {meta.get('winnable', '?')}, commit {meta.get('commit', '?')})",
         f"budget      {table.budget_text}",
         f"machine     {meta.get('machine', '?')}",
-        f"deals       {first:,}-{last:,}: {summary.total:,} surveyed"
+        f"deals       {table.numbering.prefix}{first:,}-{table.numbering.prefix}{last:,}: {summary.total:,} surveyed"
         + ("" if summary.total == table.last - table.first + 1 else f" (of {table.last - table.first + 1:,}: a partial run)"),
         "",
         f"  won       {counts['won']:>10,}  {100 * counts['won'] / total:8.4f} %   every line replayed by the Python rules",
@@ -188,6 +214,8 @@ def comparison(table: Table, records: list[dict], summary: Summary) -> list[str]
         in_range = [deal for deal in table.known_lost if table.first <= deal <= table.last]
         surveyed = {entry["deal"]: entry["verdict"] for entry in records}
         lines.append(f"published   lost deals in this range: {', '.join(map(str, in_range)) or 'none'}")
+        if table.note:
+            lines.append(f"            ({table.note})")
         for deal in in_range:
             if deal in surveyed:
                 lines.append(f"            deal {deal}: {surveyed[deal]} here")

@@ -54,7 +54,7 @@ class LocalRunner:
     def run(self, plan: Plan, back: Back) -> Iterator[tuple[int, list[dict]]]:
         if self._pool is None:
             for index, (first, last) in enumerate(plan.chunks):
-                records = solve_chunk(plan.game, first, last, plan.budget, plan.lines)
+                records = solve_chunk(plan.game, first, last, plan.budget, plan.lines, plan.numbering)
                 back(len(records))
                 yield index, records
             return
@@ -65,7 +65,7 @@ class LocalRunner:
 
         def top_up() -> None:
             for index, (first, last) in queue:
-                pending[self._pool.submit(solve_chunk, plan.game, first, last, plan.budget, plan.lines)] = index
+                pending[self._pool.submit(solve_chunk, plan.game, first, last, plan.budget, plan.lines, plan.numbering)] = index
                 if len(pending) >= limit:
                     return
 
@@ -126,8 +126,8 @@ class DaskRunner:
         for index, (first, last) in enumerate(plan.chunks):
             # Chunks submitted first run first; a readable key names them on the dashboard.
             future = self.client.submit(
-                solve_chunk, plan.game, first, last, plan.budget, plan.lines,
-                key=f"survey-{plan.game}-{first}-{last}-{token}", pure=False,
+                solve_chunk, plan.game, first, last, plan.budget, plan.lines, plan.numbering,
+                key=f"survey-{plan.game}-{plan.numbering.prefix}{first}-{last}-{token}", pure=False,
             )
             futures[future] = index
         for future in as_completed(futures, loop=self.client.loop):

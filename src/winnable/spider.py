@@ -253,8 +253,9 @@ class Spider(Position):
         >>> len(position.stock), position.cards_left()
         (50, 104)
         """
-        number = deals.parse_deal_number(number)
-        cards = [cls.map_card(card) for card in deals.shuffled(number, decks=2)]
+        deal = deals.DealNumber.parse(number)
+        number = deal.number
+        cards = [cls.map_card(card) for card in deals.shuffled(deal, decks=2)]
         downs: list[list[Card]] = [[] for _ in range(COLUMNS)]
         at = 0
         for _ in range(DOWN_ROWS):

@@ -10,6 +10,11 @@ back in any order; :func:`run_survey` writes them in deal order, so the output i
 same file whatever ran it (but for the timings). A chunk is written whole or not at
 all, so a survey stopped at any moment resumes from its file (:func:`read_done`).
 
+Deal numbers are PySolFC's unless the survey asks for Microsoft's
+(:class:`winnable.deals.Numbering`); a record's ``deal`` is always an int, and the
+records of a Microsoft survey say ``"numbering": "microsoft"`` (PySolFC's records carry
+no such field, as before), so a file of one numbering never resumes a survey of the other.
+
 >>> records = solve_chunk("black-hole", 1, 3, Budget())
 >>> [(r["deal"], r["verdict"], r["moves"]) for r in records]
 [(1, 'lost', 0), (2, 'won', 51), (3, 'won', 51)]
@@ -28,6 +33,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Callable, Iterable, Iterator
 
+from winnable.deals import DealNumber, Numbering
 from winnable.errors import WinnableError
 from winnable.game import Position
 from winnable.games import game_class
@@ -51,12 +57,15 @@ def search(position: Position, budget: Budget) -> tuple[str, list[str], int]:
     return status, line, positions
 
 
-def record(position: Position, status: str, line: list[str], positions: int, seconds: float, cpu: float, lines: bool) -> dict:
+def record(position: Position, status: str, line: list[str], positions: int, seconds: float, cpu: float, lines: bool,
+           numbering: Numbering = Numbering.PYSOLFC) -> dict:
     """One survey record: game, deal, verdict, positions, seconds (wall), cpu_seconds
-    (of the process, search and replay), moves; ``line`` too if ``lines``."""
+    (of the process, search and replay), moves; ``line`` too if ``lines``; ``numbering``
+    after the deal when it is Microsoft's."""
     entry = {
         "game": position.game_id,
         "deal": position.deal_number,
+        **({"numbering": numbering.value} if numbering is not Numbering.PYSOLFC else {}),
         "verdict": status,
         "positions": positions,
         "seconds": round(seconds, 6),
@@ -68,33 +77,37 @@ def record(position: Position, status: str, line: list[str], positions: int, sec
     return entry
 
 
-def solve_deal(game: str, number: int, budget: Budget, lines: bool = False) -> dict:
+def solve_deal(game: str, number: int, budget: Budget, lines: bool = False,
+               numbering: Numbering | str = Numbering.PYSOLFC) -> dict:
     """Deal, search and replay one deal: its survey record.
 
     >>> entry = solve_deal("black-hole", 2, Budget(), lines=True)
     >>> entry["verdict"], entry["moves"], len(entry["line"])
     ('won', 51, 51)
     """
-    return solve_chunk(game, number, number, budget, lines)[0]
+    return solve_chunk(game, number, number, budget, lines, numbering)[0]
 
 
-def solve_chunk(game: str, first: int, last: int, budget: Budget, lines: bool = False) -> list[dict]:
-    """The records of deals ``first`` to ``last`` of ``game``, in order.
+def solve_chunk(game: str, first: int, last: int, budget: Budget, lines: bool = False,
+                numbering: Numbering | str = Numbering.PYSOLFC) -> list[dict]:
+    """The records of deals ``first`` to ``last`` of ``game`` (in ``numbering``), in order.
 
     This is the unit of work a runner ships: one call, one answer, plain data. Every
     winning line is replayed by the rules here; a line they refuse raises
     :class:`winnable.errors.EngineError` and fails the chunk (never a wrong record).
     """
     cls = game_class(game)
+    numbering = Numbering.parse(numbering)
     clock, cpu_clock = time.perf_counter, time.thread_time
     records = []
     for number in range(first, last + 1):
-        position = cls.deal(number)
+        position = cls.deal(DealNumber(number, numbering))
         started, cpu_started = clock(), cpu_clock()
         status, line, positions = search(position, budget)
         if status == Status.WON.value:
             replay(position, line)
-        records.append(record(position, status, line, positions, clock() - started, cpu_clock() - cpu_started, lines))
+        records.append(record(position, status, line, positions, clock() - started, cpu_clock() - cpu_started, lines,
+                              numbering))
     return records
 
 
@@ -115,12 +128,15 @@ def default_chunk(game: str, count: int, workers: int) -> int:
 
 
 # -- resuming ------------------------------------------------------------------------
-def read_done(path: Path, game: str, low: int, high: int) -> list[dict]:
-    """The records already in ``path`` for a survey of ``game`` deals ``low``-``high``.
+def read_done(path: Path, game: str, low: int, high: int, numbering: Numbering | str = Numbering.PYSOLFC) -> list[dict]:
+    """The records already in ``path`` for a survey of ``game`` deals ``low``-``high``
+    in ``numbering``.
 
     A last line cut short (the survey was killed while writing) is removed from the
-    file; a record of another game or outside the range is an error, not a guess.
+    file; a record of another game, outside the range or of the other numbering is an
+    error, not a guess.
     """
+    numbering = Numbering.parse(numbering)
     if not path.exists():
         return []
     data = path.read_bytes()
@@ -137,6 +153,10 @@ def read_done(path: Path, game: str, low: int, high: int) -> list[dict]:
             deal, verdict = int(entry["deal"]), entry["verdict"]
         except (ValueError, KeyError, TypeError):
             raise SurveyError(f"{path} line {number} is not a survey record; cannot resume from it") from None
+        theirs = entry.get("numbering", Numbering.PYSOLFC.value)
+        if theirs != numbering.value:
+            raise SurveyError(f"{path} line {number} is a deal in {theirs} numbering, not {numbering.value}: "
+                              "a survey resumes only a file of its own numbering")
         if entry.get("game") != game or not low <= deal <= high:
             raise SurveyError(f"{path} line {number} is {entry.get('game')} deal {deal}, not part of {game} {low}-{high}")
         if deal in seen:
@@ -198,6 +218,14 @@ class Summary:
     where: str = "this machine"
     resumed: int = 0
     """Records read back from the ``--out`` file of a stopped survey."""
+    numbering: Numbering = Numbering.PYSOLFC
+    """Whose deal numbers ``first``-``last`` are."""
+
+    @property
+    def deals(self) -> str:
+        """The range as written on the command line: ``1-1000`` or ``ms1-ms1000``."""
+        prefix = self.numbering.prefix
+        return f"{prefix}{self.first}-{prefix}{self.last}"
 
     def add(self, record: dict) -> None:
         self.counts[record["verdict"]] += 1
@@ -224,7 +252,8 @@ class Summary:
         total = self.total or 1
         return {
             "game": self.game,
-            "deals": f"{self.first}-{self.last}",
+            "deals": self.deals,
+            "numbering": self.numbering.value,
             "count": self.total,
             **self.counts,
             "percent": {key: round(100 * value / total, 4) for key, value in self.counts.items()},
@@ -244,7 +273,7 @@ class Summary:
         sec, cpu, pos, mov = data["seconds"], data["cpu_seconds"], data["positions"], data["moves"]
         resumed = f" ({self.resumed:,} read back from the file)" if self.resumed else ""
         lines = [
-            f"{self.game} deals {self.first}-{self.last}: {self.total:,} solved in {self.wall:.1f} s on {self.jobs} processes ({self.where}){resumed}",
+            f"{self.game} deals {self.deals}: {self.total:,} solved in {self.wall:.1f} s on {self.jobs} processes ({self.where}){resumed}",
             f"  won      {self.counts['won']:>9,}  {pct['won']:8.4f} %  (every line verified by the rules)",
             f"  lost     {self.counts['lost']:>9,}  {pct['lost']:8.4f} %  (proved: whole space searched)",
             f"  unknown  {self.counts['unknown']:>9,}  {pct['unknown']:8.4f} %  (budget ran out)",
@@ -271,6 +300,7 @@ class Plan:
     chunks: list[tuple[int, int]]
     budget: Budget
     lines: bool = False
+    numbering: Numbering = Numbering.PYSOLFC
 
 
 def ordered(results: Iterator[tuple[int, list[dict]]], count: int) -> Iterator[tuple[list[dict], int]]:
@@ -306,15 +336,19 @@ def run_survey(
     lines: bool = False,
     done: list[dict] | None = None,
     sink: Sink | None = None,
+    numbering: Numbering | str = Numbering.PYSOLFC,
 ) -> Summary:
-    """Solve ``game`` deals ``low``-``high`` and write their records to ``out`` in deal
-    order; ``done`` are records already written (a resumed survey), which are counted
-    but not solved again. ``scheduler`` is a Dask scheduler's address (else ``jobs``
-    processes here, 0 for one per core); ``sink`` also gets every chunk's records."""
+    """Solve ``game`` deals ``low``-``high`` (in ``numbering``, PySolFC's by default) and
+    write their records to ``out`` in deal order; ``done`` are records already written
+    (a resumed survey), which are counted but not solved again. ``scheduler`` is a Dask
+    scheduler's address (else ``jobs`` processes here, 0 for one per core); ``sink``
+    also gets every chunk's records."""
     from winnable import runners
 
     game_class(game)  # an unknown game fails here, before any worker starts
-    summary = Summary(game, low, high)
+    numbering = Numbering.parse(numbering)
+    DealNumber(low, numbering), DealNumber(high, numbering)  # out of range: ParseError here
+    summary = Summary(game, low, high, numbering=numbering)
     for entry in done or ():
         summary.add(entry)
     summary.resumed = len(done or ())
@@ -325,8 +359,8 @@ def run_survey(
     with runner:
         summary.jobs, summary.where = runner.workers(), runner.where
         size = chunk or default_chunk(game, count, summary.jobs)
-        plan = Plan(game, chunk_ranges(todo, size), budget, lines or sink is not None)
-        bar = Bar(f"{game} {low}-{high}", high - low + 1, summary.total, summary.counts["won"], progress)
+        plan = Plan(game, chunk_ranges(todo, size), budget, lines or sink is not None, numbering)
+        bar = Bar(f"{game} {summary.deals}", high - low + 1, summary.total, summary.counts["won"], progress)
         with bar:
             for records, _ in ordered(runner.run(plan, bar.chunk_back), len(plan.chunks)):
                 for entry in records:
