@@ -87,6 +87,11 @@ def test_known_losses_are_lost_for_both(cls, number):
 
 # -- fc-solve -------------------------------------------------------------------------------
 
+# FreeCell deals of PySolFC's numbering (its Mersenne Twister deals, from 32000 on) that the
+# survey of 1-1,000,000 found lost (docs/surveys/freecell.txt); fc-solve proves all eleven
+# lost too, in 1,500-291,000 states. The cheapest are checked here.
+FREECELL_LOST_PYSOLFC = [217703, 346952, 634978, 856278, 912821]
+
 
 def fc_solve(position, limit: int = 2_000_000) -> str:
     """fc-solve's default preset on ``position`` (its board format and the game's options)."""
@@ -103,6 +108,14 @@ def fc_solve(position, limit: int = 2_000_000) -> str:
 @needs_fc_solve
 def test_fc_solve_agrees_that_freecell_11982_is_lost():
     position = FreeCell.deal(11982)
+    assert solve(position).status is Status.LOST
+    assert fc_solve(position) == "lost"
+
+
+@needs_fc_solve
+@pytest.mark.parametrize("number", FREECELL_LOST_PYSOLFC)
+def test_fc_solve_agrees_on_freecell_deals_the_survey_found_lost(number):
+    position = FreeCell.deal(number)
     assert solve(position).status is Status.LOST
     assert fc_solve(position) == "lost"
 
