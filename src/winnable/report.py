@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Iterable
 
 from winnable.deals import MS_LIMIT, Numbering
+from winnable.games import game_class
 from winnable.survey import Summary, percentile, verdicts_digest
 
 FREE_CELL_GAMES = ("penguin", "penguin-relaxed", "penguin-6", "penguin-5", "penguin-3", "penguin-0",
@@ -87,7 +88,7 @@ def _tables() -> dict[str, Table]:
                     published_won=869_413, published_source="Shlomi Fish's black-hole-solver", list_lost=False)]
     for game in FREE_CELL_GAMES:
         freecell = game == "freecell"
-        tables.append(Table(f"{game}-100k", game, 1, 100_000, nodes=20_000_000, title=f"{game}, deals 1-100,000",
+        tables.append(Table(f"{game}-100k", game, 1, 100_000, nodes=20_000_000, title=f"{game_class(game).title}, deals 1-100,000",
                             known_lost=FREECELL_UNWINNABLE_PYSOLFC if freecell else (),
                             note=PYSOLFC_FREECELL_NOTE if freecell else ""))
     tables.append(Table("freecell", "freecell", 1, 1_000_000, nodes=20_000_000, title="FreeCell, deals 1-1,000,000",
@@ -98,7 +99,7 @@ def _tables() -> dict[str, Table]:
                         note="Microsoft's numbering, PySolFC's ms numbers, as in the FreeCell FAQ: "
                              "all eight of its unwinnable deals apply"))
     for game in SPIDER_GAMES:
-        tables.append(Table(game, game, 1, 10_000, nodes=2_000_000, title=f"{game}, deals 1-10,000", chunk=10))
+        tables.append(Table(game, game, 1, 10_000, nodes=2_000_000, title=f"{game_class(game).title}, deals 1-10,000", chunk=10))
     return {table.id: table for table in tables}
 
 
