@@ -244,7 +244,7 @@ def draw(surveys: list[tuple[Table, list[dict]]], folder: Path) -> list[Path]:
     import matplotlib.pyplot as plt
 
     folder.mkdir(parents=True, exist_ok=True)
-    names = [table.id for table, _ in surveys]
+    names = [table.title for table, _ in surveys]
     shares = {verdict: [] for verdict in ("won", "lost", "unknown")}
     for table, records in surveys:
         summary = summarise(table, records)
@@ -268,18 +268,25 @@ def draw(surveys: list[tuple[Table, list[dict]]], folder: Path) -> list[Path]:
     figure.savefig(rates, dpi=110)
     plt.close(figure)
 
-    figure, axes = plt.subplots(figsize=(9, 5))
-    for table, records in surveys:
-        cpu = sorted(max(entry.get("cpu_seconds", entry["seconds"]), 1e-6) for entry in records)
-        if cpu:  # at most 2,000 points a curve, evenly spaced in rank
-            ranks = sorted({min(len(cpu) - 1, round(k * (len(cpu) - 1) / 1999)) for k in range(2000)})
-            axes.plot([cpu[i] for i in ranks], [100 * (i + 1) / len(cpu) for i in ranks], label=table.id, linewidth=1.2)
-    axes.set_xscale("log")
-    axes.set_xlabel("CPU seconds per deal (search and replay), log scale")
-    axes.set_ylabel("deals solved within that time (%)")
-    axes.set_title("Distribution of CPU time per deal")
-    axes.grid(True, which="both", alpha=0.3)
-    axes.legend(fontsize=7, ncol=2)
+    families = [("Black Hole", ("black-hole",)), ("The free-cell family", FREE_CELL_GAMES), ("The Spider family", SPIDER_GAMES)]
+    shown = [(name, [(t, r) for t, r in surveys if t.game in games]) for name, games in families]
+    shown = [(name, group) for name, group in shown if group]
+    figure, panels = plt.subplots(1, len(shown), figsize=(5 * len(shown), 5), sharey=True, squeeze=False)
+    palette = plt.get_cmap("tab20").colors
+    for axes, (name, group) in zip(panels[0], shown):
+        for index, (table, records) in enumerate(group):
+            cpu = sorted(max(entry.get("cpu_seconds", entry["seconds"]), 1e-6) for entry in records)
+            if cpu:  # at most 2,000 points a curve, evenly spaced in rank
+                ranks = sorted({min(len(cpu) - 1, round(k * (len(cpu) - 1) / 1999)) for k in range(2000)})
+                axes.plot([cpu[i] for i in ranks], [100 * (i + 1) / len(cpu) for i in ranks], label=table.title,
+                          linewidth=1.3, color=palette[(2 * index) % 20 if index < 10 else (2 * index + 1) % 20])
+        axes.set_xscale("log")
+        axes.set_xlabel("CPU seconds per deal (search and replay)")
+        axes.set_title(name)
+        axes.grid(True, which="both", alpha=0.3)
+        axes.legend(fontsize=7, loc="lower right")
+    panels[0][0].set_ylabel("deals decided within that time (%)")
+    figure.suptitle("Distribution of CPU time per deal (log scale)")
     figure.tight_layout()
     times = folder / "cpu-per-deal.png"
     figure.savefig(times, dpi=110)
