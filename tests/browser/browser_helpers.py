@@ -37,6 +37,13 @@ def wait_moves(page, count: int) -> None:
     page.wait_for_selector(f"body[data-moves='{count}'][data-busy='0']")
 
 
+def wait_review(page, timeout: int = 30_000) -> None:
+    """Wait for the "where did I lose?" panel and its text (shown once the position
+    before the losing move has arrived)."""
+    page.wait_for_selector("#review:not([hidden])", timeout=timeout)
+    page.wait_for_function("document.querySelector('#review-text').textContent.length > 0", timeout=timeout)
+
+
 def game_state(server, page) -> dict:
     return server.api("GET", f"/api/games/{page.get_attribute('body', 'data-game-id')}")
 

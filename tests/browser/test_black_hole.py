@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from browser_helpers import drag, game_state, open_game, open_menu, wait_moves
+from browser_helpers import drag, game_state, open_game, open_menu, wait_moves, wait_review
 from winnable.blackhole import BlackHole
 from winnable.solver import solve
 
@@ -194,7 +194,7 @@ def test_still_winnable_badge(page, server, winning_line):
     assert "Not winnable" in page.inner_text("#watch-badge")
     # The badge opens the replay of the move that lost it, while the game goes on.
     page.click("#watch-badge")
-    page.wait_for_selector("#review:not([hidden])", timeout=30_000)
+    wait_review(page)
     assert "lost the game" in page.inner_text("#review-text")
     page.click("#review-close")
     page.wait_for_selector("#review", state="hidden")
@@ -208,7 +208,7 @@ def test_no_moves_left_and_where_did_i_lose(page, server):
     page.wait_for_selector("#overlay.lost:not([hidden])")
     assert "No moves left" in page.inner_text("#overlay-title")
     page.click("#where-lost")
-    page.wait_for_selector("#review:not([hidden])", timeout=30_000)
+    wait_review(page)
     analysis = server.api("GET", f"/api/games/{page.get_attribute('body', 'data-game-id')}/analysis")
     k = analysis["lost_at"]
     assert k is not None and analysis["losing_move"] == line[k]

@@ -11,7 +11,7 @@ from functools import lru_cache
 import pytest
 from babel.messages.pofile import read_po
 
-from browser_helpers import open_game
+from browser_helpers import open_game, wait_review
 from winnable.games import game_class
 from winnable.solver import Budget, solve
 from winnable.web import i18n
@@ -174,8 +174,7 @@ def test_a_loss_and_where_it_was_lost(tab, server, browser_locale, game):
     tab.wait_for_selector("#overlay.lost:not([hidden])")
     assert_no_english(tab, locale, f"{game} lost")
     tab.click("#where-lost")
-    tab.wait_for_selector("#review:not([hidden])", timeout=60_000)
-    tab.wait_for_function("document.querySelector('#review-text').textContent.length > 0", timeout=60_000)
+    wait_review(tab, timeout=60_000)
     assert_no_english(tab, locale, f"{game} review")
 
 

@@ -23,6 +23,7 @@ from browser_helpers import (
     open_menu,
     play_api,
     wait_moves,
+    wait_review,
 )
 from winnable.games import game_class
 from winnable.solver import Budget, solve
@@ -413,7 +414,7 @@ def test_review_keeps_the_layout(browser, server, size):
         piles = "nodes => nodes.map(n => { const r = n.getBoundingClientRect(); return [n.dataset.pile, Math.round(r.left), Math.round(r.top), Math.round(r.width)]; })"
         before = page.locator("#table .pile").evaluate_all(piles)
         page.click("#where-lost")
-        page.wait_for_selector("#review:not([hidden])", timeout=30_000)
+        wait_review(page)
         page.wait_for_selector("#table .lose-src")
         assert page.locator("#table .pile").evaluate_all(piles) == before
     finally:
