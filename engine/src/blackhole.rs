@@ -650,6 +650,21 @@ impl Layout {
         cards[..*n as usize].iter().any(|&(p, d)| (d as usize) < height(state, p as usize) && self.below[p as usize][d as usize] as u32 & block == 0)
     }
 
+    /// Whether some pile still holding its three cards has ranks (bottom first) that
+    /// `found` picks.
+    #[inline(always)]
+    fn some_full_pile(&self, state: u64, found: impl Fn(&[u8; 3]) -> bool) -> bool {
+        let mut full = state & (state >> 1) & SPREAD;
+        while full != 0 {
+            let p = (full.trailing_zeros() / 2) as usize;
+            full &= full - 1;
+            if found(&self.ranks[p]) {
+                return true;
+            }
+        }
+        false
+    }
+
     /// Whether the piles' order allows a walk from `start` to `end` that crosses the
     /// edges between ranks as `crossings` says.
     ///
@@ -741,14 +756,8 @@ impl Layout {
                 return false;
             }
             // An arc card between two cards of middle segments.
-            let mut full = state & (state >> 1) & SPREAD;
-            while full != 0 {
-                let p = (full.trailing_zeros() / 2) as usize;
-                full &= full - 1;
-                let r = &self.ranks[p];
-                if arc >> r[1] & 1 != 0 && arc >> r[2] & 1 == 0 && arc >> r[0] & 1 == 0 {
-                    return false;
-                }
+            if self.some_full_pile(state, |r| arc >> r[1] & 1 != 0 && arc >> r[2] & 1 == 0 && arc >> r[0] & 1 == 0) {
+                return false;
             }
         }
         // Each crossing, from segment k - 1 to k: closing and opening cards.
@@ -786,14 +795,9 @@ impl Layout {
             if !self.can_open(state, entry, block) || !self.can_close(state, entry, block) {
                 return false;
             }
-            let mut full = state & (state >> 1) & SPREAD;
-            while full != 0 {
-                let p = (full.trailing_zeros() / 2) as usize;
-                full &= full - 1;
-                let r = &self.ranks[p];
-                if block >> r[2] & 1 != 0 && block >> r[1] & 1 == 0 && block >> r[0] & 1 != 0 {
-                    return false;
-                }
+            // A card outside the excursion between two of its cards.
+            if self.some_full_pile(state, |r| block >> r[2] & 1 != 0 && block >> r[1] & 1 == 0 && block >> r[0] & 1 != 0) {
+                return false;
             }
         }
         true
