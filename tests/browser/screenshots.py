@@ -5,11 +5,12 @@
 Starts its own `winnable serve` on a free port with a throw-away database, plays a few
 moves of each game (along the solver's line when it finds one quickly) so the table
 looks like a game in progress, and saves `<game>-<size>.png`: Black Hole, Black Widow,
-Penguin and FreeCell at the four sizes the browser tests check (`phone` 390 x 844 touch,
-`small` 320 x 568 touch, `sideways` 844 x 390 touch, `desktop` 1280 x 800), the other
-games at `phone` and `desktop`, the lobby, and FreeCell on a phone with a card picked up
-(`freecell-phone-picked.png`). Needs playwright and Chromium, like
-the browser tests; where Debian's ``pngquant`` is installed the PNGs are shrunk with it.
+Penguin, FreeCell and Eight Off (eight free cells) at the four sizes the browser tests
+check (`phone` 390 x 844 touch, `small` 320 x 568 touch, `sideways` 844 x 390 touch,
+`desktop` 1280 x 800), the other games at `phone` and `desktop`, the lobby, and FreeCell
+on a phone with a card picked up (`freecell-phone-picked.png`); it prints the smallest
+card of each shot. Needs playwright and Chromium, like the browser tests; where Debian's
+``pngquant`` is installed the PNGs are shrunk with it.
 
     .venv/bin/python tests/browser/screenshots.py --languages fr nl
 
@@ -27,7 +28,7 @@ import tempfile
 from pathlib import Path
 
 SIZES = {"phone": (390, 844, True), "small": (320, 568, True), "sideways": (844, 390, True), "desktop": (1280, 800, False)}
-EVERY_SIZE = {"black-hole", "black-widow", "penguin", "freecell"}
+EVERY_SIZE = {"black-hole", "black-widow", "penguin", "freecell", "eight-off"}
 IN_EVERY_LANGUAGE = ("black-hole", "black-widow", "penguin")
 BROWSER_LOCALES = {"fr": "fr-FR", "nl": "nl-NL"}
 MOVES = {"blackhole": 12, "freecell": 10, "spider": 14}
@@ -58,6 +59,14 @@ def opening(game: str, family: str) -> list[str]:
 
 
 DEAL = 3
+
+# The narrowest card on the table and its height (the hole's cards left out: they are
+# shown, not played).
+SMALLEST_CARD = """() => {
+  const boxes = [...document.querySelectorAll('#table .card[data-card]')].filter((n) => !n.closest('.hole-stack')).map((n) => n.getBoundingClientRect());
+  const narrowest = boxes.reduce((a, b) => (b.width < a.width ? b : a));
+  return [Math.round(narrowest.width * 10) / 10, Math.round(narrowest.height * 10) / 10];
+}"""
 
 
 def save(page, path: Path) -> None:
@@ -111,6 +120,8 @@ def main(argv: list[str] | None = None) -> int:
                         page.wait_for_selector("body[data-ready='1']")
                         page.wait_for_timeout(600)
                         save(page, args.out / f"{game['id']}-{size}.png")
+                        width_px, height_px = page.evaluate(SMALLEST_CARD)
+                        print(f"  {game['id']} at {size} ({width} x {height}): smallest card {width_px:g} x {height_px:g} px")
                         if game["id"] == "freecell" and size == "phone":
                             page.locator("#table .card.playable").last.tap()
                             page.wait_for_timeout(300)

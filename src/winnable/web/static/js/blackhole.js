@@ -1,4 +1,6 @@
-// Black Hole: 17 fanned piles of three laid in a ring around the hole (the foundation).
+// Black Hole: 17 fanned piles of three laid in a ring around the hole (the foundation);
+// on a screen too narrow for a ring of cards a finger can hit, the hole in a band across
+// the top and the piles below it in rows.
 
 import { cardName, cardSpan, makeCard, makeSlot } from "./cards.js";
 import { t, tn } from "./i18n.js";
@@ -70,6 +72,47 @@ export function ringLayout(width, height, count = 17, minCw = 36) {
   return best;
 }
 
+/**
+ * The narrow screen's layout: the hole in a band one card high across the top, then the
+ * piles in rows of `perRow`, read left to right (17 piles as 6 + 6 + 5), with the card
+ * width the rows allow.
+ */
+export function gridLayout(width, height, count = 17) {
+  const gap = Math.max(4, Math.min(10, Math.round(width / 50)));
+  let best = null;
+  for (let perRow = 4; perRow <= 8; perRow++) {
+    const rows = Math.ceil(count / perRow);
+    const byWidth = (width - (perRow - 1) * gap) / perRow;
+    const byHeight = (height - (rows + 1) * gap - 4) / (RATIO * (1 + rows * (1 + 2 * FAN)));
+    const cw = Math.floor(Math.min(byWidth, byHeight, 112));
+    if (!best || cw > best.cw) best = { grid: true, perRow, rows, cw, gap };
+  }
+  return best;
+}
+
+/** The ring, or the grid when the ring's cards would be narrower than `minCw` and the grid's are not as narrow. */
+function chooseLayout(width, height, count, minCw) {
+  const ring = ringLayout(width, height, count, minCw);
+  if (ring.cw >= minCw) return ring;
+  const grid = gridLayout(width, height, count);
+  return grid.cw > ring.cw ? grid : ring;
+}
+
+/** Where each pile goes in the grid, and where the hole's band is. */
+function gridBoxes(layout, width, count) {
+  const { perRow, cw, gap } = layout;
+  const ch = cw * RATIO;
+  const ph = ch * (1 + 2 * FAN);
+  const boxes = [];
+  for (let i = 0; i < count; i++) {
+    const row = Math.floor(i / perRow);
+    const inRow = Math.min(perRow, count - row * perRow);
+    const left = (width - inRow * cw - (inRow - 1) * gap) / 2;
+    boxes.push([left + (i % perRow) * (cw + gap), ch + 2 * gap + row * (ph + gap)]);
+  }
+  return { boxes, ch, ph, hole: { left: 0, top: 0, width, height: ch, hcw: cw } };
+}
+
 function pileBox(layout, width, height) {
   const { top, bottom, side, cw, gap } = layout;
   const ch = cw * RATIO;
@@ -84,17 +127,24 @@ function pileBox(layout, width, height) {
   sideYs.forEach((y) => boxes.push([width - cw, y]));
   spread(bottom, width, cw).reverse().forEach((x) => boxes.push([x, height - ph]));
   sideYs.slice().reverse().forEach((y) => boxes.push([0, y]));
-  return { boxes, ch, ph };
+  // The hole, in the middle of the ring.
+  const innerLeft = cw + gap;
+  const innerTop = ph + gap;
+  const innerW = width - 2 * innerLeft;
+  const innerH = height - 2 * innerTop;
+  const hcw = Math.min(cw * 1.15, innerW / 1.9, (innerH * 0.72) / RATIO);
+  return { boxes, ch, ph, hole: { left: innerLeft, top: innerTop, width: innerW, height: innerH, hcw } };
 }
 
 export function render(table, state, { width, height, minCw = 36 }) {
   const position = state.position;
-  const layout = ringLayout(width, height, position.piles.length, minCw);
-  const { cw, gap } = layout;
-  const { boxes, ch, ph } = pileBox(layout, width, height);
+  const count = position.piles.length;
+  const layout = chooseLayout(width, height, count, minCw);
+  const { cw } = layout;
+  const { boxes, ch, ph, hole: place } = layout.grid ? gridBoxes(layout, width, count) : pileBox(layout, width, height);
   const off = ch * FAN;
   table.style.setProperty("--cw", `${cw}px`);
-  table.style.height = `${height}px`;
+  table.style.height = `${Math.max(height, ...boxes.map(([, y]) => y + ph + 4))}px`;
   const frag = document.createDocumentFragment();
 
   position.piles.forEach((pile, i) => {
@@ -115,21 +165,15 @@ export function render(table, state, { width, height, minCw = 36 }) {
     frag.append(box);
   });
 
-  // The hole, in the middle of the ring.
-  const innerLeft = cw + gap;
-  const innerTop = ph + gap;
-  const innerW = width - 2 * innerLeft;
-  const innerH = height - 2 * innerTop;
-  const hcw = Math.min(cw * 1.15, innerW / 1.9, (innerH * 0.72) / RATIO);
   const hole = document.createElement("div");
-  hole.className = "hole";
+  hole.className = layout.grid ? "hole band" : "hole";
   hole.dataset.drop = "foundation";
   hole.setAttribute("aria-label", t("The hole: {card} on top", { card: cardName(position.foundation[position.foundation.length - 1]) }));
-  hole.style.left = `${innerLeft}px`;
-  hole.style.top = `${innerTop}px`;
-  hole.style.width = `${innerW}px`;
-  hole.style.height = `${innerH}px`;
-  hole.style.setProperty("--hcw", `${hcw}px`);
+  hole.style.left = `${place.left}px`;
+  hole.style.top = `${place.top}px`;
+  hole.style.width = `${place.width}px`;
+  hole.style.height = `${place.height}px`;
+  hole.style.setProperty("--hcw", `${place.hcw}px`);
   const vortex = document.createElement("div");
   vortex.className = "vortex";
   hole.append(vortex);

@@ -193,3 +193,77 @@ export function suitIcon(suit, extraClass = "") {
   const red = suit === "H" || suit === "D";
   return `<svg class="suit-icon ${red ? "red" : "black"} ${extraClass}" viewBox="0 0 100 100" aria-hidden="true"><use href="#suit-${suit}"/></svg>`;
 }
+
+// ---- tableau geometry, shared by the column games (the free-cell and Spider families)
+
+/**
+ * How many rows `count` columns stand in: one when each can be `minCw` px wide beside its
+ * gaps, two otherwise (ten columns as 5 + 5, eight as 4 + 4, seven as 4 + 3), so that
+ * cards stay big enough to read and to touch on a narrow screen.
+ *
+ *   columnRows(8, 312, 3, 44)  // { rows: 2, perRow: 4 }
+ *   columnRows(8, 382, 4, 44)  // { rows: 1, perRow: 8 }
+ */
+export function columnRows(count, width, gap, minCw) {
+  const rows = (width - (count - 1) * gap) / count < minCw ? 2 : 1;
+  return { rows, perRow: Math.ceil(count / rows) };
+}
+
+/** The columns of each row, for `columnRows`: `[[c0, c1, c2, c3], [c4, c5, c6]]`. */
+export function splitRows(columns, perRow) {
+  const bands = [];
+  for (let i = 0; i < columns.length; i += perRow) bands.push(columns.slice(i, i + perRow));
+  return bands;
+}
+
+/**
+ * How tall a band (a row of columns) is, in card heights, when every fanned strip shows
+ * `fan` of a card. `shape(column)` is `[fixed, fanned]`: the card heights that do not
+ * depend on the fan (the top card, face-down strips) and the number of fanned strips.
+ *
+ *   bandNeed([["AS", "2H"], ["KD"]], (c) => [1, c.length - 1], 0.25)  // 1.25
+ */
+export function bandNeed(band, shape, fan) {
+  let need = 1;
+  for (const column of band) {
+    const [fixed, fanned] = shape(column);
+    need = Math.max(need, fixed + Math.max(0, fanned) * fan);
+  }
+  return need;
+}
+
+/** The space between two bands of columns: wider than between columns, so that a band's
+ * top cards do not look like the next cards of the columns above. */
+export const bandGap = (gap) => 2 * gap + 2;
+
+/**
+ * Lays bands of columns down the table from `top` to `height`: each band gets a share of
+ * the height in proportion to what it needs at the readable fan `min`, and its columns
+ * fan out alike, as far as its longest one fits in that share (between `squeeze` and
+ * `max` of a card's height), so a long column never runs into the band below; a band too
+ * long even at `squeeze` pushes the next one down (the table grows).
+ *
+ * Returns each band's `y` and `fan`, and the lowest card's bottom.
+ */
+export function layBands(bands, { top, height, gap, ch, shape, min, max, squeeze }) {
+  const needs = bands.map((band) => bandNeed(band, shape, min));
+  const total = needs.reduce((a, b) => a + b, 0);
+  const room = Math.max(ch, height - top - 4);
+  let y = top;
+  let bottom = top + ch;
+  const laid = bands.map((band, r) => {
+    const share = bands.length === 1 ? room : ((room - bandGap(gap) * (bands.length - 1)) * needs[r]) / total;
+    let fan = max;
+    for (const column of band) {
+      const [fixed, fanned] = shape(column);
+      if (fanned > 0) fan = Math.min(fan, (share / ch - fixed) / fanned);
+    }
+    fan = Math.max(squeeze, fan);
+    const bandBottom = y + ch * bandNeed(band, shape, fan);
+    const placed = { y, fan };
+    bottom = Math.max(bottom, bandBottom);
+    y = Math.max(bandBottom, y + share) + bandGap(gap);
+    return placed;
+  });
+  return { bands: laid, bottom };
+}

@@ -3,7 +3,7 @@
 // and the height allow (never under `minCw` while the columns still fit), and the
 // columns fan out to use the height there is.
 
-import { cardName, cardSpan, columnMove, makeCard, makeSlot, rankLabel, suitIcon, suitName } from "./cards.js";
+import { bandGap, bandNeed, cardName, cardSpan, columnMove, columnRows, layBands, makeCard, makeSlot, rankLabel, splitRows, suitIcon, suitName } from "./cards.js";
 import { t } from "./i18n.js";
 
 const RATIO = 1.4;
@@ -67,33 +67,52 @@ export function targetsFor(table, entry) {
   return [...table.querySelectorAll(`[data-drop="${entry.to}"]`)];
 }
 
-/** The card size and arrangement for this table: the top row (cells and foundations in
- * one row, or cells then foundations in two), the card width, the fan. */
+/** A column's height in card heights: its top card, then a strip for each card under it. */
+const shape = (column) => [1, column.length - 1];
+
+/** The card size and arrangement for this table: the columns in one row, or in two on a
+ * narrow screen; the free cells and foundations above them (in one row; the cells, then
+ * the foundations; or two rows of cells beside the foundations two by two), or, when the
+ * screen is too short for that, in a rail beside two rows of columns. */
 function plan(position, width, height, minCw) {
   const k = position.columns.length;
   const cells = (position.cells || []).length;
   const slots = cells + 4;
   const gap = Math.max(3, Math.min(14, Math.round(width / 100)));
-  const longest = Math.max(1, ...position.columns.map((c) => c.length));
-  const byColumns = (width - (k - 1) * gap) / k;
+  const { rows, perRow } = columnRows(k, width, gap, minCw);
+  const tableau = splitRows(position.columns, perRow).reduce((sum, band) => sum + bandNeed(band, shape, FAN_MIN), 0);
+  const byColumns = (width - (perRow - 1) * gap) / perRow;
+  // Height: the top rows, then the bands of columns at the smallest readable fan.
+  const byHeight = (topRows) => (height - gap * (topRows + 1) - (rows - 1) * bandGap(gap) - 4) / (RATIO * (topRows + tableau));
   const options = [];
   // One row: cells, a wider gap, foundations.
   const rowCw = (width - (slots - 1) * gap - (cells ? 3 * gap : 0)) / slots;
-  options.push({ oneRow: true, widthCw: Math.min(byColumns, rowCw), topRows: 1 });
+  options.push({ top: "row", widthCw: Math.min(byColumns, rowCw), topLimit: rowCw, byHeight: byHeight(1) });
   // Two rows: the cells across, then the foundations on the right.
   const cellCw = cells ? (width - (cells - 1) * gap) / cells : byColumns;
-  options.push({ oneRow: false, widthCw: byColumns, tcwLimit: cellCw, topRows: cells ? 2 : 1 });
+  options.push({ top: "rows", widthCw: byColumns, topLimit: cellCw, byHeight: byHeight(cells ? 2 : 1) });
+  // Two rows: the cells in two rows on the left, the foundations two by two on the right.
+  const across = Math.ceil(cells / 2);
+  if (cells > 1) options.push({ top: "grid", widthCw: byColumns, topLimit: (width - (across + 3) * gap) / (across + 2), byHeight: byHeight(2), across });
+  if (rows > 1) {
+    // A rail of two beside the columns: the cells two by two, then the foundations.
+    const railRows = across + 2;
+    const sideCw = (width - (perRow + 4) * gap) / (perRow + 2);
+    const railHeight = (height - gap * railRows - 4) / (RATIO * railRows);
+    options.push({ top: "side", widthCw: sideCw, topLimit: sideCw, byHeight: Math.min(railHeight, byHeight(0)), railRows });
+  }
   let best = null;
   for (const option of options) {
-    // Height: the top rows, then the longest column at the smallest readable fan.
-    const perCw = RATIO * option.topRows + RATIO * (1 + (longest - 1) * FAN_MIN);
-    const gaps = gap * (option.topRows + 1) + 4;
-    const byHeight = (height - gaps) / perCw;
-    let cw = Math.min(104, option.widthCw, byHeight);
+    let cw = Math.min(104, option.widthCw, option.byHeight);
     cw = Math.floor(Math.max(cw, Math.min(minCw, option.widthCw)));
-    // One row leaves the columns more height; cards a finger cannot hit lose.
-    const score = (option.oneRow ? cw * 1.08 : cw) - (cw < minCw ? 1000 : 0);
-    if (!best || score > best.score) best = { ...option, cw, gap, score, longest };
+    // The top row's cards: a little bigger over one row of columns, never wider than their row.
+    const limit = option.topLimit;
+    const tcw = option.top === "row" || !cells ? cw : Math.floor(Math.max(Math.min(cw * (rows === 1 ? 1.15 : 1), limit, 104), Math.min(cw, limit)));
+    // One row leaves the columns more height, the rail is the last resort; a table whose
+    // columns cannot fan out readably loses, and cards a finger cannot hit lose more.
+    const weight = { row: 1.08, rows: 1, grid: 1, side: 0.92 }[option.top];
+    const score = cw * weight - (option.byHeight < cw ? 500 : 0) - (Math.min(cw, tcw) < minCw ? 1000 : 0);
+    if (!best || score > best.score) best = { ...option, cw, tcw, gap, rows, perRow, score };
   }
   return best;
 }
@@ -103,15 +122,14 @@ export function render(table, state, { width, height, minCw = 30 }) {
   const columns = position.columns;
   const cells = position.cells || [];
   const foundations = position.foundations || SUIT_ORDER.map((suit) => ({ suit, cards: [] }));
-  const k = columns.length;
   const layout = plan(position, width, height, minCw);
-  const { gap, oneRow, longest } = layout;
-  const cw = layout.cw;
+  const { gap, cw, perRow } = layout;
   const ch = cw * RATIO;
   table.style.setProperty("--cw", `${cw}px`);
 
   const frag = document.createDocumentFragment();
-  let tcw = cw; // top-row card width
+  const tcw = layout.tcw; // the top rows' card width
+  const tch = tcw * RATIO;
   let y = 0;
   const put = (node, x, yy) => {
     node.style.left = `${x}px`;
@@ -142,8 +160,10 @@ export function render(table, state, { width, height, minCw = 30 }) {
     put(box, x, yy);
   };
 
-  const columnsSpan = k * cw + (k - 1) * gap;
-  if (oneRow) {
+  const columnsSpan = perRow * cw + (perRow - 1) * gap;
+  const tableauX = (width - columnsSpan - (layout.top === "side" ? 2 * tcw + 4 * gap : 0)) / 2;
+  let bottom = 0; // the rail's
+  if (layout.top === "row") {
     const topSpan = (cells.length + 4) * cw + (cells.length + 3) * gap + (cells.length ? 3 * gap : 0);
     const span = Math.max(columnsSpan, topSpan);
     const x0 = (width - span) / 2;
@@ -159,46 +179,68 @@ export function render(table, state, { width, height, minCw = 30 }) {
       put(info, left, 0);
     }
     y = ch + gap * 2;
+  } else if (layout.top === "side") {
+    const railX = tableauX + columnsSpan + 3 * gap;
+    cells.forEach((card, i) => cellBox(card, i, railX + (i % 2) * (tcw + gap), Math.floor(i / 2) * (tch + gap)));
+    const fy = Math.ceil(cells.length / 2) * (tch + gap) + gap;
+    foundations.forEach((f, j) => foundationBox(f, railX + (j % 2) * (tcw + gap), fy + Math.floor(j / 2) * (tch + gap)));
+    bottom = fy + 2 * tch + gap;
+  } else if (layout.top === "grid") {
+    // Cells in two rows on the left, the foundations two by two on the right.
+    const { across } = layout;
+    const span = (across + 2) * tcw + (across + 3) * gap;
+    const x0 = (width - span) / 2;
+    cells.forEach((card, i) => cellBox(card, i, x0 + (i % across) * (tcw + gap), Math.floor(i / across) * (tch + gap)));
+    const fx = x0 + span - 2 * tcw - gap;
+    foundations.forEach((f, j) => foundationBox(f, fx + (j % 2) * (tcw + gap), Math.floor(j / 2) * (tch + gap)));
+    const left = x0 + across * (tcw + gap);
+    if (position.base_rank && position.base_rank !== "A" && fx - gap - left > 60) {
+      const info = note(position);
+      info.classList.add("centered");
+      info.style.width = `${fx - gap - left}px`;
+      info.style.height = `${2 * tch + gap}px`;
+      put(info, left, 0);
+    }
+    y = 2 * tch + gap * 3;
   } else {
     if (cells.length) {
-      tcw = Math.floor(Math.max(Math.min(cw * 1.15, layout.tcwLimit, 104), Math.min(cw, layout.tcwLimit)));
       const span = cells.length * tcw + (cells.length - 1) * gap;
       const x0 = (width - span) / 2;
       cells.forEach((card, i) => cellBox(card, i, x0 + i * (tcw + gap), 0));
-      y = tcw * RATIO + gap;
+      y = tch + gap;
     }
     const x0 = width - foundations.length * (tcw + gap) + gap;
     foundations.forEach((f, j) => foundationBox(f, x0 + j * (tcw + gap), y));
     const info = note(position);
     info.style.width = `${Math.max(0, x0 - gap)}px`;
-    info.style.height = `${tcw * RATIO}px`;
+    info.style.height = `${tch}px`;
     put(info, 0, y);
-    y += tcw * RATIO + gap * 2;
+    y += tch + gap * 2;
   }
 
-  const room = Math.max(ch, height - y - 4);
-  let fan = longest > 1 ? (room - ch) / (longest - 1) / ch : FAN_MAX;
-  fan = Math.max(FAN_SQUEEZE, Math.min(cw < 70 ? FAN_MAX + 0.17 : FAN_MAX, fan)); // small cards: show more of each
-  const off = fan * ch;
-  let bottom = y + ch;
-  const x0 = (width - columnsSpan) / 2;
-  columns.forEach((column, i) => {
-    const box = document.createElement("div");
-    box.className = "column";
-    box.dataset.drop = `column:${i}`;
-    const colHeight = ch + Math.max(0, column.length - 1) * off;
-    box.style.height = `${colHeight}px`;
-    box.append(makeSlot(null, column.length ? "" : emptyLabel(position), "column-base", column.length ? "" : emptyName(position, i)));
-    column.forEach((code, j) => {
-      const card = makeCard(code, `column:${i}`, j);
-      card.style.top = `${j * off}px`;
-      card.style.zIndex = String(j + 1);
-      box.append(card);
+  // The columns, in one band or two, fanned out to use the height there is.
+  const max = cw < 70 ? FAN_MAX + 0.17 : FAN_MAX; // small cards: show more of each
+  const bands = splitRows(columns, perRow);
+  const laid = layBands(bands, { top: y, height, gap, ch, shape, min: FAN_MIN, max, squeeze: FAN_SQUEEZE });
+  bands.forEach((band, r) => {
+    band.forEach((column, j) => {
+      const i = r * perRow + j;
+      const off = laid.bands[r].fan * ch;
+      const box = document.createElement("div");
+      box.className = "column";
+      box.dataset.drop = `column:${i}`;
+      box.style.height = `${ch + Math.max(0, column.length - 1) * off}px`;
+      box.append(makeSlot(null, column.length ? "" : emptyLabel(position), "column-base", column.length ? "" : emptyName(position, i)));
+      column.forEach((code, n) => {
+        const card = makeCard(code, `column:${i}`, n);
+        card.style.top = `${n * off}px`;
+        card.style.zIndex = String(n + 1);
+        box.append(card);
+      });
+      put(box, tableauX + j * (cw + gap), laid.bands[r].y);
     });
-    put(box, x0 + i * (cw + gap), y);
-    bottom = Math.max(bottom, y + colHeight);
   });
-  table.style.height = `${Math.max(height, bottom + 4)}px`;
+  table.style.height = `${Math.max(height, laid.bottom + 4, bottom + 4)}px`;
   table.replaceChildren(frag);
 }
 

@@ -3,7 +3,7 @@
 // screen the ten columns stand in two rows of five, so that cards stay big enough to
 // read and to touch.
 
-import { cardSpan, columnMove, makeBack, makeCard, makeSlot } from "./cards.js";
+import { bandGap, bandNeed, cardSpan, columnMove, columnRows, layBands, makeBack, makeCard, makeSlot, splitRows } from "./cards.js";
 import { t, tn } from "./i18n.js";
 
 const RATIO = 1.4;
@@ -53,12 +53,8 @@ export function targetsFor(table, entry) {
   return [...table.querySelectorAll(`[data-drop="${entry.to}"]`)];
 }
 
-/** How tall a band of columns is, in card heights, at the smallest readable fan. */
-function bandNeed(columns) {
-  let need = 1;
-  for (const column of columns) need = Math.max(need, 1 + column.down * DOWN_FAN + Math.max(0, column.up.length - 1) * UP_MIN);
-  return need;
-}
+/** A column's height in card heights: its top card and face-down strips, then its face-up strips. */
+const shape = (column) => [1 + column.down * DOWN_FAN, column.up.length - 1];
 
 export function render(table, state, { width, height, minCw = 30 }) {
   const position = state.position;
@@ -66,12 +62,11 @@ export function render(table, state, { width, height, minCw = 30 }) {
   const k = columns.length;
   const gap = Math.max(3, Math.min(12, Math.round(width / 110)));
   // Two rows of five when ten columns side by side would be too narrow.
-  const rows = (width - (k - 1) * gap) / k < Math.max(minCw, 40) ? 2 : 1;
-  const perRow = Math.ceil(k / rows);
-  const bands = [...Array(rows)].map((_, r) => columns.slice(r * perRow, (r + 1) * perRow));
+  const { rows, perRow } = columnRows(k, width, gap, Math.max(minCw, 40));
+  const bands = splitRows(columns, perRow);
   const byWidth = (width - (perRow - 1) * gap) / perRow;
-  const need = 1 + bands.reduce((sum, band) => sum + bandNeed(band), 0); // the stock's row, then the bands
-  const byHeight = (height - gap * (rows + 2) - 4) / (RATIO * need);
+  const need = 1 + bands.reduce((sum, band) => sum + bandNeed(band, shape, UP_MIN), 0); // the stock's row, then the bands
+  const byHeight = (height - gap * 3 - (rows - 1) * bandGap(gap) - 4) / (RATIO * need);
   let cw = Math.min(96, byWidth, byHeight);
   cw = Math.floor(Math.max(cw, Math.min(minCw, byWidth)));
   const ch = cw * RATIO;
@@ -126,20 +121,12 @@ export function render(table, state, { width, height, minCw = 30 }) {
     frag.append(box);
   }
 
-  let y = ch + gap * 2;
-  const roomTotal = Math.max(ch, height - y - 4);
-  const needs = bands.map(bandNeed);
-  let bottom = y + ch;
+  const downOff = DOWN_FAN * ch;
+  const max = cw < 70 ? UP_MAX + 0.12 : UP_MAX;
+  const laid = layBands(bands, { top: ch + gap * 2, height, gap, ch, shape, min: UP_MIN, max, squeeze: UP_SQUEEZE });
   bands.forEach((band, r) => {
-    // Each band gets a share of the height in proportion to what it needs.
-    const share = rows === 1 ? roomTotal : (roomTotal - gap * (rows - 1)) * (needs[r] / needs.reduce((a, b) => a + b, 0));
-    const longestUp = Math.max(1, ...band.map((c) => c.up.length));
-    const deepest = Math.max(0, ...band.map((c) => c.down));
-    let upFan = longestUp > 1 ? (share - ch - deepest * DOWN_FAN * ch) / (longestUp - 1) / ch : UP_MAX;
-    upFan = Math.max(UP_SQUEEZE, Math.min(cw < 70 ? UP_MAX + 0.12 : UP_MAX, upFan));
-    const downOff = DOWN_FAN * ch;
-    const upOff = upFan * ch;
-    let bandBottom = y + ch;
+    const { y, fan } = laid.bands[r];
+    const upOff = fan * ch;
     band.forEach((column, j) => {
       const i = r * perRow + j;
       const box = document.createElement("div");
@@ -167,11 +154,8 @@ export function render(table, state, { width, height, minCw = 30 }) {
       box.style.left = `${left0 + j * (cw + gap)}px`;
       box.style.top = `${y}px`;
       frag.append(box);
-      bandBottom = Math.max(bandBottom, y + colHeight);
     });
-    bottom = Math.max(bottom, bandBottom);
-    y = rows === 1 ? bandBottom : Math.max(bandBottom, y + share) + gap;
   });
-  table.style.height = `${Math.max(height, bottom + 4)}px`;
+  table.style.height = `${Math.max(height, laid.bottom + 4)}px`;
   table.replaceChildren(frag);
 }
