@@ -52,6 +52,7 @@ async def call(app, method: str, path: str, body: dict | None, cookie: bytes | N
     async def send(message: dict) -> None:
         if message["type"] == "http.response.start":
             answer["status"], answer["headers"] = message["status"], dict(message["headers"])
+            answer["cookies"] = [value.split(b";")[0] for name, value in message["headers"] if name == b"set-cookie"]
         else:
             answer["body"].append(message.get("body", b""))
 
@@ -61,6 +62,7 @@ async def call(app, method: str, path: str, body: dict | None, cookie: bytes | N
         import brotli
 
         content = brotli.decompress(content)
+    answer["headers"][b"set-cookie"] = answer.get("cookies", [])
     return answer["status"], answer["headers"], content
 
 
@@ -81,8 +83,10 @@ async def run(args) -> None:
         count[kind] += 1
         if status >= 300:
             raise SystemExit(f"{method} {path}: {status} {content[:200]!r}")
-        if b"set-cookie" in headers:
-            player["cookie"] = headers[b"set-cookie"].split(b";")[0]
+        for cookie in headers[b"set-cookie"]:  # every cookie the server sets, as a browser keeps them
+            name = cookie.split(b"=", 1)[0]
+            player["cookies"][name] = cookie
+        player["cookie"] = b"; ".join(player["cookies"].values()) or None
         return json.loads(content)
 
     async def step(player: dict) -> None:
@@ -98,7 +102,7 @@ async def run(args) -> None:
         player["state"] = await timed("state", player, "GET", f"/api/games/{state['id']}")
 
     async with app.router.lifespan_context(app):
-        players = [{"client": (f"127.0.{k // 200}.{k % 200 + 2}", 5000), "cookie": None, "state": None,
+        players = [{"client": (f"127.0.{k // 200}.{k % 200 + 2}", 5000), "cookie": None, "cookies": {}, "state": None,
                     "hinter": k % 20 == 0} for k in range(args.players)]
         for _ in range(3):  # warm-up: every player has a game and a session
             for player in players:

@@ -92,6 +92,18 @@ def cpu_seconds(pids: list[int], system: bool = False) -> float:
     return total / tick
 
 
+def process_name(pid: int) -> str:
+    """A short name for one of the server's processes: its pid and what it runs."""
+    try:
+        words = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
+    except OSError:
+        return f"{pid} (gone)"
+    text = " ".join(word.decode(errors="replace") for word in words if word)
+    kind = ("supervisor" if " serve " in f" {text} " else "spawned worker" if "multiprocessing" in text
+            else text[-40:])
+    return f"{pid} ({kind})"
+
+
 def solver_cpu_seconds(base: str) -> float:
     """CPU time the server's solver workers spent searching, all workers together (from
     its Prometheus figures: the server runs with --metrics)."""
@@ -303,12 +315,14 @@ async def run_load(server: Server, args) -> None:
     load_before = loadavg()
     cpu_before, own_before, wall_before = cpu_seconds(pids), time.process_time(), time.monotonic()
     kernel_before = cpu_seconds(pids, system=True)
+    per_before = {pid: cpu_seconds([pid]) for pid in pids}
     solver_before = solver_cpu_seconds(server.base)
     figures.measuring = True
     await asyncio.sleep(args.seconds)
     figures.measuring = False
     cpu, own, wall = cpu_seconds(pids) - cpu_before, time.process_time() - own_before, time.monotonic() - wall_before
     kernel = cpu_seconds(pids, system=True) - kernel_before
+    per_process = {pid: cpu_seconds([pid]) - before for pid, before in per_before.items()}
     searches = solver_cpu_seconds(server.base) - solver_before
     load_after = loadavg()
     await asyncio.gather(*tasks)
@@ -328,6 +342,8 @@ async def run_load(server: Server, args) -> None:
     print(f"server CPU {cpu:.1f} s = {cpu / max(requests, 1) * 1e3:.2f} ms per request, of which the hints' "
           f"searches {searches:.1f} s; without them {(cpu - searches) / max(requests, 1) * 1e3:.2f} ms per request; "
           f"load generator CPU {own:.1f} s")
+    print("server CPU by process: " + ", ".join(
+        f"{process_name(pid)} {seconds:.1f} s" for pid, seconds in sorted(per_process.items(), key=lambda item: -item[1])))
     print(f"server CPU in the kernel (system time: sockets, SQLite's file I/O) {kernel:.1f} s = "
           f"{kernel / max(requests, 1) * 1e3:.2f} ms per request")
 

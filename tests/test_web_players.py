@@ -180,6 +180,26 @@ def test_a_session_cookie_from_before_sign_in_is_worthless_after_it(app):
         assert attacker.get("/api/auth/me").json()["signed_in"] is False
 
 
+def test_a_worker_trusts_a_guest_session_for_seconds_and_a_players_not_at_all(app, monkeypatch):
+    """Another worker deleting a session (here: the database directly) stops a player's
+    at once, a guest's once this worker's few seconds of trust are over."""
+    import winnable.web.accounts as accounts_module
+
+    clock = [1000.0]
+    monkeypatch.setattr(accounts_module.time, "monotonic", lambda: clock[0])
+    with browser(app) as guest, browser(app) as player:
+        guest.post("/api/games", json={"game": "black-hole", "deal": 2})
+        signup(player)
+        assert guest.get("/api/auth/me").json()["guest"] is True
+        assert player.get("/api/auth/me").json()["signed_in"] is True
+        with Session(app.state.engine) as session, session.begin():
+            session.query(SessionRow).delete()
+        assert player.get("/api/auth/me").json()["signed_in"] is False
+        assert guest.get("/api/auth/me").json()["guest"] is True
+        clock[0] += accounts_module.GUEST_MEMORY + 0.1
+        assert guest.get("/api/auth/me").json()["guest"] is False
+
+
 def test_state_changing_calls_without_the_csrf_proof_are_refused(app):
     bare = TestClient(app, base_url=SITE)  # no Origin, no token: a script, or a forged request
     for path, body in [("/api/auth/signup", {"name": "eve", "password": PASSWORD}),

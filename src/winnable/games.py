@@ -39,12 +39,19 @@ def game_ids() -> list[str]:
 
 def game_class(game_id: str) -> type[Position]:
     """The position class of ``game_id``; :class:`UnknownGameError` names the known ones."""
+    found = _classes.get(game_id)
+    if found is not None:  # the web server asks on every request
+        return found
     try:
         target = _REGISTRY[game_id]
     except KeyError:
         raise UnknownGameError(f"unknown game {game_id!r} (games: {', '.join(_REGISTRY)})") from None
     module_name, class_name = target.split(":")
-    return getattr(importlib.import_module(module_name), class_name)
+    found = _classes[game_id] = getattr(importlib.import_module(module_name), class_name)
+    return found
+
+
+_classes: dict[str, type[Position]] = {}
 
 
 def deal(game_id: str, number: int) -> Position:

@@ -34,6 +34,7 @@ def run(host: str = "127.0.0.1", port: int = 8000, database: str | None = None, 
     import uvicorn
 
     from winnable.web.db import default_database_url, make_engine, migrate, server_key
+    from winnable.web.protocol import HttpProtocol
     from winnable.web.settings import LOOPBACK_HOSTS, Settings, problem
 
     if database:
@@ -77,6 +78,7 @@ def run(host: str = "127.0.0.1", port: int = 8000, database: str | None = None, 
         "log_level": os.environ.get("WINNABLE_LOG_LEVEL", "warning"),
         "access_log": os.environ.get("WINNABLE_LOG_LEVEL", "warning").lower() in ("info", "debug", "trace"),
         "server_header": False,
+        "http": HttpProtocol,  # each response in one send (see winnable.web.protocol)
         "proxy_headers": forwarded_allow_ips is not None,
         "forwarded_allow_ips": forwarded_allow_ips or "",
         "limit_concurrency": limit_concurrency,

@@ -8,6 +8,8 @@
   that starts a game without signing in gets a *guest* session: its games are "this
   browser's games". Signing up or in makes a new session (the token before it is
   worth nothing after it) and moves the guest's games to the account.
+* A worker trusts a guest session it has read for :data:`GUEST_MEMORY` seconds; a
+  player's session is read on every request.
 * Signing out deletes the session on the server; deleting the account deletes its
   sessions and games, and leaves its Daily results on the leaderboards without a name.
 
@@ -35,6 +37,7 @@ import datetime as dt
 import hashlib
 import re
 import secrets
+import time
 import unicodedata
 from typing import Any
 
@@ -44,6 +47,7 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
+from winnable.web.cache import ByteLRU
 from winnable.web.db import DailyAttempt, GameRow, Query, SessionRow, User, as_utc, utcnow, write_lock, writer
 from winnable.web.errors import Conflict, Unauthorized, Unprocessable
 from winnable.web.i18n import N_
@@ -57,6 +61,13 @@ _NAME = re.compile(r"[A-Za-z0-9]+(?:[._-][A-Za-z0-9]+)*")
 TOKEN_BYTES = 32
 SEEN_EVERY = dt.timedelta(hours=1)
 """A session's last visit is written at most this often (reads stay reads)."""
+GUEST_MEMORY = 10.0
+"""Seconds a worker trusts a guest session it has read without reading it again. A
+guest session is never revoked but by its own browser (signing in, which replaces the
+cookie); so a worker that has not heard of that yet answers a request still in flight
+with the old cookie as the guest it was, who owns nothing any more. Sessions of players
+who sign in are read on every request: signing out or deleting the account stops them at
+once on every worker."""
 
 
 def digest(token: str) -> str:
@@ -128,6 +139,7 @@ class AccountService:
         self.guest_life = dt.timedelta(days=guest_days)
         self.hasher = PasswordHash((Argon2Hasher(time_cost=argon2_time_cost, memory_cost=argon2_memory_kib),))
         self._dummy: str | None = None
+        self._guests = ByteLRU(4 << 20)  # session digest -> (Viewer, trusted until; monotonic)
         # Every request with a cookie reads its session: one statement compiled once.
         self._read_session = Query(engine, select(SessionRow.user_id, SessionRow.expires_at, SessionRow.seen_at, User.name)
                                    .outerjoin(User, User.id == SessionRow.user_id).where(SessionRow.id == sa.bindparam("id")))
@@ -150,24 +162,36 @@ class AccountService:
         if not plausible_token(token):
             return NOBODY
         key = digest(token)
+        known = self._guests.get(key)
+        if known is not None and time.monotonic() < known[1]:
+            return known[0]
         found = self._read_session.first(id=key)
         if found is None:
             return NOBODY
         user_id, expires, seen, name = found["user_id"], found["expires_at"], found["seen_at"], found["name"]
         now = utcnow()
-        if as_utc(expires) <= now or (user_id is not None and name is None):
+        left = (as_utc(expires) - now).total_seconds()
+        if left <= 0 or (user_id is not None and name is None):
             return NOBODY
         if now - as_utc(seen) > SEEN_EVERY:  # sliding expiry, written once an hour at most
             life = self.session_life if user_id is not None else self.guest_life
             with write_lock(self.engine), Session(self.write_engine) as session, session.begin():
                 session.execute(update(SessionRow).where(SessionRow.id == key)
                                 .values(seen_at=now, expires_at=now + life))
-        return Viewer(key, user_id, name)
+        viewer = Viewer(key, user_id, name)
+        if user_id is None:
+            self._guests.put(key, (viewer, time.monotonic() + min(GUEST_MEMORY, left)), 2 * len(key) + 200)
+        return viewer
+
+    def _forget(self, key: str) -> None:
+        """This worker stops trusting the session ``key`` (a digest) at once."""
+        self._guests.pop(key)
 
     def _rotate(self, session: Session, old_token: str | None, user_id: int) -> str:
         """End the session before sign-in (its guest games become the player's) and
         start a fresh one: a token planted before sign-in is worth nothing after it."""
         if plausible_token(old_token):
+            self._forget(digest(old_token))
             old = session.get(SessionRow, digest(old_token))
             if old is not None:
                 if old.user_id is None:
@@ -244,6 +268,7 @@ class AccountService:
     def logout(self, token: str | None) -> None:
         """End the session on the server (the cookie is worth nothing after)."""
         if plausible_token(token):
+            self._forget(digest(token))
             with write_lock(self.engine), Session(self.write_engine) as session, session.begin():
                 session.execute(delete(SessionRow).where(SessionRow.id == digest(token)))
 

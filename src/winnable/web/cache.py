@@ -15,6 +15,8 @@ larger than the whole budget is not kept at all. So a cache that holds positions
 >>> cache.put("huge", 4, 1000)     # never kept
 >>> cache.get("huge"), cache.bytes
 (None, 900)
+>>> cache.pop("a"), cache.pop("a"), cache.bytes
+(1, None, 400)
 """
 
 from __future__ import annotations
@@ -62,6 +64,15 @@ class ByteLRU:
                 _, (_, freed) = self._items.popitem(last=False)
                 self.bytes -= freed
                 self.evictions += 1
+
+    def pop(self, key: Hashable) -> Any | None:
+        """Forget ``key``; its value, if it was there."""
+        with self._lock:
+            item = self._items.pop(key, None)
+            if item is None:
+                return None
+            self.bytes -= item[1]
+            return item[0]
 
     def clear(self) -> None:
         with self._lock:

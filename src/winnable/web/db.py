@@ -275,6 +275,7 @@ class SqliteWriteLock:
 
 
 _write_locks: dict[str, SqliteWriteLock] = {}
+_engine_locks: "weakref.WeakKeyDictionary[Engine, contextlib.AbstractContextManager]" = weakref.WeakKeyDictionary()
 _write_locks_lock = threading.Lock()
 
 
@@ -282,13 +283,16 @@ def write_lock(engine: Engine) -> contextlib.AbstractContextManager:
     """Held around every write transaction on SQLite, which has one writer at a time
     anyway (see :class:`SqliteWriteLock`). Other databases lock rows, so nothing is
     needed there."""
+    lock = _engine_locks.get(engine)  # rendering the URL is the dearest part: once an engine
+    if lock is not None:
+        return lock
     if engine.dialect.name != "sqlite":
-        return contextlib.nullcontext()
-    key = str(engine.url)
-    lock = _write_locks.get(key)
-    if lock is None:
+        lock = contextlib.nullcontext()
+    else:
+        key = str(engine.url)
         with _write_locks_lock:
             lock = _write_locks.setdefault(key, SqliteWriteLock(engine.url.database))
+    _engine_locks[engine] = lock
     return lock
 
 

@@ -130,6 +130,9 @@ class Settings(BaseSettings):
     # -- observability ----------------------------------------------------------------
     metrics: bool = False
     """Serve Prometheus figures at ``/metrics`` (to loopback clients only)."""
+    opentelemetry: bool = False
+    """Let FastAPI report traces, metrics and logs to an OpenTelemetry SDK the operator
+    configured (off: FastAPI would otherwise ask on every request whether one is)."""
 
     static_dir: Path = STATIC
 
