@@ -112,6 +112,7 @@ def create_app(database_url: str | None = None, settings: Settings | None = None
         finally:
             await anyio.to_thread.run_sync(pool.stop)
             await anyio.to_thread.run_sync(queue.stop)
+            gc.unfreeze()  # an app stopped inside a longer-lived process (tests) leaves nothing pinned
 
     app = FastAPI(
         title="Winnable",
