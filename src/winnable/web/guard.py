@@ -88,6 +88,7 @@ class Guard:
         self.allowed_hosts = [host.lower().strip("[]") for host in settings.allowed_hosts]
         self.max_body = settings.max_body_bytes
         self.max_headers = settings.max_header_bytes
+        self.metrics = settings.metrics
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -122,9 +123,10 @@ class Guard:
                 receive = self.limited(receive)  # streamed: counted as it arrives
             await self.app(scope, receive, send_with_headers)
         finally:
-            route = scope.get("route")
-            metrics.observe(scope["method"], getattr(route, "path", "unmatched"), status,
-                            time.perf_counter() - started)
+            if self.metrics:  # nobody reads them otherwise
+                route = scope.get("route")
+                metrics.observe(scope["method"], getattr(route, "path", "unmatched"), status,
+                                time.perf_counter() - started)
 
     def refusal(self, scope: Scope) -> tuple[int, str, str, dict[str, str]] | None:
         """``(status, code, detail, headers)`` if the request is refused here."""
