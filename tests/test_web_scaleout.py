@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import os
 import random
+import signal
 import socket
 import subprocess
 import sys
@@ -60,15 +61,15 @@ def free_port() -> int:
 
 
 class Served:
-    def __init__(self, database: str, tmp_path, workers: int = 2) -> None:
+    def __init__(self, database: str, tmp_path, workers: int = 2, pool_size: int = 0) -> None:
         self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         self.log = tmp_path / "serve.log"
-        env = os.environ | {"WINNABLE_POOL_SIZE": "0", "WINNABLE_RATE_LIMITS": "0"}
-        self.process = subprocess.Popen(
+        env = os.environ | {"WINNABLE_POOL_SIZE": str(pool_size), "WINNABLE_RATE_LIMITS": "0"}
+        self.process = subprocess.Popen(  # a process group of its own, as a terminal's job
             [sys.executable, "-m", "winnable.cli", "serve", "--port", str(self.port), "--database", database,
              "--workers", str(workers), "--metrics"],
-            stdout=self.log.open("w"), stderr=subprocess.STDOUT, env=env)
+            stdout=self.log.open("w"), stderr=subprocess.STDOUT, env=env, start_new_session=True)
         deadline = time.monotonic() + 120
         while True:
             assert self.process.poll() is None, self.log.read_text()
@@ -98,6 +99,48 @@ class Served:
             self.process.wait(30)
         except subprocess.TimeoutExpired:
             self.process.kill()
+
+
+def children(pid: int) -> dict[int, tuple[str, str]]:
+    """``pid``'s child processes: their state (R running, S sleeping...) and command line."""
+    found = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat") as stat:
+                    fields = stat.read().rsplit(")", 1)[1].split()
+                if int(fields[1]) == pid:
+                    with open(f"/proc/{entry}/cmdline", "rb") as cmdline:
+                        found[int(entry)] = (fields[0], cmdline.read().replace(b"\0", b" ").decode(errors="replace"))
+            except (OSError, IndexError, ValueError):
+                continue
+    return found
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+@pytest.mark.parametrize("signal_number", [signal.SIGINT, signal.SIGTERM], ids=["ctrl-c", "timeout"])
+def test_a_server_signalled_with_its_whole_process_group_stops(tmp_path, signal_number):
+    """Ctrl-C in a terminal (SIGINT) and `timeout` (SIGTERM) signal every process of the
+    job, the pool's filler included. The server stops all the same: it used to wait
+    forever on the stop signal it shared with a filler that was already gone."""
+    served = Served(f"sqlite:///{tmp_path}/games.db", tmp_path, workers=1, pool_size=2)
+    try:
+        # The filler found, signal the job while it rests between deals (sleeping: that
+        # is when the old stop signal waited for it forever).
+        deadline, asleep = time.monotonic() + 90, 0
+        while asleep < 3:
+            assert time.monotonic() < deadline, f"no resting filler: {children(served.process.pid)}"
+            states = [state for state, line in children(served.process.pid).values()
+                      if "spawn_main" in line and "resource_tracker" not in line]
+            asleep = asleep + 1 if states == ["S"] else 0
+            time.sleep(0.05)
+        os.killpg(served.process.pid, signal_number)
+        served.process.wait(30)  # raises TimeoutExpired if the server hangs
+        assert served.process.returncode is not None
+    finally:
+        if served.process.poll() is None:
+            os.killpg(served.process.pid, signal.SIGKILL)
+            served.process.wait(10)
 
 
 def play_from_many_connections(served: Served) -> None:

@@ -22,6 +22,7 @@ import logging
 import multiprocessing
 import os
 import random
+import signal
 import socket
 import threading
 import time
@@ -90,7 +91,6 @@ class WinnablePool:
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self._process = None
-        self._process_stop = None
         self._take_lock = threading.Lock()
         self._keeper: threading.Thread | None = None
         self._keeper_stop = threading.Event()
@@ -234,11 +234,10 @@ class WinnablePool:
             self._thread.start()
             return
         context = multiprocessing.get_context("spawn")
-        self._process_stop = context.Event()
         settings = dataclasses.asdict(self.settings)
         self._process = context.Process(
             target=fill_in_background,
-            args=(url.render_as_string(hide_password=False), settings, self._process_stop, os.getpid()),
+            args=(url.render_as_string(hide_password=False), settings, os.getpid()),
             name="winnable-pool",
             daemon=True,
         )
@@ -250,13 +249,17 @@ class WinnablePool:
             self._thread.join(timeout)
             self._thread = None
         if self._process is not None:
-            self._process_stop.set()
+            # SIGTERM, which the filler takes as "stop after this deal". (A shared Event
+            # was set here before: when the filler had died first, as it does when a
+            # terminal's Ctrl-C or `timeout` signals the whole process group, setting it
+            # waited forever for the dead waiter, and the server never stopped.)
+            self._process.terminate()
             self._process.join(timeout)
             if self._process.is_alive():
-                self._process.terminate()
+                self._process.kill()
                 self._process.join(timeout)
             self._process.close()
-            self._process = self._process_stop = None
+            self._process = None
 
     def stop(self, timeout: float = 10.0) -> None:
         """Stop filling and give the lease up (another server takes it at once)."""
@@ -322,9 +325,40 @@ class WinnablePool:
         return worked
 
 
-def fill_in_background(url: str, settings: dict, stop, parent: int) -> None:
-    """The filler process: keep every game's pool full until ``stop`` is set or the
-    server (process ``parent``) is gone."""
+class StopFlag:
+    """What the filler process waits on: set by its SIGTERM handler. (A threading.Event
+    set from a signal handler can deadlock on the lock its own thread holds; a flag and
+    short sleeps, which a signal cuts short, cannot.)
+
+    >>> flag = StopFlag(); flag.wait(0.01), flag.is_set()
+    (False, False)
+    >>> flag.set(); flag.wait(60)
+    True
+    """
+
+    def __init__(self) -> None:
+        self.flag = False
+
+    def set(self) -> None:
+        self.flag = True
+
+    def is_set(self) -> bool:
+        return self.flag
+
+    def wait(self, timeout: float) -> bool:
+        deadline = time.monotonic() + timeout
+        while not self.flag and (left := deadline - time.monotonic()) > 0:
+            time.sleep(min(left, 0.1))
+        return self.flag
+
+
+def fill_in_background(url: str, settings: dict, parent: int) -> None:
+    """The filler process: keep every game's pool full until SIGTERM (the server's
+    :meth:`WinnablePool.stop`) or until the server (process ``parent``) is gone. A
+    terminal's Ctrl-C, sent to the whole process group, is the server's to act on."""
+    stop = StopFlag()
+    signal.signal(signal.SIGTERM, lambda *_: stop.set())
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     try:
         os.nice(10)
     except (AttributeError, OSError):
