@@ -55,14 +55,12 @@ def pysol_deck(decks: int = 1) -> list[Card]:
 
 
 def parse_deal_number(text: str | int) -> int:
-    """A deal number from text, checked to be in PySolFC's range 1..10**20-1."""
-    try:
-        number = int(str(text).strip().replace("_", ""))
-    except ValueError:
-        raise ParseError(f"not a deal number: {text!r}") from None
-    if not 1 <= number <= MAX_DEAL:
-        raise ParseError(f"deal number out of range: {number} (1 to {MAX_DEAL})")
-    return number
+    """A PySolFC deal number from text or an int, checked to be in its range
+    1..10**20-1 (:meth:`DealNumber.parse`, refusing Microsoft's ``ms`` numbers)."""
+    deal = DealNumber.parse(text)
+    if deal.numbering is not Numbering.PYSOLFC:
+        raise ParseError(f"not a PySolFC deal number: {text!r} (Microsoft's ms numbers are not taken here)")
+    return deal.number
 
 
 class Numbering(str, Enum):
