@@ -41,8 +41,9 @@ async def new_game(body: schemas.NewGame, request: Request, who: Creator) -> Sta
     been proved winnable yet answers 409 ``no_winnable_deal`` at once.
 
     The game belongs to the signed-in player, or else to this browser's guest session
-    (started here if there is none: a cookie, stored with the game only). Today's Daily deal is played in the
-    Daily only (409 ``daily_deal``); ``think`` starts Black Hole's timed play.
+    (started here if there is none: a cookie, stored with the game, never for a refused
+    request). Today's Daily deal is played in the Daily only (409 ``daily_deal``);
+    ``think`` starts Black Hole's timed play.
     """
     game_id = lookup_game(body.game).game_id
     app = who.app
