@@ -91,7 +91,7 @@ class Settings(BaseSettings):
     """Origins besides the server's own allowed to make state-changing calls
     (``https://games.example.org``), e.g. behind a proxy that rewrites the Host."""
     secret_key: str | None = Field(None, min_length=16)
-    """Signs CSRF tokens (and later sessions). Default: one made once and kept in the
+    """Signs CSRF tokens and device cookies. Default: one of each made once and kept in the
     database, so every worker and every server on the database shares it."""
 
     database_threads: bool = False
