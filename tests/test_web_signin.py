@@ -254,3 +254,33 @@ def test_sign_in_checks_one_hash_whatever_the_form(tmp_path, monkeypatch):
             assert login(client, "ada", guess).status_code == 401
             assert login(client, "nobody", guess).status_code == 401
         assert len(calls) == 6
+
+
+def test_accounts_of_a_database_from_before_nfkc_sign_in_after_the_upgrade(tmp_path):
+    """A database at 0006 (the schema before NFKC) with two accounts: after the migration
+    both sign in with their passwords as typed, and from then on in any form."""
+    import sqlalchemy as sa
+    from alembic import command
+
+    from winnable.web.db import alembic_config, make_engine
+
+    url = f"sqlite:///{tmp_path / 'games.db'}"
+    engine = make_engine(url)
+    with engine.begin() as connection:
+        command.upgrade(alembic_config(connection), "0006")
+    hasher = PasswordHash((Argon2Hasher(time_cost=1, memory_cost=1024),))
+    accounts = [("ada", "correct horse battery"), ("bob", "ｆｕｌｌ ｗｉｄｔｈ ｐａｓｓ")]
+    with engine.begin() as connection:
+        for name, password in accounts:
+            connection.execute(sa.text("INSERT INTO users (name, name_key, password_hash, created_at) "
+                                       "VALUES (:name, :name, :hash, '2026-11-30 10:00:00')"),
+                               {"name": name, "hash": hasher.hash(password)})
+    engine.dispose()
+    app = create_app(url, pool_background=False, pool_size=0, allowed_hosts=["testserver"], rate_limits=False,
+                     argon2_memory_kib=1024, argon2_time_cost=1)
+    with browser(app) as client:
+        for name, password in accounts:
+            assert login(client, name, password).status_code == 200
+        assert login(client, "bob", "full width pass").status_code == 200  # rehashed in NFKC at the first sign-in
+    with Session(app.state.engine) as session:
+        assert set(session.scalars(select(User.password_nfkc))) == {True}
