@@ -141,13 +141,15 @@ def test_wrong_name_and_wrong_password_get_the_same_answer(app):
 def test_wrong_passwords_are_rate_limited_per_name_and_per_client(tmp_path):
     app = make_app(f"sqlite:///{tmp_path / 'games.db'}", rate_limits=True, limit_login_name="3/minute",
                    limit_login="6/minute", limit_default="1000/minute")
-    with browser(app) as client:
-        signup(client)
+    with browser(app) as owner:
+        signup(owner)
+    with browser(app) as client:  # a browser that never signed in to the account
         codes = [client.post("/api/auth/login", json={"name": "ada", "password": f"guess number {i}"}).status_code
                  for i in range(4)]
         assert codes == [401, 401, 401, 429]
         refused = client.post("/api/auth/login", json={"name": "ada", "password": PASSWORD})
         assert refused.status_code == 429 and refused.headers["Retry-After"]  # even the right one, for now
+        # (the owner's own browser is not: tests/test_web_signin.py)
         # Another name from the same client: the per-client limit ends it too.
         codes = [client.post("/api/auth/login", json={"name": f"user{i}", "password": "whatever else"}).status_code
                  for i in range(3)]

@@ -46,6 +46,7 @@ from winnable.web.errors import CODES, ApiError, localized, problem_json, proble
 from winnable.web.guard import Guard
 from winnable.web.i18n import N_, locale_of
 from winnable.web.pool import PoolSettings, WinnablePool
+from winnable.web.purge import Purger
 from winnable.web.queue import SolverQueue
 from winnable.web.ratelimit import RateLimits
 from winnable.web.routes import ROUTERS
@@ -94,14 +95,17 @@ def create_app(database_url: str | None = None, settings: Settings | None = None
     limits = RateLimits(settings)
     key = (settings.secret_key or server_key(engine, "csrf")).encode()
     csrf = CsrfPolicy(key, settings.trusted_origins, binding=session_binding)
+    device_secret = (settings.secret_key or server_key(engine, "devices")).encode()
     accounts = AccountService(engine, settings.session_days, settings.guest_days, settings.argon2_memory_kib,
-                              settings.argon2_time_cost)
+                              settings.argon2_time_cost, device_secret)
+    purger = Purger(accounts, settings.purge_minutes * 60)
     daily = DailyService(games, pool)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI):
         if settings.pool_background and settings.pool_size > 0:
             pool.start()
+        purger.start()
         # What is alive now (modules, routes, compiled statements) lives as long as the
         # server: out of the collector's sight, a full collection takes a fraction of the
         # time (63 ms -> 32 ms a pause, measured), and such pauses were in moves' p99.
@@ -111,6 +115,7 @@ def create_app(database_url: str | None = None, settings: Settings | None = None
             yield
         finally:
             await anyio.to_thread.run_sync(pool.stop)
+            await anyio.to_thread.run_sync(purger.stop)
             await anyio.to_thread.run_sync(queue.stop)
             gc.unfreeze()  # an app stopped inside a longer-lived process (tests) leaves nothing pinned
 
@@ -136,6 +141,7 @@ def create_app(database_url: str | None = None, settings: Settings | None = None
     app.state.limits = limits
     app.state.csrf = csrf
     app.state.accounts = accounts
+    app.state.purger = purger
     app.state.daily = daily
 
     add_error_handlers(app)

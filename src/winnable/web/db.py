@@ -147,6 +147,9 @@ class User(Base):
     name_key: Mapped[str] = mapped_column(sa.String(32), unique=True)
     """The name folded to lower case: two names that differ only in case are one."""
     password_hash: Mapped[str] = mapped_column(sa.String(256))
+    password_nfkc: Mapped[bool] = mapped_column(sa.Boolean, default=True, server_default=sa.false())
+    """The hash is of the password in NFKC (False: of the password as typed, before
+    passwords were normalised; sign-in rehashes it)."""
     language: Mapped[str | None] = mapped_column(sa.String(8), nullable=True)
     """The language the player chose with the switch (en, fr, nl), or None."""
     created_at: Mapped[dt.datetime] = mapped_column(sa.DateTime(timezone=True), default=utcnow)

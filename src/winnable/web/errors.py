@@ -185,6 +185,7 @@ CODES: dict[str, Message] = {
     "bad_credentials": N_("The name or the password is wrong (which one is not said)."),
     "bad_name": N_("A player name is 3 to 24 letters or digits, with . _ - between them."),
     "bad_password": N_("A password is 8 to 128 characters, without control characters."),
+    "blank_password": N_("A password needs at least one visible character."),
     "name_taken": N_("The name cannot be used for a new account."),
     "daily_unavailable": N_("No deal of that game has been proved winnable yet: no Daily."),
     "daily_no_help": N_("Hints and analyses are off in the Daily while its day lasts."),

@@ -594,9 +594,13 @@ class GameService:
         connection.execute(_INSERT_GAME, row.columns())
 
     def create(self, game: str, deal: Any = None, undo: str = "unlimited", winnable_deal: bool = False,
-               owner=None, think_seconds: int | None = None) -> dict[str, Any]:
+               owner=None, think_seconds: int | None = None, before=None) -> dict[str, Any]:
+        """Store a new game (after every check of :meth:`new_row`); ``before(cursor)``
+        writes what goes with it in its transaction (a new guest's session)."""
         row, position = self.new_row(game, deal, undo, winnable_deal, owner, think_seconds)
         with transaction(self.engine) as cursor:
+            if before is not None:
+                before(cursor)
             self._insert_game.run(cursor, **row.columns())
         return self.render(row, position)
 
