@@ -40,7 +40,7 @@ class Summary(BaseModel):
     id: str
     game: str
     title: str
-    deal: int
+    deal: int | None = Field(description="The deal number; null for a Daily (dealt from a secret deck order).")
     moves: int = Field(description="Moves played.")
     status: Literal["playing", "won", "lost"]
     created_at: str | None
@@ -61,7 +61,9 @@ def summaries(engine: sa.Engine, ids: list[str], user_id: int | None = None) -> 
         return []
     table = GameRow.__table__
     query = sa.select(table.c.id, table.c.game, table.c.deal, table.c.moves, table.c.status, table.c.created_at, table.c.updated_at, table.c.finished_at).where(table.c.id.in_(wanted))
-    query = query.where(sa.or_(table.c.user_id.is_(None), table.c.user_id == user_id))
+    # A guest's game to whoever has its id; an account's to the account; a Daily attempt
+    # whose account was deleted to nobody.
+    query = query.where(sa.or_(sa.and_(table.c.user_id.is_(None), table.c.daily_day.is_(None)), table.c.user_id == user_id))
     with engine.connect() as connection:
         rows = connection.execute(query).all()
     out = []
@@ -75,13 +77,14 @@ def summaries(engine: sa.Engine, ids: list[str], user_id: int | None = None) -> 
                 "id": row.id,
                 "game": row.game,
                 "title": title,
-                "deal": int(row.deal),
+                "deal": None if row.deal is None else int(row.deal),  # a Daily's layout has no number
                 "moves": len(row.moves or []),
                 "status": row.status if row.status in ("playing", "won", "lost") else "playing",
                 "created_at": iso(row.created_at),
                 "updated_at": iso(row.updated_at),
                 "finished_at": iso(row.finished_at),
-                "links": {"resume": f"/play/{row.game}?id={row.id}", "deal": f"/play/{row.game}?deal={int(row.deal)}"},
+                "links": {"resume": f"/play/{row.game}?id={row.id}"}
+                | ({} if row.deal is None else {"deal": f"/play/{row.game}?deal={int(row.deal)}"}),
             }
         )
     return out
