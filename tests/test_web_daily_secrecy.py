@@ -234,3 +234,39 @@ def test_the_name_plays_again_the_next_day(app):
     with browser(app) as again:
         signup(again, "ada")
         assert again.get("/api/daily/black-hole").status_code == 200
+
+
+def test_attempts_made_before_deck_orders_keep_one_attempt_per_name(tmp_path):
+    """Revision 0008 gives the attempts already made the digest of their player's name,
+    keeps Dailies that were numbers, and goes back down."""
+    import sqlalchemy as sa
+    from alembic import command
+
+    from winnable.web.daily import name_digest
+    from winnable.web.db import DailyDeal, alembic_config, make_engine, migrate
+
+    engine = make_engine(f"sqlite:///{tmp_path / 'old.db'}")
+    day = utcnow().date()
+    with engine.begin() as connection:
+        command.upgrade(alembic_config(connection), "0006")
+        connection.execute(sa.text("INSERT INTO users (id, name, name_key, password_hash, created_at) "
+                                   "VALUES (1, 'Ada', 'ada', 'x', '2026-01-01 10:00:00')"))
+        connection.execute(sa.text("INSERT INTO games (id, game, deal, undo_mode, undo_used, moves, winnable_deal, restarts, "
+                                   "created_at, updated_at, status, hints_used, move_count, daily_day) VALUES "
+                                   "('g1', 'black-hole', '3', 'unlimited', 0, '[]', 1, 0, '2026-01-01 10:00:00', "
+                                   "'2026-01-01 10:00:00', 'playing', 0, 0, :day)"), {"day": day})
+        connection.execute(sa.text("INSERT INTO daily_deals (game, day, deal, created_at) VALUES "
+                                   "('black-hole', :day, '3', '2026-01-01 10:00:00')"), {"day": day})
+        connection.execute(sa.text("INSERT INTO daily_attempts (game, day, user_id, game_id, created_at) VALUES "
+                                   "('black-hole', :day, 1, 'g1', '2026-01-01 10:00:00')"), {"day": day})
+        connection.execute(sa.text("INSERT INTO daily_deals (game, day, deal, created_at) VALUES "
+                                   "('freecell', :day, '3', '2026-01-01 10:00:00')"), {"day": day})
+    migrate(engine)
+    with Session(engine) as session:
+        assert session.scalar(select(DailyAttempt.name_key)) == name_digest("ada") == name_digest("ADA")
+        assert session.get(DailyDeal, ("black-hole", day)).layout is None  # started: kept
+        assert session.get(DailyDeal, ("freecell", day)) is None  # not started: drawn again, as a deck order
+    with engine.begin() as connection:
+        command.downgrade(alembic_config(connection), "0006")
+        assert connection.execute(sa.text("SELECT count(*) FROM daily_attempts")).scalar() == 1
+    engine.dispose()

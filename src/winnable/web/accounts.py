@@ -315,7 +315,7 @@ class AccountService:
                     "id": row.id, "game": row.game, "undo": row.undo_mode,
                     # A Daily has no number; its cards are its moves' own business until
                     # the day is over (then on the leaderboard), so none here.
-                    "deal": None if row.deal is None else int(row.deal),
+                    "deal": None if row.deal is None or (row.daily_day and row.daily_day >= utcnow().date()) else int(row.deal),
                     "undo_used": row.undo_used, "hints_used": row.hints_used or 0, "moves": list(row.moves),
                     "status": row.status, "think_seconds": row.think_seconds, "restarts": row.restarts,
                     "daily": row.daily_day.isoformat() if row.daily_day else None,

@@ -517,7 +517,7 @@ class GameService:
         source = source_of(row)
         # A game dealt from a deck order has no number: nothing shows a Daily's cards
         # but its own position.
-        deal = source if isinstance(source, int) else None
+        deal = source if isinstance(source, int) and not daily_open else None  # (a Daily from before 0008)
         out_of = cards_in_play(row.game, source)
         if row.undo_mode == "unlimited":
             undo_left = None

@@ -12,6 +12,7 @@ Create Date: 2026-12-01
 
 from __future__ import annotations
 
+import datetime as dt
 import hashlib
 
 import sqlalchemy as sa
@@ -39,6 +40,11 @@ def upgrade() -> None:
     for attempt, name_key in rows:  # the same digest as winnable.web.daily.name_digest
         connection.execute(sa.text("UPDATE daily_attempts SET name_key = :key WHERE id = :id"),
                            {"key": hashlib.sha256(name_key.encode("utf-8")).hexdigest(), "id": attempt})
+    # Today's Dailies that are deal numbers and nobody has started yet are drawn again,
+    # as deck orders, when next asked for (one already started stays what it is).
+    connection.execute(sa.text("DELETE FROM daily_deals WHERE day >= :today AND NOT EXISTS (SELECT 1 FROM daily_attempts "
+                               "WHERE daily_attempts.game = daily_deals.game AND daily_attempts.day = daily_deals.day)"),
+                       {"today": dt.datetime.now(dt.timezone.utc).date()})
 
 
 def downgrade() -> None:
