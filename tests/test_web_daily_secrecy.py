@@ -45,19 +45,9 @@ def sharing(game: str) -> list[str]:
     return [other for other in game_ids() if game_class(other).decks == game_class(game).decks]
 
 
-@pytest.fixture(params=["sqlite", "postgresql"])
-def db_url(request, tmp_path):
-    if request.param == "sqlite":
-        return f"sqlite:///{tmp_path / 'games.db'}"
-    server = request.getfixturevalue("postgres_url")
-    import psycopg
-
-    name = f"daily_{abs(hash(request.node.name)) % 10**8}"
-    base = server.replace("postgresql+psycopg://", "postgresql://")
-    with psycopg.connect(base, autocommit=True) as connection:
-        connection.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
-        connection.execute(f"CREATE DATABASE {name}")
-    return server.rsplit("/", 1)[0] + "/" + name
+@pytest.fixture
+def db_url(sqlite_and_postgres_url):
+    return sqlite_and_postgres_url
 
 
 @pytest.fixture

@@ -60,11 +60,13 @@ def seeded_draws(app, seed=3):
 
 
 @pytest.fixture
-def app(tmp_path):
-    app = make_app(f"sqlite:///{tmp_path / 'games.db'}")
+def app(sqlite_and_postgres_url):
+    """The app on SQLite, then on PostgreSQL (each test runs on both)."""
+    app = make_app(sqlite_and_postgres_url)
     line = solve(BlackHole.deal(DAILY_DEAL), Budget(seconds=10)).line
     app.state.pool.add(Found("black-hole", DAILY_DEAL, tuple(str(move) for move in line)))
-    return seeded_draws(app)
+    yield seeded_draws(app)
+    app.state.engine.dispose()
 
 
 @pytest.fixture
