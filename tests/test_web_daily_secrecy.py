@@ -260,3 +260,17 @@ def test_attempts_made_before_deck_orders_keep_one_attempt_per_name(tmp_path):
         command.downgrade(alembic_config(connection), "0006")
         assert connection.execute(sa.text("SELECT count(*) FROM daily_attempts")).scalar() == 1
     engine.dispose()
+
+
+def test_a_game_whose_draws_find_no_win_has_no_daily_and_draws_once(app):
+    """Penguin without free cells: every order drawn is lost, so no Daily (409
+    ``daily_unavailable``), and the draw is not run again at each request."""
+    calls = []
+    real = app.state.daily.draw
+    app.state.daily.draw = lambda game: calls.append(game) or real(game)
+    with browser(app) as player:
+        signup(player)
+        for _ in range(3):
+            refused = player.get("/api/daily/penguin-0")
+            assert refused.status_code == 409 and refused.json()["code"] == "daily_unavailable"
+    assert calls == ["penguin-0"]

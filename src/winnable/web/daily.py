@@ -160,6 +160,8 @@ class DailyService:
                 raise unavailable
             deck = self.draw(game)
             if deck is None:
+                if len(self._failed) >= 4096:
+                    self._failed.clear()
                 self._failed[(game, day)] = time.monotonic() + DRAW_RETRY
                 raise unavailable
             try:
