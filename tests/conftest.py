@@ -28,6 +28,25 @@ def postgres_url():
         server.__exit__(None, None, None)
 
 
+@pytest.fixture(params=["sqlite", "postgresql"])
+def sqlite_and_postgres_url(request, tmp_path):
+    """A fresh database for one test: an SQLite file, then (a second run of the test) a
+    new database of the session's PostgreSQL server (skipped without one)."""
+    if request.param == "sqlite":
+        return f"sqlite:///{tmp_path / 'games.db'}"
+    server = request.getfixturevalue("postgres_url")
+    import hashlib
+
+    import psycopg
+
+    name = "t_" + hashlib.sha256(request.node.nodeid.encode()).hexdigest()[:20]
+    base = server.replace("postgresql+psycopg://", "postgresql://")
+    with psycopg.connect(base, autocommit=True) as connection:
+        connection.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+        connection.execute(f"CREATE DATABASE {name}")
+    return server.rsplit("/", 1)[0] + "/" + name
+
+
 def pytest_collection_modifyitems(session, config, items):
     """The browser tests last: Playwright keeps an event loop running in the main thread
     until the session ends, and tests (or doctests) that call asyncio.run() after it fail."""

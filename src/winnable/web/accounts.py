@@ -351,7 +351,8 @@ class AccountService:
 
     def delete(self, viewer: Viewer, password: Any) -> None:
         """Delete the account (password asked again): its sessions, its games and its
-        name go; its Daily results stay on the leaderboards, without a name."""
+        name go; its Daily results stay on the leaderboards, without a name, and the
+        name cannot play today's Dailies again."""
         if not viewer.signed_in:
             raise Unauthorized(N_("sign in to delete your account"), code="sign_in_required")
         user = self._check(viewer.name, password)
@@ -361,6 +362,12 @@ class AccountService:
                             .values(user_id=None, guest=None))
             session.execute(delete(GameRow).where(GameRow.user_id == user.id))
             session.execute(update(DailyAttempt).where(DailyAttempt.user_id == user.id).values(user_id=None))
+            # The name's digest stays on today's attempts only (one attempt per name and
+            # day, whatever happens to the account; a day's margin for clocks), and goes
+            # from older ones, this account's and those deleted before.
+            session.execute(update(DailyAttempt).where(DailyAttempt.user_id.is_(None), DailyAttempt.name_key.is_not(None),
+                                                       DailyAttempt.day < utcnow().date() - dt.timedelta(days=1))
+                            .values(name_key=None))
             session.execute(delete(SessionRow).where(SessionRow.user_id == user.id))
             session.execute(delete(User).where(User.id == user.id))
 
@@ -382,7 +389,10 @@ class AccountService:
                         "language": user.language},
             "games": [
                 {
-                    "id": row.id, "game": row.game, "deal": int(row.deal), "undo": row.undo_mode,
+                    "id": row.id, "game": row.game, "undo": row.undo_mode,
+                    # A Daily has no number; its cards are its moves' own business until
+                    # the day is over (then on the leaderboard), so none here.
+                    "deal": None if row.deal is None or (row.daily_day and row.daily_day >= utcnow().date()) else int(row.deal),
                     "undo_used": row.undo_used, "hints_used": row.hints_used or 0, "moves": list(row.moves),
                     "status": row.status, "think_seconds": row.think_seconds, "restarts": row.restarts,
                     "daily": row.daily_day.isoformat() if row.daily_day else None,

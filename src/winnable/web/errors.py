@@ -191,7 +191,7 @@ CODES: dict[str, Message] = {
     "daily_no_help": N_("Hints and analyses are off in the Daily while its day lasts."),
     "daily_no_restart": N_("The Daily is one attempt: it cannot be restarted."),
     "daily_over": N_("That Daily's day is over: its attempts are final."),
-    "daily_deal": N_("Today's Daily deal is played in the Daily only."),
+    "daily_played": N_("A name plays each Daily once, whatever happens to its account."),
     "time_out": N_("A timed game's move came after its thinking time: the game is lost."),
     "bad_think": N_("Timed play is for Black Hole, with 10, 30 or 60 seconds a move."),
     "bad_date": N_("A date is YYYY-MM-DD, not in the future."),

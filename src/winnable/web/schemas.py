@@ -100,7 +100,8 @@ class GameState(BaseModel):
     game: str
     title: str
     family: str
-    deal: int
+    deal: int | None = Field(description="The deal number (PySolFC's); null for a Daily, dealt from a secret "
+                                         "deck order that no deal number reaches.")
     undo: UndoMode
     undo_left: int | None = Field(description="Undos left; null when unlimited.")
     moves: list[str]
@@ -253,7 +254,10 @@ class Leaderboard(BaseModel):
     title: str
     date: str
     over: bool = Field(description="The day is over: the results are final.")
-    deal: int | None = Field(description="The deal, once the day is over.")
+    deal: int | None = Field(description="The deal number of a Daily stored before Dailies were dealt from "
+                                         "deck orders, once the day is over; else null.")
+    layout: str | None = Field(None, description="The Daily's cards in dealing order (the deck order it was dealt "
+                                                 "from, cards separated by spaces), once the day is over; null before.")
     players: int
     your_rank: int | None
     entries: list[LeaderboardEntry]

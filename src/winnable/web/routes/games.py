@@ -19,7 +19,7 @@ from winnable.web.i18n import N_
 from winnable.web.pool import Found
 from winnable.web.responses import StateJSON
 from winnable.web.routes.auth import set_session
-from winnable.web.service import initial, lookup_game, parse_deal
+from winnable.web.service import initial, lookup_game
 
 router = APIRouter(prefix="/api/games", tags=["play"])
 GAME_ID = "Game id, as returned when the game was created."
@@ -42,31 +42,25 @@ async def new_game(body: schemas.NewGame, request: Request, who: Creator) -> Sta
 
     The game belongs to the signed-in player, or else to this browser's guest session
     (started here if there is none: a cookie, stored with the game, never for a refused
-    request). Today's Daily deal is played in the Daily only (409 ``daily_deal``);
-    ``think`` starts Black Hole's timed play.
+    request). ``think`` starts Black Hole's timed play. (No deal number is ever a Daily:
+    Dailies are dealt from secret deck orders, so nothing here tells whether a number is
+    one.)
     """
     game_id = lookup_game(body.game).game_id
     app = who.app
-    games, pool, solver, daily = app.games, app.pool, app.solver, app.daily
+    games, pool, solver = app.games, app.pool, app.solver
     # A new guest's session is stored with the game, in its transaction: a request refused
-    # on the way (no winnable deal, a bad deal, the Daily's deal) writes nothing.
+    # on the way (no winnable deal, a bad deal) writes nothing.
     guest = app.accounts.pending_guest() if who.viewer.session is None else None
     owner = guest.viewer if guest is not None else who.viewer
     store_guest = None if guest is None else lambda cursor: app.accounts.store_guest(cursor, guest)
 
     def create() -> tuple[dict[str, Any], Found | None]:
         if not body.winnable:
-            if body.deal is not None and daily.is_todays_deal(game_id, parse_deal(body.deal)):
-                raise Conflict(N_("this deal is today's Daily: play it in the Daily (one attempt, no hints)"),
-                               code="daily_deal")
             return games.create(game_id, body.deal, body.undo, owner=owner, think_seconds=body.think,
                                 before=store_guest), None
         found = pool.deal_for(game_id)
-        for _ in range(3):
-            if found is None or not daily.is_todays_deal(game_id, found.deal):
-                break
-            found = pool.reuse(game_id)
-        if found is None or daily.is_todays_deal(game_id, found.deal):
+        if found is None:
             return {}, None
         state = games.create(game_id, found.deal, body.undo, True, owner=owner, think_seconds=body.think,
                              before=store_guest)

@@ -4,7 +4,7 @@ hash against the password as typed (as before) and, once it matches, stores the 
 the normalised form and sets the mark (one hash verified per attempt either way).
 
 Revision ID: 0009
-Revises: 0006
+Revises: 0008
 Create Date: 2026-12-01
 """
 
@@ -14,7 +14,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0009"
-down_revision = "0006"
+down_revision = "0008"
 branch_labels = None
 depends_on = None
 
