@@ -8,6 +8,7 @@ import json
 
 import pytest
 
+from required import require_module
 from winnable.report import FREECELL_UNWINNABLE, TABLES, Table, lines_digest, survey_command, text_table, write_reports
 from winnable.survey import verdicts_digest
 
@@ -92,7 +93,7 @@ def _write(path, entries):
 
 
 def test_reports_and_pictures_from_a_data_folder(tmp_path):
-    pytest.importorskip("matplotlib")
+    require_module("matplotlib", "pip install -e '.[test]'")
     data = tmp_path / "data"
     data.mkdir()
     tables = [Table("fc", "freecell", 1, 6, nodes=100, title="FreeCell"),
