@@ -26,9 +26,7 @@ from typing import Iterable
 
 from winnable.deals import MS_LIMIT, Numbering
 from winnable.games import game_class
-from winnable.survey_data import DealVerdicts, SurveyData, lines_digest
-
-__all__ = ["TABLES", "Table", "survey_command", "text_table", "write_reports", "lines_digest"]
+from winnable.survey_data import DealVerdicts, SurveyData
 
 FREE_CELL_GAMES = ("penguin", "penguin-relaxed", "penguin-6", "penguin-5", "penguin-3", "penguin-0",
                    "penguin-pysolfc", "freecell", "eight-off", "bakers-game")
@@ -168,7 +166,7 @@ def text_table(table: Table, data: SurveyData) -> str:
         f"  sha256 of the verdicts file  {verdicts.sha256}",
         "  (of its uncompressed content; tests/test_survey_data.py reads the verdicts and checks them",
         "  against this table)",
-        f"JSON lines  {lines.get('file', table.data_name + '.gz')} (the survey's output, not kept in the repository)",
+        f"JSON lines  {lines.get('file', table.data_name)} (the survey's output, not kept in the repository)",
         f"  sha256 of the lines        {lines.get('sha256', '?')}",
         f"  sha256 of the verdicts     {lines.get('verdicts_sha256', '?')}",
         "  (the second covers game, deal, verdict, positions and moves only: a rerun with the same",

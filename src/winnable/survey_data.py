@@ -220,7 +220,7 @@ class SurveyData:
         verdicts = DealVerdicts.of(game, first, last, records, numbering)
         made = None
         if figures:
-            lines = {"file": path.name if path.suffix == ".gz" else f"{path.name}.gz", "sha256": lines_digest(path),
+            lines = {"file": path.name, "sha256": lines_digest(path),
                      "verdicts_sha256": verdicts_digest(records)}
             made = SurveyFigures.of(records, lines)
         return cls(verdicts, made, dict(run or {}))
