@@ -10,18 +10,21 @@ for folder in (HERE, HERE / "browser"):
 
 import pytest  # noqa: E402
 
+from required import require_module, unavailable  # noqa: E402
+
 
 @pytest.fixture(scope="session")
 def postgres_url():
-    """A PostgreSQL server of this test session (skips the test when there can be none)."""
-    pytest.importorskip("psycopg")
+    """A PostgreSQL server of this test session (skips the test when there can be none,
+    fails it under ``CI=true``: see ``required.py``)."""
+    require_module("psycopg", "pip install -e '.[postgres]'")
     from postgres_server import Unavailable, postgres_server
 
     try:
         server = postgres_server()
         url = server.__enter__()
     except Unavailable as why:
-        pytest.skip(str(why))
+        unavailable(str(why))
     try:
         yield url
     finally:

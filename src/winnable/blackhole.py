@@ -1,11 +1,11 @@
 """Black Hole (David Parlett): the rules, the layout and the board formats.
 
-The Ace of Spades is the foundation, the "black hole". The other 51 cards lie face up in
-17 piles of three; only the top card of a pile is playable. A top card goes onto the
-foundation if its rank is one above or one below the foundation's top rank, around the
-circle K-A-2 (a King takes a Queen or an Ace, an Ace a King or a Two). Suits never
-matter. The game is won when all 51 cards are on the foundation and lost when no top
-card can move.
+The rules are ``docs/RULES.md#black-hole``; in short: the Ace of Spades is the
+foundation, the "black hole". The other 51 cards lie face up in 17 piles of three; only
+the top card of a pile is playable. A top card goes onto the foundation if its rank is
+one above or one below the foundation's top rank, around the circle K-A-2 (a King takes
+a Queen or an Ace, an Ace a King or a Two). Suits never matter. The game is won when all
+51 cards are on the foundation and lost when no top card can move.
 
 >>> position = BlackHole.deal(2)
 >>> position.foundation_card

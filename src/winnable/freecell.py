@@ -1,5 +1,7 @@
 """The free-cell family: Penguin and its variants, FreeCell, Eight Off and Baker's Game.
 
+The rules are ``docs/RULES.md#penguin`` and ``docs/RULES.md#relatives-named-in-the-seeds``.
+
 One set of rules plays every game of the family; each game is a subclass that changes a
 few class attributes (python-chess style):
 
@@ -17,7 +19,7 @@ few class attributes (python-chess style):
 * ``BASE_RANK``: the foundations' base rank (the Ace), or ``None`` when the *beak*, the
   first card of the deal, sets it (Penguin);
 * ``AUTO_BEAK``: the beak goes to its foundation by itself as soon as it is the playable
-  card of its column (the restricted wrap of RULES.md).
+  card of its column (the restricted wrap of ``docs/RULES.md#penguin``).
 
 Foundations build up in suit from the base rank, wrapping K to A, 13 cards each.
 
@@ -308,8 +310,8 @@ class FreeCellFamily(Position):
         return sum(not column for column in self.columns)
 
     def run_limit(self, to_empty_column: bool) -> int:
-        """The longest run that may move at once (RULES.md's supermove formula, or empty
-        cells + 1 where empty columns do not count)."""
+        """The longest run that may move at once: the supermove formula, or empty cells + 1
+        where empty columns do not count (``docs/RULES.md#relatives-named-in-the-seeds``)."""
         if self.RUNS == "unlimited":
             return 52
         if self.RUNS == "cells":
@@ -919,9 +921,9 @@ def penguin_fcs_options(cls: type) -> str:
 
 
 class Penguin(FreeCellFamily):
-    """Penguin (David Parlett), as RULES.md gives it: the beak sets the base rank, 7
-    columns, 7 flippers, build down in suit wrapping A to K but never onto the tableau
-    with a base card, and only the rank below the base fills an empty column."""
+    """Penguin (David Parlett), as ``docs/RULES.md#penguin`` gives it: the beak sets the
+    base rank, 7 columns, 7 flippers, build down in suit wrapping A to K but never onto
+    the tableau with a base card, and only the rank below the base fills an empty column."""
 
     game_id = "penguin"
     title = "Penguin"

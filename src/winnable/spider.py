@@ -1,8 +1,9 @@
 """The Spider family: Black Widow and Spider with four, two or one suits.
 
-Two decks, 104 cards, ten columns. The deal puts five face-down cards in each of the
-first four columns and four in each of the other six, then one face-up card on every
-column; the other 50 cards are the stock.
+The rules are ``docs/RULES.md#black-widow``; in short: two decks, 104 cards, ten
+columns. The deal puts five face-down cards in each of the first four columns and four
+in each of the other six, then one face-up card on every column; the other 50 cards are
+the stock.
 
 * A card may be placed on any card one rank higher, whatever the suit. A King is never
   placed on an Ace (there is no wrap: nothing is one rank above a King).
@@ -245,9 +246,9 @@ class Spider(Position):
     # -- dealing ---------------------------------------------------------------------
     @classmethod
     def deal(cls, number: int) -> Self:
-        """PySolFC's shuffle of two decks, dealt as RULES.md says: four rows of ten face
-        down, a fifth face-down row on the first four columns, a face-up row of ten; the
-        other 50 cards are the stock, in the order they come.
+        """PySolFC's shuffle of two decks, dealt as ``docs/RULES.md#black-widow`` says: four
+        rows of ten face down, a fifth face-down row on the first four columns, a face-up
+        row of ten; the other 50 cards are the stock, in the order they come.
 
         >>> position = Spider4.deal(1)
         >>> [len(column.down) for column in position.columns]
