@@ -87,7 +87,9 @@ def create_app(database_url: str | None = None, settings: Settings | None = None
     games = GameService(engine, Positions(int(settings.position_cache_mb * (1 << 20))))
     queue = SolverQueue(settings.threads, settings.solver_queue, settings.solver_queue_per_client,
                         settings.solver_running_per_client, on_change=metrics.queue_changed,
-                        nice=settings.solver_nice)
+                        nice=settings.solver_nice, analysis_threads=settings.solver_analysis_threads,
+                        analyses=settings.solver_analyses, analyses_per_client=settings.solver_analyses_per_client,
+                        anonymous_analyses=settings.solver_guest_analyses)
     solver = Solver(queue, int(settings.verdict_cache_mb * (1 << 20)))
     pool = WinnablePool(engine, solver, PoolSettings(size=settings.pool_size, seconds=settings.pool_seconds,
                                                      lease_seconds=settings.pool_lease_seconds))
