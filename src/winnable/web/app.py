@@ -47,6 +47,7 @@ from winnable.web.guard import Guard
 from winnable.web.i18n import N_, locale_of
 from winnable.web.pool import PoolSettings, WinnablePool
 from winnable.web.queue import SolverQueue
+from winnable.web.routes import solver as solver_routes
 from winnable.web.ratelimit import RateLimits
 from winnable.web.routes import ROUTERS
 from winnable.web.routes.docs import swagger_files
@@ -143,6 +144,12 @@ def create_app(database_url: str | None = None, settings: Settings | None = None
     add_error_handlers(app)
     for router in ROUTERS:
         app.include_router(router)
+    schema = app.openapi
+
+    def openapi() -> dict[str, Any]:  # the caps that are settings, and exact, in the schema
+        return schemas.exact_bounds(solver_routes.declare_caps(schema(), settings))
+
+    app.openapi = openapi  # type: ignore[method-assign]
     app.state.pages = pages = Pages(settings.static_dir)
     app.mount("/static", Static(pages=pages, directory=settings.static_dir, check_dir=False), name="static")
     app.mount("/docs/assets", Static(directory=swagger_files(), check_dir=False), name="docs-assets")

@@ -10,12 +10,36 @@ objects here: ``position`` is ``Position.player_view()`` (Black Hole: ``foundati
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, Strict
+
+from winnable.deals import MAX_DEAL
 
 UndoMode = Literal["unlimited", "one", "none"]
 VerdictName = Literal["won", "lost", "unknown"]
+
+# Every cap and range the server holds a request to is in its schema (``/openapi.json``),
+# so that what the schema accepts, the server takes, and nothing else. Booleans are
+# strict (``true``, never ``0`` or ``"yes"``) and integers are JSON Schema's (``7`` and
+# ``7.0``, never ``"7"`` or ``true``).
+
+
+def _whole(value: Any) -> Any:
+    """JSON Schema's integers include ``7.0``: a float with nothing after the point is its int."""
+    return int(value) if isinstance(value, float) and value.is_integer() else value
+
+
+Flag = Annotated[bool, Strict()]
+DealInt = Annotated[int, Strict(), Field(ge=1, le=MAX_DEAL)]
+DealText = Annotated[str, Field(pattern=r"^[1-9][0-9]{0,19}$")]
+"""A deal number written as text: its digits, without sign, spaces or leading zeros."""
+Deal = Annotated[DealInt | DealText | None, BeforeValidator(_whole)]
+ThinkSeconds = Annotated[Literal[10, 30, 60], BeforeValidator(_whole)]  # winnable.web.scores.THINK_CHOICES
+MOVE_TEXT = Field(description="A move in the game's notation (a click_choices entry's `move`); one this game "
+                              "cannot read: 409 `bad_move`.", min_length=1, max_length=64, pattern=r"\S")
+NAME_PATTERN = r"^[A-Za-z0-9]+(?:[._-][A-Za-z0-9]+)*$"  # winnable.web.accounts.check_name
+PASSWORD_PATTERN = r"^[^\x00-\x1f\x7f-\x9f]*$"  # no control characters (category Cc)
 
 
 class NewGame(BaseModel):
@@ -24,22 +48,24 @@ class NewGame(BaseModel):
     model_config = ConfigDict(json_schema_extra={"examples": [{"game": "black-hole", "deal": 2}, {"game": "black-hole", "winnable": True, "undo": "one"}]})
 
     game: str = Field(description="Game id from /api/catalog, e.g. black-hole.", max_length=64)
-    deal: int | str | None = Field(None, description="PySolFC deal number, 1 to 10**20-1; random if omitted.")
-    winnable: bool = Field(False, description="Deal a number the solver proved winnable (ignores deal).")
+    deal: Deal = Field(None, description="PySolFC deal number, 1 to 10**20-1 (a number, or "
+                                                              "its digits as text); random if omitted.")
+    winnable: Flag = Field(False, description="Deal a number the solver proved winnable (ignores deal).")
     undo: UndoMode = Field("unlimited", description="unlimited, one (once a game) or none.")
-    think: int | None = Field(None, description="Black Hole's timed play: seconds allowed for each move "
-                                                "(10, 30 or 60); running out loses the game.")
+    think: ThinkSeconds | None = Field(None, description="Black Hole's timed play: seconds allowed for each move "
+                                                         "(10, 30 or 60); running out loses the game. Other games: "
+                                                         "400 `bad_think`.")
 
 
 class PlayMove(BaseModel):
     model_config = ConfigDict(json_schema_extra={"examples": [{"move": "KH"}]})
 
-    move: str = Field(description="A move in the game's notation (a click_choices entry's `move`).", max_length=64)
-    auto: bool = Field(False, description="Then play every safe move to the foundations it opens (the state's `safe`).")
+    move: str = MOVE_TEXT
+    auto: Flag = Field(False, description="Then play every safe move to the foundations it opens (the state's `safe`).")
 
 
 class Undo(BaseModel):
-    auto: bool = Field(False, description="Also take back the safe moves home played after the last move chosen.")
+    auto: Flag = Field(False, description="Also take back the safe moves home played after the last move chosen.")
 
 
 class Empty(BaseModel):
@@ -181,12 +207,24 @@ class Health(BaseModel):
 
 # -- players ---------------------------------------------------------------------------
 class Credentials(BaseModel):
-    """A player's name and password (sign up, sign in)."""
+    """A player's name and password, to sign in (a name or password no account could
+    have is only a wrong one: 401)."""
 
     model_config = ConfigDict(json_schema_extra={"examples": [{"name": "ada", "password": "correct horse battery"}]})
 
-    name: str = Field(description="3 to 24 letters or digits, with single . _ or - between them.", max_length=64)
-    password: str = Field(description="8 to 128 characters.", max_length=128)
+    name: str = Field(description="The player's name.", max_length=64)
+    password: str = Field(description="The password.", max_length=128)
+
+
+class NewAccount(BaseModel):
+    """The name and password of a new account."""
+
+    model_config = ConfigDict(json_schema_extra={"examples": [{"name": "ada", "password": "correct horse battery"}]})
+
+    name: str = Field(description="3 to 24 letters or digits (A-Z, a-z, 0-9), with single . _ or - between them.",
+                      min_length=3, max_length=24, pattern=NAME_PATTERN)
+    password: str = Field(description="8 to 128 characters, any but control characters.", min_length=8,
+                          max_length=128, pattern=PASSWORD_PATTERN)
 
 
 class Password(BaseModel):
@@ -294,3 +332,31 @@ class Statistics(BaseModel):
     signed_in: bool
     games: list[GameStatistics]
     history: list[HistoryEntry]
+
+
+def exact_bounds(openapi: dict[str, Any]) -> dict[str, Any]:
+    """``openapi`` with the integer bounds of these models as they are: FastAPI's OpenAPI
+    models hold bounds as floats, so 10**20 - 1, the last deal number, would read 1e20.
+
+    >>> spec = {"components": {"schemas": {"NewGame": {"properties": {"deal": {"anyOf": [{"maximum": 1e20}]}}}}}}
+    >>> exact_bounds(spec)["components"]["schemas"]["NewGame"]["properties"]["deal"]["anyOf"][0]["maximum"]
+    99999999999999999999
+    """
+    for name, component in openapi.get("components", {}).get("schemas", {}).items():
+        model = globals().get(name)
+        if isinstance(model, type) and issubclass(model, BaseModel):
+            _restore(component, model.model_json_schema())
+    return openapi
+
+
+def _restore(theirs: Any, ours: Any) -> None:
+    if isinstance(theirs, dict) and isinstance(ours, dict):
+        for key in ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"):
+            if key in theirs and isinstance(ours.get(key), int):
+                theirs[key] = ours[key]
+        for key, value in theirs.items():
+            if key in ours:
+                _restore(value, ours[key])
+    elif isinstance(theirs, list) and isinstance(ours, list) and len(theirs) == len(ours):
+        for mine, own in zip(theirs, ours):
+            _restore(mine, own)

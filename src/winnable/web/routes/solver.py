@@ -19,6 +19,7 @@ from winnable.web.deps import ClientDep, ServicesDep, ViewerDep, database, rate_
 from winnable.web.errors import Unprocessable
 from winnable.web.i18n import N_, locale_of, translate
 from winnable.web.queue import ANALYSIS, HINT
+from winnable.web.settings import Settings
 from winnable.web.solving import Solver, analysis, hint
 
 router = APIRouter(prefix="/api/games", tags=["solver"], dependencies=[Depends(rate_limit("solver"))])
@@ -33,7 +34,21 @@ def budget(seconds: float | None, default: float, cap: float, what: str) -> floa
     return seconds
 
 
-Seconds = Query(None, gt=0, allow_inf_nan=False, description="Time budget in seconds (default and cap: the server's).")
+Seconds = Query(None, gt=0, allow_inf_nan=False,
+                description="Time budget in seconds (default: the server's; at most the `maximum` here, the server's cap).")
+
+
+def declare_caps(openapi: dict[str, Any], settings: Settings) -> dict[str, Any]:
+    """``openapi`` with the server's caps on ``seconds`` as the parameters' ``maximum``
+    (they are settings, so the routes cannot say them when they are declared)."""
+    for name, cap in (("hint", settings.hint_max_seconds), ("analysis", settings.analysis_max_seconds)):
+        operation = openapi["paths"][f"{router.prefix}/{{game_id}}/{name}"]["get"]
+        for parameter in operation.get("parameters", ()):
+            if parameter["name"] == "seconds":
+                for branch in parameter["schema"].get("anyOf", [parameter["schema"]]):
+                    if branch.get("type") == "number":
+                        branch["maximum"] = cap
+    return openapi
 
 
 @router.get("/{game_id}/hint", response_model=schemas.Hint)
