@@ -10,9 +10,10 @@ objects here: ``position`` is ``Position.player_view()`` (Black Hole: ``foundati
 
 from __future__ import annotations
 
+import re
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, Strict
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, PlainValidator, Strict, WithJsonSchema
 
 from winnable.deals import MAX_DEAL
 
@@ -31,10 +32,24 @@ def _whole(value: Any) -> Any:
 
 
 Flag = Annotated[bool, Strict()]
-DealInt = Annotated[int, Strict(), Field(ge=1, le=MAX_DEAL)]
-DealText = Annotated[str, Field(pattern=r"^[1-9][0-9]{0,19}$")]
+DEAL_TEXT = re.compile(r"[1-9][0-9]{0,19}")
 """A deal number written as text: its digits, without sign, spaces or leading zeros."""
-Deal = Annotated[DealInt | DealText | None, BeforeValidator(_whole)]
+
+
+def _deal(value: Any) -> int | str | None:
+    """A deal number as the schema below says it: one error, not one per branch."""
+    value = _whole(value)
+    if value is None or (isinstance(value, str) and DEAL_TEXT.fullmatch(value)):
+        return value
+    if isinstance(value, int) and not isinstance(value, bool) and 1 <= value <= MAX_DEAL:
+        return value
+    raise ValueError(f"a deal number is 1 to {MAX_DEAL}, as a number or as its digits")
+
+
+Deal = Annotated[int | str | None, PlainValidator(_deal), WithJsonSchema({"anyOf": [
+    {"type": "integer", "minimum": 1, "maximum": MAX_DEAL},
+    {"type": "string", "pattern": f"^{DEAL_TEXT.pattern}$"},
+    {"type": "null"}]})]
 ThinkSeconds = Annotated[Literal[10, 30, 60], BeforeValidator(_whole)]  # winnable.web.scores.THINK_CHOICES
 MOVE_TEXT = Field(description="A move in the game's notation (a click_choices entry's `move`); one this game "
                               "cannot read: 409 `bad_move`.", min_length=1, max_length=64, pattern=r"\S")
