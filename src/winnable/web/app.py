@@ -74,7 +74,9 @@ DESCRIPTION = (
     "**State-changing calls** (POST) need a JSON body (`{}` when there is nothing to say) and "
     "either this site's `Origin` (browsers send it) or an `X-CSRF-Token` from `GET /api/csrf`. "
     "**Limits**: requests per client are rate-limited (429 with `Retry-After`); solver calls "
-    "queue fairly and answer 503 with `Retry-After` when the queue is full."
+    "queue fairly, hints before analyses; a client past its share gets 429, and a full queue or "
+    "a full share of analyses (all clients', or all guests') 503, with `Retry-After`. "
+    "Every cap and range is in this schema; a method a path does not have is 405 with `Allow`."
 )
 
 
