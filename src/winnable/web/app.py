@@ -47,9 +47,9 @@ from winnable.web.guard import Guard
 from winnable.web.i18n import N_, locale_of
 from winnable.web.pool import PoolSettings, WinnablePool
 from winnable.web.queue import SolverQueue
-from winnable.web.routes import solver as solver_routes
 from winnable.web.ratelimit import RateLimits
 from winnable.web.routes import ROUTERS
+from winnable.web.routes import solver as solver_routes
 from winnable.web.routes.docs import swagger_files
 from winnable.web.routes.pages import Pages, Static, error_page, wants_html
 from winnable.web.service import GameService, Positions
@@ -146,10 +146,12 @@ def create_app(database_url: str | None = None, settings: Settings | None = None
     add_error_handlers(app)
     for router in ROUTERS:
         app.include_router(router)
-    schema = app.openapi
+    made = app.openapi
 
-    def openapi() -> dict[str, Any]:  # the caps that are settings, and exact, in the schema
-        return schemas.exact_bounds(solver_routes.declare_caps(schema(), settings))
+    def openapi() -> dict[str, Any]:  # the caps that are settings, and exact bounds, in the schema (once)
+        if app.openapi_schema is None:
+            app.openapi_schema = schemas.exact_bounds(solver_routes.declare_caps(made(), settings))
+        return app.openapi_schema
 
     app.openapi = openapi  # type: ignore[method-assign]
     app.state.pages = pages = Pages(settings.static_dir)

@@ -63,13 +63,13 @@ class NewGame(BaseModel):
     model_config = ConfigDict(json_schema_extra={"examples": [{"game": "black-hole", "deal": 2}, {"game": "black-hole", "winnable": True, "undo": "one"}]})
 
     game: str = Field(description="Game id from /api/catalog, e.g. black-hole.", max_length=64)
-    deal: Deal = Field(None, description="PySolFC deal number, 1 to 10**20-1 (a number, or "
-                                                              "its digits as text); random if omitted.")
+    deal: Deal = Field(None, description="PySolFC deal number, 1 to 10**20-1 (a number, or its digits as text); "
+                                         "random if omitted.")
     winnable: Flag = Field(False, description="Deal a number the solver proved winnable (ignores deal).")
     undo: UndoMode = Field("unlimited", description="unlimited, one (once a game) or none.")
     think: ThinkSeconds | None = Field(None, description="Black Hole's timed play: seconds allowed for each move "
                                                          "(10, 30 or 60); running out loses the game. Other games: "
-                                                         "400 `bad_think`.")
+                                                         "409 `bad_think`.")
 
 
 class PlayMove(BaseModel):
@@ -353,7 +353,8 @@ def exact_bounds(openapi: dict[str, Any]) -> dict[str, Any]:
     """``openapi`` with the integer bounds of these models as they are: FastAPI's OpenAPI
     models hold bounds as floats, so 10**20 - 1, the last deal number, would read 1e20.
 
-    >>> spec = {"components": {"schemas": {"NewGame": {"properties": {"deal": {"anyOf": [{"maximum": 1e20}]}}}}}}
+    >>> deal = {"anyOf": [{"type": "integer", "maximum": 1e20}, {"type": "string"}, {"type": "null"}]}
+    >>> spec = {"components": {"schemas": {"NewGame": {"properties": {"deal": deal}}}}}
     >>> exact_bounds(spec)["components"]["schemas"]["NewGame"]["properties"]["deal"]["anyOf"][0]["maximum"]
     99999999999999999999
     """
