@@ -24,7 +24,11 @@ import schemathesis  # noqa: E402
 from fastapi.testclient import TestClient  # noqa: E402
 from schemathesis.checks import not_a_server_error  # noqa: E402
 from schemathesis.specs.openapi.checks import (  # noqa: E402
+    allow_header_conformance,
     content_type_conformance,
+    negative_data_rejection,
+    positive_data_acceptance,
+    response_headers_conformance,
     response_schema_conformance,
     status_code_conformance,
 )
@@ -32,7 +36,10 @@ from schemathesis.specs.openapi.checks import (  # noqa: E402
 from winnable.web.app import create_app  # noqa: E402
 
 SITE = "http://testserver"
-CHECKS = [not_a_server_error, status_code_conformance, content_type_conformance, response_schema_conformance]
+# Every check that judges one case (tests/test_web_schemathesis.py runs them all, the
+# stateful ones and the undeclared methods included, against a served app on SQLite).
+CHECKS = [not_a_server_error, status_code_conformance, content_type_conformance, response_headers_conformance,
+          response_schema_conformance, negative_data_rejection, positive_data_acceptance, allow_header_conformance]
 
 
 def fuzz_app(url: str):

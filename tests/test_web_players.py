@@ -467,9 +467,11 @@ def test_past_days_stay_browsable_and_final(app, now):
         assert today_board["deal"] is None and today_board["layout"] is None
         # Analyses of the old attempt are back.
         assert client.get(f"/api/games/{attempt['id']}/analysis").status_code == 200
-        for bad in ("tomorrow", "2026-13-01", (now.at.date() + dt.timedelta(days=1)).isoformat(), "9" * 10):
+        for bad in ("tomorrow", "2026-13-01", "9" * 10, "0000-01-01", "2026-W48-1"):
             response = client.get(f"/api/daily/black-hole/leaderboard?date={bad}")
             assert response.status_code == 422 and response.json()["code"] in ("bad_date", "invalid_request")
+        tomorrow = client.get(f"/api/daily/black-hole/leaderboard?date={now.at.date() + dt.timedelta(days=1)}")
+        assert tomorrow.status_code == 404 and tomorrow.json()["code"] == "bad_date"  # a date, no board yet
 
 
 # -- scores: timed Black Hole, hints, statistics -----------------------------------------------
@@ -492,8 +494,8 @@ def test_timed_black_hole_loses_on_the_servers_clock(app, now):
         for think in (15, 0, -10, "ten"):
             response = client.post("/api/games", json={"game": "black-hole", "think": think})
             assert response.status_code in (400, 422)
-        response = client.post("/api/games", json={"game": "penguin", "think": 30})
-        assert response.status_code == 400 and response.json()["code"] == "bad_think"
+        response = client.post("/api/games", json={"game": "penguin", "think": 30})  # a game without timed play
+        assert response.status_code == 409 and response.json()["code"] == "bad_think"
 
 
 def test_statistics_count_wins_losses_assisted_wins_and_records(app, now):

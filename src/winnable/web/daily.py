@@ -49,7 +49,7 @@ from winnable.solver import Budget, solve
 from winnable.web.accounts import Viewer
 from winnable.verdicts import VerdictRow
 from winnable.web.db import DailyAttempt, DailyDeal, GameRow, Query, User, as_utc, write_lock, writer
-from winnable.web.errors import Conflict, Unauthorized, Unprocessable
+from winnable.web.errors import Conflict, NotFound, Unauthorized, Unprocessable
 from winnable.web.i18n import N_
 from winnable.web.pool import WinnablePool
 from winnable.web.scores import Result
@@ -113,7 +113,7 @@ def parse_day(text: str | None, now: dt.datetime) -> dt.date:
     if day is None:
         raise Unprocessable(N_("a date is written YYYY-MM-DD, e.g. 2026-11-30"), code="bad_date")
     if day > today(now):
-        raise Unprocessable(N_("that day has not come yet"), code="bad_date")
+        raise NotFound(N_("that day has not come yet"), code="bad_date")  # a date, but no such board yet
     return day
 
 

@@ -481,7 +481,7 @@ class GameService:
         self._check_owner(row, game_id, viewer)
         moves = list(row.moves)
         if not 0 <= at <= len(moves):
-            raise BadRequest(N_("at must be between 0 and {n} (the moves played)", n=len(moves)), code="bad_position")
+            raise NotFound(N_("at must be between 0 and {n} (the moves played)", n=len(moves)), code="bad_position")
         view = shown(self.positions.after(row.game, source_of(row), moves[:at]))
         return {
             "id": game_id,
@@ -585,8 +585,10 @@ class GameService:
         if undo not in UNDO_MODES:
             raise BadRequest(N_("unknown undo mode {mode} (modes: {modes})", mode=quote(undo), modes=", ".join(UNDO_MODES)), code="bad_request")
         if think_seconds is not None and (cls.family != "blackhole" or think_seconds not in THINK_CHOICES):
-            raise BadRequest(N_("timed play is for Black Hole, with {choices} seconds a move",
-                                choices=", ".join(map(str, THINK_CHOICES))), code="bad_think")
+            # 409 for another game: the schema takes the number, the game has no timed play
+            error = Conflict if think_seconds in THINK_CHOICES else BadRequest
+            raise error(N_("timed play is for Black Hole, with {choices} seconds a move",
+                           choices=", ".join(map(str, THINK_CHOICES))), code="bad_think")
         if layout is not None:
             number, position = None, initial(cls.game_id, layout)
         else:
@@ -716,7 +718,8 @@ class GameService:
             except (WinnableError, ValueError, LookupError, TypeError) as error:
                 # The rules' parsers raise ParseError; anything else they let through
                 # on strange text (any Unicode) is still the text's fault, not a 500.
-                raise BadRequest(f"not a move of {position.title}: {short(str(error))}", code="bad_move") from None
+                # 409: the text is a string the schema takes; this game's notation refuses it
+                raise Conflict(f"not a move of {position.title}: {short(str(error))}", code="bad_move") from None
             moves = list(row.moves) + [str(move)]
             while auto and len(moves) < MAX_MOVES and status_of(after) == "playing":
                 safe = safe_moves_home(after)

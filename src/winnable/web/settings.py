@@ -59,6 +59,18 @@ class Settings(BaseSettings):
     """Solver jobs one client may have waiting or running; beyond it: 429."""
     solver_running_per_client: int = Field(1, ge=1, le=64)
     """Searches of one client running at once (the others wait their turn)."""
+    solver_analysis_threads: int | None = Field(None, ge=1, le=64)
+    """Solver threads analyses may hold at once (default: all but one, so that hints,
+    which go first, always find a thread; with one thread they share it)."""
+    solver_analyses: int = Field(16, ge=1, le=10_000)
+    """Analyses ("still winnable?", "where did I lose?") in progress, all clients
+    together; beyond it: 503 with Retry-After. Keep it below ``solver_queue``: the rest
+    of the queue is the hints'."""
+    solver_analyses_per_client: int = Field(2, ge=1, le=1000)
+    """Analyses of one client (address) in progress; beyond it: 429."""
+    solver_guest_analyses: int = Field(8, ge=1, le=10_000)
+    """Analyses in progress of all clients nobody is signed in at, together (guests: an
+    address costs an attacker nothing, an account does); beyond it: 503."""
     solver_nice: int = Field(10, ge=0, le=19)
     """The solver threads' CPU priority below the server's (Linux): moves and reads of
     every player come before any search."""

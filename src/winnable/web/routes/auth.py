@@ -49,7 +49,7 @@ def me(viewer: Viewer) -> dict[str, Any]:
 
 
 @router.post("/signup", status_code=201, response_model=schemas.Me, dependencies=[Depends(rate_limit("signup"))])
-async def signup(body: schemas.Credentials, request: Request, response: Response, accounts: AccountsDep,
+async def signup(body: schemas.NewAccount, request: Request, response: Response, accounts: AccountsDep,
                  settings: SettingsDep) -> dict[str, Any]:
     """Make an account and sign in with it; this browser's guest games become the account's.
     422 ``bad_name`` / ``bad_password`` when a field breaks its rule, 409 ``name_taken``."""

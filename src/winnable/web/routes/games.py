@@ -19,7 +19,7 @@ from winnable.web.i18n import N_
 from winnable.web.pool import Found
 from winnable.web.responses import StateJSON
 from winnable.web.routes.auth import set_session
-from winnable.web.service import initial, lookup_game
+from winnable.web.service import MAX_MOVES, initial, lookup_game
 
 router = APIRouter(prefix="/api/games", tags=["play"])
 GAME_ID = "Game id, as returned when the game was created."
@@ -115,6 +115,7 @@ async def restart(game_id: str, body: schemas.Empty, who: Player) -> StateJSON:
 
 @router.get("/{game_id}/position", response_model=schemas.PositionAt)
 async def position_at(game_id: str, app: ServicesDep, viewer: ViewerDep,
-                      at: int = Query(..., ge=0, le=10**6, description="Moves played from the deal.")) -> dict[str, Any]:
+                      at: int = Query(..., ge=0, le=MAX_MOVES, description="Moves played from the deal; past those "
+                                                                   "of the game: 404 `bad_position`.")) -> dict[str, Any]:
     """The position after the first ``at`` moves (to replay a game)."""
     return await database(app.settings, app.games.position_at, game_id, at, viewer)
