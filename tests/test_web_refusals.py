@@ -61,9 +61,9 @@ def test_a_winnable_storm_from_20_addresses_writes_no_row(db_url):
 
 @pytest.mark.parametrize("body, status", [
     ({"game": "penguin-0", "winnable": True}, 409),  # no proved deal
-    ({"game": "black-hole", "deal": "x"}, 400),  # not a deal number
-    ({"game": "black-hole", "deal": "ms99999999999"}, 400),  # past Microsoft's numbers
-    ({"game": "penguin", "deal": 2, "think": 30}, 400),  # timed play is Black Hole's
+    ({"game": "black-hole", "deal": "x"}, 422),  # not a deal number
+    ({"game": "black-hole", "deal": "ms99999999999"}, 422),  # past Microsoft's numbers
+    ({"game": "penguin", "deal": 2, "think": 30}, 409),  # timed play is Black Hole's
     ({"game": "no-such-game"}, 404),
 ])
 def test_no_refused_new_game_writes_a_guest_session(db_url, body, status):

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, PlainValidator, Strict, WithJsonSchema
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, PlainValidator, Strict, WithJsonSchema, field_validator
 
 from winnable.deals import MAX_DEAL
 
@@ -243,6 +243,24 @@ class NewAccount(BaseModel):
                       min_length=3, max_length=24, pattern=NAME_PATTERN)
     password: str = Field(description="8 to 128 characters (in Unicode NFKC), any but control characters, at least one of them visible.", min_length=8,
                           max_length=128, pattern=PASSWORD_PATTERN)
+
+    # The schema states the limits; the rules' own checks give the reason a player reads
+    # (422 ``bad_name``, ``bad_password`` or ``blank_password``, translated) rather than
+    # the schema's pattern. They run first and raise the API error themselves.
+    @field_validator("name", mode="before")
+    @classmethod
+    def _reasoned_name(cls, name: Any) -> Any:
+        from winnable.web.accounts import check_name
+
+        return check_name(name)
+
+    @field_validator("password", mode="before")
+    @classmethod
+    def _reasoned_password(cls, password: Any) -> Any:
+        from winnable.web.passwords import check_password
+
+        check_password(password)
+        return password
 
 
 class Password(BaseModel):
