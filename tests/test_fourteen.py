@@ -4,6 +4,7 @@ command line, and the game kept off the web app until it can draw it."""
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 
@@ -351,3 +352,21 @@ def test_cli_deal_solve_and_survey():
 def test_cli_bad_input_exits_2(args, message):
     result = run(*args)
     assert result.returncode == 2 and message in result.stderr
+
+
+# -- the published survey -------------------------------------------------------------------
+SURVEYS = DATA.parents[1] / "docs" / "surveys"
+
+
+def test_the_published_verdicts_agree_with_the_engine_and_the_table():
+    bits = (SURVEYS / "fourteen-out-1-1000000.won.bits").read_bytes()
+    assert len(bits) == 125_000
+    won = sum(bin(byte).count("1") for byte in bits)
+    table = (SURVEYS / "fourteen-out.txt").read_text()
+    assert re.search(r"^  won +([\d,]+) ", table, re.M).group(1) == f"{won:,}"
+    assert re.search(r"^  lost +([\d,]+) ", table, re.M).group(1) == f"{1_000_000 - won:,}"
+    assert f"{won:,} won" in (SURVEYS / "index.md").read_text() + (SURVEYS.parents[1] / "README.md").read_text()
+    # Deal d's bit is bit (d - 1) % 8 of byte (d - 1) // 8: the first deals and a spread.
+    for deal in [*range(1, 1001), *range(1001, 1_000_001, 997), 1_000_000]:
+        published = bool(bits[(deal - 1) // 8] >> ((deal - 1) % 8) & 1)
+        assert published == solve(FourteenOut.deal(deal)).won, deal
