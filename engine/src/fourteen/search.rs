@@ -6,8 +6,9 @@ use crate::hashset::KeySet;
 use crate::search::{Budget, Solution};
 
 /// The search's one setting: the positions a pass may visit when the caller gives no
-/// node limit (the verdict is then `unknown`). Far above any deal measured (see the
-/// survey in `docs/surveys/`); a pass that reached it would hold about 2 GB.
+/// node limit (the verdict is then `unknown`). Far above any deal measured: of deals
+/// 1-1,000,000 the largest search visits 140,500 positions, the median 27 (the survey
+/// in `docs/surveys/fourteen-out.txt`); a pass that reached the cap would hold about 2 GB.
 #[derive(Clone, Copy, Debug)]
 pub struct Preset {
     pub name: &'static str,
