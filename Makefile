@@ -20,17 +20,22 @@ $(STAMP): $(SOURCES)
 run: setup
 	$(BIN)/winnable serve
 
-# Debian's Chromium drives the browser tests and PostgreSQL backs the database tests;
-# installed once when missing (as root, as on CI), skipped with a note otherwise.
+# Debian's Chromium drives the browser tests, PostgreSQL backs the database tests,
+# freecell-solver-bin (fc-solve, make-microsoft-freecell-board) cross-checks the free-cell
+# verdicts and deals, Redis holds shared rate-limit counts; installed once when missing
+# (as root, as on CI), skipped with a note otherwise. Under CI=true (.ci/run) a test whose
+# tool is missing fails instead of skipping (tests/required.py).
 system-deps:
 	@missing=""; \
 	command -v chromium >/dev/null 2>&1 || missing="$$missing chromium"; \
 	ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || missing="$$missing postgresql"; \
+	command -v fc-solve >/dev/null 2>&1 || missing="$$missing freecell-solver-bin"; \
+	command -v redis-server >/dev/null 2>&1 || missing="$$missing redis-server"; \
 	if [ -n "$$missing" ]; then \
 		if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
 			echo "installing$$missing"; \
 			apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null; \
-		else echo "note: install$$missing (Debian packages) to run the browser and PostgreSQL tests"; fi; \
+		else echo "note: install$$missing (Debian packages) to run the browser, PostgreSQL, fc-solve and Redis tests"; fi; \
 	fi
 
 test: setup system-deps

@@ -17,6 +17,16 @@ of each kind of request, the errors (any status but 2xx, or no answer), the serv
 time per request (all its processes, from /proc), and the load average before and after
 (other users of the machine skew every figure: rerun when it is quiet).
 
+``--storm`` instead measures what refusals cost (issue 19): ``--storm-addresses`` (20)
+clients ask, back to back, for Winnable deals of a game none of whose deals is proved
+(Penguin with no flipper: every answer a 409, or a 429 past the address's limits), while
+``--readers`` (5) other players read their game's state every 50 ms. Three phases of
+``--seconds`` each: the readers alone, the storm alone (the server's CPU per refusal), both
+(the readers' p50/p99 under the storm); then the session rows in the database (the
+readers' only: a refusal writes none). The server keeps its rate limits (each address gets
+30 409s a minute, then 429s: both are refusals); ``--no-rate-limits`` lifts them, so that
+every refusal is a 409 that went through the route.
+
 ``--memory`` instead measures the server's memory (RSS of its processes): one game of
 10,000 moves played through the API (a FreeCell card moved back and forth), then 200
 games of 500 moves each (the first 499 written to the database, the last one played, the
@@ -25,6 +35,7 @@ state and a replay read through the API).
     .venv/bin/python bench/load.py                     # SQLite, 2 workers, 60 s
     .venv/bin/python bench/load.py --postgres
     .venv/bin/python bench/load.py --memory
+    .venv/bin/python bench/load.py --storm --seconds 20
 """
 
 from __future__ import annotations
@@ -348,6 +359,82 @@ async def run_load(server: Server, args) -> None:
           f"{kernel / max(requests, 1) * 1e3:.2f} ms per request")
 
 
+# -- a storm of refusals --------------------------------------------------------------------
+async def stormer(figures: Figures, base: str, index: int, stop: asyncio.Event) -> None:
+    async with client_for(base, index) as client:
+        while not stop.is_set():
+            await call(figures, "refusal", client, "POST", "/api/games", {"game": "penguin-0", "winnable": True})
+
+
+async def reader(figures: Figures, base: str, index: int, stop: asyncio.Event, rng: random.Random) -> None:
+    async with client_for(base, index) as client:
+        state = None
+        while state is None and not stop.is_set():
+            state = await new_game(Figures(), client, rng)
+            await asyncio.sleep(0.1)
+        tick = time.monotonic() + rng.random() * 0.05
+        while not stop.is_set():
+            await call(figures, "state", client, "GET", f"/api/games/{state['id']}")
+            tick += 0.05
+            await asyncio.sleep(max(0.0, tick - time.monotonic()))
+
+
+async def storm_phase(server: Server, args, readers: bool, storm: bool) -> tuple[Figures, float, float]:
+    """One phase: its figures, the server's CPU seconds and the wall seconds measured."""
+    figures, stop = Figures(), asyncio.Event()
+    rng = random.Random(args.seed)
+    tasks = []
+    if readers:
+        tasks += [asyncio.create_task(reader(figures, server.base, 1000 + k, stop, random.Random(rng.random())))
+                  for k in range(args.readers)]
+    if storm:
+        tasks += [asyncio.create_task(stormer(figures, server.base, k, stop)) for k in range(args.storm_addresses)]
+    await asyncio.sleep(2.0)  # connections open, the readers' games made
+    pids = server.pids()
+    cpu_before, wall_before = cpu_seconds(pids), time.monotonic()
+    figures.measuring = True
+    await asyncio.sleep(args.seconds)
+    figures.measuring = False
+    cpu, wall = cpu_seconds(pids) - cpu_before, time.monotonic() - wall_before
+    stop.set()
+    await asyncio.gather(*tasks)
+    return figures, cpu, wall
+
+
+def describe(kind: str, figures: Figures) -> str:
+    values = figures.samples.get(kind, [])
+    errors = dict(figures.errors.get(kind, {}))
+    return (f"{kind:8} {len(values):7d} {percentile(values, .5) * 1e3:8.1f} {percentile(values, .99) * 1e3:8.1f} "
+            f"{max(values, default=float('nan')) * 1e3:8.1f}  {errors or 0}")
+
+
+async def run_storm(server: Server, args) -> None:
+    import sqlalchemy as sa
+
+    print(f"{args.storm_addresses} addresses asking for Winnable Penguin-0 deals (none proved) back to back; "
+          f"{args.readers} other players reading their state every 50 ms; {args.seconds:g} s a phase; "
+          f"server: {args.workers} workers on {args.kind}; load average {loadavg()}")
+    print(f"{'phase':30} {'request':8} {'count':>7} {'p50 ms':>8} {'p99 ms':>8} {'max ms':>8}  answers")
+    quiet, _, _ = await storm_phase(server, args, readers=True, storm=False)
+    print(f"{'readers alone':30} " + describe("state", quiet))
+    alone, cpu, wall = await storm_phase(server, args, readers=False, storm=True)
+    refusals = len(alone.samples.get("refusal", []))
+    print(f"{'storm alone':30} " + describe("refusal", alone))
+    both, _, _ = await storm_phase(server, args, readers=True, storm=True)
+    print(f"{'storm and readers':30} " + describe("state", both))
+    print(f"{'':30} " + describe("refusal", both))
+    print(f"server CPU per refusal (storm alone): {cpu * 1e3 / max(refusals, 1):.3f} ms "
+          f"({cpu:.2f} s for {refusals} refusals in {wall:.0f} s, {refusals / wall:.0f}/s); load average {loadavg()}")
+    engine = sa.create_engine(args.database)
+    with engine.connect() as connection:
+        sessions = connection.execute(sa.text("SELECT count(*) FROM sessions")).scalar()
+        games = connection.execute(sa.text("SELECT count(*) FROM games")).scalar()
+    engine.dispose()
+    print(f"rows in the database: {sessions} sessions, {games} games (the readers' of two phases: "
+          f"{2 * args.readers} games and as many sessions; the storm's {refusals + len(both.samples.get('refusal', []))}"
+          f" refusals measured and those between: none)")
+
+
 # -- memory ---------------------------------------------------------------------------------
 def run_memory(server: Server, args) -> None:
     import sqlalchemy as sa
@@ -392,9 +479,15 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--postgres", action="store_true", help="a throwaway PostgreSQL instead of SQLite")
     parser.add_argument("--memory", action="store_true", help="measure memory instead of load")
+    parser.add_argument("--storm", action="store_true", help="measure a storm of refused Winnable requests instead")
+    parser.add_argument("--storm-addresses", type=int, default=20, help="--storm: clients asking, back to back")
+    parser.add_argument("--readers", type=int, default=5, help="--storm: other players reading their state")
+    parser.add_argument("--no-rate-limits", action="store_true", help="the server without rate limits")
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
     env = {"WINNABLE_POOL_SIZE": "0"}
+    if args.no_rate_limits:
+        env["WINNABLE_RATE_LIMITS"] = "0"
     if args.memory:
         env["WINNABLE_RATE_LIMITS"] = "0"  # one client plays 10,000 moves as fast as it can
         args.workers = 1 if args.workers == 2 and "--workers" not in sys.argv else args.workers
@@ -415,6 +508,8 @@ def main() -> None:
             try:
                 if args.memory:
                     run_memory(server, args)
+                elif args.storm:
+                    asyncio.run(run_storm(server, args))
                 else:
                     asyncio.run(run_load(server, args))
             finally:

@@ -46,6 +46,8 @@ def main(argv: list[str] | None = None) -> None:
 
     from winnable.web.accounts import AccountService
     from winnable.web.app import create_app
+    from winnable.decks import Deck
+    from winnable.web.daily import name_digest
     from winnable.web.db import DailyAttempt, DailyDeal, GameRow, User, utcnow, write_lock
     from winnable.web.pool import Found
 
@@ -83,14 +85,15 @@ def main(argv: list[str] | None = None) -> None:
         app.state.pool.add(Found("black-hole", 3, ()))
         day = utcnow().date()
         with write_lock(engine), Session(engine) as session, session.begin():
-            session.add(DailyDeal(game="black-hole", day=day, deal="3", created_at=utcnow()))
+            layout = str(Deck.of_deal(3))  # a Daily is a deck order (here deal 3's, known to win)
+            session.add(DailyDeal(game="black-hole", day=day, layout=layout, created_at=utcnow()))
             now = utcnow()
             for index in range(args.attempts):
                 user = User(name=f"p{index}", name_key=f"p{index}", password_hash="x", created_at=now)
                 session.add(user)
                 session.flush()
                 won = index % 3 == 0
-                row = GameRow(id=f"bench{index}", game="black-hole", deal="3", undo_mode="unlimited", undo_used=index % 4,
+                row = GameRow(id=f"bench{index}", game="black-hole", layout=layout, undo_mode="unlimited", undo_used=index % 4,
                               moves=["x"] * (51 if won else index % 40), winnable_deal=True, restarts=0,
                               created_at=now, started_at=now, updated_at=now,
                               finished_at=now + dt.timedelta(seconds=60 + index) if won else None,
@@ -98,7 +101,8 @@ def main(argv: list[str] | None = None) -> None:
                               move_count=51 if won else index % 40, cards_left=0 if won else 51 - index % 40,
                               daily_day=day)
                 session.add(row)
-                session.add(DailyAttempt(game="black-hole", day=day, user_id=user.id, game_id=row.id, created_at=now))
+                session.add(DailyAttempt(game="black-hole", day=day, user_id=user.id, game_id=row.id, created_at=now,
+                                         name_key=name_digest(user.name)))
         repeat = max(10, args.requests // 20)
         median, p90 = cpu_ms(lambda: player.get("/api/daily/black-hole/leaderboard"), repeat)
         print(f"leaderboard, {args.attempts} attempts{'':14} median {median:7.2f} ms   p90 {p90:7.2f} ms")

@@ -18,7 +18,6 @@ from __future__ import annotations
 import argparse
 import io
 import json
-import sys
 import time
 
 from winnable.games import game_class, game_ids

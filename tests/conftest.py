@@ -10,22 +10,44 @@ for folder in (HERE, HERE / "browser"):
 
 import pytest  # noqa: E402
 
+from required import require_module, unavailable  # noqa: E402
+
 
 @pytest.fixture(scope="session")
 def postgres_url():
-    """A PostgreSQL server of this test session (skips the test when there can be none)."""
-    pytest.importorskip("psycopg")
+    """A PostgreSQL server of this test session (skips the test when there can be none,
+    fails it under ``CI=true``: see ``required.py``)."""
+    require_module("psycopg", "pip install -e '.[postgres]'")
     from postgres_server import Unavailable, postgres_server
 
     try:
         server = postgres_server()
         url = server.__enter__()
     except Unavailable as why:
-        pytest.skip(str(why))
+        unavailable(str(why))
     try:
         yield url
     finally:
         server.__exit__(None, None, None)
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def sqlite_and_postgres_url(request, tmp_path):
+    """A fresh database for one test: an SQLite file, then (a second run of the test) a
+    new database of the session's PostgreSQL server (skipped without one)."""
+    if request.param == "sqlite":
+        return f"sqlite:///{tmp_path / 'games.db'}"
+    server = request.getfixturevalue("postgres_url")
+    import hashlib
+
+    import psycopg
+
+    name = "t_" + hashlib.sha256(request.node.nodeid.encode()).hexdigest()[:20]
+    base = server.replace("postgresql+psycopg://", "postgresql://")
+    with psycopg.connect(base, autocommit=True) as connection:
+        connection.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+        connection.execute(f"CREATE DATABASE {name}")
+    return server.rsplit("/", 1)[0] + "/" + name
 
 
 def pytest_collection_modifyitems(session, config, items):

@@ -13,7 +13,8 @@ from typing import Iterator
 
 
 class Unavailable(Exception):
-    """PostgreSQL cannot run here (the reason is the message): the tests skip."""
+    """PostgreSQL cannot run here (the reason is the message): the tests skip (fail under
+    ``CI=true``)."""
 
 
 def find_initdb() -> str | None:

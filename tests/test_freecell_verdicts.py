@@ -2,30 +2,30 @@
 
 - *Lost* verdicts: a pure-Python exhaustive solver (``reference_freecell.py``) that
   shares nothing with the engine but the rules decides small positions (a few cards
-  left, every game of the family); the engine must agree, won or lost. And where
-  Debian's fc-solve is installed: it must not find a win where the engine proved a
-  loss (FreeCell 11982, Baker's Game and Penguin deals the engine calls lost).
+  left, every game of the family); the engine must agree, won or lost. And Debian's
+  fc-solve must not find a win where the engine proved a loss (FreeCell 11982, Baker's
+  Game and Penguin deals the engine calls lost).
 - *Won* verdicts: every FreeCell deal 1-1000 is won, each with a line the rules
-  replay (fc-solve agrees that all 1000 are winnable, where installed).
+  replay, and fc-solve agrees that all 1000 are winnable.
+
+The fc-solve checks skip where Debian's ``freecell-solver-bin`` is not installed, and
+fail under ``CI=true`` (``required.py``; ``make system-deps`` installs it).
 """
 
 from __future__ import annotations
 
 import re
-import shutil
 import subprocess
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from reference_freecell import reference_solve
+from required import require_tool
 from winnable.cards import Card, Rank, Suit
 from winnable.freecell import GAMES, BakersGame, FreeCell, Penguin, Penguin0, Penguin3
 from winnable.solver import Status, solve
-
-FC_SOLVE = shutil.which("fc-solve")
-needs_fc_solve = pytest.mark.skipif(FC_SOLVE is None, reason="fc-solve not installed (Debian: freecell-solver-bin)")
 
 
 @st.composite
@@ -57,7 +57,7 @@ def small_positions(draw):
     return cls(tuple(tuple(c) for c in columns), tuple(cells), foundations, base)._normalised()
 
 
-@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=80, deadline=None)
 @given(position=small_positions())
 def test_engine_verdicts_agree_with_an_exhaustive_python_search(position):
     expected, _ = reference_solve(position, 10_000)
@@ -67,7 +67,7 @@ def test_engine_verdicts_agree_with_an_exhaustive_python_search(position):
     assert verdict.status.value == expected, position.to_text()
 
 
-@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=12, deadline=None)
 @given(cls=st.sampled_from([Penguin0, Penguin3]), number=st.integers(1, 10**6))
 def test_engine_losses_agree_with_an_exhaustive_python_search_on_whole_deals(cls, number):
     """Penguin with no flippers or three loses almost every deal, in search spaces small
@@ -94,9 +94,10 @@ FREECELL_LOST_PYSOLFC = [217703, 346952, 634978, 856278, 912821]
 
 
 def fc_solve(position, limit: int = 2_000_000) -> str:
-    """fc-solve's default preset on ``position`` (its board format and the game's options)."""
+    """fc-solve's default preset on ``position`` (its board format and the game's options):
+    ``won``, ``lost`` or ``unknown`` (past ``limit`` states)."""
     result = subprocess.run(
-        [FC_SOLVE, *type(position).FCS_OPTIONS.split(), "-mi", str(limit), "-"], input=position.export("fcs"), capture_output=True, text=True, timeout=120
+        [require_tool("fc-solve"), *type(position).FCS_OPTIONS.split(), "-mi", str(limit), "-"], input=position.export("fcs"), capture_output=True, text=True, timeout=120
     )
     if "This game is solveable" in result.stdout:
         return "won"
@@ -105,16 +106,16 @@ def fc_solve(position, limit: int = 2_000_000) -> str:
     return "unknown"
 
 
-@needs_fc_solve
 def test_fc_solve_agrees_that_freecell_11982_is_lost():
+    require_tool("fc-solve")
     position = FreeCell.deal(11982)
     assert solve(position).status is Status.LOST
     assert fc_solve(position) == "lost"
 
 
-@needs_fc_solve
 @pytest.mark.parametrize("number", FREECELL_LOST_PYSOLFC)
 def test_fc_solve_agrees_on_freecell_deals_the_survey_found_lost(number):
+    require_tool("fc-solve")
     position = FreeCell.deal(number)
     assert solve(position).status is Status.LOST
     assert fc_solve(position) == "lost"
@@ -125,9 +126,9 @@ def test_fc_solve_agrees_on_freecell_deals_the_survey_found_lost(number):
 LOST = [(BakersGame, [10, 14, 22]), (Penguin, [26, 89])]
 
 
-@needs_fc_solve
 @pytest.mark.parametrize("cls, numbers", LOST, ids=[cls.game_id for cls, _ in LOST])
 def test_fc_solve_finds_no_win_where_the_engine_proves_a_loss(cls, numbers):
+    require_tool("fc-solve")
     for number in numbers:
         position = cls.deal(number)
         assert solve(position).status is Status.LOST, number
@@ -141,9 +142,8 @@ def test_freecell_deals_1_to_1000_are_all_won_with_replayed_lines():
         assert len(verdict.line) > 50  # replayed by solve(): a line the rules accept
 
 
-@needs_fc_solve
 def test_fc_solve_wins_freecell_deals_1_to_1000_too():
-    result = subprocess.run(["freecell-solver-range-parallel-solve", "1", "1000", "1", "-l", "lg"], capture_output=True, text=True, timeout=300)
+    result = subprocess.run([require_tool("freecell-solver-range-parallel-solve"), "1", "1000", "1", "-l", "lg"], capture_output=True, text=True, timeout=300)
     reached = re.findall(r"Reached Board No\. (\d+)", result.stdout)
     assert len(reached) == 1000
     assert "Unsolved" not in result.stdout and "Intractable" not in result.stdout

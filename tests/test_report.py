@@ -8,8 +8,10 @@ import json
 
 import pytest
 
-from winnable.report import FREECELL_UNWINNABLE, TABLES, Table, lines_digest, survey_command, text_table, write_reports
+from required import require_module
+from winnable.report import FREECELL_UNWINNABLE, TABLES, Table, survey_command, text_table, write_reports
 from winnable.survey import verdicts_digest
+from winnable.survey_data import SurveyData, lines_digest
 
 
 def records(verdicts: dict[int, str], game: str = "freecell") -> list[dict]:
@@ -20,6 +22,13 @@ def records(verdicts: dict[int, str], game: str = "freecell") -> list[dict]:
 def write_lines(path, entries) -> None:
     with gzip.open(path, "wt") as handle:
         handle.writelines(json.dumps(entry) + "\n" for entry in entries)
+
+
+def table_text(table: Table, entries: list[dict], meta: dict, path) -> str:
+    """The text table of ``entries``, written as JSON lines at ``path`` and kept small."""
+    if not path.exists():
+        _write(path, entries)
+    return text_table(table, SurveyData.from_lines(path, table.game, table.first, table.last, table.numbering, meta))
 
 
 def test_every_table_has_a_command_that_reproduces_it():
@@ -39,7 +48,7 @@ def test_a_text_table_compares_lost_deals_with_the_published_ones(tmp_path):
     entries = records({11980: "won", 11981: "won", 11982: "lost", 11983: "unknown", 11984: "lost"})
     path = tmp_path / table.data_name
     path.write_text("".join(json.dumps(entry) + "\n" for entry in entries))
-    text = text_table(table, entries, {"engine": "0.1.0+abc", "commit": "1234"}, path)
+    text = table_text(table, entries, {"engine": "0.1.0+abc", "commit": "1234"}, path)
     assert "winnable survey freecell 11980-11984" in text and "--nodes 1000" in text and "0.1.0+abc" in text
     assert "won                2   40.0000 %" in text and "unknown            1   20.0000 %" in text
     assert "lost deals in this range: 11982" in text and "deal 11982: lost here" in text
@@ -60,7 +69,7 @@ def test_pysolfc_freecell_tables_compare_only_the_deals_dealt_the_microsoft_way(
     table = dataclasses.replace(TABLES[table_id], last=5)
     assert TABLES[table_id].known_lost == (11982,)
     entries = records({1: "won", 2: "lost", 3: "won", 4: "won", 5: "won"})
-    text = text_table(table, entries, {}, _write(tmp_path / table.data_name, entries))
+    text = table_text(table, entries, {}, _write(tmp_path / table.data_name, entries))
     assert "lost deals in this range: none" in text
     assert "numbers from 32000 on are its Mersenne Twister's deals" in text
     assert "lost here but not published as lost: 2" in text
@@ -70,7 +79,7 @@ def test_a_microsoft_text_table_names_its_numbering(tmp_path):
     table = dataclasses.replace(TABLES["freecell-ms"], first=146690, last=146693)
     entries = [dict(entry, numbering="microsoft") for entry in
                records({146690: "won", 146691: "won", 146692: "lost", 146693: "won"})]
-    text = text_table(table, entries, {}, _write(tmp_path / table.data_name, entries))
+    text = table_text(table, entries, {}, _write(tmp_path / table.data_name, entries))
     assert "winnable survey freecell 146690-146693 --numbering microsoft" in text
     assert "deals       ms146,690-ms146,693: 4 surveyed" in text
     assert "lost deals in this range: 146692" in text and "deal 146692: lost here" in text
@@ -81,10 +90,10 @@ def test_a_published_count_is_compared_only_on_the_whole_range(tmp_path):
     table = Table("bh", "black-hole", 1, 4, title="Black Hole test", published_won=3, published_source="a solver")
     path = tmp_path / table.data_name
     whole = records({1: "lost", 2: "won", 3: "won", 4: "won"}, "black-hole")
-    assert "3 won (a solver): the same count" in text_table(table, whole, {}, _write(path, whole))
-    assert "not comparable: a partial run" in text_table(table, whole[:3], {}, _write(path, whole[:3]))
+    assert "3 won (a solver): the same count" in table_text(table, whole, {}, _write(path, whole))
+    assert "not comparable: a partial run" in table_text(table, whole[:3], {}, _write(path, whole[:3]))
     other = dataclasses.replace(table, published_won=4)
-    assert "-1 here" in text_table(other, whole, {}, _write(path, whole))
+    assert "-1 here" in table_text(other, whole, {}, _write(path, whole))
 
 
 def _write(path, entries):
@@ -93,7 +102,7 @@ def _write(path, entries):
 
 
 def test_reports_and_pictures_from_a_data_folder(tmp_path):
-    pytest.importorskip("matplotlib")
+    require_module("matplotlib", "pip install -e '.[test]'")
     data = tmp_path / "data"
     data.mkdir()
     tables = [Table("fc", "freecell", 1, 6, nodes=100, title="FreeCell"),

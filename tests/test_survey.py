@@ -158,7 +158,6 @@ def test_microsoft_records_are_the_deals_of_the_ms_numbers():
 # -- a Dask cluster on loopback ----------------------------------------------------------
 @pytest.fixture
 def cluster(tmp_path):
-    pytest.importorskip("distributed")
     port = free_port()
     address = f"tcp://127.0.0.1:{port}"
     logs = tmp_path / "dask"

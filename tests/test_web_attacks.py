@@ -244,7 +244,7 @@ def test_a_long_game_id_or_move_is_not_echoed(db_url):
     assert len(client.get("/api/games/" + "z" * 5000).content) < 300
     game = client.post("/api/games", json={"game": "black-hole", "deal": 2}).json()
     response = client.post(f"/api/games/{game['id']}/moves", json={"move": "Q" * 64})
-    assert response.status_code == 400 and len(response.content) < 400
+    assert response.status_code == 409 and len(response.content) < 400  # text this game cannot read
 
 
 # -- 6. cross-site requests -------------------------------------------------------------------

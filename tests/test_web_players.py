@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import random
 import warnings
 
 import pytest
@@ -17,16 +18,17 @@ from sqlalchemy import func, select  # noqa: E402
 from sqlalchemy.orm import Session  # noqa: E402
 
 from winnable import Budget, solve  # noqa: E402
-from winnable import deal as dealt  # noqa: E402
 from winnable.blackhole import BlackHole  # noqa: E402
+from winnable.games import game_class  # noqa: E402
 from winnable.web.accounts import COOKIE  # noqa: E402
 from winnable.web.app import create_app  # noqa: E402
+from winnable.web.daily import draw_layout  # noqa: E402
 from winnable.web.db import DailyAttempt, DailyDeal, GameRow, SessionRow, User, utcnow  # noqa: E402
 from winnable.web.pool import Found  # noqa: E402
 
 SITE = "http://testserver"
 PASSWORD = "correct horse battery"
-DAILY_DEAL = 3  # a Black Hole deal the solver wins
+DAILY_DEAL = 3  # a Black Hole deal the solver wins (in the pool: Black Hole has Dailies)
 
 
 def make_app(url, **settings):
@@ -40,13 +42,31 @@ def browser(app, base_url: str = SITE) -> TestClient:
     return TestClient(app, base_url=base_url, headers={"Origin": base_url})
 
 
+def seeded_draws(app, seed=3):
+    """The Daily's draw as the server makes it (a deck order the solver wins), from a
+    seeded generator instead of the system's, so the test knows the cards:
+    ``app.state.decks[game]`` and ``app.state.line`` (Black Hole's winning line)."""
+    decks = {}
+
+    def draw(game):
+        decks[game] = draw_layout(game_class(game), random.Random(f"{seed}:{game}"))
+        return decks[game]
+
+    app.state.daily.draw = draw
+    app.state.decks = decks
+    deck = draw("black-hole")
+    app.state.line = [str(move) for move in solve(BlackHole.from_deck(deck), Budget(seconds=10)).line]
+    return app
+
+
 @pytest.fixture
-def app(tmp_path):
-    app = make_app(f"sqlite:///{tmp_path / 'games.db'}")
+def app(sqlite_and_postgres_url):
+    """The app on SQLite, then on PostgreSQL (each test runs on both)."""
+    app = make_app(sqlite_and_postgres_url)
     line = solve(BlackHole.deal(DAILY_DEAL), Budget(seconds=10)).line
     app.state.pool.add(Found("black-hole", DAILY_DEAL, tuple(str(move) for move in line)))
-    app.state.line = [str(move) for move in line]
-    return app
+    yield seeded_draws(app)
+    app.state.engine.dispose()
 
 
 @pytest.fixture
@@ -141,13 +161,15 @@ def test_wrong_name_and_wrong_password_get_the_same_answer(app):
 def test_wrong_passwords_are_rate_limited_per_name_and_per_client(tmp_path):
     app = make_app(f"sqlite:///{tmp_path / 'games.db'}", rate_limits=True, limit_login_name="3/minute",
                    limit_login="6/minute", limit_default="1000/minute")
-    with browser(app) as client:
-        signup(client)
+    with browser(app) as owner:
+        signup(owner)
+    with browser(app) as client:  # a browser that never signed in to the account
         codes = [client.post("/api/auth/login", json={"name": "ada", "password": f"guess number {i}"}).status_code
                  for i in range(4)]
         assert codes == [401, 401, 401, 429]
         refused = client.post("/api/auth/login", json={"name": "ada", "password": PASSWORD})
         assert refused.status_code == 429 and refused.headers["Retry-After"]  # even the right one, for now
+        # (the owner's own browser is not: tests/test_web_signin.py)
         # Another name from the same client: the per-client limit ends it too.
         codes = [client.post("/api/auth/login", json={"name": f"user{i}", "password": "whatever else"}).status_code
                  for i in range(3)]
@@ -325,11 +347,13 @@ def test_one_deal_for_everyone_and_one_attempt_per_player(app, now):
         signup(ada, "ada")
         signup(bob, "bob")
         first = daily(ada)
-        assert first["daily"] == now.at.date().isoformat() and first["deal"] == DAILY_DEAL
+        # (deal: null since the Daily is a secret deck order, no longer deal 3 of the pool)
+        assert first["daily"] == now.at.date().isoformat() and first["deal"] is None
+        assert first["position"] == BlackHole.from_deck(app.state.decks["black-hole"]).player_view()
         assert first["started_at"] is not None and first["undo"] == "unlimited" and not first["hint_allowed"]
         again = daily(ada)  # a second tab, or later: the same attempt
         assert again["id"] == first["id"]
-        assert daily(bob)["deal"] == DAILY_DEAL and daily(bob)["id"] != first["id"]
+        assert daily(bob)["position"] == first["position"] and daily(bob)["id"] != first["id"]
     assert count(app, DailyDeal) == 1 and count(app, DailyAttempt) == 2
 
 
@@ -358,11 +382,10 @@ def test_in_the_daily_hints_are_off_undos_counted_and_restart_refused(app, now):
         undone = client.post(f"/api/games/{game_id}/undo", json={}).json()
         assert undone["undo_used"] == 1 and undone["moves"] == []
         assert board(client)["entries"][0]["undos"] == 1
-        # Today's deal cannot be opened as a normal game (with its hints) either.
-        same = client.post("/api/games", json={"game": "black-hole", "deal": DAILY_DEAL})
-        assert same.status_code == 409 and same.json()["code"] == "daily_deal"
+        # No deal number is the Daily (it was 409 daily_deal for today's number): the
+        # pool's proved deal is an ordinary deal, with other cards.
         winnable = client.post("/api/games", json={"game": "black-hole", "winnable": True})
-        assert winnable.status_code == 409  # the only proved deal is today's Daily
+        assert winnable.status_code == 201 and winnable.json()["position"] != attempt["position"]
 
 
 def test_results_come_from_the_server_only(app, now):
@@ -380,8 +403,7 @@ def test_results_come_from_the_server_only(app, now):
                            (f"/api/games/{game_id}", {"status": "won"})]:
             assert client.post(path, json=body).status_code in (404, 405)
         assert board(client) == before
-        # A second attempt: a new game of today's deal is refused, the Daily resumes.
-        assert client.post("/api/games", json={"game": "black-hole", "deal": DAILY_DEAL}).status_code == 409
+        # A second attempt: the Daily resumes.
         assert daily(client)["id"] == game_id
         # Playing to a win, with forged clocks and scores in every request...
         for index, step in enumerate(line):
@@ -438,15 +460,18 @@ def test_past_days_stay_browsable_and_final(app, now):
         late = move(client, attempt["id"], line[1])
         assert late.status_code == 409 and late.json()["code"] == "daily_over"
         past = board(client, date=yesterday.isoformat())
-        assert past["over"] and past["deal"] == DAILY_DEAL
+        # The cards are told once the day is over: the deck order (no number).
+        assert past["over"] and past["deal"] is None and past["layout"] == str(app.state.decks["black-hole"])
         assert past["entries"][0]["status"] == "unfinished" and past["entries"][0]["moves"] == 1
-        assert board(client)["deal"] is None  # today's deal is not told before the day is over
-        # Yesterday's deal is an ordinary deal now, and analyses of the old attempt are back.
-        assert client.post("/api/games", json={"game": "black-hole", "deal": DAILY_DEAL}).status_code in (201, 409)
+        today_board = board(client)  # today's cards are not told before the day is over
+        assert today_board["deal"] is None and today_board["layout"] is None
+        # Analyses of the old attempt are back.
         assert client.get(f"/api/games/{attempt['id']}/analysis").status_code == 200
-        for bad in ("tomorrow", "2026-13-01", (now.at.date() + dt.timedelta(days=1)).isoformat(), "9" * 10):
+        for bad in ("tomorrow", "2026-13-01", "9" * 10, "0000-01-01", "2026-W48-1"):
             response = client.get(f"/api/daily/black-hole/leaderboard?date={bad}")
             assert response.status_code == 422 and response.json()["code"] in ("bad_date", "invalid_request")
+        tomorrow = client.get(f"/api/daily/black-hole/leaderboard?date={now.at.date() + dt.timedelta(days=1)}")
+        assert tomorrow.status_code == 404 and tomorrow.json()["code"] == "bad_date"  # a date, no board yet
 
 
 # -- scores: timed Black Hole, hints, statistics -----------------------------------------------
@@ -469,8 +494,8 @@ def test_timed_black_hole_loses_on_the_servers_clock(app, now):
         for think in (15, 0, -10, "ten"):
             response = client.post("/api/games", json={"game": "black-hole", "think": think})
             assert response.status_code in (400, 422)
-        response = client.post("/api/games", json={"game": "penguin", "think": 30})
-        assert response.status_code == 400 and response.json()["code"] == "bad_think"
+        response = client.post("/api/games", json={"game": "penguin", "think": 30})  # a game without timed play
+        assert response.status_code == 409 and response.json()["code"] == "bad_think"
 
 
 def test_statistics_count_wins_losses_assisted_wins_and_records(app, now):
@@ -530,7 +555,8 @@ def test_a_penguin_daily_ranks_by_partial_score(app, now):
         signup(bob, "bob")
         attempt = daily(ada, "penguin")
         daily(bob, "penguin")
-        line = [str(step) for step in solve(dealt("penguin", 1), Budget(seconds=10)).line]
+        line = [str(step) for step in solve(game_class("penguin").from_deck(app.state.decks["penguin"]),
+                                            Budget(seconds=10)).line]
         home = next(index for index, step in enumerate(line) if step.endswith("o"))
         for step in line[: home + 1]:  # up to the first card brought home: 4 of 52
             assert move(ada, attempt["id"], step).status_code == 200

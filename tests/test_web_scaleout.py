@@ -5,7 +5,9 @@ correctness depends on lives in a process's memory.
   server takes over when its holder stops;
 * ``winnable serve --workers 2`` on SQLite and on PostgreSQL: games played through
   fresh connections (landing on either worker) keep exactly the moves acknowledged, and
-  the same move sent at once by several clients is played once.
+  the same move sent at once by several clients is played once;
+* two servers counting rate limits in one Redis (a ``redis-server`` the test starts on
+  loopback): a limit holds across both, sign-in's per-name and per-device counts too.
 """
 
 from __future__ import annotations
@@ -199,3 +201,63 @@ def test_two_workers_on_one_database(kind, tmp_path, request):
         assert status == 200 and 'winnable_responses_total{method="POST",route="/api/games/{game_id}/moves",status="200"}' in page["text"]
     finally:
         served.stop()
+
+
+# -- rate limits shared through Redis ---------------------------------------------------------
+from redis_server import redis_url  # noqa: E402,F401  (the fixture: a Redis the test starts)
+
+SITE = "http://testserver"
+
+
+def limited_app(url: str, storage: str, **limits):
+    settings = {"pool_size": 0, "pool_background": False, "allowed_hosts": ["testserver"],
+                "rate_limit_storage": storage, "limit_default": "1000/minute", "argon2_memory_kib": 1024,
+                "argon2_time_cost": 1} | limits
+    return create_app(url, **settings)
+
+
+def at(app, address: str, **headers) -> TestClient:
+    return TestClient(app, base_url=SITE, client=(address, 40000), headers={"Origin": SITE} | headers)
+
+
+def test_two_servers_share_rate_limit_counts_through_redis(tmp_path, redis_url):  # noqa: F811
+    url = f"sqlite:///{tmp_path / 'games.db'}"
+    first, second = (limited_app(url, redis_url, limit_create="4/minute") for _ in range(2))
+    a, b = at(first, "10.9.0.1"), at(second, "10.9.0.1")  # one client, its requests on either server
+    codes = [client.post("/api/games", json={"game": "black-hole", "deal": 2}).status_code for client in (a, b, a, b)]
+    assert codes == [201] * 4
+    for client in (a, b):  # the fifth, on either server, is over the limit both counted
+        refused = client.post("/api/games", json={"game": "black-hole", "deal": 2})
+        assert refused.status_code == 429 and int(refused.headers["Retry-After"]) >= 1
+    assert at(second, "10.9.0.2").post("/api/games", json={"game": "black-hole", "deal": 2}).status_code == 201
+
+    # The same two servers counting in their own memory would let each client twice as far:
+    # what the test above tells apart.
+    alone = [limited_app(f"sqlite:///{tmp_path / 'alone.db'}", "memory://", limit_create="4/minute") for _ in range(2)]
+    codes = [at(app, "10.9.0.1").post("/api/games", json={"game": "black-hole", "deal": 2}).status_code
+             for app in alone * 3]
+    assert codes == [201] * 6
+
+
+def test_sign_in_limits_hold_across_two_servers_and_the_owners_device_is_known_to_both(tmp_path, redis_url):  # noqa: F811
+    url = f"sqlite:///{tmp_path / 'games.db'}"
+    servers = [limited_app(url, redis_url, limit_login_name="3/minute", limit_login_device="2/minute",
+                           limit_login="100/minute") for _ in range(2)]
+    owner = at(servers[0], "10.9.1.1")
+    assert owner.post("/api/auth/signup", json={"name": "ada", "password": "correct horse battery"}).status_code == 201
+    device = owner.cookies["winnable_device"]
+    codes = [at(servers[k % 2], f"10.66.1.{k}").post("/api/auth/login", json={"name": "ada", "password": f"guess {k}"})
+             .status_code for k in range(6)]
+    assert codes == [401, 401, 401, 429, 429, 429]  # the name's count is one across both servers
+    # The owner's browser, on the other server: its device cookie is good there too.
+    on_second = at(servers[1], "10.9.1.1", Cookie=f"winnable_device={device}")
+    signed_in = on_second.post("/api/auth/login", json={"name": "ada", "password": "correct horse battery"})
+    assert signed_in.status_code == 200
+    # A device's own count is shared too: a wrong password on each server, then locked on both.
+    device = signed_in.cookies["winnable_device"]
+    trusted = [at(server, "10.9.1.1", Cookie=f"winnable_device={device}") for server in servers]
+    codes = [client.post("/api/auth/login", json={"name": "ada", "password": "wrong password"}).status_code
+             for client in trusted]
+    assert codes == [401, 401]
+    for client in trusted:
+        assert client.post("/api/auth/login", json={"name": "ada", "password": "correct horse battery"}).status_code == 429

@@ -1,15 +1,20 @@
-"""Run the published surveys and turn their JSON lines into the tables and pictures here.
+"""Run the published surveys, keep them small, and make the tables and pictures here.
 
     .venv/bin/python docs/surveys/make_tables.py commands              # what runs, table by table
     .venv/bin/python docs/surveys/make_tables.py run black-hole        # one survey (or several ids; none: all)
     .venv/bin/python docs/surveys/make_tables.py run black-hole --scheduler tcp://HOST:8786
     .venv/bin/python docs/surveys/make_tables.py report                # text tables, pictures, index.md
     .venv/bin/python docs/surveys/make_tables.py dry-run --deals 50    # every table on its first 50 deals, in /tmp
+    .venv/bin/python docs/surveys/make_tables.py convert               # data/'s JSON lines made small again
+    .venv/bin/python docs/surveys/make_tables.py convert lines.jsonl.gz --verdicts-only   # any survey's lines
 
 ``run`` writes ``data/<game>-<first>-<last>.jsonl`` (resumable: run it again with
-``--resume`` after a stop), then a ``.meta.json`` beside it (the command, the engine, the
-commit, the wall and CPU time of the run) and gzips the lines. ``report`` reads every
-survey found in ``data/`` and writes ``<id>.txt`` per table, ``win-rates.png``,
+``--resume`` after a stop), gzips it, and keeps from it what the repository holds
+(:class:`winnable.survey_data.SurveyData`): ``<game>-<first>-<last>.verdicts.gz``, two
+bits a deal, and ``<game>-<first>-<last>.json``, the figures the table prints and the
+run (the command, the engine, the commit, the wall and CPU time). The JSON lines stay
+in ``data/`` for whoever ran the survey; git ignores them. ``report`` reads every
+survey's kept data in ``data/`` and writes ``<id>.txt`` per table, ``win-rates.png``,
 ``cpu-per-deal.png`` and ``index.md`` here. The pictures need matplotlib
 (``pip install -e '.[docs]'``).
 """
@@ -30,7 +35,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from winnable.report import TABLES, Table, survey_command, write_reports
+from winnable.report import TABLES, Table, convert, survey_command, write_reports
+from winnable.survey_data import SurveyData, read_records
 from winnable.verdicts import engine_version
 
 HERE = Path(__file__).resolve().parent
@@ -51,7 +57,7 @@ def children_cpu() -> float:
 
 
 def run(table: Table, data: Path, extra: list[str], resume: bool) -> Path:
-    """Run one survey into ``data``; returns the gzipped JSON lines."""
+    """Run one survey into ``data`` and keep it small; returns the gzipped JSON lines."""
     data.mkdir(parents=True, exist_ok=True)
     lines = data / table.data_name
     shown = survey_command(table, table.data_name)
@@ -70,11 +76,11 @@ def run(table: Table, data: Path, extra: list[str], resume: bool) -> Path:
         "wall_seconds": round(wall, 1), "cpu_seconds": round(cpu, 1), "jobs": summary.get("jobs"),
         "where": summary.get("where"), "resumed": bool(resume), "summary": summary,
     }
-    (data / f"{table.data_name}.meta.json").write_text(json.dumps(meta, indent=1) + "\n")
     packed = data / f"{table.data_name}.gz"
     with lines.open("rb") as source, gzip.open(packed, "wb", compresslevel=9) as target:
         shutil.copyfileobj(source, target)
     lines.unlink()
+    convert(table, packed, meta)
     print(f"  {summary['won']:,} won, {summary['lost']:,} lost, {summary['unknown']:,} unknown; "
           f"{wall:,.0f} s wall, {cpu:,.0f} s CPU -> {packed}", flush=True)
     return packed
@@ -87,6 +93,21 @@ def _winnable_version() -> str:
         return version("winnable")
     except PackageNotFoundError:
         return "unknown"
+
+
+def convert_lines(paths: list[Path], out: Path | None, verdicts_only: bool) -> list[Path]:
+    """Each game's verdicts in each of ``paths`` (a survey's JSON lines, or several games'
+    in one file) kept as ``<game>-<first>-<last>`` over the deals found, in ``out`` or
+    beside the file."""
+    written = []
+    for path in paths:
+        games = dict.fromkeys(record["game"] for record in read_records(path))
+        for game in games:
+            survey = SurveyData.from_lines(path, game, figures=not verdicts_only)
+            first, last = survey.verdicts.first, survey.verdicts.last
+            prefix = survey.verdicts.numbering.prefix
+            written += survey.write(out or path.parent, f"{game}-{prefix}{first}-{last}")
+    return written
 
 
 def chosen(ids: list[str]) -> list[Table]:
@@ -120,6 +141,11 @@ def main() -> None:
     dry.add_argument("ids", nargs="*")
     dry.add_argument("--deals", type=int, default=50)
     dry.add_argument("--keep", type=Path, help="keep the results in this folder")
+    converter = sub.add_parser("convert", help="keep JSON lines small: every table's in data/, or the files given")
+    converter.add_argument("files", nargs="*", type=Path)
+    converter.add_argument("--data", type=Path, default=HERE / "data")
+    converter.add_argument("--out", type=Path, help="where the files given go (default: beside each)")
+    converter.add_argument("--verdicts-only", action="store_true", help="the verdicts without the figures")
     args = parser.parse_args()
 
     if args.action == "commands":
@@ -129,6 +155,15 @@ def main() -> None:
         extra = (["--scheduler", args.scheduler] if args.scheduler else []) + (["--jobs", str(args.jobs)] if args.jobs else [])
         for table in chosen(args.ids):
             run(table, args.data, extra, args.resume)
+    elif args.action == "convert" and args.files:
+        for path in convert_lines(args.files, args.out, args.verdicts_only):
+            print(path)
+    elif args.action == "convert":
+        for table in TABLES.values():
+            lines = next((p for p in (args.data / table.data_name, args.data / f"{table.data_name}.gz") if p.exists()), None)
+            if lines is not None:
+                survey = convert(table, lines)
+                print(f"{table.id}: {lines.name} -> {table.stem}.verdicts.gz {survey.verdicts.counts()}")
     elif args.action == "report":
         report = write_reports(args.data, args.out)
         for path in report.tables + report.pictures + [report.index]:

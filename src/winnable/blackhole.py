@@ -1,11 +1,11 @@
 """Black Hole (David Parlett): the rules, the layout and the board formats.
 
-The Ace of Spades is the foundation, the "black hole". The other 51 cards lie face up in
-17 piles of three; only the top card of a pile is playable. A top card goes onto the
-foundation if its rank is one above or one below the foundation's top rank, around the
-circle K-A-2 (a King takes a Queen or an Ace, an Ace a King or a Two). Suits never
-matter. The game is won when all 51 cards are on the foundation and lost when no top
-card can move.
+The rules are ``docs/RULES.md#black-hole``; in short: the Ace of Spades is the
+foundation, the "black hole". The other 51 cards lie face up in 17 piles of three; only
+the top card of a pile is playable. A top card goes onto the foundation if its rank is
+one above or one below the foundation's top rank, around the circle K-A-2 (a King takes
+a Queen or an Ace, an Ace a King or a Two). Suits never matter. The game is won when all
+51 cards are on the foundation and lost when no top card can move.
 
 >>> position = BlackHole.deal(2)
 >>> position.foundation_card
@@ -30,6 +30,7 @@ from typing import Any, Self
 from winnable import deals
 from winnable.cards import Card, Rank, Suit, format_cards, parse_cards
 from winnable.cards import _BY_TEXT
+from winnable.decks import Deck, as_deck
 from winnable.errors import IllegalMoveError, ParseError
 from winnable.game import Move, Position
 
@@ -151,10 +152,26 @@ class BlackHole(Position):
         """PySolFC's Black Hole: the Ace of Spades goes to the hole, then the other 51
         cards are dealt round the 17 piles, three times."""
         deal = deals.DealNumber.parse(number)
-        cards = deals.shuffled(deal)
+        return cls._lay_out(deals.shuffled(deal), deal.number)
+
+    @classmethod
+    def from_deck(cls, deck: Deck) -> Self:
+        """Black Hole's layout of the cards of ``deck`` (one deck, first card dealt
+        first), with no deal number.
+
+        >>> BlackHole.from_deck(Deck.of_deal(2)) == BlackHole.deal(2)
+        True
+        """
+        deck = as_deck(deck)
+        if deck.decks != 1:
+            raise ParseError(f"{cls.title} is dealt from one deck, not {deck.decks}")
+        return cls._lay_out(list(deck.cards), None)
+
+    @classmethod
+    def _lay_out(cls, cards: list[Card], number: int | None) -> Self:
         cards.remove(HOLE)
         piles = tuple(tuple(cards[index::PILES]) for index in range(PILES))
-        return cls._trusted(piles, (HOLE,), deal.number)
+        return cls._trusted(piles, (HOLE,), number)
 
     @classmethod
     def _trusted(cls, piles: tuple[tuple[Card, ...], ...], foundation: tuple[Card, ...], deal_number: int | None) -> Self:

@@ -1,9 +1,10 @@
-"""PySolFC's deal numbers: the same number gives the same cards as in PySolFC.
+"""PySolFC's deal numbers: the same number gives the same cards as in PySolFC
+(``docs/RULES.md#deal-numbers``).
 
 PySolFC shuffles with a Microsoft-compatible linear congruential generator for numbers
 below 32000 (so FreeCell deal N is Microsoft's deal N) and with the Mersenne Twister
 from 32000 on. The one number where sources differ is 32000 itself: PySolFC deals it
-with the Mersenne Twister (the Penguin deals in ``shared/vectors``, laid out by PySolFC,
+with the Mersenne Twister (the Penguin deals in ``tests/data/penguin-deals.txt``, laid out by PySolFC,
 show it), while the ``pysol-cards`` package uses Microsoft's generator for it; Winnable
 follows PySolFC. :func:`shuffled` returns the cards in the order PySolFC deals them, first card
 first; each game's module lays them out.

@@ -5,7 +5,7 @@ eight of four; only the top card of a pile is available. Two available cards who
 values add up to 14 are removed together (Ace 1, Jack 11, Queen 12, King 13: K+A, Q+2,
 J+3, 10+4, 9+5, 8+6, 7+7; suits never matter). The game is won when every card is
 removed and lost when no two available cards make 14. The rules are written out in
-``docs/rules/fourteen-out.md``.
+``docs/RULES.md#fourteen-out``.
 
 >>> position = FourteenOut.deal(1)
 >>> [str(move) for move in position.legal_moves()][:4]

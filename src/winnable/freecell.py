@@ -1,5 +1,7 @@
 """The free-cell family: Penguin and its variants, FreeCell, Eight Off and Baker's Game.
 
+The rules are ``docs/RULES.md#penguin`` and ``docs/RULES.md#relatives-named-in-the-seeds``.
+
 One set of rules plays every game of the family; each game is a subclass that changes a
 few class attributes (python-chess style):
 
@@ -17,7 +19,7 @@ few class attributes (python-chess style):
 * ``BASE_RANK``: the foundations' base rank (the Ace), or ``None`` when the *beak*, the
   first card of the deal, sets it (Penguin);
 * ``AUTO_BEAK``: the beak goes to its foundation by itself as soon as it is the playable
-  card of its column (the restricted wrap of RULES.md).
+  card of its column (the restricted wrap of ``docs/RULES.md#penguin``).
 
 Foundations build up in suit from the base rank, wrapping K to A, 13 cards each.
 
@@ -60,6 +62,7 @@ from typing import Any, ClassVar, Self
 
 from winnable import deals
 from winnable.cards import Card, Rank, Suit, parse_cards
+from winnable.decks import Deck, as_deck
 from winnable.errors import EngineError, IllegalMoveError, ParseError
 from winnable.game import Move, Position
 
@@ -211,8 +214,26 @@ class FreeCellFamily(Position):
         """PySolFC's layout of deal ``number`` for this game (``"ms146692"``: Microsoft's
         deal 146692, as PySolFC deals it)."""
         deal = deals.DealNumber.parse(number)
-        number = deal.number
-        cards = deals.shuffled(deal)
+        return cls._lay_out(deals.shuffled(deal), deal.number)
+
+    @classmethod
+    def from_deck(cls, deck: Deck) -> Self:
+        """This game's layout of the cards of ``deck`` (one deck, first card dealt
+        first), with no deal number: the same layout :meth:`deal` makes from a number's
+        order.
+
+        >>> FreeCell.from_deck(Deck.of_deal(617)) == FreeCell.deal(617)
+        True
+        >>> FreeCell.from_deck(Deck.of_deal(617)).deal_number is None
+        True
+        """
+        deck = as_deck(deck)
+        if deck.decks != 1:
+            raise ParseError(f"{cls.title} is dealt from one deck, not {deck.decks}")
+        return cls._lay_out(list(deck.cards), None)
+
+    @classmethod
+    def _lay_out(cls, cards: list[Card], number: int | None) -> Self:
         cells: list[Card | None] = [None] * cls.CELLS
         auto: tuple[tuple[Card, str], ...] = ()
         foundations = [0, 0, 0, 0]
@@ -289,8 +310,8 @@ class FreeCellFamily(Position):
         return sum(not column for column in self.columns)
 
     def run_limit(self, to_empty_column: bool) -> int:
-        """The longest run that may move at once (RULES.md's supermove formula, or empty
-        cells + 1 where empty columns do not count)."""
+        """The longest run that may move at once: the supermove formula, or empty cells + 1
+        where empty columns do not count (``docs/RULES.md#relatives-named-in-the-seeds``)."""
         if self.RUNS == "unlimited":
             return 52
         if self.RUNS == "cells":
@@ -900,9 +921,9 @@ def penguin_fcs_options(cls: type) -> str:
 
 
 class Penguin(FreeCellFamily):
-    """Penguin (David Parlett), as RULES.md gives it: the beak sets the base rank, 7
-    columns, 7 flippers, build down in suit wrapping A to K but never onto the tableau
-    with a base card, and only the rank below the base fills an empty column."""
+    """Penguin (David Parlett), as ``docs/RULES.md#penguin`` gives it: the beak sets the
+    base rank, 7 columns, 7 flippers, build down in suit wrapping A to K but never onto
+    the tableau with a base card, and only the rank below the base fills an empty column."""
 
     game_id = "penguin"
     title = "Penguin"

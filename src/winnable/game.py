@@ -5,7 +5,8 @@ and :class:`Move`; variants are subclasses of a family's position with a few cla
 attributes changed, as in python-chess. Everything else in Winnable (the solver API,
 the CLI, the web app) talks to games through this interface only:
 
-* ``Position.deal(number)`` lays out PySolFC deal ``number``;
+* ``Position.deal(number)`` lays out PySolFC deal ``number``, ``Position.from_deck(deck)``
+  the cards of a :class:`~winnable.decks.Deck` (no number: the Daily's layouts);
 * ``legal_moves()``, ``is_legal(move)``, ``play(move)`` (checks legality with
   ``is_legal``, raises :class:`IllegalMoveError` with ``why_illegal``'s reason),
   ``is_won()``, ``is_lost()``;
@@ -28,6 +29,7 @@ from winnable.errors import IllegalMoveError, ParseError
 
 if TYPE_CHECKING:
     from winnable.deals import DealNumber
+    from winnable.decks import Deck
 
 
 class Move(abc.ABC):
@@ -66,6 +68,10 @@ class Position(abc.ABC):
     stock): the solver knows them, the player does not, so a verdict speaks of the
     whole deal. :meth:`player_view` then hides them."""
 
+    decks: ClassVar[int] = 1
+    """How many whole decks a deal uses (the :class:`~winnable.decks.Deck` that
+    :meth:`from_deck` takes)."""
+
     deal_number: int | None = None
     """The number of the deal this position came from, if known (PySolFC's, or
     Microsoft's when it was dealt from an ``ms`` number: the caller knows which)."""
@@ -76,6 +82,14 @@ class Position(abc.ABC):
     def deal(cls, number: int | str | DealNumber) -> Self:
         """The starting position of PySolFC deal ``number`` (an int or its text), or of
         Microsoft's deal for ``"ms146692"`` or a Microsoft :class:`DealNumber`."""
+
+    @classmethod
+    @abc.abstractmethod
+    def from_deck(cls, deck: Deck) -> Self:
+        """The starting position this game lays out from the cards of ``deck`` (a
+        :class:`~winnable.decks.Deck`: one deck, or two for the Spider family, first card
+        dealt first), with no deal number. ``deal(n)`` is ``from_deck(Deck.of_deal(n))``
+        with the number kept; a Daily is dealt from a secret :meth:`Deck.shuffled`."""
 
     # -- rules -----------------------------------------------------------------------
     @abc.abstractmethod

@@ -1,10 +1,11 @@
 """The published survey tables: which surveys, how they are run, and their reports.
 
 Each :class:`Table` names a survey (game, deals, budget) and what to compare it with.
-``docs/surveys/make_tables.py`` runs them (:func:`survey_command`) and turns their
-JSON lines into a text table per survey, with the command that reproduces it, the
-engine, the budget and checksums (:func:`text_table`), plus two pictures drawn with
-matplotlib (``pip install 'winnable[docs]'``): the share of deals won, lost and
+``docs/surveys/make_tables.py`` runs them (:func:`survey_command`), keeps each one's
+JSON lines small (:class:`winnable.survey_data.SurveyData`: two bits a deal and the
+figures) and turns that into a text table per survey, with the command that reproduces
+it, the engine, the budget and checksums (:func:`text_table`), plus two pictures drawn
+with matplotlib (``pip install 'winnable[docs]'``): the share of deals won, lost and
 unknown per game, and the distribution of CPU time per deal (:func:`draw`).
 
 >>> table = TABLES["black-hole"]
@@ -18,9 +19,6 @@ unknown per game, and the distribution of CPU time per deal (:func:`draw`).
 
 from __future__ import annotations
 
-import gzip
-import hashlib
-import io
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -28,7 +26,7 @@ from typing import Iterable
 
 from winnable.deals import MS_LIMIT, Numbering
 from winnable.games import game_class
-from winnable.survey import Summary, percentile, verdicts_digest
+from winnable.survey_data import DealVerdicts, SurveyData
 
 FREE_CELL_GAMES = ("penguin", "penguin-relaxed", "penguin-6", "penguin-5", "penguin-3", "penguin-0",
                    "penguin-pysolfc", "freecell", "eight-off", "bakers-game")
@@ -73,8 +71,14 @@ class Table:
 
     @property
     def data_name(self) -> str:
-        """``freecell-1-1000000.jsonl``; ``freecell-ms1-1000000.jsonl`` for Microsoft's deals."""
-        return f"{self.game}-{self.numbering.prefix}{self.first}-{self.last}.jsonl"
+        """The survey's JSON lines: ``freecell-1-1000000.jsonl``; ``freecell-ms1-1000000.jsonl``
+        for Microsoft's deals."""
+        return f"{self.stem}.jsonl"
+
+    @property
+    def stem(self) -> str:
+        """The name of its kept data, ``<stem>.verdicts.gz`` and ``<stem>.json``."""
+        return f"{self.game}-{self.numbering.prefix}{self.first}-{self.last}"
 
     @property
     def budget_text(self) -> str:
@@ -121,89 +125,65 @@ def survey_command(table: Table, out: str, first: int | None = None, last: int |
     return command + ["--quiet", "--json"]
 
 
-# -- reading -------------------------------------------------------------------------
-def open_lines(path: Path) -> io.TextIOBase:
-    """A survey's JSON lines, plain or gzipped."""
-    if path.suffix == ".gz":
-        return io.TextIOWrapper(gzip.open(path), encoding="utf-8")
-    return path.open(encoding="utf-8")
-
-
-def read_records(path: Path) -> list[dict]:
-    with open_lines(path) as handle:
-        return [json.loads(line) for line in handle if line.strip()]
-
-
-def lines_digest(path: Path) -> str:
-    """SHA-256 of the JSON lines themselves (of the uncompressed text, for a ``.gz``)."""
-    digest = hashlib.sha256()
-    opener = gzip.open if path.suffix == ".gz" else open
-    with opener(path, "rb") as handle:
-        for block in iter(lambda: handle.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
-
-
-def summarise(table: Table, records: Iterable[dict]) -> Summary:
-    summary = Summary(table.game, table.first, table.last, numbering=table.numbering)
-    for entry in records:
-        summary.add(entry)
-    return summary
-
-
 # -- the text table ------------------------------------------------------------------
-def text_table(table: Table, records: list[dict], meta: dict, data_path: Path) -> str:
+def text_table(table: Table, data: SurveyData) -> str:
     """The report of one survey, as ``docs/surveys/<id>.txt`` holds it."""
-    summary = summarise(table, records)
-    counts, total = summary.counts, summary.total or 1
-    deals = [entry["deal"] for entry in records]
-    first, last = (min(deals), max(deals)) if deals else (table.first, table.first - 1)
-    cpu = sorted(summary.cpu_seconds)
-    positions = sorted(summary.positions)
+    verdicts, figures, meta = data.verdicts, data.figures, data.run
+    if figures is None:
+        raise ValueError(f"{table.id}: a table needs the survey's figures, not its verdicts only")
+    counts, surveyed = verdicts.counts(), verdicts.surveyed
+    total = surveyed or 1
+    first, last = verdicts.span() or (table.first, table.first - 1)
+    cpu, positions = figures.cpu_seconds, figures.positions
     ms = lambda seconds: f"{seconds * 1000:,.3f} ms"  # noqa: E731
     out = [
         f"{table.title or table.id}",
         "",
-        f"command     {' '.join(meta.get('command') or survey_command(table, data_path.name.removesuffix('.gz')))}",
+        f"command     {' '.join(meta.get('command') or survey_command(table, table.data_name))}",
         f"engine      {meta.get('engine', '?')}   (winnable {meta.get('winnable', '?')}, commit {meta.get('commit', '?')})",
         f"budget      {table.budget_text}",
         f"machine     {meta.get('machine', '?')}",
-        f"deals       {table.numbering.prefix}{first:,}-{table.numbering.prefix}{last:,}: {summary.total:,} surveyed"
-        + ("" if summary.total == table.last - table.first + 1 else f" (of {table.last - table.first + 1:,}: a partial run)"),
+        f"deals       {table.numbering.prefix}{first:,}-{table.numbering.prefix}{last:,}: {surveyed:,} surveyed"
+        + ("" if surveyed == table.last - table.first + 1 else f" (of {table.last - table.first + 1:,}: a partial run)"),
         "",
         f"  won       {counts['won']:>10,}  {100 * counts['won'] / total:8.4f} %   every line replayed by the Python rules",
         f"  lost      {counts['lost']:>10,}  {100 * counts['lost'] / total:8.4f} %   proved: the whole space searched",
         f"  unknown   {counts['unknown']:>10,}  {100 * counts['unknown'] / total:8.4f} %   the budget ran out",
         "",
-        f"CPU time per deal   median {ms(percentile(cpu, 0.5))}   p90 {ms(percentile(cpu, 0.9))}   "
-        f"p99 {ms(percentile(cpu, 0.99))}   max {ms(cpu[-1] if cpu else 0)}",
-        f"CPU time in all     {sum(cpu):,.1f} s (search and replay; {sum(cpu) / total * 1000:.3f} ms a deal)",
-        f"positions per deal  median {percentile(positions, 0.5):,}   p90 {percentile(positions, 0.9):,}   "
-        f"max {positions[-1] if positions else 0:,}   total {sum(positions):,}",
+        f"CPU time per deal   median {ms(cpu['median'])}   p90 {ms(cpu['p90'])}   "
+        f"p99 {ms(cpu['p99'])}   max {ms(cpu['max'])}",
+        f"CPU time in all     {cpu['total']:,.1f} s (search and replay; {cpu['total'] / total * 1000:.3f} ms a deal)",
+        f"positions per deal  median {positions['median']:,}   p90 {positions['p90']:,}   "
+        f"max {positions['max']:,}   total {positions['total']:,}",
     ]
     if meta.get("wall_seconds") is not None:
         out.append(f"the run             {meta['wall_seconds']:,.0f} s of wall time, {meta.get('cpu_seconds', 0):,.0f} s of CPU "
                    f"time (all processes, start-up included) on {meta.get('jobs', '?')} processes")
-    out += [""] + comparison(table, records, summary)
+    out += [""] + comparison(table, verdicts)
+    lines = figures.lines
     out += [
         "",
-        f"JSON lines  {data_path.name}",
-        f"  sha256 of the lines        {lines_digest(data_path)}",
-        f"  sha256 of the verdicts     {verdicts_digest(records)}",
+        f"verdicts    {table.stem}.verdicts.gz (two bits a deal; the figures above: {table.stem}.json)",
+        f"  sha256 of the verdicts file  {verdicts.sha256}",
+        "  (of its uncompressed content; tests/test_survey_data.py reads the verdicts and checks them",
+        "  against this table)",
+        f"JSON lines  {lines.get('file', table.data_name)} (the survey's output, not kept in the repository)",
+        f"  sha256 of the lines        {lines.get('sha256', '?')}",
+        f"  sha256 of the verdicts     {lines.get('verdicts_sha256', '?')}",
         "  (the second covers game, deal, verdict, positions and moves only: a rerun with the same",
         "  engine and budget on any machine gives the same; the first changes with the timings)",
     ]
     return "\n".join(out) + "\n"
 
 
-def comparison(table: Table, records: list[dict], summary: Summary) -> list[str]:
+def comparison(table: Table, verdicts: DealVerdicts) -> list[str]:
     """What the survey says against published figures, deal by deal where possible."""
     lines = []
-    lost = sorted(entry["deal"] for entry in records if entry["verdict"] == "lost")
-    unknown = sorted(entry["deal"] for entry in records if entry["verdict"] == "unknown")
-    complete = summary.total == table.last - table.first + 1
+    lost, unknown = verdicts.deals("lost"), verdicts.deals("unknown")
+    won = verdicts.counts()["won"]
+    complete = verdicts.surveyed == table.last - table.first + 1
     if table.published_won is not None:
-        difference = summary.counts["won"] - table.published_won
+        difference = won - table.published_won
         if not complete:
             lines.append(f"published   {table.published_won:,} won ({table.published_source}); not comparable: a partial run")
         elif difference == 0:
@@ -214,13 +194,12 @@ def comparison(table: Table, records: list[dict], summary: Summary) -> list[str]
                          "differs from that solver's on the same deal")
     if table.known_lost:
         in_range = [deal for deal in table.known_lost if table.first <= deal <= table.last]
-        surveyed = {entry["deal"]: entry["verdict"] for entry in records}
         lines.append(f"published   lost deals in this range: {', '.join(map(str, in_range)) or 'none'}")
         if table.note:
             lines.append(f"            ({table.note})")
         for deal in in_range:
-            if deal in surveyed:
-                lines.append(f"            deal {deal}: {surveyed[deal]} here")
+            if verdicts.verdict(deal) is not None:
+                lines.append(f"            deal {deal}: {verdicts.verdict(deal)} here")
         extra = [deal for deal in lost if deal not in table.known_lost]
         if extra:
             lines.append(f"            lost here but not published as lost: {', '.join(map(str, extra[:50]))}")
@@ -234,7 +213,7 @@ def comparison(table: Table, records: list[dict], summary: Summary) -> list[str]
 
 
 # -- pictures ------------------------------------------------------------------------
-def draw(surveys: list[tuple[Table, list[dict]]], folder: Path) -> list[Path]:
+def draw(surveys: list[tuple[Table, SurveyData]], folder: Path) -> list[Path]:
     """``win-rates.png`` (won / lost / unknown per survey) and ``cpu-per-deal.png`` (the
     distribution of CPU time per deal, one curve per survey) in ``folder``."""
     try:
@@ -247,10 +226,10 @@ def draw(surveys: list[tuple[Table, list[dict]]], folder: Path) -> list[Path]:
     folder.mkdir(parents=True, exist_ok=True)
     names = [table.title for table, _ in surveys]
     shares = {verdict: [] for verdict in ("won", "lost", "unknown")}
-    for table, records in surveys:
-        summary = summarise(table, records)
+    for _, data in surveys:
+        counts = data.verdicts.counts()
         for verdict in shares:
-            shares[verdict].append(100 * summary.counts[verdict] / (summary.total or 1))
+            shares[verdict].append(100 * counts[verdict] / (data.verdicts.surveyed or 1))
     figure, axes = plt.subplots(figsize=(9, 0.42 * len(names) + 1.6))
     left = [0.0] * len(names)
     colours = {"won": "#2e7d32", "lost": "#c62828", "unknown": "#9e9e9e"}
@@ -275,11 +254,10 @@ def draw(surveys: list[tuple[Table, list[dict]]], folder: Path) -> list[Path]:
     figure, panels = plt.subplots(1, len(shown), figsize=(5 * len(shown), 5), sharey=True, squeeze=False)
     palette = plt.get_cmap("tab20").colors
     for axes, (name, group) in zip(panels[0], shown):
-        for index, (table, records) in enumerate(group):
-            cpu = sorted(max(entry.get("cpu_seconds", entry["seconds"]), 1e-6) for entry in records)
-            if cpu:  # at most 2,000 points a curve, evenly spaced in rank
-                ranks = sorted({min(len(cpu) - 1, round(k * (len(cpu) - 1) / 1999)) for k in range(2000)})
-                axes.plot([cpu[i] for i in ranks], [100 * (i + 1) / len(cpu) for i in ranks], label=table.title,
+        for index, (table, data) in enumerate(group):
+            seconds, shares_within = data.figures.curve()  # at most 2,000 points, evenly spaced in rank
+            if seconds:
+                axes.plot(seconds, shares_within, label=table.title,
                           linewidth=1.3, color=palette[(2 * index) % 20 if index < 10 else (2 * index + 1) % 20])
         axes.set_xscale("log")
         axes.set_xlabel("CPU seconds per deal (search and replay)")
@@ -305,40 +283,64 @@ class Report:
 
 
 def write_reports(data: Path, out: Path, tables: Iterable[Table] | None = None) -> Report:
-    """For every table whose JSON lines are in ``data`` (``<game>-<first>-<last>.jsonl``,
-    or ``.jsonl.gz``, and ``.meta.json`` beside them): its text table in ``out``, the
+    """For every table whose data is in ``data`` (``<stem>.verdicts.gz`` and ``<stem>.json``,
+    or JSON lines to make them from: see :func:`load`): its text table in ``out``, the
     pictures, and ``out/index.md`` listing them."""
     report = Report()
     surveys = []
-    rows = []
+    out.mkdir(parents=True, exist_ok=True)
     for table in tables or TABLES.values():
-        path = next((p for p in (data / table.data_name, data / f"{table.data_name}.gz") if p.exists()), None)
-        if path is None:
+        survey = load(table, data)
+        if survey is None:
             continue
-        meta_path = data / f"{table.data_name}.meta.json"
-        meta = json.loads(meta_path.read_text()) if meta_path.exists() else {}
-        records = read_records(path)
-        text = text_table(table, records, meta, path)
         target = out / f"{table.id}.txt"
-        target.write_text(text)
+        target.write_text(text_table(table, survey))
         report.tables.append(target)
-        surveys.append((table, records))
-        summary = summarise(table, records)
-        total = summary.total or 1
-        rows.append(f"| [{table.title or table.id}]({target.name}) | {summary.total:,} | "
-                    f"{100 * summary.counts['won'] / total:.4f} % | {100 * summary.counts['lost'] / total:.4f} % | "
-                    f"{100 * summary.counts['unknown'] / total:.4f} % | {table.budget_text.split(':')[0]} |")
+        surveys.append((table, survey))
     if surveys:
         report.pictures = draw(surveys, out)
-    index = out / "index.md"
-    index.write_text("\n".join([
+    report.index = out / "index.md"
+    report.index.write_text(index_text(surveys))
+    return report
+
+
+def load(table: Table, data: Path) -> SurveyData | None:
+    """The kept data of ``table`` in the folder ``data``; where there is none yet but the
+    survey's JSON lines are there (``<stem>.jsonl`` or ``.jsonl.gz``, with the run in
+    ``<stem>.jsonl.meta.json``), it is made from them and written beside them (:func:`convert`).
+    None: neither is there."""
+    if (data / f"{table.stem}.verdicts.gz").exists():
+        return SurveyData.read(data, table.stem)
+    lines = next((path for path in (data / table.data_name, data / f"{table.data_name}.gz") if path.exists()), None)
+    return None if lines is None else convert(table, lines)
+
+
+def convert(table: Table, lines: Path, run: dict | None = None) -> SurveyData:
+    """``table``'s JSON lines made into its kept data, written beside them; the run is
+    ``run``, else what ``<lines>.meta.json`` says (``make_tables.py run`` wrote it)."""
+    if run is None:
+        meta = lines.with_name(f"{lines.name.removesuffix('.gz')}.meta.json")
+        run = json.loads(meta.read_text()) if meta.exists() else {}
+    survey = SurveyData.from_lines(lines, table.game, table.first, table.last, table.numbering, run)
+    survey.write(lines.parent, table.stem)
+    return survey
+
+
+def index_text(surveys: list[tuple[Table, SurveyData]]) -> str:
+    """``index.md``: a row per survey, and the pictures."""
+    rows = []
+    for table, survey in surveys:
+        counts, total = survey.verdicts.counts(), survey.verdicts.surveyed or 1
+        rows.append(f"| [{table.title or table.id}]({table.id}.txt) | {survey.verdicts.surveyed:,} | "
+                    f"{100 * counts['won'] / total:.4f} % | {100 * counts['lost'] / total:.4f} % | "
+                    f"{100 * counts['unknown'] / total:.4f} % | {table.budget_text.split(':')[0]} |")
+    return "\n".join([
         "# Survey tables", "",
-        "Made by `docs/surveys/make_tables.py report` from the JSON lines of each survey; each",
-        "table gives the command that reproduces it, the engine, the budget and checksums.", "",
+        "Made by `docs/surveys/make_tables.py report` from the data of each survey (`data/`: two bits",
+        "a deal and the figures); each table gives the command that reproduces it, the engine, the",
+        "budget and checksums.", "",
         "| survey | deals | won | lost | unknown | budget |", "| --- | ---: | ---: | ---: | ---: | --- |",
         *rows, "",
         "![won, lost and unknown per survey](win-rates.png)", "",
         "![CPU time per deal](cpu-per-deal.png)", "",
-    ]))
-    report.index = index
-    return report
+    ])

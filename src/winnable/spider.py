@@ -1,8 +1,9 @@
 """The Spider family: Black Widow and Spider with four, two or one suits.
 
-Two decks, 104 cards, ten columns. The deal puts five face-down cards in each of the
-first four columns and four in each of the other six, then one face-up card on every
-column; the other 50 cards are the stock.
+The rules are ``docs/RULES.md#black-widow``; in short: two decks, 104 cards, ten
+columns. The deal puts five face-down cards in each of the first four columns and four
+in each of the other six, then one face-up card on every column; the other 50 cards are
+the stock.
 
 * A card may be placed on any card one rank higher, whatever the suit. A King is never
   placed on an Ace (there is no wrap: nothing is one rank above a King).
@@ -44,6 +45,7 @@ from typing import Any, ClassVar, Self
 
 from winnable import deals
 from winnable.cards import Card, Rank, Suit, format_cards, parse_cards
+from winnable.decks import Deck, as_deck
 from winnable.errors import IllegalMoveError, ParseError
 from winnable.game import Move, Position
 
@@ -198,6 +200,7 @@ class Spider(Position):
     summary = "Two decks, ten columns: build King-to-Ace runs of one suit; only one-suit runs move."
     move_type = SpiderMove
     hidden_cards = True
+    decks = 2
     """Face-down cards and the stock's order are hidden from the player."""
 
     by_suit: ClassVar[bool] = True
@@ -243,9 +246,9 @@ class Spider(Position):
     # -- dealing ---------------------------------------------------------------------
     @classmethod
     def deal(cls, number: int) -> Self:
-        """PySolFC's shuffle of two decks, dealt as RULES.md says: four rows of ten face
-        down, a fifth face-down row on the first four columns, a face-up row of ten; the
-        other 50 cards are the stock, in the order they come.
+        """PySolFC's shuffle of two decks, dealt as ``docs/RULES.md#black-widow`` says: four
+        rows of ten face down, a fifth face-down row on the first four columns, a face-up
+        row of ten; the other 50 cards are the stock, in the order they come.
 
         >>> position = Spider4.deal(1)
         >>> [len(column.down) for column in position.columns]
@@ -254,8 +257,25 @@ class Spider(Position):
         (50, 104)
         """
         deal = deals.DealNumber.parse(number)
-        number = deal.number
-        cards = [cls.map_card(card) for card in deals.shuffled(deal, decks=2)]
+        return cls._lay_out(deals.shuffled(deal, decks=2), deal.number)
+
+    @classmethod
+    def from_deck(cls, deck: Deck) -> Self:
+        """This game's layout of the cards of ``deck`` (two decks, first card dealt
+        first; one- and two-suit Spider map the suits as :meth:`deal` does), with no
+        deal number.
+
+        >>> Spider2.from_deck(Deck.of_deal(5, decks=2)) == Spider2.deal(5)
+        True
+        """
+        deck = as_deck(deck)
+        if deck.decks != 2:
+            raise ParseError(f"{cls.title} is dealt from two decks, not {deck.decks}")
+        return cls._lay_out(list(deck.cards), None)
+
+    @classmethod
+    def _lay_out(cls, shuffled: list[Card], number: int | None) -> Self:
+        cards = [cls.map_card(card) for card in shuffled]
         downs: list[list[Card]] = [[] for _ in range(COLUMNS)]
         at = 0
         for _ in range(DOWN_ROWS):

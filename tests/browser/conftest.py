@@ -2,18 +2,16 @@
 Playwright.
 
 Needs the PyPI package ``playwright`` and Debian's ``chromium`` (Playwright's own browser
-download is not used). Without either, every test here is skipped with the reason.
+download is not used). Without either, every test here is skipped with the reason, or
+fails under ``CI=true`` (``tests/required.py``).
 """
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from browser_helpers import CHROMIUM, CHROMIUM_ARGS, start_server, stop_server
-
-HERE = Path(__file__).parent
+from required import unavailable
 
 
 def missing() -> str | None:
@@ -27,14 +25,12 @@ def missing() -> str | None:
     return None
 
 
-def pytest_collection_modifyitems(config, items):
+@pytest.fixture(scope="session", autouse=True)
+def browser_available():
+    """Every test here needs the browser: set up before the other session fixtures."""
     reason = missing()
-    if reason is None:
-        return
-    skip = pytest.mark.skip(reason=f"browser tests skipped: {reason}")
-    for item in items:
-        if HERE in Path(str(item.fspath)).parents:
-            item.add_marker(skip)
+    if reason is not None:
+        unavailable(f"browser tests: {reason}")
 
 
 @pytest.fixture(scope="session")

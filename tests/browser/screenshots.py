@@ -12,6 +12,12 @@ on a phone with a card picked up (`freecell-phone-picked.png`); it prints the sm
 card of each shot. Needs playwright and Chromium, like the browser tests; where Debian's
 ``pngquant`` is installed the PNGs are shrunk with it.
 
+A shot whose page looks the same as last time keeps its file, so that making them again
+adds to the repository's history only the pictures that changed: the new render is
+compared with the file pixel by pixel, animations stopped and the clocks left out (the
+game's clock and the Daily's countdown read differently every run), up to pngquant's
+error (:func:`looks_same`).
+
     .venv/bin/python tests/browser/screenshots.py --languages fr nl
 
 takes the same shots in a browser set to each language instead (`<name>-<size>-<lang>.png`):
@@ -21,6 +27,7 @@ the lobby, Black Hole, Black Widow and Penguin on a phone and a desktop, and a r
 from __future__ import annotations
 
 import argparse
+import io
 import shutil
 import subprocess
 import sys
@@ -69,11 +76,76 @@ SMALLEST_CARD = """() => {
 }"""
 
 
-def save(page, path: Path) -> None:
-    page.screenshot(path=str(path))
-    if shutil.which("pngquant"):
-        subprocess.run(["pngquant", "--quality", "70-95", "--speed", "1", "--force", "--output", str(path), str(path)], check=False)
-    print("wrote", path)
+IGNORED = ("#timer", "#daily-countdown", "#next-daily")
+"""What changes between two renders of the same page: the game's clock, the Daily's
+countdown (in the lobby and on the Daily's page)."""
+
+QUANTISED = 96
+"""How far a channel of a pixel may be from the render in its pngquant'ed file (quality
+70-95): at most 86 over the 61 shots of 2026-12-01 made again (most under 48, the edges of
+a few letters further), while a letter or a card that changed is 150-250 away from its
+background."""
+
+Box = tuple[float, float, float, float]
+
+
+def blanked(png: bytes | Path, boxes: list[Box]):
+    """The picture (a PIL image) in RGBA with ``boxes`` (x, y, width, height) painted out."""
+    from PIL import Image, ImageDraw  # Pillow: matplotlib's, in the test extra
+
+    image = Image.open(io.BytesIO(png) if isinstance(png, bytes) else png).convert("RGBA")
+    draw = ImageDraw.Draw(image)
+    for x, y, width, height in boxes:
+        draw.rectangle((int(x) - 1, int(y) - 1, int(x + width) + 1, int(y + height) + 1), fill=(0, 0, 0, 0))
+    return image
+
+
+def looks_same(png: bytes, old: Path, boxes: list[Box]) -> bool:
+    """Whether the file ``old`` shows the render ``png``, ``boxes`` aside: the same size,
+    and every pixel within :data:`QUANTISED` in every channel. A change smaller than
+    pngquant's own error is not one; the renderer's own noise (a few pixels, a few levels
+    from one render to the next) is well within it."""
+    from PIL import ImageChops
+
+    fresh, kept = blanked(png, boxes), blanked(old, boxes)
+    if fresh.size != kept.size:
+        return False
+    return max(high for _, high in ImageChops.difference(fresh, kept).getextrema()) <= QUANTISED
+
+
+class Shots:
+    """The screenshots folder: what was written, what was kept."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        self.written: list[str] = []
+        self.kept: list[str] = []
+
+    @staticmethod
+    def render(page) -> tuple[bytes, list[Box]]:
+        """The page as a PNG, and where its clocks are. Animations are stopped (the finite
+        ones at their end, the endless ones, such as the black hole's rays, at their start),
+        so that the same page renders the same pixels every time."""
+        png = page.screenshot(animations="disabled")
+        boxes = [box for selector in IGNORED for box in map(lambda n: n.bounding_box(), page.locator(selector).all()) if box]
+        return png, [(box["x"], box["y"], box["width"], box["height"]) for box in boxes]
+
+    def save(self, page, name: str) -> None:
+        """``page`` as ``name``, unless the picture there already shows it."""
+        path = self.folder / name
+        png, boxes = self.render(page)
+        if path.exists() and looks_same(png, path, boxes):
+            self.kept.append(name)
+            print("unchanged", path)
+            return
+        path.write_bytes(png)
+        if shutil.which("pngquant"):
+            subprocess.run(["pngquant", "--quality", "70-95", "--speed", "1", "--force", "--output", str(path), str(path)], check=False)
+        self.written.append(name)
+        print("wrote", path)
+
+    def close(self) -> None:
+        print(f"{len(self.written)} written, {len(self.kept)} unchanged (kept as they were)")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -88,6 +160,7 @@ def main(argv: list[str] | None = None) -> int:
                         help="Shots of the lobby, Black Hole, Black Widow, Penguin and a rules page in these languages.")
     args = parser.parse_args(argv)
     args.out.mkdir(parents=True, exist_ok=True)
+    shots = Shots(args.out)
 
     with tempfile.TemporaryDirectory() as folder:
         server = start_server(Path(folder) / "shots.db", Path(folder) / "server.log", {"WINNABLE_POOL_SIZE": "0"})
@@ -97,7 +170,7 @@ def main(argv: list[str] | None = None) -> int:
             with sync_playwright() as playwright:
                 browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
                 if args.languages:
-                    languages(browser, server, catalog, args)
+                    languages(browser, server, catalog, args, shots)
                     browser.close()
                     return 0
                 for size in ("phone", "desktop"):
@@ -105,7 +178,7 @@ def main(argv: list[str] | None = None) -> int:
                     page = browser.new_context(viewport={"width": width, "height": height}, has_touch=touch, is_mobile=touch).new_page()
                     page.goto(server.url("/"))
                     page.wait_for_selector(".game-tile")
-                    save(page, args.out / f"lobby-{size}.png")
+                    shots.save(page, f"lobby-{size}.png")
                     page.context.close()
                 for game in games:
                     line = opening(game["id"], game["family"])
@@ -119,21 +192,22 @@ def main(argv: list[str] | None = None) -> int:
                         page.goto(server.url(f"/play/{game['id']}?id={state['id']}"))
                         page.wait_for_selector("body[data-ready='1']")
                         page.wait_for_timeout(600)
-                        save(page, args.out / f"{game['id']}-{size}.png")
+                        shots.save(page, f"{game['id']}-{size}.png")
                         width_px, height_px = page.evaluate(SMALLEST_CARD)
                         print(f"  {game['id']} at {size} ({width} x {height}): smallest card {width_px:g} x {height_px:g} px")
                         if game["id"] == "freecell" and size == "phone":
                             page.locator("#table .card.playable").last.tap()
                             page.wait_for_timeout(300)
-                            save(page, args.out / "freecell-phone-picked.png")
+                            shots.save(page, "freecell-phone-picked.png")
                         page.context.close()
                 browser.close()
         finally:
             stop_server(server)
+            shots.close()
     return 0
 
 
-def languages(browser, server, catalog, args) -> None:
+def languages(browser, server, catalog, args, shots: Shots) -> None:
     """The lobby, three games in progress and a rules page, in a browser set to each language."""
     families = {game["id"]: game["family"] for game in catalog}
     for lang in args.languages:
@@ -144,7 +218,7 @@ def languages(browser, server, catalog, args) -> None:
             page = context.new_page()
             page.goto(server.url("/"))
             page.wait_for_selector(".game-tile")
-            save(page, args.out / f"lobby-{size}-{lang}.png")
+            shots.save(page, f"lobby-{size}-{lang}.png")
             for game in IN_EVERY_LANGUAGE:
                 state = server.api("POST", "/api/games", {"game": game, "deal": DEAL})
                 for move in opening(game, families[game]):
@@ -152,11 +226,11 @@ def languages(browser, server, catalog, args) -> None:
                 page.goto(server.url(f"/play/{game}?id={state['id']}"))
                 page.wait_for_selector("body[data-ready='1']")
                 page.wait_for_timeout(600)
-                save(page, args.out / f"{game}-{size}-{lang}.png")
+                shots.save(page, f"{game}-{size}-{lang}.png")
             if size == "desktop":
                 page.goto(server.url("/rules/penguin"))
                 page.wait_for_selector("main.rules")
-                save(page, args.out / f"rules-penguin-{size}-{lang}.png")
+                shots.save(page, f"rules-penguin-{size}-{lang}.png")
             context.close()
 
 

@@ -5,10 +5,13 @@ told to sign in."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from browser_helpers import start_server, stop_server, wait_moves
 from winnable.blackhole import BlackHole
+from winnable.cards import Card
 from winnable.solver import solve
 
 PASSWORD = "correct horse battery"
@@ -49,8 +52,15 @@ def sign_in(page, server, name: str) -> None:
     page.wait_for_selector(f"body[data-player='{name}']")
 
 
-def open_daily_from_lobby(page, server) -> str:
-    page.goto(server.url("/"))
+def table_of(state) -> BlackHole:
+    """The Black Hole position a state shows (a Daily has no deal number to deal again)."""
+    view = state["position"]
+    return BlackHole(tuple(tuple(Card.from_text(card) for card in pile) for pile in view["piles"]),
+                     tuple(Card.from_text(card) for card in view["foundation"]))
+
+
+def open_daily_from_lobby(page, server, lang: str | None = None) -> str:
+    page.goto(server.url("/" + (f"?lang={lang}" if lang else "")))
     button = page.locator("#daily-banner [data-game='black-hole'] .daily-play")
     button.click()
     page.wait_for_url("**/play/black-hole**")
@@ -83,7 +93,7 @@ def test_the_daily_from_sign_up_to_the_leaderboard_and_statistics(page, players_
     assert status == 200 and state["daily"] and state["hint_allowed"] is False
     assert page.is_disabled("#hint") and page.is_disabled("#restart")
     assert page.locator("#daily-badge").is_visible()
-    line = [str(move) for move in solve(BlackHole.deal(state["deal"])).line]
+    line = [str(move) for move in solve(table_of(state)).line]
     click_line(page, line[:20], 0)
 
     # Signing out (in the game's menu) and in again resumes the same attempt.
@@ -127,7 +137,7 @@ def test_a_second_new_player_gets_the_same_deal(browser, players_server):
         tab = context.new_page()
         sign_up(tab, players_server, name)
         game_id = open_daily_from_lobby(tab, players_server)
-        deals.append(fetch_json(tab, f"/api/games/{game_id}")[1]["deal"])
+        deals.append(fetch_json(tab, f"/api/games/{game_id}")[1]["position"])
         # On a phone the players' links and the Daily are in the game's menu; every
         # target is 44 px or more.
         tab.tap("#menu-button")
@@ -138,3 +148,26 @@ def test_a_second_new_player_gets_the_same_deal(browser, players_server):
             assert heights and min(heights) >= 44, (selector, heights)
         context.close()
     assert deals[0] == deals[1]
+
+
+@pytest.mark.parametrize("lang", ["en", "fr", "nl"])
+def test_the_dailys_page_shows_no_deal_number(browser, players_server, lang):
+    """The Daily's page, title and address name no deal (the French page showed
+    "Donne n° 838893", and its address ?deal=838893 before it became ?id=)."""
+    context = browser.new_context(bypass_csp=True)
+    context.set_default_timeout(15_000)
+    tab = context.new_page()
+    addresses = []
+    tab.on("framenavigated", lambda frame: addresses.append(frame.url))
+    sign_up(tab, players_server, f"reader-{lang}")
+    game_id = open_daily_from_lobby(tab, players_server, lang)
+    state = fetch_json(tab, f"/api/games/{game_id}")[1]
+    assert state["deal"] is None
+    history = tab.evaluate("() => location.href")
+    assert "deal=" not in history and f"id={game_id}" in history
+    assert tab.locator("#deal-link").is_hidden()
+    shown = tab.inner_text("body") + tab.title() + (tab.get_attribute("body", "data-deal") or "")
+    # "Deal #{n}" in each language, and any long number
+    assert not re.search(r"Deal #\s*\d|n°\s*\d|Spel\s+\d|\d{4,}", shown), shown[:400]
+    assert all("deal=" not in address for address in addresses)
+    context.close()

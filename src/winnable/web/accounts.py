@@ -1,13 +1,18 @@
 """Accounts and sessions: sign up, sign in, sign out, delete, download one's data.
 
-* Passwords are hashed with argon2id (``pwdlib``); nothing else about a player is kept
-  but the name. A wrong name and a wrong password get the same answer, after the same
-  work (a hash is verified either way).
+* Passwords are normalised (NFKC, :mod:`winnable.web.passwords`) and hashed with
+  argon2id (``pwdlib``); nothing else about a player is kept but the name. A wrong name
+  and a wrong password get the same answer, after the same work (a hash is verified
+  either way).
 * A session is a random token in an HttpOnly, ``SameSite=Lax`` cookie (``Secure`` over
-  HTTPS); the database keeps only its SHA-256 digest and when it expires. Every browser
-  that starts a game without signing in gets a *guest* session: its games are "this
-  browser's games". Signing up or in makes a new session (the token before it is
-  worth nothing after it) and moves the guest's games to the account.
+  HTTPS); the database keeps only its SHA-256 digest and when it expires. A browser
+  that stores a game without signing in gets a *guest* session, written with that
+  game (a refused request writes nothing): its games are "this browser's games".
+  Signing up or in makes a new session (the token before it is worth nothing after it)
+  and moves the guest's games to the account. Expired sessions, and guest sessions that
+  never kept a game, are purged in the background (:meth:`AccountService.purge`).
+* A browser that signed in keeps a device token (:mod:`winnable.web.devices`), which
+  spares it the name's shared sign-in limit.
 * A worker trusts a guest session it has read for :data:`GUEST_MEMORY` seconds; a
   player's session is read on every request.
 * Signing out deletes the session on the server; deleting the account deletes its
@@ -20,6 +25,9 @@
 >>> player, token = accounts.signup("ada", "correct horse", old_token=guest)
 >>> accounts.viewer(token).name, accounts.viewer(guest).user_id
 ('ada', None)
+>>> device = accounts.issue_device(player.user_id)
+>>> accounts.trusted_device("Ada", device) is not None, accounts.trusted_device("bob", device)
+(True, None)
 >>> accounts.login("ADA", "wrong password")
 Traceback (most recent call last):
 ...
@@ -38,7 +46,6 @@ import hashlib
 import re
 import secrets
 import time
-import unicodedata
 from typing import Any
 
 import sqlalchemy as sa
@@ -48,15 +55,17 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from winnable.web.cache import ByteLRU
-from winnable.web.db import DailyAttempt, GameRow, Query, SessionRow, User, as_utc, utcnow, write_lock, writer
+from winnable.web.db import (DailyAttempt, GameRow, Query, SessionRow, Statement, User, as_utc, utcnow, write_lock,
+                             writer)
+from winnable.web.devices import Account, DeviceKeys, find
 from winnable.web.errors import Conflict, Unauthorized, Unprocessable
 from winnable.web.i18n import N_
+from winnable.web.passwords import PASSWORD_MAX, PASSWORD_MIN, check_password, normalized  # noqa: F401
 
 COOKIE = "winnable_session"
 """The session cookie's name."""
 
 NAME_MIN, NAME_MAX = 3, 24
-PASSWORD_MIN, PASSWORD_MAX = 8, 128
 _NAME = re.compile(r"[A-Za-z0-9]+(?:[._-][A-Za-z0-9]+)*")
 TOKEN_BYTES = 32
 SEEN_EVERY = dt.timedelta(hours=1)
@@ -87,21 +96,6 @@ def check_name(name: Any) -> str:
     return name
 
 
-def check_password(password: Any) -> str:
-    """A password of 8 to 128 characters, any printable ones (NIST SP 800-63B: spaces,
-    quotes and every language welcome), or 422 ``bad_password``."""
-    if not isinstance(password, str) or not PASSWORD_MIN <= len(password) <= PASSWORD_MAX:
-        raise Unprocessable(N_("a password is {low} to {high} characters", low=PASSWORD_MIN, high=PASSWORD_MAX),
-                            code="bad_password")
-    try:
-        password.encode("utf-8")
-    except UnicodeEncodeError:
-        raise Unprocessable(N_("a password cannot hold lone surrogate characters"), code="bad_password") from None
-    if any(unicodedata.category(char) == "Cc" for char in password):
-        raise Unprocessable(N_("a password cannot hold control characters (tabs, new lines, NUL...)"), code="bad_password")
-    return password
-
-
 @dataclasses.dataclass(frozen=True)
 class Viewer:
     """Who is asking: a signed-in player, a guest with a session, or nobody yet."""
@@ -125,11 +119,19 @@ class Viewer:
 NOBODY = Viewer()
 
 
+@dataclasses.dataclass(frozen=True, slots=True)
+class PendingGuest:
+    """A guest session made for a request, stored only if the request stores something."""
+
+    token: str
+    viewer: Viewer
+
+
 class AccountService:
     """Players and sessions in the database behind ``engine``."""
 
     def __init__(self, engine: Engine, session_days: float = 30.0, guest_days: float = 365.0,
-                 argon2_memory_kib: int = 65536, argon2_time_cost: int = 3) -> None:
+                 argon2_memory_kib: int = 65536, argon2_time_cost: int = 3, device_secret: bytes | None = None) -> None:
         from pwdlib import PasswordHash
         from pwdlib.hashers.argon2 import Argon2Hasher
 
@@ -143,6 +145,8 @@ class AccountService:
         # Every request with a cookie reads its session: one statement compiled once.
         self._read_session = Query(engine, select(SessionRow.user_id, SessionRow.expires_at, SessionRow.seen_at, User.name)
                                    .outerjoin(User, User.id == SessionRow.user_id).where(SessionRow.id == sa.bindparam("id")))
+        self._insert_session = Statement(engine, SessionRow.__table__.insert())
+        self.devices = DeviceKeys(device_secret or secrets.token_bytes(32))
 
     # -- sessions ---------------------------------------------------------------------
     def _new_session(self, session: Session, user_id: int | None) -> str:
@@ -153,9 +157,22 @@ class AccountService:
         return token
 
     def guest_session(self) -> str:
-        """A new guest session (for a browser that starts a game without one); its token."""
+        """A new guest session, stored now; its token."""
         with write_lock(self.engine), Session(self.write_engine) as session, session.begin():
             return self._new_session(session, None)
+
+    def pending_guest(self) -> "PendingGuest":
+        """A guest session for a browser that has none, not stored yet: it is stored
+        with the first thing the guest keeps (:meth:`store_guest`, in that transaction),
+        so that a refused request writes nothing."""
+        token = secrets.token_urlsafe(TOKEN_BYTES)
+        return PendingGuest(token, Viewer(digest(token)))
+
+    def store_guest(self, cursor: Any, pending: "PendingGuest") -> None:
+        """Store ``pending`` on ``cursor`` (a transaction of :func:`winnable.web.db.transaction`)."""
+        now = utcnow()
+        self._insert_session.run(cursor, id=pending.viewer.session, user_id=None, created_at=now, seen_at=now,
+                                 expires_at=now + self.guest_life)
 
     def viewer(self, token: str | None) -> Viewer:
         """Who holds the session ``token`` (:data:`NOBODY` if it is unknown or expired)."""
@@ -203,11 +220,11 @@ class AccountService:
     def signup(self, name: str, password: str, old_token: str | None = None) -> tuple[Viewer, str]:
         """A new account, signed in; 409 ``name_taken`` if the name (in any case) is."""
         check_name(name)
-        check_password(password)
-        hashed = self.hasher.hash(password)
+        hashed = self.hasher.hash(check_password(password))
         try:
             with write_lock(self.engine), Session(self.write_engine) as session, session.begin():
-                user = User(name=name, name_key=name.lower(), password_hash=hashed, created_at=utcnow())
+                user = User(name=name, name_key=name.lower(), password_hash=hashed, password_nfkc=True,
+                            created_at=utcnow())
                 session.add(user)
                 session.flush()
                 token = self._rotate(session, old_token, user.id)
@@ -223,33 +240,93 @@ class AccountService:
 
     def _check(self, name: Any, password: Any) -> User:
         """The account if ``password`` is its password; the same 401 otherwise, after
-        the same work whether or not the name exists."""
+        the same work whether or not the name exists (one hash verified).
+
+        The password is compared in NFKC (see :mod:`winnable.web.passwords`); a hash
+        made before passwords were normalised is compared with the password as typed,
+        as it was made, and replaced by the normalised one's once it matches."""
         wrong = Unauthorized(N_("wrong name or password"), code="bad_credentials")
-        if not isinstance(name, str) or not isinstance(password, str) or len(password) > PASSWORD_MAX:
+        form = normalized(password)
+        if not isinstance(name, str) or form is None:
             raise wrong
-        user = None
-        if len(name) <= NAME_MAX and _NAME.fullmatch(name):
-            with Session(self.engine) as session:
-                user = session.scalars(select(User).where(User.name_key == name.lower())).first()
+        user = self._user(name)
+        given = form if user is None or user.password_nfkc else password
         try:
-            valid, better = self.hasher.verify_and_update(password, user.password_hash if user else self._dummy_hash())
+            valid, better = self.hasher.verify_and_update(given, user.password_hash if user else self._dummy_hash())
         except (ValueError, UnicodeError):
             valid, better = False, None
         if user is None or not valid:
             raise wrong
-        if better is not None:  # the hash's parameters were raised since: store the new one
+        if not user.password_nfkc:  # an old hash, of the password as typed: from now on, of its NFKC form
+            if form != password:
+                better = self.hasher.hash(form)
+            elif better is None:
+                better = user.password_hash  # the same password: only the mark changes
+        if better is not None:  # the hash's parameters were raised since, or its form: store the new one
             with write_lock(self.engine), Session(self.write_engine) as session, session.begin():
-                session.execute(update(User).where(User.id == user.id).values(password_hash=better))
+                session.execute(update(User).where(User.id == user.id).values(password_hash=better, password_nfkc=True))
         return user
+
+    def _user(self, name: str) -> User | None:
+        if len(name) > NAME_MAX or not _NAME.fullmatch(name):
+            return None
+        with Session(self.engine, expire_on_commit=False) as session:
+            return session.scalars(select(User).where(User.name_key == name.lower())).first()
 
     def login(self, name: Any, password: Any, old_token: str | None = None) -> tuple[Viewer, str]:
         """Sign in: a new session (the old one ends); 401 ``bad_credentials`` otherwise."""
         user = self._check(name, password)
         with write_lock(self.engine), Session(self.write_engine) as session, session.begin():
             token = self._rotate(session, old_token, user.id)
-            # Expired sessions go now and then: at sign-ins, by an indexed range.
-            session.execute(delete(SessionRow).where(SessionRow.expires_at < utcnow()))
         return Viewer(digest(token), user.id, user.name), token
+
+    # -- device cookies (winnable.web.devices) ---------------------------------------
+    @staticmethod
+    def _account(user: User) -> Account:
+        created = as_utc(user.created_at)
+        return Account(user.id, user.name_key, int(created.timestamp()) * 1_000_000 + created.microsecond)
+
+    def trusted_device(self, name: Any, cookie: str | None) -> str | None:
+        """The device (what its sign-ins are counted by) if the device cookie holds a
+        valid token of the account ``name``; None for an untrusted client."""
+        if not cookie or not isinstance(name, str):
+            return None
+        user = self._user(name)
+        if user is None:
+            return None
+        return self.devices.device(find(cookie, user.id), self._account(user))
+
+    def issue_device(self, user_id: int) -> str | None:
+        """A new device token for the account (after it signed in or up on this device)."""
+        with Session(self.engine) as session:
+            user = session.get(User, user_id)
+            return None if user is None else self.devices.issue(self._account(user))
+
+    # -- expired sessions --------------------------------------------------------------
+    def purge(self, batch: int = 200, pause: float = 0.05, empty_after: dt.timedelta = dt.timedelta(hours=1)) -> int:
+        """Delete expired sessions, and guest sessions that never kept a game (older than
+        ``empty_after``), ``batch`` rows a transaction with a ``pause`` between: no
+        request waits behind it for the write lock longer than behind a move or two
+        (50,000 sessions on SQLite: 250 transactions holding the lock 11 ms each, their
+        commit mostly; 1.2 s of CPU). How many went."""
+        gone = 0
+        now = utcnow()
+        games = select(GameRow.id).where(GameRow.guest == SessionRow.id).exists()
+        doomed = sa.or_(SessionRow.expires_at < now,
+                        sa.and_(SessionRow.user_id.is_(None), SessionRow.created_at < now - empty_after, ~games))
+        while True:
+            with Session(self.engine) as session:
+                ids = session.scalars(select(SessionRow.id).where(doomed).limit(batch)).all()
+            if not ids:
+                return gone
+            for key in ids:
+                self._forget(key)
+            with write_lock(self.engine), Session(self.write_engine) as session, session.begin():
+                session.execute(delete(SessionRow).where(SessionRow.id.in_(ids), doomed))
+            gone += len(ids)
+            if len(ids) < batch:
+                return gone
+            time.sleep(pause)
 
     # -- the player's language -------------------------------------------------------
     def language(self, user_id: int | None) -> str | None:
@@ -274,7 +351,8 @@ class AccountService:
 
     def delete(self, viewer: Viewer, password: Any) -> None:
         """Delete the account (password asked again): its sessions, its games and its
-        name go; its Daily results stay on the leaderboards, without a name."""
+        name go; its Daily results stay on the leaderboards, without a name, and the
+        name cannot play today's Dailies again."""
         if not viewer.signed_in:
             raise Unauthorized(N_("sign in to delete your account"), code="sign_in_required")
         user = self._check(viewer.name, password)
@@ -284,6 +362,12 @@ class AccountService:
                             .values(user_id=None, guest=None))
             session.execute(delete(GameRow).where(GameRow.user_id == user.id))
             session.execute(update(DailyAttempt).where(DailyAttempt.user_id == user.id).values(user_id=None))
+            # The name's digest stays on today's attempts only (one attempt per name and
+            # day, whatever happens to the account; a day's margin for clocks), and goes
+            # from older ones, this account's and those deleted before.
+            session.execute(update(DailyAttempt).where(DailyAttempt.user_id.is_(None), DailyAttempt.name_key.is_not(None),
+                                                       DailyAttempt.day < utcnow().date() - dt.timedelta(days=1))
+                            .values(name_key=None))
             session.execute(delete(SessionRow).where(SessionRow.user_id == user.id))
             session.execute(delete(User).where(User.id == user.id))
 
@@ -305,7 +389,10 @@ class AccountService:
                         "language": user.language},
             "games": [
                 {
-                    "id": row.id, "game": row.game, "deal": int(row.deal), "undo": row.undo_mode,
+                    "id": row.id, "game": row.game, "undo": row.undo_mode,
+                    # A Daily has no number; its cards are its moves' own business until
+                    # the day is over (then on the leaderboard), so none here.
+                    "deal": None if row.deal is None or (row.daily_day and row.daily_day >= utcnow().date()) else int(row.deal),
                     "undo_used": row.undo_used, "hints_used": row.hints_used or 0, "moves": list(row.moves),
                     "status": row.status, "think_seconds": row.think_seconds, "restarts": row.restarts,
                     "daily": row.daily_day.isoformat() if row.daily_day else None,

@@ -46,9 +46,11 @@ from winnable.web.errors import CODES, ApiError, localized, problem_json, proble
 from winnable.web.guard import Guard
 from winnable.web.i18n import N_, locale_of
 from winnable.web.pool import PoolSettings, WinnablePool
+from winnable.web.purge import Purger
 from winnable.web.queue import SolverQueue
 from winnable.web.ratelimit import RateLimits
 from winnable.web.routes import ROUTERS
+from winnable.web.routes import solver as solver_routes
 from winnable.web.routes.docs import swagger_files
 from winnable.web.routes.pages import Pages, Static, error_page, wants_html
 from winnable.web.service import GameService, Positions
@@ -73,7 +75,9 @@ DESCRIPTION = (
     "**State-changing calls** (POST) need a JSON body (`{}` when there is nothing to say) and "
     "either this site's `Origin` (browsers send it) or an `X-CSRF-Token` from `GET /api/csrf`. "
     "**Limits**: requests per client are rate-limited (429 with `Retry-After`); solver calls "
-    "queue fairly and answer 503 with `Retry-After` when the queue is full."
+    "queue fairly, hints before analyses; a client past its share gets 429, and a full queue or "
+    "a full share of analyses (all clients', or all guests') 503, with `Retry-After`. "
+    "Every cap and range is in this schema; a method a path does not have is 405 with `Allow`."
 )
 
 
@@ -87,21 +91,26 @@ def create_app(database_url: str | None = None, settings: Settings | None = None
     games = GameService(engine, Positions(int(settings.position_cache_mb * (1 << 20))))
     queue = SolverQueue(settings.threads, settings.solver_queue, settings.solver_queue_per_client,
                         settings.solver_running_per_client, on_change=metrics.queue_changed,
-                        nice=settings.solver_nice)
+                        nice=settings.solver_nice, analysis_threads=settings.solver_analysis_threads,
+                        analyses=settings.solver_analyses, analyses_per_client=settings.solver_analyses_per_client,
+                        anonymous_analyses=settings.solver_guest_analyses)
     solver = Solver(queue, int(settings.verdict_cache_mb * (1 << 20)))
     pool = WinnablePool(engine, solver, PoolSettings(size=settings.pool_size, seconds=settings.pool_seconds,
                                                      lease_seconds=settings.pool_lease_seconds))
     limits = RateLimits(settings)
     key = (settings.secret_key or server_key(engine, "csrf")).encode()
     csrf = CsrfPolicy(key, settings.trusted_origins, binding=session_binding)
+    device_secret = (settings.secret_key or server_key(engine, "devices")).encode()
     accounts = AccountService(engine, settings.session_days, settings.guest_days, settings.argon2_memory_kib,
-                              settings.argon2_time_cost)
+                              settings.argon2_time_cost, device_secret)
+    purger = Purger(accounts, settings.purge_minutes * 60)
     daily = DailyService(games, pool)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI):
         if settings.pool_background and settings.pool_size > 0:
             pool.start()
+        purger.start()
         # What is alive now (modules, routes, compiled statements) lives as long as the
         # server: out of the collector's sight, a full collection takes a fraction of the
         # time (63 ms -> 32 ms a pause, measured), and such pauses were in moves' p99.
@@ -111,6 +120,7 @@ def create_app(database_url: str | None = None, settings: Settings | None = None
             yield
         finally:
             await anyio.to_thread.run_sync(pool.stop)
+            await anyio.to_thread.run_sync(purger.stop)
             await anyio.to_thread.run_sync(queue.stop)
             gc.unfreeze()  # an app stopped inside a longer-lived process (tests) leaves nothing pinned
 
@@ -136,11 +146,20 @@ def create_app(database_url: str | None = None, settings: Settings | None = None
     app.state.limits = limits
     app.state.csrf = csrf
     app.state.accounts = accounts
+    app.state.purger = purger
     app.state.daily = daily
 
     add_error_handlers(app)
     for router in ROUTERS:
         app.include_router(router)
+    made = app.openapi
+
+    def openapi() -> dict[str, Any]:  # the caps that are settings, and exact bounds, in the schema (once)
+        if app.openapi_schema is None:
+            app.openapi_schema = schemas.exact_bounds(solver_routes.declare_caps(made(), settings))
+        return app.openapi_schema
+
+    app.openapi = openapi  # type: ignore[method-assign]
     app.state.pages = pages = Pages(settings.static_dir)
     app.mount("/static", Static(pages=pages, directory=settings.static_dir, check_dir=False), name="static")
     app.mount("/docs/assets", Static(directory=swagger_files(), check_dir=False), name="docs-assets")

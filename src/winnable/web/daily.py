@@ -1,41 +1,59 @@
-"""The Daily: one deal per game per day (UTC), the same for everyone, drawn from the deals
-the solver proved winnable; one scored attempt per signed-in player; a leaderboard.
+"""The Daily: one deal per game per day (UTC), the same for everyone, dealt from a secret
+deck order the solver proved winnable; one scored attempt per player's name; a leaderboard.
 
-* The deal is chosen the first time anyone asks for a game's Daily on a day and stored
-  as one row keyed by (game, day): whichever worker or server inserts it first wins,
-  the others read it back (a unique key, not a lock in memory).
+* **No number.** A Daily is not a deal number: its cards are a uniformly random order
+  of the deck from the operating system's generator (:meth:`winnable.decks.Deck.shuffled`),
+  kept only in the database, laid out by the game's rules (``Position.from_deck``) and
+  proved winnable by the solver when drawn (its winning line replayed by the rules;
+  orders are drawn until one is won, within :data:`DRAW_SECONDS`). No deal number of
+  any game or numbering reaches it (10**20 numbers against 52! orders), so no answer
+  can show or confirm a number, no guess can be checked, and the same cards cannot be
+  opened under another game id for hints. Its game's state says ``deal: null``; the
+  cards are told (``layout`` on the leaderboard) once the day is over.
+* The deck order is drawn the first time anyone asks for a game's Daily on a day and
+  stored as one row keyed by (game, day): whichever worker or server inserts it first
+  wins, the others read it back (a unique key, not a lock in memory). A game is offered
+  a Daily once the solver has proved one of its deals winnable (a game none of whose
+  deals is ever won, such as Penguin without free cells, gets none).
 * An attempt is a game row (``daily_day`` set) plus a ``daily_attempts`` row keyed by
-  (game, day, player): asking again, from any tab or server, resumes it. Its clock
-  starts when it is dealt; hints and analyses are refused while the day lasts, undos
-  are allowed and counted, restarts refused; after the day it takes no more moves.
+  (game, day, player) and by (game, day, name): asking again, from any tab or server,
+  resumes it; a name that played today's Daily and whose account was deleted and made
+  again gets no second attempt (409 ``daily_played``). Its clock starts when it is
+  dealt; hints and analyses are refused while the day lasts, undos are allowed and
+  counted, restarts refused; after the day it takes no more moves.
 * Every result is the server's: status, cards left and moves come from the stored
   moves, times from the server's clock. No endpoint takes a result from a client.
 * Leaderboard: wins first, by time then moves; then the other attempts by cards left
   (Penguin: by partial score), then moves (:class:`winnable.web.scores.Result`).
 
-The deal comes from :func:`proved_deal`, the one place that knows where proved deals
-are kept.
+The deck order comes from :func:`draw_layout`.
 """
 
 from __future__ import annotations
 
 import datetime as dt
+import hashlib
 import random
+import threading
+import time
 from typing import Any, Callable
 
-from sqlalchemy import bindparam, func, select
+from sqlalchemy import bindparam, func, or_, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
+from winnable.decks import Deck
+from winnable.game import Position
 from winnable.games import game_ids
+from winnable.solver import Budget, solve
 from winnable.web.accounts import Viewer
 from winnable.verdicts import VerdictRow
 from winnable.web.db import DailyAttempt, DailyDeal, GameRow, Query, User, as_utc, write_lock, writer
-from winnable.web.errors import Conflict, Unauthorized, Unprocessable
+from winnable.web.errors import Conflict, NotFound, Unauthorized, Unprocessable
 from winnable.web.i18n import N_
 from winnable.web.pool import WinnablePool
 from winnable.web.scores import Result
-from winnable.web.service import GameService, effective_status, iso, lookup_game, today
+from winnable.web.service import GameService, Source, deck_of, effective_status, iso, lookup_game, today
 
 RESULT_COLUMNS = (GameRow.status, GameRow.move_count, GameRow.cards_left, GameRow.undo_used, GameRow.started_at,
                   GameRow.finished_at, GameRow.timed_out_at, GameRow.think_seconds, GameRow.last_move_at)
@@ -47,12 +65,41 @@ DAILY_UNDO = "unlimited"
 """Every Daily is played with unlimited undo; the undos used are shown beside the result."""
 
 
-def proved_deal(pool: WinnablePool, game: str, rng: random.Random | None = None) -> int | None:
-    """A deal of ``game`` the solver proved winnable (one not dealt before if there is
-    one), or None. The Daily's only source of deals: to draw from another table of
-    proved deals, change this function."""
-    found = pool.take(game) or pool.reuse(game, rng)
-    return None if found is None else found.deal
+DRAW_SECONDS = 20.0
+"""Wall-clock seconds a Daily's draw may search in all (once per game and day)."""
+TRY_SECONDS = 2.0
+"""The solver's budget for one deck order: one not won within it is put aside."""
+DRAW_RETRY = 600.0
+"""After a draw that found no winnable order, seconds before this process tries again."""
+
+
+def draw_layout(cls: type[Position], rng: random.Random | None = None, seconds: float = DRAW_SECONDS,
+                tries: int = 1000) -> Deck | None:
+    """A secret deck order of ``cls``'s game that the solver wins (its line replayed by
+    the rules), drawn afresh until one is won; None if none is within ``seconds`` or
+    ``tries``. ``rng`` is for tests: by default the operating system's generator.
+
+    >>> from winnable.blackhole import BlackHole
+    >>> deck = draw_layout(BlackHole, random.Random(1))
+    >>> solve(BlackHole.from_deck(deck)).won and BlackHole.from_deck(deck).deal_number is None
+    True
+    """
+    deadline = time.monotonic() + seconds
+    for _ in range(tries):
+        left = deadline - time.monotonic()
+        if left <= 0:
+            break
+        deck = Deck.shuffled(cls.decks, rng)
+        if solve(cls.from_deck(deck), Budget(seconds=min(TRY_SECONDS, left))).won:
+            return deck
+    return None
+
+
+def name_digest(name: str) -> str:
+    """What a Daily attempt keeps of its player's name: a digest of the name as accounts
+    fold it (lower case: ``Ada`` and ``ada`` are one account), so that the name, not the
+    account, has one attempt a day."""
+    return hashlib.sha256(name.lower().encode("utf-8")).hexdigest()
 
 
 def parse_day(text: str | None, now: dt.datetime) -> dt.date:
@@ -66,7 +113,7 @@ def parse_day(text: str | None, now: dt.datetime) -> dt.date:
     if day is None:
         raise Unprocessable(N_("a date is written YYYY-MM-DD, e.g. 2026-11-30"), code="bad_date")
     if day > today(now):
-        raise Unprocessable(N_("that day has not come yet"), code="bad_date")
+        raise NotFound(N_("that day has not come yet"), code="bad_date")  # a date, but no such board yet
     return day
 
 
@@ -74,58 +121,73 @@ class DailyService:
     """The Dailies of every game, stored beside the games."""
 
     def __init__(self, games: GameService, pool: WinnablePool,
-                 draw: Callable[[str], int | None] | None = None) -> None:
+                 draw: Callable[[str], Deck | None] | None = None) -> None:
         self.games = games
         self.engine = games.engine
         self.write_engine = writer(self.engine)
         self.pool = pool
-        self.draw = draw or (lambda game: proved_deal(pool, game))
-        # Every new game with a deal number asks whether it is today's Daily: one
-        # compiled read (not an ORM session), and a deal once stored is remembered (it
-        # never changes; a day without one yet is asked again, another server may
-        # choose it at any moment).
-        self._read_deal = Query(self.engine, select(DailyDeal.deal).where(DailyDeal.game == bindparam("game"),
-                                                                          DailyDeal.day == bindparam("day")))
-        self._stored: dict[tuple[str, dt.date], int] = {}
+        self.draw = draw or (lambda game: draw_layout(lookup_game(game)))
+        """``game -> Deck or None``: a new Daily's deck order (tests set their own)."""
+        # A Daily once stored is remembered (it never changes; a day without one yet is
+        # asked again, another server may draw it at any moment).
+        self._read_deal = Query(self.engine, select(DailyDeal.deal, DailyDeal.layout).where(
+            DailyDeal.game == bindparam("game"), DailyDeal.day == bindparam("day")))
+        self._stored: dict[tuple[str, dt.date], Source] = {}
+        self._drawing = {game: threading.Lock() for game in game_ids()}  # one draw per game at once here
+        self._failed: dict[tuple[str, dt.date], float] = {}
 
     def now(self) -> dt.datetime:
         return self.games.clock()
 
     # -- the deal ----------------------------------------------------------------------
-    def deal_of(self, game: str, day: dt.date, create: bool = False) -> int | None:
-        """The Daily deal of ``game`` on ``day``: chosen and stored the first time it is
-        asked for (``create``), else None when there is none."""
-        known = self._stored.get((game, day))
-        if known is not None:
+    def deal_of(self, game: str, day: dt.date, create: bool = False) -> Source | None:
+        """What the Daily of ``game`` on ``day`` is dealt from: its :class:`Deck` (an int
+        only for a Daily stored before deck orders), drawn and stored the first time it
+        is asked for (``create``), else None when there is none."""
+        known = self._stored.get((game, day)) or self._read(game, day)
+        if known is not None or not create:
             return known
-        found = self._read_deal.first(game=game, day=day)
-        if found is not None:
-            return self._remember(game, day, int(found["deal"]))
-        if not create:
-            return None
-        deal = self.draw(game)
-        if deal is None:
-            title = N_(lookup_game(game).title)
-            raise Conflict(N_("there is no {game} Daily yet: no deal of it has been proved winnable so far", game=title),
-                           code="daily_unavailable")
-        try:
-            with write_lock(self.engine), Session(self.write_engine) as session, session.begin():
-                if session.get(DailyDeal, (game, day)) is None:
-                    session.add(DailyDeal(game=game, day=day, deal=str(deal), created_at=self.now()))
-        except IntegrityError:  # another worker or server chose first: theirs it is
-            pass
-        with Session(self.engine) as session:
-            return self._remember(game, day, int(session.get(DailyDeal, (game, day)).deal))
+        title = N_(lookup_game(game).title)
+        unavailable = Conflict(N_("there is no {game} Daily yet: no deal of it has been proved winnable so far",
+                                  game=title), code="daily_unavailable")
+        if not self.offered(game):
+            raise unavailable
+        with self._drawing[game]:  # this process's other requests wait for its draw
+            known = self._read(game, day)
+            if known is not None:
+                return known
+            if time.monotonic() < self._failed.get((game, day), 0.0):
+                raise unavailable
+            deck = self.draw(game)
+            if deck is None:
+                if len(self._failed) >= 4096:
+                    self._failed.clear()
+                self._failed[(game, day)] = time.monotonic() + DRAW_RETRY
+                raise unavailable
+            try:
+                with write_lock(self.engine), Session(self.write_engine) as session, session.begin():
+                    if session.get(DailyDeal, (game, day)) is None:
+                        session.add(DailyDeal(game=game, day=day, deal=None, layout=str(deck), created_at=self.now()))
+            except IntegrityError:  # another worker or server drew first: theirs it is
+                pass
+            return self._read(game, day)
 
-    def _remember(self, game: str, day: dt.date, deal: int) -> int:
+    def _read(self, game: str, day: dt.date) -> Source | None:
+        found = self._read_deal.first(game=game, day=day)
+        if found is None:
+            return None
+        source = deck_of(found["layout"]) if found["layout"] else int(found["deal"])
         if len(self._stored) >= 4096:  # a few days of every game: start again
             self._stored.clear()
-        self._stored[(game, day)] = deal
-        return deal
+        self._stored[(game, day)] = source
+        return source
 
-    def is_todays_deal(self, game: str, deal: int) -> bool:
-        """True if ``deal`` is today's Daily of ``game`` (played in the Daily only)."""
-        return self.deal_of(game, today(self.now())) == deal
+    def offered(self, game: str) -> bool:
+        """Whether ``game`` has Dailies: the solver has proved one of its deals winnable
+        (a game whose deals are never won, Penguin without free cells, has none)."""
+        with Session(self.engine) as session:
+            return session.scalar(select(VerdictRow.id).where(VerdictRow.game == game, VerdictRow.verdict == "won")
+                                  .limit(1)) is not None
 
     # -- the attempt -------------------------------------------------------------------
     def attempt(self, viewer: Viewer, game: str) -> dict[str, Any]:
@@ -135,28 +197,41 @@ class DailyService:
             raise Unauthorized(N_("sign in to play the Daily: it is one scored attempt per player and day"),
                                code="sign_in_required")
         day = today(self.now())
-        existing = self._attempt_id(game, day, viewer.user_id)
+        name = name_digest(viewer.name or "")
+        existing = self._attempt_id(game, day, viewer.user_id, name)
         if existing is None:
-            deal = self.deal_of(game, day, create=True)
-            row, _ = self.games.new_row(game, deal, DAILY_UNDO, winnable_deal=True, owner=viewer, daily_day=day)
+            source = self.deal_of(game, day, create=True)
+            deck = source if isinstance(source, Deck) else None
+            row, _ = self.games.new_row(game, None if deck else source, DAILY_UNDO, winnable_deal=True, owner=viewer,
+                                        daily_day=day, layout=deck)
             try:
                 with write_lock(self.engine), self.write_engine.begin() as connection:
-                    if self._attempt_id(game, day, viewer.user_id, connection) is None:
+                    if self._attempt_id(game, day, viewer.user_id, name, connection) is None:
                         self.games.insert(connection, row)
                         connection.execute(_ATTEMPTS.insert().values(game=game, day=day, user_id=viewer.user_id,
-                                                                     game_id=row.id, created_at=row.created_at))
+                                                                     name_key=name, game_id=row.id,
+                                                                     created_at=row.created_at))
             except IntegrityError:  # the same player's other tab started it first
                 pass
-            existing = self._attempt_id(game, day, viewer.user_id)
+            existing = self._attempt_id(game, day, viewer.user_id, name)
         return self.games.state(existing, viewer)
 
-    def _attempt_id(self, game: str, day: dt.date, user_id: int, connection=None) -> str | None:
-        query = select(DailyAttempt.game_id).where(DailyAttempt.game == game, DailyAttempt.day == day,
-                                                   DailyAttempt.user_id == user_id)
+    def _attempt_id(self, game: str, day: dt.date, user_id: int, name: str, connection=None) -> str | None:
+        """The player's attempt at the Daily, if any; 409 ``daily_played`` when the name
+        played it under an account since deleted (one attempt per name and day)."""
+        query = select(DailyAttempt.game_id, DailyAttempt.user_id).where(
+            DailyAttempt.game == game, DailyAttempt.day == day,
+            or_(DailyAttempt.user_id == user_id, DailyAttempt.name_key == name))
         if connection is not None:
-            return connection.scalars(query).first()
-        with self.engine.connect() as own:
-            return own.scalars(query).first()
+            found = connection.execute(query).all()
+        else:
+            with self.engine.connect() as own:
+                found = own.execute(query).all()
+        mine = next((row.game_id for row in found if row.user_id == user_id), None)
+        if mine is None and found:
+            raise Conflict(N_("this name has played today's {game} Daily already: one attempt per name and day",
+                              game=N_(lookup_game(game).title)), code="daily_played")
+        return mine
 
     # -- results -----------------------------------------------------------------------
     def leaderboard(self, game: str, day: dt.date, viewer: Viewer, limit: int = 50, offset: int = 0) -> dict[str, Any]:
@@ -164,7 +239,7 @@ class DailyService:
         cls = lookup_game(game)
         now = self.now()
         over = day < today(now)
-        deal = self.deal_of(cls.game_id, day)
+        source = self.deal_of(cls.game_id, day)
         entries = self._ranked(cls.game_id, day, now)
         yours = next((entry for entry in entries if entry["user_id"] is not None and entry["user_id"] == viewer.user_id), None)
         shown = entries[offset:offset + limit]
@@ -175,7 +250,9 @@ class DailyService:
             "title": cls.title,
             "date": day.isoformat(),
             "over": over,
-            "deal": deal if over else None,
+            # The cards are told once the day is over, never before.
+            "deal": source if over and isinstance(source, int) else None,
+            "layout": str(source) if over and isinstance(source, Deck) else None,
             "players": len(entries),
             "your_rank": yours["rank"] if yours else None,
             "entries": [{key: value for key, value in entry.items() if key != "user_id"} for entry in shown],

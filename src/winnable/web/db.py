@@ -7,8 +7,8 @@ Winnable deal is instant. Positions are never stored: the server
 rebuilds them by replaying the moves with the rules. ``leases`` say which server runs
 once-per-database work (the pool's filler); ``server_keys`` hold shared secrets.
 ``users`` and ``sessions`` are the accounts and who is signed in (or a guest);
-``daily_deals`` the Daily of each game and day, ``daily_attempts`` each player's one
-scored attempt at it (a game row).
+``daily_deals`` the Daily of each game and day (a secret deck order), ``daily_attempts``
+each player's one scored attempt at it (a game row).
 
 The schema belongs to Alembic (``winnable/web/migrations``); :func:`migrate` brings any
 database to the newest revision and runs every time the server starts.
@@ -74,7 +74,8 @@ class GameRow(Base):
     id: Mapped[str] = mapped_column(sa.String(32), primary_key=True)
     game: Mapped[str] = mapped_column(sa.String(64), index=True)
     # Deal numbers go up to 10**20 - 1, beyond a 64-bit integer: kept as decimal text.
-    deal: Mapped[str] = mapped_column(sa.String(24))
+    deal: Mapped[str | None] = mapped_column(sa.String(24), nullable=True)
+    """The deal number; None for a game dealt from a ``layout`` (a Daily attempt)."""
     undo_mode: Mapped[str] = mapped_column(sa.String(16), default="unlimited")
     undo_used: Mapped[int] = mapped_column(sa.Integer, default=0)
     moves: Mapped[list[str]] = mapped_column(sa.JSON, default=list)
@@ -103,10 +104,14 @@ class GameRow(Base):
     """When a timed game ran out of time (it is lost then)."""
     daily_day: Mapped[dt.date | None] = mapped_column(sa.Date, nullable=True)
     """The Daily this game is an attempt at (None for any other game)."""
+    # -- (revision 0008) ------------------------------------------------------------------
+    layout: Mapped[str | None] = mapped_column(sa.Text, nullable=True)
+    """The cards in dealing order (:class:`winnable.decks.Deck`'s notation) when the game
+    was dealt from a secret deck order and has no deal number (a Daily attempt)."""
 
     @property
-    def deal_number(self) -> int:
-        return int(self.deal)
+    def deal_number(self) -> int | None:
+        return None if self.deal is None else int(self.deal)
 
 
 # The verdicts table (what the solver proved about each deal, the pool of Winnable mode
@@ -147,6 +152,9 @@ class User(Base):
     name_key: Mapped[str] = mapped_column(sa.String(32), unique=True)
     """The name folded to lower case: two names that differ only in case are one."""
     password_hash: Mapped[str] = mapped_column(sa.String(256))
+    password_nfkc: Mapped[bool] = mapped_column(sa.Boolean, default=True, server_default=sa.false())
+    """The hash is of the password in NFKC (False: of the password as typed, before
+    passwords were normalised; sign-in rehashes it)."""
     language: Mapped[str | None] = mapped_column(sa.String(8), nullable=True)
     """The language the player chose with the switch (en, fr, nl), or None."""
     created_at: Mapped[dt.datetime] = mapped_column(sa.DateTime(timezone=True), default=utcnow)
@@ -168,22 +176,28 @@ class SessionRow(Base):
 
 class DailyDeal(Base):
     """The Daily of one game on one day (UTC): one row, made by whichever server is asked
-    first, so every worker and server hands out the same deal."""
+    first, so every worker and server hands out the same deal. Its ``layout`` is a
+    secret deck order (no deal number reaches it); ``deal`` is set only on Dailies
+    stored before revision 0008, which were deal numbers."""
 
     __tablename__ = "daily_deals"
 
     game: Mapped[str] = mapped_column(sa.String(64), primary_key=True)
     day: Mapped[dt.date] = mapped_column(sa.Date, primary_key=True)
-    deal: Mapped[str] = mapped_column(sa.String(24))
+    deal: Mapped[str | None] = mapped_column(sa.String(24), nullable=True)
+    layout: Mapped[str | None] = mapped_column(sa.Text, nullable=True)
     created_at: Mapped[dt.datetime] = mapped_column(sa.DateTime(timezone=True), default=utcnow)
 
 
 class DailyAttempt(Base):
     """A player's one scored attempt at a Daily: the game row holds its moves and clock.
-    ``user_id`` becomes None when the account is deleted (the result stays, anonymous)."""
+    ``user_id`` becomes None when the account is deleted (the result stays, anonymous);
+    ``name_key``, a digest of the player's name, stays until the day is over, so that
+    an account made again with the same name gets no second attempt."""
 
     __tablename__ = "daily_attempts"
-    __table_args__ = (sa.UniqueConstraint("game", "day", "user_id", name="uq_daily_attempts_player"),)
+    __table_args__ = (sa.UniqueConstraint("game", "day", "user_id", name="uq_daily_attempts_player"),
+                      sa.UniqueConstraint("game", "day", "name_key", name="uq_daily_attempts_name"))
 
     id: Mapped[int] = mapped_column(sa.Integer, primary_key=True, autoincrement=True)
     game: Mapped[str] = mapped_column(sa.String(64))
@@ -192,6 +206,7 @@ class DailyAttempt(Base):
                                                 nullable=True, index=True)
     game_id: Mapped[str] = mapped_column(sa.String(32), sa.ForeignKey("games.id", ondelete="CASCADE"), unique=True)
     created_at: Mapped[dt.datetime] = mapped_column(sa.DateTime(timezone=True), default=utcnow)
+    name_key: Mapped[str | None] = mapped_column(sa.String(64), nullable=True)
 
 
 def default_database_url() -> str:

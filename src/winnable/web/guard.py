@@ -11,6 +11,8 @@ check                     code  when
 headers_too_large         431   request headers over ``max_header_bytes`` (16 KiB)
 host_not_allowed          400   Host not in ``allowed_hosts`` (DNS rebinding)
 rate_limited              429   over the client's ``limit_default``
+method_not_allowed        405   a POST/PUT/PATCH/DELETE on a path that does not have
+                                that method (with ``Allow``), before the next two
 json_required             415   a POST/PUT/PATCH/DELETE whose body is not JSON
 cross_site / csrf_failed  403   see :mod:`winnable.web.csrf`
 body_too_large            413   over ``max_body_bytes`` (64 KiB): by its Content-Length
@@ -20,10 +22,12 @@ body_too_large            413   over ``max_body_bytes`` (64 KiB): by its Content
 
 from __future__ import annotations
 
+import re
 import time
-from typing import Any, Awaitable, Callable
+from typing import Any, Awaitable, Callable, Iterable
 
 from starlette.exceptions import HTTPException
+from starlette.routing import Mount
 
 from winnable.web import metrics
 from winnable.web.csrf import CsrfPolicy
@@ -77,6 +81,44 @@ def host_allowed(host: str, allowed: list[str]) -> bool:
     return False
 
 
+def route_methods(routes: Iterable[Any]) -> list[tuple[re.Pattern[str], frozenset[str]]]:
+    """Each route's path pattern and methods, included routers opened (a mounted
+    folder of static files takes GET and HEAD)."""
+    table: list[tuple[re.Pattern[str], frozenset[str]]] = []
+    for route in routes:
+        inner = getattr(route, "original_router", None)  # FastAPI keeps an included router whole
+        if inner is not None:
+            table.extend(route_methods(inner.routes))
+        elif isinstance(route, Mount):
+            table.append((route.path_regex, frozenset({"GET", "HEAD"})))
+        elif getattr(route, "methods", None) and hasattr(route, "path_regex"):
+            table.append((route.path_regex, frozenset(route.methods)))
+    return table
+
+
+def allowed_methods(table: list[tuple[re.Pattern[str], frozenset[str]]], path: str,
+                    method: str = "") -> frozenset[str] | None:
+    """The methods the route that answers ``method`` at ``path`` takes (as the router
+    finds it: the first route for the path and method, else the first for the path), or
+    None when no route has the path.
+
+    >>> from fastapi import FastAPI
+    >>> app = FastAPI()
+    >>> @app.post("/api/games")
+    ... def create(): ...
+    >>> table = route_methods(app.router.routes)
+    >>> sorted(allowed_methods(table, "/api/games")), allowed_methods(table, "/api/nothing")
+    (['POST'], None)
+    """
+    found: frozenset[str] | None = None
+    for pattern, methods in table:
+        if pattern.match(path):
+            if method in methods:
+                return methods
+            found = found or methods
+    return found
+
+
 class Guard:
     """The ASGI middleware described above."""
 
@@ -89,6 +131,7 @@ class Guard:
         self.max_body = settings.max_body_bytes
         self.max_headers = settings.max_header_bytes
         self.metrics = settings.metrics
+        self.routes: list[tuple[re.Pattern[str], frozenset[str]]] | None = None
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -153,12 +196,23 @@ class Guard:
                 return 413, "body_too_large", N_("the request body is over {n} KiB", n=self.max_body // 1024), {}
             return 400, "bad_request", N_("the Content-Length header is not a number"), {}
         if scope["method"] in UNSAFE:
+            refusal: tuple[int, str, str, dict[str, str]] | None = None
             kind = headers.get(b"content-type", b"").split(b";", 1)[0].strip().lower()
             if kind != b"application/json":
-                return 415, "json_required", N_("a state-changing call needs a JSON body (Content-Type: application/json)"), {}
-            refused = self.csrf.refusal(scope, headers)
-            if refused is not None:
-                return 403, refused[0], refused[1], {}
+                refusal = 415, "json_required", N_("a state-changing call needs a JSON body (Content-Type: application/json)"), {}
+            elif (refused := self.csrf.refusal(scope, headers)) is not None:
+                refusal = 403, refused[0], refused[1], {}
+            if refusal is not None:  # only then: the calls that pass pay nothing for it
+                if self.routes is None:  # the app is complete by its first request
+                    self.routes = route_methods(scope["app"].router.routes) if "app" in scope else []
+                allowed = allowed_methods(self.routes, path, scope["method"])
+                if allowed is None:  # no such path: the router's 404
+                    refusal = None
+                elif scope["method"] not in allowed:
+                    refusal = 405, "method_not_allowed", N_("{method} is not allowed here", method=scope["method"][:20]), {
+                        "Allow": ", ".join(sorted(allowed))}
+                if refusal is not None:
+                    return refusal
         scope["winnable.headers"] = headers  # parsed once, for the dependencies
         return None
 

@@ -42,6 +42,9 @@ from winnable.web.solving import Solver
 log = logging.getLogger("winnable.web")
 
 LEASE = "pool-filler"
+NONE_MEMORY = 2.0
+"""Seconds a server remembers that a game has no proved deal (a filler in another
+process may find one meanwhile: it is dealt at most this much later)."""
 
 
 @dataclass
@@ -97,6 +100,7 @@ class WinnablePool:
         self.holder = f"{socket.gethostname()[:60]}:{os.getpid()}:{uuid.uuid4().hex[:12]}"
         self.attempts = 0
         self.progress: dict[str, Progress] = {}
+        self._none_until: dict[str, float] = {}  # game -> monotonic time: no proved deal until then
 
     # -- storage: the verdicts table (winnable.verdicts) ------------------------------
     def ready(self, game: str, at_most: int | None = None) -> int:
@@ -112,7 +116,9 @@ class WinnablePool:
         """Store a proved deal; False if the table already had a proof of it."""
         entry = {"game": found.game, "deal": found.deal, "verdict": "won", "moves": len(found.line),
                  "line": list(found.line), "positions": found.positions, "seconds": found.seconds}
-        return self.store.record([entry], "filler", seconds=self.settings.seconds) > 0
+        added = self.store.record([entry], "filler", seconds=self.settings.seconds) > 0
+        self._none_until.pop(found.game, None)
+        return added
 
     def add_loss(self, game: str, deal: int, positions: int, seconds: float) -> None:
         """Store a proved loss, so that no filler searches that deal again."""
@@ -134,8 +140,16 @@ class WinnablePool:
         return Found(game, proved.deal, proved.line, proved.positions, proved.seconds, from_pool=False)
 
     def deal_for(self, game: str) -> Found | None:
-        """The deal a Winnable request gets: an unused proved one, else any proved one."""
-        return self.take(game) or self.reuse(game)
+        """The deal a Winnable request gets: an unused proved one, else any proved one.
+        A game with none is remembered for :data:`NONE_MEMORY` seconds: a storm of
+        Winnable requests for it is refused without touching the database (taking a
+        deal is a write transaction, which waits for the write lock on SQLite)."""
+        if time.monotonic() < self._none_until.get(game, 0.0):
+            return None
+        found = self.take(game) or self.reuse(game)
+        if found is None:
+            self._none_until[game] = time.monotonic() + NONE_MEMORY
+        return found
 
     def known_deal(self, game: str, deal: int) -> bool:
         """The table has a verdict on this deal (a survey's or a filler's)."""

@@ -14,7 +14,9 @@ share a database can share counts too (``WINNABLE_RATE_LIMIT_STORAGE=redis://...
 ...     limits.check("create", "10.0.0.1")
 ... except TooManyRequests as error:
 ...     print(error.status, error.code, error.headers["Retry-After"] != "")
+...     print(error.detail)  # doctest: +ELLIPSIS
 429 rate_limited True
+too many new games from your address (the limit is 2 per minute); try again in ... seconds
 >>> limits.check("create", "10.0.0.2")   # another client has its own count
 >>> client_key("2001:db8::1") == client_key("2001:db8::2"), client_key("127.0.0.1")
 (True, '127.0.0.1')
@@ -23,6 +25,7 @@ share a database can share counts too (``WINNABLE_RATE_LIMIT_STORAGE=redis://...
 from __future__ import annotations
 
 import ipaddress
+import math
 import time
 from functools import lru_cache
 
@@ -33,7 +36,7 @@ from limits.storage import Storage, storage_from_string
 from limits.strategies import FixedWindowRateLimiter
 
 from winnable.web.errors import TooManyRequests
-from winnable.web.i18n import N_
+from winnable.web.i18n import N_, NP_, Message
 from winnable.web.settings import Settings
 
 WHAT = {
@@ -44,9 +47,35 @@ WHAT = {
     "signup": N_("new accounts"),
     "login": N_("sign-in attempts"),
     "login_name": N_("sign-in attempts for this name"),
+    "login_device": N_("sign-in attempts from this browser"),
 }
 PER = {"second": N_("second"), "minute": N_("minute"), "hour": N_("hour"), "day": N_("day"), "month": N_("month"),
        "year": N_("year")}
+
+
+def retry_in(seconds: int) -> Message:
+    """When to try again, in words: seconds up to two minutes, then minutes.
+
+    >>> retry_in(1), retry_in(90), retry_in(3599).translate("fr")
+    ('try again in 1 second', 'try again in 90 seconds', 'réessayez dans 60 minutes')
+    """
+    if seconds < 120:
+        return NP_("try again in {n} second", "try again in {n} seconds", seconds)
+    return NP_("try again in {n} minute", "try again in {n} minutes", math.ceil(seconds / 60))
+
+
+def refusal(name: str, item: RateLimitItem, wait: int) -> Message:
+    """The detail of a 429 for the limit ``name`` (``item``), to try again in ``wait`` seconds."""
+    period = PER.get(item.GRANULARITY.name, item.GRANULARITY.name)
+    if name == "login_name":
+        return N_("too many sign-in attempts for this name from browsers it has not signed in with (the limit is "
+                  "{n} per {period}); {retry}, or sign in from a browser you signed in with before",
+                  n=item.amount, period=period, retry=retry_in(wait))
+    if name == "login_device":
+        return N_("too many sign-in attempts from this browser (the limit is {n} per {period}); {retry}",
+                  n=item.amount, period=period, retry=retry_in(wait))
+    return N_("too many {what} from your address (the limit is {n} per {period}); {retry}",
+              what=WHAT.get(name, name), n=item.amount, period=period, retry=retry_in(wait))
 
 
 @lru_cache(maxsize=4096)
@@ -134,6 +163,7 @@ class RateLimits:
             "signup": parse_many(settings.limit_signup),
             "login": parse_many(settings.limit_login),
             "login_name": parse_many(settings.limit_login_name),
+            "login_device": parse_many(settings.limit_login_device),
         }
 
     def add(self, name: str, notation: str) -> None:
@@ -142,21 +172,15 @@ class RateLimits:
         WHAT.setdefault(name, name)
 
     def check(self, name: str, key: str) -> None:
-        """Count one request of ``key`` against the limit ``name``; 429 past it."""
+        """Count one request of ``key`` against the limit ``name``; 429 past it, saying
+        when to try again (``Retry-After``, and in the detail)."""
         if not self.enabled:
             return
         for item in self.limits[name]:
             if not self.limiter.hit(item, name, key):
                 reset = self.limiter.get_window_stats(item, name, key).reset_time
-                raise TooManyRequests(
-                    N_("too many {what} (the limit is {n} per {period}); try again in a moment", what=WHAT[name],
-                       n=item.amount, period=PER.get(item.GRANULARITY.name, item.GRANULARITY.name))
-                    if name == "login_name" else
-                    N_("too many {what} from your address (the limit is {n} per {period}); try again in a moment",
-                       what=WHAT.get(name, name), n=item.amount,
-                       period=PER.get(item.GRANULARITY.name, item.GRANULARITY.name)),
-                    retry_after=max(1.0, reset - time.time()),
-                )
+                wait = max(1, math.ceil(reset - time.time()))
+                raise TooManyRequests(refusal(name, item, wait), retry_after=wait)
 
     def reset(self) -> None:
         self.storage.reset()

@@ -10,12 +10,53 @@ objects here: ``position`` is ``Position.player_view()`` (Black Hole: ``foundati
 
 from __future__ import annotations
 
-from typing import Any, Literal
+import re
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, PlainValidator, Strict, WithJsonSchema
+
+from winnable.deals import MAX_DEAL
 
 UndoMode = Literal["unlimited", "one", "none"]
 VerdictName = Literal["won", "lost", "unknown"]
+
+# Every cap and range the server holds a request to is in its schema (``/openapi.json``),
+# so that what the schema accepts, the server takes, and nothing else. Booleans are
+# strict (``true``, never ``0`` or ``"yes"``) and integers are JSON Schema's (``7`` and
+# ``7.0``, never ``"7"`` or ``true``).
+
+
+def _whole(value: Any) -> Any:
+    """JSON Schema's integers include ``7.0``: a float with nothing after the point is its int."""
+    return int(value) if isinstance(value, float) and value.is_integer() else value
+
+
+Flag = Annotated[bool, Strict()]
+DEAL_TEXT = re.compile(r"[1-9][0-9]{0,19}")
+"""A deal number written as text: its digits, without sign, spaces or leading zeros."""
+
+
+def _deal(value: Any) -> int | str | None:
+    """A deal number as the schema below says it: one error, not one per branch."""
+    value = _whole(value)
+    if value is None or (isinstance(value, str) and DEAL_TEXT.fullmatch(value)):
+        return value
+    if isinstance(value, int) and not isinstance(value, bool) and 1 <= value <= MAX_DEAL:
+        return value
+    raise ValueError(f"a deal number is 1 to {MAX_DEAL}, as a number or as its digits")
+
+
+Deal = Annotated[int | str | None, PlainValidator(_deal), WithJsonSchema({"anyOf": [
+    {"type": "integer", "minimum": 1, "maximum": MAX_DEAL},
+    {"type": "string", "pattern": f"^{DEAL_TEXT.pattern}$"},
+    {"type": "null"}]})]
+ThinkSeconds = Annotated[Literal[10, 30, 60], BeforeValidator(_whole)]  # winnable.web.scores.THINK_CHOICES
+MOVE_TEXT = Field(description="A move in the game's notation (a click_choices entry's `move`); one this game "
+                              "cannot read: 409 `bad_move`.", min_length=1, max_length=64, pattern=r"\S")
+NAME_PATTERN = r"^[A-Za-z0-9]+(?:[._-][A-Za-z0-9]+)*$"  # winnable.web.accounts.check_name
+# No control characters (category Cc) and something besides spaces: the schema's share of
+# winnable.web.passwords.check_password, which also refuses a password of invisible characters.
+PASSWORD_PATTERN = r"^[^\x00-\x1f\x7f-\x9f]*[^\s\x00-\x1f\x7f-\x9f][^\x00-\x1f\x7f-\x9f]*$"
 
 
 class NewGame(BaseModel):
@@ -24,22 +65,24 @@ class NewGame(BaseModel):
     model_config = ConfigDict(json_schema_extra={"examples": [{"game": "black-hole", "deal": 2}, {"game": "black-hole", "winnable": True, "undo": "one"}]})
 
     game: str = Field(description="Game id from /api/catalog, e.g. black-hole.", max_length=64)
-    deal: int | str | None = Field(None, description="PySolFC deal number, 1 to 10**20-1; random if omitted.")
-    winnable: bool = Field(False, description="Deal a number the solver proved winnable (ignores deal).")
+    deal: Deal = Field(None, description="PySolFC deal number, 1 to 10**20-1 (a number, or its digits as text); "
+                                         "random if omitted.")
+    winnable: Flag = Field(False, description="Deal a number the solver proved winnable (ignores deal).")
     undo: UndoMode = Field("unlimited", description="unlimited, one (once a game) or none.")
-    think: int | None = Field(None, description="Black Hole's timed play: seconds allowed for each move "
-                                                "(10, 30 or 60); running out loses the game.")
+    think: ThinkSeconds | None = Field(None, description="Black Hole's timed play: seconds allowed for each move "
+                                                         "(10, 30 or 60); running out loses the game. Other games: "
+                                                         "409 `bad_think`.")
 
 
 class PlayMove(BaseModel):
     model_config = ConfigDict(json_schema_extra={"examples": [{"move": "KH"}]})
 
-    move: str = Field(description="A move in the game's notation (a click_choices entry's `move`).", max_length=64)
-    auto: bool = Field(False, description="Then play every safe move to the foundations it opens (the state's `safe`).")
+    move: str = MOVE_TEXT
+    auto: Flag = Field(False, description="Then play every safe move to the foundations it opens (the state's `safe`).")
 
 
 class Undo(BaseModel):
-    auto: bool = Field(False, description="Also take back the safe moves home played after the last move chosen.")
+    auto: Flag = Field(False, description="Also take back the safe moves home played after the last move chosen.")
 
 
 class Empty(BaseModel):
@@ -100,7 +143,8 @@ class GameState(BaseModel):
     game: str
     title: str
     family: str
-    deal: int
+    deal: int | None = Field(description="The deal number (PySolFC's); null for a Daily, dealt from a secret "
+                                         "deck order that no deal number reaches.")
     undo: UndoMode
     undo_left: int | None = Field(description="Undos left; null when unlimited.")
     moves: list[str]
@@ -181,12 +225,24 @@ class Health(BaseModel):
 
 # -- players ---------------------------------------------------------------------------
 class Credentials(BaseModel):
-    """A player's name and password (sign up, sign in)."""
+    """A player's name and password, to sign in (a name or password no account could
+    have is only a wrong one: 401)."""
 
     model_config = ConfigDict(json_schema_extra={"examples": [{"name": "ada", "password": "correct horse battery"}]})
 
-    name: str = Field(description="3 to 24 letters or digits, with single . _ or - between them.", max_length=64)
-    password: str = Field(description="8 to 128 characters.", max_length=128)
+    name: str = Field(description="The player's name.", max_length=64)
+    password: str = Field(description="The password.", max_length=128)
+
+
+class NewAccount(BaseModel):
+    """The name and password of a new account."""
+
+    model_config = ConfigDict(json_schema_extra={"examples": [{"name": "ada", "password": "correct horse battery"}]})
+
+    name: str = Field(description="3 to 24 letters or digits (A-Z, a-z, 0-9), with single . _ or - between them.",
+                      min_length=3, max_length=24, pattern=NAME_PATTERN)
+    password: str = Field(description="8 to 128 characters (in Unicode NFKC), any but control characters, at least one of them visible.", min_length=8,
+                          max_length=128, pattern=PASSWORD_PATTERN)
 
 
 class Password(BaseModel):
@@ -253,7 +309,10 @@ class Leaderboard(BaseModel):
     title: str
     date: str
     over: bool = Field(description="The day is over: the results are final.")
-    deal: int | None = Field(description="The deal, once the day is over.")
+    deal: int | None = Field(description="The deal number of a Daily stored before Dailies were dealt from "
+                                         "deck orders, once the day is over; else null.")
+    layout: str | None = Field(None, description="The Daily's cards in dealing order (the deck order it was dealt "
+                                                 "from, cards separated by spaces), once the day is over; null before.")
     players: int
     your_rank: int | None
     entries: list[LeaderboardEntry]
@@ -294,3 +353,32 @@ class Statistics(BaseModel):
     signed_in: bool
     games: list[GameStatistics]
     history: list[HistoryEntry]
+
+
+def exact_bounds(openapi: dict[str, Any]) -> dict[str, Any]:
+    """``openapi`` with the integer bounds of these models as they are: FastAPI's OpenAPI
+    models hold bounds as floats, so 10**20 - 1, the last deal number, would read 1e20.
+
+    >>> deal = {"anyOf": [{"type": "integer", "maximum": 1e20}, {"type": "string"}, {"type": "null"}]}
+    >>> spec = {"components": {"schemas": {"NewGame": {"properties": {"deal": deal}}}}}
+    >>> exact_bounds(spec)["components"]["schemas"]["NewGame"]["properties"]["deal"]["anyOf"][0]["maximum"]
+    99999999999999999999
+    """
+    for name, component in openapi.get("components", {}).get("schemas", {}).items():
+        model = globals().get(name)
+        if isinstance(model, type) and issubclass(model, BaseModel):
+            _restore(component, model.model_json_schema())
+    return openapi
+
+
+def _restore(theirs: Any, ours: Any) -> None:
+    if isinstance(theirs, dict) and isinstance(ours, dict):
+        for key in ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"):
+            if key in theirs and isinstance(ours.get(key), int):
+                theirs[key] = ours[key]
+        for key, value in theirs.items():
+            if key in ours:
+                _restore(value, ours[key])
+    elif isinstance(theirs, list) and isinstance(ours, list) and len(theirs) == len(ours):
+        for mine, own in zip(theirs, ours):
+            _restore(mine, own)

@@ -1,6 +1,7 @@
 """The games people play in the browser: create, move, undo, restart, all checked by the rules.
 
-The server is authoritative. A stored game is only its preset, deal number and moves;
+The server is authoritative. A stored game is only its preset, deal number (or, for a
+Daily, a secret deck order: :class:`~winnable.decks.Deck`) and moves;
 the position is rebuilt by replaying the moves with the game's Python rules (the
 latest positions are kept in memory, so a move costs one ``play``). Every change is
 validated first and written in one transaction, so a refused request changes nothing
@@ -46,6 +47,7 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.orm import Session
 
 from winnable.deals import MAX_DEAL, parse_deal_number
+from winnable.decks import Deck
 from winnable.errors import IllegalMoveError, UnknownGameError, WinnableError
 from winnable.game import Position
 from winnable.games import game_class, game_ids
@@ -132,6 +134,22 @@ def parse_deal(value: Any) -> int:
 
 
 # -- positions in memory --------------------------------------------------------------
+Source = int | Deck
+"""What a game is dealt from: a deal number, or a deck order (a Daily's layout)."""
+
+
+@lru_cache(maxsize=256)
+def deck_of(layout: str) -> Deck:
+    """A stored layout back to its :class:`Deck` (the same object for the same text, so
+    that cache keys compare at once)."""
+    return Deck.parse(layout)
+
+
+def source_of(row) -> Source:
+    """What the stored game ``row`` was dealt from."""
+    return deck_of(row.layout) if getattr(row, "layout", None) else int(row.deal)
+
+
 def moves_key(moves: Sequence[str]) -> tuple[bytes, bytes]:
     """Digests of ``moves`` and of ``moves[:-1]``: a cache key costs 16 bytes however
     long the game (a key holding the move list made a 10,000-move game cost gigabytes).
@@ -212,12 +230,14 @@ class Positions:
 
 
 @lru_cache(maxsize=512)
-def initial(game: str, deal: int) -> Position:
-    return lookup_game(game).deal(deal)
+def initial(game: str, deal: Source) -> Position:
+    """The deal's position: a deal number's, or a deck order's (a Daily's layout)."""
+    cls = lookup_game(game)
+    return cls.from_deck(deal) if isinstance(deal, Deck) else cls.deal(deal)
 
 
 @lru_cache(maxsize=512)
-def cards_in_play(game: str, deal: int) -> int:
+def cards_in_play(game: str, deal: Source) -> int:
     """Cards a player can bring home in this deal (for the partial score)."""
     return initial(game, deal).cards_total()
 
@@ -300,7 +320,8 @@ class Snapshot:
 
     id: str
     game: str
-    deal: int
+    deal: Source
+    """The deal number, or the deck order of a game dealt from one (a Daily)."""
     moves: tuple[str, ...]
     position: Position
     status: str
@@ -353,7 +374,7 @@ class Stored:
 
     id: str
     game: str
-    deal: str
+    deal: str | None
     undo_mode: str
     undo_used: int
     moves: list[str]
@@ -375,10 +396,13 @@ class Stored:
     last_move_at: dt.datetime | None = None
     timed_out_at: dt.datetime | None = None
     daily_day: dt.date | None = None
+    layout: str | None = None
+    """A Daily's deck order (then ``deal`` is None)."""
 
     @property
-    def deal_number(self) -> int:
-        return int(self.deal)
+    def deal_number(self) -> Source:
+        """What the game is dealt from (a deal number, or a Daily's :class:`Deck`)."""
+        return source_of(self)
 
     def columns(self) -> dict[str, Any]:
         """The row's values by column (shallow: ``dataclasses.asdict`` deep-copies every
@@ -405,8 +429,11 @@ class GameService:
     def _check_owner(row, game_id: str, viewer) -> None:
         """An account's games are its own: anyone else is told there is no such game.
         A guest's game is reached by its id, as before accounts (``viewer`` None: the
-        server itself)."""
+        server itself). A Daily attempt whose account was deleted is nobody's: it stays
+        on the leaderboard, and no one plays it on."""
         if viewer is not None and row.user_id is not None and row.user_id != viewer.user_id:
+            raise game_not_found(game_id)
+        if viewer is not None and row.user_id is None and row.daily_day is not None:
             raise game_not_found(game_id)
 
     def _lock(self, game_id: str) -> threading.Lock:
@@ -422,7 +449,7 @@ class GameService:
 
     def _position(self, row: GameRow) -> Position:
         lookup_game(row.game)
-        return self.positions.after(row.game, int(row.deal), row.moves)
+        return self.positions.after(row.game, source_of(row), row.moves)
 
     def snapshot(self, game_id: str, viewer=None, purpose: str | None = None) -> Snapshot:
         """The game for the solver; ``purpose`` ("hint", "analysis") is refused with 403
@@ -436,7 +463,7 @@ class GameService:
                             code="daily_no_help")
         position = self._position(row)
         status = effective_status(row, status_of(position), self.clock())
-        return Snapshot(row.id, row.game, int(row.deal), tuple(row.moves), position, status, row.daily_day)
+        return Snapshot(row.id, row.game, source_of(row), tuple(row.moves), position, status, row.daily_day)
 
     def count_hint(self, game_id: str) -> None:
         """One more hint used in this game (the game counts as assisted if won)."""
@@ -454,8 +481,8 @@ class GameService:
         self._check_owner(row, game_id, viewer)
         moves = list(row.moves)
         if not 0 <= at <= len(moves):
-            raise BadRequest(N_("at must be between 0 and {n} (the moves played)", n=len(moves)), code="bad_position")
-        view = shown(self.positions.after(row.game, int(row.deal), moves[:at]))
+            raise NotFound(N_("at must be between 0 and {n} (the moves played)", n=len(moves)), code="bad_position")
+        view = shown(self.positions.after(row.game, source_of(row), moves[:at]))
         return {
             "id": game_id,
             "at": at,
@@ -487,8 +514,11 @@ class GameService:
         hints = row.hints_used or 0
         daily_open = row.daily_day is not None and row.daily_day >= today(now)
         moves = list(row.moves)
-        deal = int(row.deal)
-        out_of = cards_in_play(row.game, deal)
+        source = source_of(row)
+        # A game dealt from a deck order has no number: nothing shows a Daily's cards
+        # but its own position.
+        deal = source if isinstance(source, int) and not daily_open else None  # (a Daily from before 0008)
+        out_of = cards_in_play(row.game, source)
         if row.undo_mode == "unlimited":
             undo_left = None
         else:
@@ -534,8 +564,7 @@ class GameService:
             "daily": row.daily_day.isoformat() if row.daily_day is not None else None,
             "hint_allowed": status == "playing" and not daily_open,
             "restart_allowed": row.daily_day is None,
-            "links": {
-                "deal": f"/play/{row.game}?deal={deal}",
+            "links": ({"deal": f"/play/{row.game}?deal={deal}"} if deal is not None else {}) | {
                 "resume": f"/play/{row.game}?id={row.id}",
                 "rules": f"/rules/{row.game}",
                 "self": f"/api/games/{row.id}",
@@ -544,28 +573,35 @@ class GameService:
 
     # -- writing ---------------------------------------------------------------------
     def new_row(self, game: str, deal: Any = None, undo: str = "unlimited", winnable_deal: bool = False,
-                owner=None, think_seconds: int | None = None, daily_day: dt.date | None = None) -> tuple[Stored, Position]:
+                owner=None, think_seconds: int | None = None, daily_day: dt.date | None = None,
+                layout: Deck | None = None) -> tuple[Stored, Position]:
         """A new game's row (not stored yet) and its position, after every check.
 
         ``owner`` is the :class:`~winnable.web.accounts.Viewer` who starts it (the game is
         the account's, or the guest session's); ``think_seconds`` makes a timed Black Hole
-        game; ``daily_day`` a Daily attempt, whose clock runs from the deal."""
+        game; ``daily_day`` a Daily attempt, whose clock runs from the deal; ``layout``
+        deals it from that deck order instead of a deal number (the Daily's)."""
         cls = lookup_game(game)
         if undo not in UNDO_MODES:
             raise BadRequest(N_("unknown undo mode {mode} (modes: {modes})", mode=quote(undo), modes=", ".join(UNDO_MODES)), code="bad_request")
         if think_seconds is not None and (cls.family != "blackhole" or think_seconds not in THINK_CHOICES):
-            raise BadRequest(N_("timed play is for Black Hole, with {choices} seconds a move",
-                                choices=", ".join(map(str, THINK_CHOICES))), code="bad_think")
-        number = random.randint(1, RANDOM_DEALS) if deal is None else parse_deal(deal)
-        try:
-            position = initial(cls.game_id, number)
-        except WinnableError as error:
-            raise BadRequest(f"cannot deal {cls.title} deal {number}: {error}", code="bad_deal") from None
+            # 409 for another game: the schema takes the number, the game has no timed play
+            error = Conflict if think_seconds in THINK_CHOICES else BadRequest
+            raise error(N_("timed play is for Black Hole, with {choices} seconds a move",
+                           choices=", ".join(map(str, THINK_CHOICES))), code="bad_think")
+        if layout is not None:
+            number, position = None, initial(cls.game_id, layout)
+        else:
+            number = random.randint(1, RANDOM_DEALS) if deal is None else parse_deal(deal)
+            try:
+                position = initial(cls.game_id, number)
+            except WinnableError as error:
+                raise BadRequest(f"cannot deal {cls.title} deal {number}: {error}", code="bad_deal") from None
         now = self.clock()
         row = Stored(
             id=secrets.token_urlsafe(9),
             game=cls.game_id,
-            deal=str(number),
+            deal=None if number is None else str(number),
             undo_mode=undo,
             undo_used=0,
             moves=[],
@@ -585,6 +621,7 @@ class GameService:
             last_move_at=now if think_seconds else None,
             timed_out_at=None,
             daily_day=daily_day,
+            layout=None if layout is None else str(layout),
         )
         return row, position
 
@@ -594,9 +631,13 @@ class GameService:
         connection.execute(_INSERT_GAME, row.columns())
 
     def create(self, game: str, deal: Any = None, undo: str = "unlimited", winnable_deal: bool = False,
-               owner=None, think_seconds: int | None = None) -> dict[str, Any]:
+               owner=None, think_seconds: int | None = None, before=None) -> dict[str, Any]:
+        """Store a new game (after every check of :meth:`new_row`); ``before(cursor)``
+        writes what goes with it in its transaction (a new guest's session)."""
         row, position = self.new_row(game, deal, undo, winnable_deal, owner, think_seconds)
         with transaction(self.engine) as cursor:
+            if before is not None:
+                before(cursor)
             self._insert_game.run(cursor, **row.columns())
         return self.render(row, position)
 
@@ -677,7 +718,8 @@ class GameService:
             except (WinnableError, ValueError, LookupError, TypeError) as error:
                 # The rules' parsers raise ParseError; anything else they let through
                 # on strange text (any Unicode) is still the text's fault, not a 500.
-                raise BadRequest(f"not a move of {position.title}: {short(str(error))}", code="bad_move") from None
+                # 409: the text is a string the schema takes; this game's notation refuses it
+                raise Conflict(f"not a move of {position.title}: {short(str(error))}", code="bad_move") from None
             moves = list(row.moves) + [str(move)]
             while auto and len(moves) < MAX_MOVES and status_of(after) == "playing":
                 safe = safe_moves_home(after)

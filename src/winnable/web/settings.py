@@ -59,6 +59,18 @@ class Settings(BaseSettings):
     """Solver jobs one client may have waiting or running; beyond it: 429."""
     solver_running_per_client: int = Field(1, ge=1, le=64)
     """Searches of one client running at once (the others wait their turn)."""
+    solver_analysis_threads: int | None = Field(None, ge=1, le=64)
+    """Solver threads analyses may hold at once (default: all but one, so that hints,
+    which go first, always find a thread; with one thread they share it)."""
+    solver_analyses: int = Field(16, ge=1, le=10_000)
+    """Analyses ("still winnable?", "where did I lose?") in progress, all clients
+    together; beyond it: 503 with Retry-After. Keep it below ``solver_queue``: the rest
+    of the queue is the hints'."""
+    solver_analyses_per_client: int = Field(2, ge=1, le=1000)
+    """Analyses of one client (address) in progress; beyond it: 429."""
+    solver_guest_analyses: int = Field(8, ge=1, le=10_000)
+    """Analyses in progress of all clients nobody is signed in at, together (guests: an
+    address costs an attacker nothing, an account does); beyond it: 503."""
     solver_nice: int = Field(10, ge=0, le=19)
     """The solver threads' CPU priority below the server's (Linux): moves and reads of
     every player come before any search."""
@@ -91,7 +103,7 @@ class Settings(BaseSettings):
     """Origins besides the server's own allowed to make state-changing calls
     (``https://games.example.org``), e.g. behind a proxy that rewrites the Host."""
     secret_key: str | None = Field(None, min_length=16)
-    """Signs CSRF tokens (and later sessions). Default: one made once and kept in the
+    """Signs CSRF tokens and device cookies. Default: one of each made once and kept in the
     database, so every worker and every server on the database shares it."""
 
     database_threads: bool = False
@@ -118,11 +130,22 @@ class Settings(BaseSettings):
     limit_login: str = "10/minute;60/hour"
     """Sign-in attempts from one client, whatever the names tried."""
     limit_login_name: str = "5/minute;30/hour"
-    """Sign-in attempts for one player name, from any client (password guessing)."""
+    """Sign-in attempts for one player name from untrusted clients (any browser without
+    a device cookie of that account) all together: password guessing."""
+    limit_login_device: str = "5/minute;30/hour"
+    """Sign-in attempts from one browser that signed in to the account before (its
+    device cookie), counted apart from the name's: guesses from elsewhere lock no owner
+    out, and a device cookie that tries too often is locked by itself."""
+    device_days: float = Field(365.0, gt=0, le=3650, allow_inf_nan=False)
+    """A device cookie (the proof that a browser signed in to an account) lasts this long."""
     session_days: float = Field(30.0, gt=0, le=3650, allow_inf_nan=False)
     """A signed-in session ends after this many days without a visit."""
     guest_days: float = Field(365.0, gt=0, le=3650, allow_inf_nan=False)
-    """A guest's session (this browser's games) lasts this many days without a visit."""
+    """A guest's session (this browser's games) lasts this many days without a visit;
+    then it is purged (its games stay, reached by their ids)."""
+    purge_minutes: float = Field(60.0, ge=0, le=10080, allow_inf_nan=False)
+    """Expired sessions (and guest sessions that never kept a game, after an hour) are
+    deleted this often, in small batches in the background (0: never)."""
     argon2_memory_kib: int = Field(65536, ge=1024, le=4 << 20)
     """Argon2id memory cost of a password hash (64 MiB; RFC 9106's second choice)."""
     argon2_time_cost: int = Field(3, ge=1, le=20)
@@ -149,7 +172,7 @@ class Settings(BaseSettings):
         return value
 
     @field_validator("limit_default", "limit_play", "limit_create", "limit_solver", "limit_signup", "limit_login",
-                     "limit_login_name")
+                     "limit_login_name", "limit_login_device")
     @classmethod
     def _limits(cls, value: str) -> str:
         from limits import parse_many

@@ -30,7 +30,7 @@ from winnable.game import Position
 from winnable.solver import Budget, Status, solve
 from winnable.web.cache import ByteLRU
 from winnable.web.i18n import NP_, N_
-from winnable.web.queue import Expired, SolverQueue
+from winnable.web.queue import ANALYSIS, HINT, Expired, SolverQueue
 from winnable.web.service import Snapshot, hides_cards
 
 log = logging.getLogger("winnable.web")
@@ -123,17 +123,18 @@ class Solver:
         return Known(verdict.status, line, verdict.positions, verdict.seconds)
 
     async def verdict(self, position: Position, deadline: float, client: str = "",
-                      parent: Position | None = None, last_move: str | None = None) -> Known:
-        """The verdict on ``position``, searched by the queue in ``client``'s turn before
-        ``deadline`` (a :func:`time.monotonic` time); ``parent`` and ``last_move`` as in
-        :meth:`lookup`. A full queue raises 503 (429 for a client over its share)."""
+                      parent: Position | None = None, last_move: str | None = None, kind: str = HINT) -> Known:
+        """The verdict on ``position``, searched by the queue in ``client``'s turn among
+        jobs of its ``kind`` (hints go before analyses) before ``deadline`` (a
+        :func:`time.monotonic` time); ``parent`` and ``last_move`` as in :meth:`lookup`.
+        A full queue raises 503 (429 for a client over its share)."""
         known = self.lookup(position, parent, last_move)
         if known is not None:
             return known
         if self.queue is None:
             return await anyio.to_thread.run_sync(self.solve_now, position, max(0.0, deadline - time.monotonic()))
         try:
-            return await self.queue.run(client, lambda seconds: self.solve_now(position, seconds), deadline)
+            return await self.queue.run(client, lambda seconds: self.solve_now(position, seconds), deadline, kind)
         except Expired:
             return Known(Status.UNKNOWN, busy=True)
 
@@ -198,7 +199,7 @@ async def analysis(solver: Solver, game: Snapshot, prefixes: Callable[[int], Pos
     async def verdict_at(k: int) -> Known:
         nonlocal searched
         position = game.position if k == len(moves) else await anyio.to_thread.run_sync(prefixes, k)
-        known = await solver.verdict(position, deadline, client)
+        known = await solver.verdict(position, deadline, client, kind=ANALYSIS)
         searched += known.positions
         checked.append({"at": k, "verdict": known.status.value, "cached": known.cached})
         return known

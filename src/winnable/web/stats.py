@@ -40,7 +40,7 @@ from winnable.errors import UnknownGameError, WinnableError
 from winnable.web.accounts import Viewer
 from winnable.web.db import GameRow, as_utc
 from winnable.web.scores import speed_score
-from winnable.web.service import cards_in_play, effective_status
+from winnable.web.service import cards_in_play, effective_status, source_of
 
 HISTORY = 500
 """Games of each player listed for the plot (the latest)."""
@@ -63,7 +63,7 @@ def moment(row) -> str:
 def out_of(row) -> int | None:
     """Cards the game's deal has to bring home (None if the deal cannot be dealt)."""
     try:
-        return cards_in_play(row.game, int(row.deal))
+        return cards_in_play(row.game, source_of(row))
     except (WinnableError, ValueError, AttributeError, TypeError):
         return None
 
@@ -154,7 +154,8 @@ def game_statistics(game: str, entries: list[tuple[Any, str]]) -> dict[str, Any]
 
 COLUMNS = (GameRow.id, GameRow.game, GameRow.deal, GameRow.status, GameRow.move_count, GameRow.hints_used, GameRow.undo_mode,
            GameRow.undo_used, GameRow.cards_left, GameRow.created_at, GameRow.started_at, GameRow.finished_at,
-           GameRow.updated_at, GameRow.timed_out_at, GameRow.think_seconds, GameRow.last_move_at, GameRow.daily_day)
+           GameRow.updated_at, GameRow.timed_out_at, GameRow.think_seconds, GameRow.last_move_at, GameRow.daily_day,
+           GameRow.layout)
 
 
 def statistics_for(engine, viewer: Viewer, now: dt.datetime) -> dict[str, Any]:

@@ -2,8 +2,11 @@
 
 The session lives in an HttpOnly, ``SameSite=Lax`` cookie (``Secure`` over HTTPS) and in
 the database (see :mod:`winnable.web.accounts`). Signing up or in always starts a new
-session: the cookie sent before is worth nothing after. A wrong name and a wrong
-password get the same 401; sign-in is rate-limited per client and per name (429).
+session: the cookie sent before is worth nothing after, and gives the browser a device
+cookie for the account (:mod:`winnable.web.devices`). A wrong name and a wrong password
+get the same 401. Sign-in is rate-limited per client address, and per name for browsers
+without a device cookie of the account, per device cookie for those with one (429 with
+``Retry-After``): guessing from elsewhere locks no owner out of a browser they used.
 """
 
 from __future__ import annotations
@@ -13,9 +16,10 @@ from typing import Any
 from fastapi import APIRouter, Depends, Request, Response
 from starlette.concurrency import run_in_threadpool
 
-from winnable.web import i18n, schemas
-from winnable.web.accounts import COOKIE, Viewer
-from winnable.web.deps import AccountsDep, ClientDep, LimitsDep, SettingsDep, ViewerDep, rate_limit
+from winnable.web import devices, i18n, schemas
+from winnable.web.accounts import COOKIE, AccountService, Viewer
+from winnable.web.deps import AccountsDep, ClientDep, LimitsDep, SettingsDep, ViewerDep, database, rate_limit
+from winnable.web.settings import Settings
 
 router = APIRouter(prefix="/api/auth", tags=["players"])
 
@@ -29,17 +33,29 @@ def clear_session(response: Response, request: Request) -> None:
     response.delete_cookie(COOKIE, path="/", httponly=True, samesite="lax", secure=request.url.scheme == "https")
 
 
+async def remember_device(response: Response, request: Request, accounts: AccountService, settings: Settings,
+                          viewer: Viewer) -> None:
+    """Give the browser a fresh device token for the account it just signed in to (kept
+    beside its tokens of other accounts)."""
+    token = await database(settings, accounts.issue_device, viewer.user_id)
+    if token is not None:
+        response.set_cookie(devices.COOKIE, devices.kept(token, request.cookies.get(devices.COOKIE)),
+                            max_age=int(settings.device_days * 86400), path="/api/auth", httponly=True,
+                            samesite="strict", secure=request.url.scheme == "https")
+
+
 def me(viewer: Viewer) -> dict[str, Any]:
     return {"signed_in": viewer.signed_in, "name": viewer.name, "guest": viewer.session is not None and not viewer.signed_in}
 
 
 @router.post("/signup", status_code=201, response_model=schemas.Me, dependencies=[Depends(rate_limit("signup"))])
-async def signup(body: schemas.Credentials, request: Request, response: Response, accounts: AccountsDep,
+async def signup(body: schemas.NewAccount, request: Request, response: Response, accounts: AccountsDep,
                  settings: SettingsDep) -> dict[str, Any]:
     """Make an account and sign in with it; this browser's guest games become the account's.
     422 ``bad_name`` / ``bad_password`` when a field breaks its rule, 409 ``name_taken``."""
     viewer, token = await run_in_threadpool(accounts.signup, body.name, body.password, request.cookies.get(COOKIE))
     set_session(response, request, token, settings.session_days)
+    await remember_device(response, request, accounts, settings, viewer)
     chosen = i18n.supported(request.cookies.get(i18n.COOKIE))
     if chosen:  # the language this browser chose becomes the account's
         await run_in_threadpool(accounts.set_language, viewer.user_id, chosen)
@@ -50,11 +66,18 @@ async def signup(body: schemas.Credentials, request: Request, response: Response
 async def login(body: schemas.Credentials, request: Request, response: Response, accounts: AccountsDep,
                 settings: SettingsDep, limits: LimitsDep, client: ClientDep) -> dict[str, Any]:
     """Sign in (a new session; the old one ends, its guest games become the account's).
-    401 ``bad_credentials`` for a wrong name or password alike; 429 past the limits."""
+    401 ``bad_credentials`` for a wrong name or password alike; 429 past the limits, with
+    ``Retry-After``: per address, then per device cookie of the account if the browser
+    has a valid one, else per name (all browsers without one together)."""
     limits.check("login", client)
-    limits.check("login_name", body.name.lower()[:64])
+    device = await database(settings, accounts.trusted_device, body.name, request.cookies.get(devices.COOKIE))
+    if device is not None:
+        limits.check("login_device", device)
+    else:
+        limits.check("login_name", body.name.lower()[:64])
     viewer, token = await run_in_threadpool(accounts.login, body.name, body.password, request.cookies.get(COOKIE))
     set_session(response, request, token, settings.session_days)
+    await remember_device(response, request, accounts, settings, viewer)
     chosen = await run_in_threadpool(accounts.language, viewer.user_id)
     if chosen:  # the player's language, on this device too
         i18n.remember(response, chosen, secure=request.url.scheme == "https")

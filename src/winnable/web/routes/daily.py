@@ -20,6 +20,10 @@ from winnable.web.i18n import N_, locale_of, titled
 
 router = APIRouter(prefix="/api/daily", tags=["daily"])
 
+DATE_PATTERN = (r"^(?:[1-9][0-9]{3}|0[1-9][0-9]{2}|00[1-9][0-9]|000[1-9])-(?:0[1-9]|1[0-2])"
+                r"-(?:0[1-9]|[12][0-9]|3[01])$")
+"""A day as ISO 8601 writes it, year 1 to 9999 (with ``format: date``: a real day)."""
+
 
 @router.get("", response_model=schemas.DailyOverview)
 async def overview(viewer: ViewerDep, app: ServicesDep, request: Request) -> dict[str, Any]:
@@ -33,8 +37,10 @@ async def overview(viewer: ViewerDep, app: ServicesDep, request: Request) -> dic
 @router.get("/{game}", response_model=schemas.GameState, responses={401: {"model": schemas.Problem}})
 async def today(game: str, request: Request, viewer: ViewerDep, app: ServicesDep) -> dict[str, Any]:
     """Start or resume the signed-in player's attempt at today's Daily of ``game`` (401
-    for a guest; 409 ``daily_unavailable`` when no deal of the game is proved yet). The
-    clock runs from the deal."""
+    for a guest; 409 ``daily_unavailable`` when no deal of the game is proved yet; 409
+    ``daily_played`` when the name played it under an account since deleted: one attempt
+    per name and day). The clock runs from the deal; the state has no deal number (the
+    Daily is a secret deck order)."""
     if request.headers.get("sec-fetch-site") in ("cross-site", "same-site"):
         # A link on another site must not start anyone's clock.
         raise Forbidden(N_("the Daily is started from this site's pages"), code="cross_site")
@@ -43,10 +49,14 @@ async def today(game: str, request: Request, viewer: ViewerDep, app: ServicesDep
 
 @router.get("/{game}/leaderboard", response_model=schemas.Leaderboard)
 async def leaderboard(game: str, viewer: ViewerDep, app: ServicesDep, request: Request,
-                      date: str | None = Query(None, max_length=10, description="YYYY-MM-DD (UTC); default today."),
+                      date: str | None = Query(None, min_length=10, max_length=10, pattern=DATE_PATTERN,
+                                               json_schema_extra={"format": "date"},
+                                               description="YYYY-MM-DD (UTC), from 0001-01-01; default today; "
+                                                           "a day not yet come: 404 `bad_date`."),
                       limit: int = Query(50, ge=1, le=200), offset: int = Query(0, ge=0, le=10**6)) -> dict[str, Any]:
     """The ranked attempts of a day: wins by time then moves, then the others by cards
-    left (Penguin: partial score). The deal is shown once the day is over."""
+    left (Penguin: partial score). The Daily's cards (``layout``: its deck order) are
+    shown once the day is over, never before."""
     day = parse_day(date, app.daily.now())
     board = await database(app.settings, app.daily.leaderboard, game, day, viewer, limit, offset)
     return titled([board], locale_of(request))[0]

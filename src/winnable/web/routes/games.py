@@ -13,14 +13,13 @@ from fastapi import APIRouter, Depends, Query, Request
 
 from winnable.games import game_class
 from winnable.web import schemas
-from winnable.web.accounts import Viewer, digest
 from winnable.web.deps import Caller, ServicesDep, ViewerDep, caller, database
 from winnable.web.errors import Conflict
 from winnable.web.i18n import N_
 from winnable.web.pool import Found
 from winnable.web.responses import StateJSON
 from winnable.web.routes.auth import set_session
-from winnable.web.service import initial, lookup_game, parse_deal
+from winnable.web.service import MAX_MOVES, initial, lookup_game
 
 router = APIRouter(prefix="/api/games", tags=["play"])
 GAME_ID = "Game id, as returned when the game was created."
@@ -42,33 +41,29 @@ async def new_game(body: schemas.NewGame, request: Request, who: Creator) -> Sta
     been proved winnable yet answers 409 ``no_winnable_deal`` at once.
 
     The game belongs to the signed-in player, or else to this browser's guest session
-    (started here if there is none: a cookie). Today's Daily deal is played in the
-    Daily only (409 ``daily_deal``); ``think`` starts Black Hole's timed play.
+    (started here if there is none: a cookie, stored with the game, never for a refused
+    request). ``think`` starts Black Hole's timed play. (No deal number is ever a Daily:
+    Dailies are dealt from secret deck orders, so nothing here tells whether a number is
+    one.)
     """
     game_id = lookup_game(body.game).game_id
     app = who.app
-    games, pool, solver, daily = app.games, app.pool, app.solver, app.daily
-    token: str | None = None
+    games, pool, solver = app.games, app.pool, app.solver
+    # A new guest's session is stored with the game, in its transaction: a request refused
+    # on the way (no winnable deal, a bad deal) writes nothing.
+    guest = app.accounts.pending_guest() if who.viewer.session is None else None
+    owner = guest.viewer if guest is not None else who.viewer
+    store_guest = None if guest is None else lambda cursor: app.accounts.store_guest(cursor, guest)
 
     def create() -> tuple[dict[str, Any], Found | None]:
-        nonlocal token
-        owner = who.viewer
-        if owner.session is None:  # a new guest: this browser's games are kept under a session
-            token = app.accounts.guest_session()
-            owner = Viewer(digest(token))
         if not body.winnable:
-            if body.deal is not None and daily.is_todays_deal(game_id, parse_deal(body.deal)):
-                raise Conflict(N_("this deal is today's Daily: play it in the Daily (one attempt, no hints)"),
-                               code="daily_deal")
-            return games.create(game_id, body.deal, body.undo, owner=owner, think_seconds=body.think), None
+            return games.create(game_id, body.deal, body.undo, owner=owner, think_seconds=body.think,
+                                before=store_guest), None
         found = pool.deal_for(game_id)
-        for _ in range(3):
-            if found is None or not daily.is_todays_deal(game_id, found.deal):
-                break
-            found = pool.reuse(game_id)
-        if found is None or daily.is_todays_deal(game_id, found.deal):
+        if found is None:
             return {}, None
-        state = games.create(game_id, found.deal, body.undo, True, owner=owner, think_seconds=body.think)
+        state = games.create(game_id, found.deal, body.undo, True, owner=owner, think_seconds=body.think,
+                             before=store_guest)
         if found.line:  # the pool's proof makes the first hints instant
             solver.remember_line(initial(game_id, found.deal), found.line)
         return state, found
@@ -79,8 +74,8 @@ async def new_game(body: schemas.NewGame, request: Request, who: Creator) -> Sta
         raise Conflict(N_("no {game} deal has been proved winnable yet; play any deal, or try again later",
                           game=title), code="no_winnable_deal")
     response = StateJSON(state, status_code=201)
-    if token is not None:
-        set_session(response, request, token, app.settings.guest_days)
+    if guest is not None:
+        set_session(response, request, guest.token, app.settings.guest_days)
     if body.winnable:
         response.headers["X-Winnable-Source"] = "pool" if found.from_pool else "reused"
     return response
@@ -120,6 +115,7 @@ async def restart(game_id: str, body: schemas.Empty, who: Player) -> StateJSON:
 
 @router.get("/{game_id}/position", response_model=schemas.PositionAt)
 async def position_at(game_id: str, app: ServicesDep, viewer: ViewerDep,
-                      at: int = Query(..., ge=0, le=10**6, description="Moves played from the deal.")) -> dict[str, Any]:
+                      at: int = Query(..., ge=0, le=MAX_MOVES, description="Moves played from the deal; past those "
+                                                                   "of the game: 404 `bad_position`.")) -> dict[str, Any]:
     """The position after the first ``at`` moves (to replay a game)."""
     return await database(app.settings, app.games.position_at, game_id, at, viewer)

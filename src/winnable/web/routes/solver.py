@@ -1,13 +1,16 @@
 """Hints and analyses: the solver's answers on a stored game.
 
 Each runs through the solver queue within a time budget (the server's default, or
-``?seconds=`` up to the server's cap: above it 422 ``budget_too_large``); a full queue
-answers 503 ``solver_busy`` with ``Retry-After``, a client over its share 429.
+``?seconds=`` up to the server's cap: above it 422 ``budget_too_large``). A request is
+admitted to the queue (hints go before analyses) before its game is read, so a refusal
+costs nothing: a client over its share gets 429, a full queue or a full analyses' share
+(of everyone, or of guests together) 503 ``solver_busy`` with ``Retry-After``.
 """
 
 from __future__ import annotations
 
-from typing import Any
+import contextlib
+from typing import Any, ContextManager
 
 from fastapi import APIRouter, Depends, Query, Request
 
@@ -15,7 +18,9 @@ from winnable.web import schemas
 from winnable.web.deps import ClientDep, ServicesDep, ViewerDep, database, rate_limit
 from winnable.web.errors import Unprocessable
 from winnable.web.i18n import N_, locale_of, translate
-from winnable.web.solving import analysis, hint
+from winnable.web.queue import ANALYSIS, HINT
+from winnable.web.settings import Settings
+from winnable.web.solving import Solver, analysis, hint
 
 router = APIRouter(prefix="/api/games", tags=["solver"], dependencies=[Depends(rate_limit("solver"))])
 
@@ -29,7 +34,21 @@ def budget(seconds: float | None, default: float, cap: float, what: str) -> floa
     return seconds
 
 
-Seconds = Query(None, gt=0, allow_inf_nan=False, description="Time budget in seconds (default and cap: the server's).")
+Seconds = Query(None, gt=0, allow_inf_nan=False,
+                description="Time budget in seconds (default: the server's; at most the `maximum` here, the server's cap).")
+
+
+def declare_caps(openapi: dict[str, Any], settings: Settings) -> dict[str, Any]:
+    """``openapi`` with the server's caps on ``seconds`` as the parameters' ``maximum``
+    (they are settings, so the routes cannot say them when they are declared)."""
+    for name, cap in (("hint", settings.hint_max_seconds), ("analysis", settings.analysis_max_seconds)):
+        operation = openapi["paths"][f"{router.prefix}/{{game_id}}/{name}"]["get"]
+        for parameter in operation.get("parameters", ()):
+            if parameter["name"] == "seconds":
+                for branch in parameter["schema"].get("anyOf", [parameter["schema"]]):
+                    if branch.get("type") == "number":
+                        branch["maximum"] = cap
+    return openapi
 
 
 @router.get("/{game_id}/hint", response_model=schemas.Hint)
@@ -46,8 +65,9 @@ async def get_hint(game_id: str, app: ServicesDep, client: ClientDep, viewer: Vi
         parent = games.positions.after(game.game, game.deal, game.moves[:-1]) if game.moves else None
         return game, parent
 
-    game, parent = await database(settings, load)
-    answer = await hint(app.solver, game, seconds, parent, client)
+    with admitted(app.solver, client, HINT, viewer.signed_in):
+        game, parent = await database(settings, load)
+        answer = await hint(app.solver, game, seconds, parent, client)
     if game.status == "playing":
         await database(settings, games.count_hint, game_id)
     return in_language(answer, request)
@@ -60,12 +80,22 @@ async def get_analysis(game_id: str, app: ServicesDep, client: ClientDep, viewer
     Daily until its day is over (403 ``daily_no_help``)."""
     games, settings = app.games, app.settings
     seconds = budget(seconds, settings.analysis_seconds, settings.analysis_max_seconds, N_("an analysis"))
-    game = await database(settings, games.snapshot, game_id, viewer, "analysis")
+    with admitted(app.solver, client, ANALYSIS, viewer.signed_in):
+        game = await database(settings, games.snapshot, game_id, viewer, "analysis")
 
-    def prefix(k: int):
-        return games.positions.after(game.game, game.deal, game.moves[:k])
+        def prefix(k: int):
+            return games.positions.after(game.game, game.deal, game.moves[:k])
 
-    return in_language(await analysis(app.solver, game, prefix, seconds, client), request)
+        answer = await analysis(app.solver, game, prefix, seconds, client)
+    return in_language(answer, request)
+
+
+def admitted(solver: Solver, client: str, kind: str, signed_in: bool) -> ContextManager[None]:
+    """The request's place in the solver queue's shares (see
+    :meth:`winnable.web.queue.SolverQueue.admit`), taken before any work."""
+    if solver.queue is None:
+        return contextlib.nullcontext()
+    return solver.queue.admit(client, kind, anonymous=not signed_in)
 
 
 def in_language(answer: dict[str, Any], request: Request) -> dict[str, Any]:

@@ -24,7 +24,7 @@ from pydantic import BaseModel, Field
 
 from winnable.errors import UnknownGameError
 from winnable.games import game_class
-from winnable.web.db import GameRow
+from winnable.web.db import GameRow, utcnow
 from winnable.web.deps import ServicesDep, ViewerDep, database
 from winnable.web.i18n import locale_of, titled
 from winnable.web.service import iso, valid_id
@@ -40,7 +40,7 @@ class Summary(BaseModel):
     id: str
     game: str
     title: str
-    deal: int
+    deal: int | None = Field(description="The deal number; null for a Daily (dealt from a secret deck order).")
     moves: int = Field(description="Moves played.")
     status: Literal["playing", "won", "lost"]
     created_at: str | None
@@ -60,11 +60,14 @@ def summaries(engine: sa.Engine, ids: list[str], user_id: int | None = None) -> 
     if not wanted:
         return []
     table = GameRow.__table__
-    query = sa.select(table.c.id, table.c.game, table.c.deal, table.c.moves, table.c.status, table.c.created_at, table.c.updated_at, table.c.finished_at).where(table.c.id.in_(wanted))
-    query = query.where(sa.or_(table.c.user_id.is_(None), table.c.user_id == user_id))
+    query = sa.select(table.c.id, table.c.game, table.c.deal, table.c.moves, table.c.status, table.c.created_at, table.c.updated_at, table.c.finished_at, table.c.daily_day).where(table.c.id.in_(wanted))
+    # A guest's game to whoever has its id; an account's to the account; a Daily attempt
+    # whose account was deleted to nobody.
+    query = query.where(sa.or_(sa.and_(table.c.user_id.is_(None), table.c.daily_day.is_(None)), table.c.user_id == user_id))
     with engine.connect() as connection:
         rows = connection.execute(query).all()
     out = []
+    today = utcnow().date()
     for row in sorted(rows, key=lambda r: iso(r.updated_at) or "", reverse=True):
         try:
             title = game_class(row.game).title
@@ -75,13 +78,15 @@ def summaries(engine: sa.Engine, ids: list[str], user_id: int | None = None) -> 
                 "id": row.id,
                 "game": row.game,
                 "title": title,
-                "deal": int(row.deal),
+                # A Daily's layout has no number (one from before deck orders keeps it to itself until its day ends)
+                "deal": None if row.deal is None or (row.daily_day is not None and row.daily_day >= today) else int(row.deal),
                 "moves": len(row.moves or []),
                 "status": row.status if row.status in ("playing", "won", "lost") else "playing",
                 "created_at": iso(row.created_at),
                 "updated_at": iso(row.updated_at),
                 "finished_at": iso(row.finished_at),
-                "links": {"resume": f"/play/{row.game}?id={row.id}", "deal": f"/play/{row.game}?deal={int(row.deal)}"},
+                "links": {"resume": f"/play/{row.game}?id={row.id}"}
+                | ({} if row.deal is None or row.daily_day is not None else {"deal": f"/play/{row.game}?deal={int(row.deal)}"}),
             }
         )
     return out

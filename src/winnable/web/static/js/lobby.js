@@ -160,7 +160,7 @@ async function yourGames() {
           { class: "your-game-link", href: localHref(game.links.resume) },
           el("b", {}, game.title),
           " ",
-          t("Deal #{n}", { n: game.deal }),
+          game.deal === null ? t("Daily") : t("Deal #{n}", { n: game.deal }),
           el("small", {}, `${movesText(game.moves)} \u00b7 ${words[game.status] || words.playing} \u00b7 ${game.updated_at ? format.format(new Date(game.updated_at)) : ""}`),
         ),
       ),

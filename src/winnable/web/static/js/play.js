@@ -602,11 +602,13 @@ function updateChrome() {
   document.body.dataset.status = state.status;
   document.body.dataset.moves = String(state.move_count);
   document.body.dataset.gameId = state.id;
-  document.body.dataset.deal = String(state.deal);
+  // A Daily has no deal number (a secret deck order): no link to its deal.
+  document.body.dataset.deal = state.deal === null ? "" : String(state.deal);
   const deal = $("deal-link");
-  deal.textContent = t("Deal #{n}", { n: state.deal });
-  deal.href = dealAddress(state.deal);
-  if (state.winnable_deal) deal.append(el("span", { class: "proved", title: t("The solver proved this deal winnable"), "aria-label": t("proved winnable") }, "\u2713"));
+  deal.hidden = state.deal === null;
+  deal.textContent = state.deal === null ? "" : t("Deal #{n}", { n: state.deal });
+  deal.href = state.deal === null ? gameAddress(state) : dealAddress(state.deal);
+  if (state.winnable_deal && state.deal !== null) deal.append(el("span", { class: "proved", title: t("The solver proved this deal winnable"), "aria-label": t("proved winnable") }, "\u2713"));
   $("moves").textContent = String(state.move_count);
   $("moves-word").textContent = tn("move", "moves", state.move_count);
   const undo = $("undo");
@@ -655,6 +657,11 @@ function dealAddress(deal) {
   return localHref(`/play/${encodeURIComponent(gameName)}?${params}`);
 }
 
+/** The address of a stored game (a Daily's: it has no deal number to name). */
+function gameAddress(state) {
+  return localHref(`/play/${encodeURIComponent(state.game)}?id=${encodeURIComponent(state.id)}`);
+}
+
 function rememberGame(state) {
   store.set(KEY_GAME, state.id);
   let games = [];
@@ -674,7 +681,7 @@ function setState(state, { animate = true } = {}) {
   app.receivedAt = performance.now();
   app.family = FAMILIES[state.family] || FAMILIES[app.info?.family] || blackhole;
   if (!previous || previous.id !== state.id) rememberGame(state);
-  if (!previous || previous.id !== state.id || previous.deal !== state.deal) history.replaceState(null, "", dealAddress(state.deal));
+  if (!previous || previous.id !== state.id || previous.deal !== state.deal) history.replaceState(null, "", state.deal === null ? gameAddress(state) : dealAddress(state.deal));
   const changed = !previous || previous.id !== state.id || previous.move_count !== state.move_count || previous.status !== state.status;
   if (changed) {
     app.hint = null;
@@ -1009,8 +1016,11 @@ function button(label, onclick, { primary = false, id = null } = {}) {
 function showWin() {
   const state = app.state;
   if (state.status !== "won") return;
+  const words = { deal: state.deal, game: app.info.title || state.title, time: formatTime(state.elapsed_seconds || 0), n: state.move_count };
   const body = [
-    el("p", {}, tn("Deal #{deal} of {game}, won in {time} and {n} move.", "Deal #{deal} of {game}, won in {time} and {n} moves.", state.move_count, { deal: state.deal, game: app.info.title || state.title, time: formatTime(state.elapsed_seconds || 0), n: state.move_count })),
+    el("p", {}, state.deal === null
+      ? tn("{game}, won in {time} and {n} move.", "{game}, won in {time} and {n} moves.", state.move_count, words)
+      : tn("Deal #{deal} of {game}, won in {time} and {n} move.", "Deal #{deal} of {game}, won in {time} and {n} moves.", state.move_count, words)),
   ];
   const score = scoreLine(state);
   if (score) body.push(el("p", { class: "muted" }, score));
@@ -1021,7 +1031,7 @@ function showWin() {
     body,
     buttons: [
       button(t("New deal"), () => newGame().catch(report), { primary: true, id: "win-new" }),
-      button(t("Play this deal again"), () => newGame({ deal: state.deal }).catch(report)),
+      ...(state.deal === null ? [] : [button(t("Play this deal again"), () => newGame({ deal: state.deal }).catch(report))]),
       button(t("Look at the table"), closeOverlay),
     ],
   });
@@ -1132,7 +1142,7 @@ async function showYourGames() {
           { class: "your-game-link", href: localHref(game.links.resume), "aria-current": current ? "true" : null },
           el("b", {}, game.title),
           " ",
-          t("Deal #{n}", { n: game.deal }),
+          game.deal === null ? t("Daily") : t("Deal #{n}", { n: game.deal }),
           el("small", {}, `${movesText(game.moves)} \u00b7 ${(STATUS_WORDS[game.status] || STATUS_WORDS.playing)()} \u00b7 ${when(game.updated_at)}${current ? ` \u00b7 ${thisGame}` : ""}`),
         ),
       );
@@ -1149,6 +1159,7 @@ async function startReview(analysis) {
   clearSelection(false);
   app.review = { analysis, k, at: start, start, position: app.state.position, legal: [] };
   $("review").hidden = false;
+  $("review-try").hidden = app.state.deal === null; // a Daily's cards open as no other game
   $("review-lost").textContent = k === null ? t("First suspect") : t("Losing move");
   document.body.classList.add("in-review");
   $("finish").hidden = true;
@@ -1590,7 +1601,7 @@ function wire() {
   $("undo-mode").addEventListener("change", (event) => {
     const mode = event.target.value;
     store.set(KEY_UNDO, mode);
-    if (app.state && app.state.move_count === 0 && app.state.undo !== mode) {
+    if (app.state && app.state.move_count === 0 && app.state.undo !== mode && app.state.deal !== null) {
       newGame({ deal: app.state.deal }).catch(report);
     } else if (app.state && app.state.undo !== mode) {
       say(t("{mode} starts with your next deal.", { mode: (UNDO_LABELS[mode] || (() => mode))() }));
