@@ -7,6 +7,7 @@
 use pyo3::prelude::*;
 
 pub mod blackhole;
+pub mod fourteen;
 pub mod freecell;
 pub mod hashset;
 pub mod search;
@@ -16,6 +17,7 @@ pub mod spider;
 fn _engine(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     blackhole::register(m)?;
+    fourteen::register(m)?;
     freecell::register(m)?;
     spider::register(m)?;
     Ok(())

@@ -77,7 +77,7 @@ def make_budget(nodes: Optional[int], seconds: Optional[float]) -> Budget:
 
 def lookup(game: str):
     try:
-        return game_class(game)
+        return game_class(game, library=True)
     except WinnableError as error:
         raise fail(str(error)) from None
 
@@ -88,8 +88,8 @@ GameArg = typer.Argument(..., help="Game id; `winnable games` lists them.")
 @app.command()
 def games() -> None:
     """List the games and their ids."""
-    for game_id in game_ids():
-        cls = game_class(game_id)
+    for game_id in game_ids(library=True):
+        cls = game_class(game_id, library=True)
         typer.echo(f"{game_id:18} {cls.title:24} {cls.summary}")
 
 

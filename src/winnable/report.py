@@ -104,6 +104,7 @@ def _tables() -> dict[str, Table]:
                              "all eight of its unwinnable deals apply"))
     for game in SPIDER_GAMES:
         tables.append(Table(game, game, 1, 10_000, nodes=2_000_000, title=f"{game_class(game).title}, deals 1-10,000", chunk=10))
+    tables.append(Table("fourteen-out", "fourteen-out", 1, 1_000_000, title="Fourteen Out, deals 1-1,000,000", list_lost=False))
     return {table.id: table for table in tables}
 
 

@@ -96,7 +96,7 @@ def solve_chunk(game: str, first: int, last: int, budget: Budget, lines: bool = 
     winning line is replayed by the rules here; a line they refuse raises
     :class:`winnable.errors.EngineError` and fails the chunk (never a wrong record).
     """
-    cls = game_class(game)
+    cls = game_class(game, library=True)
     numbering = Numbering.parse(numbering)
     clock, cpu_clock = time.perf_counter, time.thread_time
     records = []
@@ -345,7 +345,7 @@ def run_survey(
     also gets every chunk's records."""
     from winnable import runners
 
-    game_class(game)  # an unknown game fails here, before any worker starts
+    game_class(game, library=True)  # an unknown game fails here, before any worker starts
     numbering = Numbering.parse(numbering)
     DealNumber(low, numbering), DealNumber(high, numbering)  # out of range: ParseError here
     summary = Summary(game, low, high, numbering=numbering)
