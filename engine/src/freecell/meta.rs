@@ -213,24 +213,41 @@ impl<'a> Generator<'a> {
                 }
             }
             Kind::BuriedHome => {
+                // Per column, the highest card the foundations accept under at most
+                // `room` cards (not the top card): found from the four cards they want.
                 let room = self.room(s);
+                let mut buried = [u8::MAX; MAX_COLUMNS];
+                let mut any = false;
+                for suit in 0..4u8 {
+                    let count = s.found[suit as usize];
+                    if count == 13 {
+                        continue;
+                    }
+                    let card = suit * 13 + (count + r.base - 1) % 13;
+                    let place = s.place[card as usize];
+                    if place >= IN_CELL {
+                        continue;
+                    }
+                    let (col, h) = (place as usize, s.height[card as usize]);
+                    let n = s.len[col] as usize;
+                    if (h as usize) + 1 < n && n - 1 - h as usize <= room && (buried[col] == u8::MAX || h > buried[col]) {
+                        buried[col] = h;
+                        any = true;
+                    }
+                }
+                if !any {
+                    return (made, None);
+                }
                 for i in 0..columns {
+                    if buried[i] == u8::MAX || !fresh!() {
+                        continue;
+                    }
                     let n = s.len[i] as usize;
-                    let lowest = n.saturating_sub(room + 1);
-                    for h in (lowest..n.saturating_sub(1)).rev() {
-                        let card = s.cols[i][h];
-                        if game.accepts(s, card) {
-                            if !fresh!() {
-                                break;
-                            }
-                            if self.park(s, i, n - 1 - h, 0) {
-                                play!(mv(i as u8, FOUNDATION, 1));
-                                child!();
-                            } else {
-                                game.undo_to_key(s, &mut self.done, key);
-                            }
-                            break;
-                        }
+                    if self.park(s, i, n - 1 - buried[i] as usize, 0) {
+                        play!(mv(i as u8, FOUNDATION, 1));
+                        child!();
+                    } else {
+                        game.undo_to_key(s, &mut self.done, key);
                     }
                 }
             }
@@ -312,10 +329,7 @@ impl<'a> Generator<'a> {
                     if n < 2 {
                         continue;
                     }
-                    let mut b = n - 1;
-                    while b > 0 && r.builds_on(s.cols[i][b], s.cols[i][b - 1]) {
-                        b -= 1;
-                    }
+                    let b = s.run_start[i][n - 1] as usize;
                     for c in b + 1..n {
                         let card = s.cols[i][c];
                         for &parent in r.parents[card as usize].iter() {
@@ -407,15 +421,11 @@ impl<'a> Generator<'a> {
     #[inline]
     fn runs(&self, s: &Position, i: usize, max_above: usize, out: &mut [(u8, u8); MAX_RUNS]) -> usize {
         let n = s.len[i] as usize;
-        let col = &s.cols[i];
-        let rules = &self.game.rules;
+        let starts = &s.run_start[i];
         let mut count = 0;
         let mut end = n;
         while end > 0 && n - end <= max_above && count < MAX_RUNS {
-            let mut start = end - 1;
-            while start > 0 && rules.builds_on(col[start], col[start - 1]) {
-                start -= 1;
-            }
+            let start = starts[end - 1] as usize;
             out[count] = (start as u8, (end - 1) as u8);
             count += 1;
             end = start;
