@@ -329,7 +329,10 @@ impl<'a> Generator<'a> {
                     if n < 2 {
                         continue;
                     }
-                    let b = s.run_start[i][n - 1] as usize;
+                    let mut b = n - 1;
+                    while b > 0 && r.builds_on(s.cols[i][b], s.cols[i][b - 1]) {
+                        b -= 1;
+                    }
                     for c in b + 1..n {
                         let card = s.cols[i][c];
                         for &parent in r.parents[card as usize].iter() {
@@ -421,11 +424,15 @@ impl<'a> Generator<'a> {
     #[inline]
     fn runs(&self, s: &Position, i: usize, max_above: usize, out: &mut [(u8, u8); MAX_RUNS]) -> usize {
         let n = s.len[i] as usize;
-        let starts = &s.run_start[i];
+        let col = &s.cols[i];
+        let rules = &self.game.rules;
         let mut count = 0;
         let mut end = n;
         while end > 0 && n - end <= max_above && count < MAX_RUNS {
-            let start = starts[end - 1] as usize;
+            let mut start = end - 1;
+            while start > 0 && rules.builds_on(col[start], col[start - 1]) {
+                start -= 1;
+            }
             out[count] = (start as u8, (end - 1) as u8);
             count += 1;
             end = start;

@@ -126,9 +126,6 @@ pub struct Position {
     pub place: [u8; 52],
     /// Each card's height in its column (meaningful only for column cards).
     pub height: [u8; 52],
-    /// Per column and height, the height of the deepest card of the run the card at that
-    /// height ends (each card on its parent from there up): set as cards are put down.
-    pub run_start: [[u8; MAX_HEIGHT]; MAX_COLUMNS],
     col_hash: [u128; MAX_COLUMNS],
     pub key: u128,
     /// Per column, for `Game::evaluate`: cards above a lower card, and breaks (cards not
@@ -150,7 +147,6 @@ impl Position {
             found: [0; 4],
             place: [HOME; 52],
             height: [0; 52],
-            run_start: [[0; MAX_HEIGHT]; MAX_COLUMNS],
             col_hash: [0; MAX_COLUMNS],
             key: 0,
             stats: Cell::new([[0; 2]; MAX_COLUMNS]),
@@ -171,10 +167,9 @@ impl Position {
     }
 
     /// Put a card on a column; the key is brought up to date by `rekey`.
-    #[inline(always)]
-    pub(super) fn push(&mut self, col: usize, card: u8, z: &Zobrist, rules: &Rules) {
+    #[inline]
+    pub(super) fn push(&mut self, col: usize, card: u8, z: &Zobrist) {
         let n = self.len[col] as usize;
-        self.run_start[col][n] = if n > 0 && rules.builds_on(card, self.cols[col][n - 1]) { self.run_start[col][n - 1] } else { n as u8 };
         self.empty = self.empty.wrapping_sub((n == 0) as u8); // wraps only while laid out
         self.cols[col][n] = card;
         self.len[col] += 1;
@@ -264,7 +259,7 @@ impl Game {
             }
             for &card in column {
                 see(card)?;
-                s.push(i, card, self.z, &self.rules);
+                s.push(i, card, self.z);
             }
             s.rekey(i, 0);
         }
@@ -358,7 +353,12 @@ impl Game {
         if n == 0 {
             return 0;
         }
-        n - s.run_start[col][n - 1] as usize
+        let c = &s.cols[col];
+        let mut k = 1;
+        while k < n && self.rules.builds_on(c[n - k], c[n - k - 1]) {
+            k += 1;
+        }
+        k
     }
 
     /// Every legal move, up to equivalence of empty columns and of empty cells (a card
@@ -449,7 +449,7 @@ impl Game {
                 played.card = s.cols[src][n - count];
                 for k in n - count..n {
                     let card = s.cols[src][k];
-                    s.push(dst, card, z, &self.rules);
+                    s.push(dst, card, z);
                 }
                 for _ in 0..count {
                     s.pop(src, z);
@@ -458,7 +458,7 @@ impl Game {
             } else {
                 let card = s.take_cell((m.src - 8) as usize, z);
                 played.card = card;
-                s.push(dst, card, z, &self.rules);
+                s.push(dst, card, z);
             }
             s.rekey(dst, old_dst);
             return played;
@@ -506,7 +506,7 @@ impl Game {
                 let n = s.len[dst] as usize;
                 for k in n - count..n {
                     let card = s.cols[dst][k];
-                    s.push(src, card, z, &self.rules);
+                    s.push(src, card, z);
                 }
                 for _ in 0..count {
                     s.pop(dst, z);
@@ -531,7 +531,7 @@ impl Game {
         if m.src < 8 {
             let src = m.src as usize;
             let old = s.col_hash[src];
-            s.push(src, m.card, z, &self.rules);
+            s.push(src, m.card, z);
             if REKEY {
                 s.rekey(src, old);
             }
