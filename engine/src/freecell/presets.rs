@@ -90,10 +90,11 @@ macro_rules! fitted_soft_threads {
 }
 
 /// The soft threads of the `freecell` preset: eight scans and their prelude, fitted on
-/// FreeCell deals 1001-3000 and 3001-5000 (`bench/fit_soft_threads.py` on the cost
-/// matrix `fc_tune` measured for 24 candidate scans), the last scan (the only one that
-/// moves part of a run to another parent, `8`) added for the deals none of the others
-/// wins, such as 1941.
+/// 1,652 FreeCell deals (the first 850-odd of 1001-3000 and 800-odd of 3001-5000) by
+/// `bench/fit_soft_threads.py --turns 40 --scans 12 --cap 30000 --improve 300` on the
+/// cost matrices `fc_tune` measured (cap 30,000, joined) for the 24 candidate scans of
+/// `bench/soft_thread_candidates.txt`; the last scan (the only one that moves part of a
+/// run to another parent, `8`) added for the deals none of the others wins, such as 1941.
 macro_rules! freecell_soft_threads {
     () => {
         "step=300
