@@ -115,13 +115,13 @@ macro_rules! exact_searches {
 /// The named presets: (name, what it is for and where it was fitted, its passes).
 ///
 /// Each game names its preset (`ENGINE_PRESET` on the Python side): `default` where
-/// nearly every deal is won, `mixed` where many are lost.
+/// nearly every deal is won, `mixed` where many are lost, `freecell` for FreeCell.
 pub const PRESETS: &[(&str, &str, &str)] = &[
     (
         "default",
-        "For games where nearly every deal is won (FreeCell, Eight Off, Relaxed and PySolFC \
-         Penguin): up to 60,000 positions of soft threads (fitted on FreeCell 1001-3000), then \
-         exact best-first and depth-first searches. Held out, FreeCell 1-1000: every deal won, \
+        "For games where nearly every deal is won (Eight Off, Relaxed and PySolFC Penguin; \
+         FreeCell before its own preset): up to 60,000 positions of soft threads (fitted on \
+         FreeCell 1001-3000), then exact best-first and depth-first searches. Held out, FreeCell 1-1000: every deal won, \
          see bench/freecell.py.",
         concat!("soft weight=1 cap=60000 ", fitted_soft_threads!(), " ", exact_searches!()),
     ),
