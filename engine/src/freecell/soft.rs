@@ -187,6 +187,46 @@ impl<'a> Scan<'a> {
             if frame.next == frame.children.list.len() {
                 let visited = &self.visited;
                 let mut keep = |key: u128| !visited.contains(stored(key));
+                if frame.cursor.is_none() {
+                    if frame.group == self.groups.len() {
+                        // Every child searched: back to the parent.
+                        if depth == 0 {
+                            self.exhausted = true;
+                            return Turn::Exhausted;
+                        }
+                        let key = frame.parent_key;
+                        game.undo_to_key(&mut self.state, &mut frame.via, key);
+                        self.depth -= 1;
+                        continue;
+                    }
+                    let group = &self.groups[frame.group];
+                    frame.group += 1;
+                    frame.children.clear();
+                    frame.next = 0;
+                    if group.order == Order::AsGenerated {
+                        // A lone kind: generated below, in this same turn of the loop.
+                        frame.cursor = Some((group.kinds[0], 0));
+                    } else {
+                        let weights = self.weights;
+                        let rate = |p: &Position| game.evaluate(p, &weights);
+                        let score: Option<&dyn Fn(&Position) -> i32> = if group.order == Order::BestFirst { Some(&rate) } else { None };
+                        for &kind in &group.kinds {
+                            *positions += generator.generate(&mut self.state, kind, &mut frame.children, &mut keep, score, 0, usize::MAX, false).0;
+                        }
+                        let list = &mut frame.children.list;
+                        match group.order {
+                            Order::AsGenerated => {}
+                            Order::Shuffled => {
+                                for i in (1..list.len()).rev() {
+                                    let j = (super::position::splitmix(&mut self.rng) % (i as u64 + 1)) as usize;
+                                    list.swap(i, j);
+                                }
+                            }
+                            Order::BestFirst => list.sort_by(|a, b| b.score.cmp(&a.score)),
+                        }
+                        continue;
+                    }
+                }
                 if let Some((kind, skip)) = frame.cursor {
                     // A lone kind: its first child alone (most scans never come back
                     // for the others), then the rest.
@@ -209,43 +249,6 @@ impl<'a> Scan<'a> {
                     }
                     continue;
                 }
-                if frame.group == self.groups.len() {
-                    // Every child searched: back to the parent.
-                    if depth == 0 {
-                        self.exhausted = true;
-                        return Turn::Exhausted;
-                    }
-                    let key = frame.parent_key;
-                    game.undo_to_key(&mut self.state, &mut frame.via, key);
-                    self.depth -= 1;
-                    continue;
-                }
-                let group = &self.groups[frame.group];
-                frame.group += 1;
-                frame.children.clear();
-                frame.next = 0;
-                if group.order == Order::AsGenerated {
-                    frame.cursor = Some((group.kinds[0], 0));
-                    continue;
-                }
-                let weights = self.weights;
-                let rate = |p: &Position| game.evaluate(p, &weights);
-                let score: Option<&dyn Fn(&Position) -> i32> = if group.order == Order::BestFirst { Some(&rate) } else { None };
-                for &kind in &group.kinds {
-                    *positions += generator.generate(&mut self.state, kind, &mut frame.children, &mut keep, score, 0, usize::MAX, false).0;
-                }
-                let list = &mut frame.children.list;
-                match group.order {
-                    Order::AsGenerated => {}
-                    Order::Shuffled => {
-                        for i in (1..list.len()).rev() {
-                            let j = (super::position::splitmix(&mut self.rng) % (i as u64 + 1)) as usize;
-                            list.swap(i, j);
-                        }
-                    }
-                    Order::BestFirst => list.sort_by(|a, b| b.score.cmp(&a.score)),
-                }
-                continue;
             }
             let child = frame.children.list[frame.next];
             frame.next += 1;
