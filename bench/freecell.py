@@ -10,6 +10,10 @@ after the other in this process; its CPU time is ``time.process_time()`` around 
 loop alone. Then every winning line is replayed through the Python rules (timed
 apart: the proof that a line wins, which fc-solve's range solver does not do).
 
+Whole processes, beside the engine-only figures: a fresh Python process that imports
+Winnable, deals, searches and replays every line (its CPU time from start to exit,
+``RUSAGE_CHILDREN``), and fc-solve's processes with their start-up left in.
+
 fc-solve (Debian's freecell-solver-bin), when installed:
 
 - FreeCell: ``freecell-solver-range-parallel-solve FIRST LAST 1`` solves the whole
@@ -19,8 +23,10 @@ fc-solve (Debian's freecell-solver-bin), when installed:
   of the same command on an empty range (start-up).
 - Every other game: one ``fc-solve`` process a deal (fc-solve deals only Microsoft's
   FreeCell boards), reading the board ``winnable deal GAME N --format fcs`` prints,
-  with the game's ``FCS_OPTIONS``; CPU time less the median CPU time of a process
-  that solves an empty board (start-up), deal by deal.
+  with the game's ``FCS_OPTIONS``, with its default preset and with ``-l lg``; CPU
+  time less the median CPU time of a process that solves an empty board (start-up),
+  deal by deal. ``-l lg`` plays a move that ignores "empty columns take Kings only",
+  so where that rule holds some of its wins are not legal lines.
 
 fc-solve counts "iterations" (positions it expanded); Winnable counts the positions
 its searches generated (each new position a scan made), which is the larger count
@@ -77,6 +83,7 @@ def range_solver(first: int, last: int, options: list[str]) -> dict:
     deals = last - first + 1
     return {
         "cpu": max(0.0, cpu - startup),
+        "whole": cpu,
         "startup": startup,
         "won": deals - unsolved - intractable,
         "lost": unsolved,
@@ -92,9 +99,11 @@ def per_process(cls, numbers: range, options: list[str], limit: int) -> dict:
     total, positions = 0.0, 0
     counts = {"won": 0, "lost": 0, "unknown": 0}
     per_deal = []
+    whole = 0.0
     for number in numbers:
         board = cls.deal(number).export("fcs")
         cpu, out = run_cpu(["fc-solve", *options, "-mi", str(limit), "-"], board)
+        whole += cpu
         per_deal.append(max(0.0, cpu - startup))
         if "This game is solveable" in out:
             counts["won"] += 1
@@ -105,7 +114,25 @@ def per_process(cls, numbers: range, options: list[str], limit: int) -> dict:
         found = re.search(r"Total number of states checked is (\d+)", out)
         positions += int(found.group(1)) if found else 0
     total = sum(per_deal)
-    return {"cpu": total, "startup": startup, "positions": positions, **counts, "per_deal": per_deal}
+    return {"cpu": total, "whole": whole, "startup": startup, "positions": positions, **counts, "per_deal": per_deal}
+
+
+def solve_all(positions: list, nodes: int | None, preset: str) -> None:
+    """Search every position with the engine and replay each winning line."""
+    for position in positions:
+        status, line, _ = position.engine_search(nodes, None, preset)
+        if status == "won":
+            replay(position, line)
+
+
+def whole_process(args: argparse.Namespace) -> float:
+    """CPU time of a fresh Python process that imports Winnable, deals the range,
+    searches every deal and replays every winning line (`--child`)."""
+    command = [sys.executable, os.path.abspath(__file__), "--child", "--game", args.game]
+    for flag, value in (("--deals", args.deals), ("--preset", args.preset), ("--nodes", args.nodes)):
+        if value is not None:
+            command += [flag, str(value)]
+    return run_cpu(command)[0]
 
 
 def dump(path: str, positions: list) -> None:
@@ -136,8 +163,9 @@ def main() -> None:
     parser.add_argument("--nodes", type=int, help="Winnable's position budget per deal (default none)")
     parser.add_argument("--fc-solve-limit", type=int, default=1_000_000, help="fc-solve's iteration cap per deal for its default preset (default 1,000,000)")
     parser.add_argument("--no-fc-solve", action="store_true", help="time Winnable alone")
-    parser.add_argument("--repeat", type=int, default=1, help="time each solver this many times and keep the fastest (a shared machine)")
+    parser.add_argument("--repeat", type=int, default=1, help="rounds: each solver once a round, in turn; the fastest round of each is kept (a shared machine)")
     parser.add_argument("--dump", metavar="FILE", help="write the deals for the engine's examples (fc_bench, fc_tune) and stop")
+    parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)  # the whole-process run
     args = parser.parse_args()
 
     cls = game_class(args.game)
@@ -149,15 +177,34 @@ def main() -> None:
     if args.dump:
         dump(args.dump, positions)
         return
+    if args.child:
+        solve_all(positions, args.nodes, preset)
+        return
 
-    # Winnable: the engine alone, then the replay of every winning line.
-    best = None
+    # fc-solve's runs, one of each a round, taken in turn with Winnable's (the load of a
+    # shared machine changes within a minute: each side gets the same rounds).
+    compare = not args.no_fc_solve and shutil.which("fc-solve") is not None
+    runs: list[tuple[str, object]] = []
+    if compare and cls.game_id == "freecell":
+        for name, options in (("-l lg", ["-l", "lg"]), ("default", ["--total-iterations-limit", str(args.fc_solve_limit)])):
+            runs.append((name, lambda options=options: range_solver(numbers.start, numbers.stop - 1, options)))
+    elif compare:
+        fcs_options = cls.FCS_OPTIONS.split()
+        for name, extra in (("-l lg", ["-l", "lg"]), ("default", [])):
+            runs.append((name, lambda extra=extra: per_process(cls, numbers, [*fcs_options, *extra], args.fc_solve_limit)))
+
+    engine_cpu = winnable_whole = float("inf")
+    results: dict[str, dict] = {}
     for _ in range(args.repeat):
+        # Winnable: the engine alone (the fastest round is kept), a whole process.
         start = time.process_time()
         answers = [position.engine_search(args.nodes, None, preset) for position in positions]
-        cpu = time.process_time() - start
-        best = cpu if best is None else min(best, cpu)
-    engine_cpu = best
+        engine_cpu = min(engine_cpu, time.process_time() - start)
+        winnable_whole = min(winnable_whole, whole_process(args))
+        for name, run in runs:
+            result = run()
+            if name not in results or result["cpu"] < results[name]["cpu"]:
+                results[name] = result
     counts = {"won": 0, "lost": 0, "unknown": 0}
     for status, _, _ in answers:
         counts[status] += 1
@@ -168,35 +215,31 @@ def main() -> None:
             replay(position, line)
     replay_cpu = time.process_time() - start
 
-    print(f"{cls.game_id} deals {numbers.start}-{numbers.stop - 1}, one process each, CPU time (load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores)")
+    print(f"{cls.game_id} deals {numbers.start}-{numbers.stop - 1}, one process each, CPU time, fastest of {args.repeat} (load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores)")
     print(
         f"  winnable {preset:12} {engine_cpu:8.3f} s   won {counts['won']}  lost {counts['lost']}  unknown {counts['unknown']}   "
         f"positions {sum(searched):,} (median {statistics.median(searched):,.0f}, p90 {percentile(sorted(searched), 0.9):,}, max {max(searched):,})"
     )
     print(f"  winnable replay       {replay_cpu:8.3f} s   every winning line checked by the Python rules")
+    print(f"  winnable process      {winnable_whole:8.3f} s   a fresh Python process: import, deal, search, replay")
     if args.no_fc_solve:
         return
-    if shutil.which("fc-solve") is None:
+    if not compare:
         print("  fc-solve not installed (Debian: apt-get install freecell-solver-bin): skipped")
         return
 
-    rows = []
-    if cls.game_id == "freecell":
-        for name, options in (("-l lg", ["-l", "lg"]), ("default", ["--total-iterations-limit", str(args.fc_solve_limit)])):
-            result = min((range_solver(numbers.start, numbers.stop - 1, options) for _ in range(args.repeat)), key=lambda r: r["cpu"])
-            rows.append((name, result))
-    else:
-        options = cls.FCS_OPTIONS.split()
-        result = min((per_process(cls, numbers, options, args.fc_solve_limit) for _ in range(args.repeat)), key=lambda r: r["cpu"])
-        rows.append(("default", result))
+    rows = [(name, results[name]) for name, _ in runs]
     for name, result in rows:
         ratio = engine_cpu / result["cpu"] if result["cpu"] else float("inf")
+        whole_ratio = winnable_whole / result["whole"] if result["whole"] else float("inf")
         print(
             f"  fc-solve {name:12} {result['cpu']:8.3f} s   won {result['won']}  lost {result['lost']}  unknown {result['unknown']}   "
             f"iterations {result['positions']:,}   start-up {result['startup'] * 1000:.1f} ms subtracted"
-            + (" a process" if name == "default" and cls.game_id != "freecell" else "")
+            + (" a process" if cls.game_id != "freecell" else "")
         )
-        print(f"    winnable / fc-solve {name}: {ratio:.2f}")
+        processes = "its process" if cls.game_id == "freecell" else f"its {len(numbers)} processes"
+        print(f"  fc-solve {name:12} {result['whole']:8.3f} s   {processes}, start-up included")
+        print(f"    winnable / fc-solve {name}: engine {ratio:.2f}, whole processes {whole_ratio:.2f}")
     if cls.game_id != "freecell":
         print(f"  fc-solve options: {cls.FCS_OPTIONS}  (its 'lost' is not final where it cannot play every move of the rules)")
 

@@ -65,6 +65,17 @@ impl<K: SetKey> KeySet<K> {
         self.len
     }
 
+    /// The number of slots (room before growing: 70 % of it).
+    pub fn capacity(&self) -> usize {
+        self.slots.len()
+    }
+
+    /// Empties the set, keeping its memory.
+    pub fn clear(&mut self) {
+        self.slots.fill(K::EMPTY);
+        self.len = 0;
+    }
+
     pub fn is_empty(&self) -> bool {
         self.len == 0
     }

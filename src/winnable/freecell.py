@@ -881,6 +881,7 @@ class FreeCell(FreeCellFamily):
     game_id = "freecell"
     title = "FreeCell"
     summary = "8 columns, 4 free cells, build down in alternate colours; Microsoft's deals."
+    ENGINE_PRESET = "freecell"  # soft threads fitted on FreeCell deals
 
 
 class BakersGame(FreeCellFamily):

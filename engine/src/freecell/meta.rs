@@ -25,8 +25,12 @@
 //! | `j`  | a cell's card into an empty column, then a card or run onto it |
 //! | `c`  | a column's top card into a free cell |
 
-use super::position::{mv, Game, Move, Position, ANY_CELL, FOUNDATION, IN_CELL, MAX_HEIGHT};
-use super::rules::NO_CARD;
+use super::position::{mv, Game, Move, Position, ANY_CELL, FOUNDATION, IN_CELL};
+use super::rules::{MAX_CELLS, MAX_COLUMNS, NO_CARD};
+
+/// The most runs `Generator::runs` lists: each run listed but the deepest lies under
+/// parked cards, and at most every cell and column takes one.
+const MAX_RUNS: usize = MAX_CELLS + MAX_COLUMNS + 2;
 
 /// One kind of meta-move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -209,34 +213,52 @@ impl<'a> Generator<'a> {
                 }
             }
             Kind::BuriedHome => {
+                // Per column, the highest card the foundations accept under at most
+                // `room` cards (not the top card): found from the four cards they want.
                 let room = self.room(s);
+                let mut buried = [u8::MAX; MAX_COLUMNS];
+                let mut any = false;
+                for suit in 0..4u8 {
+                    let count = s.found[suit as usize];
+                    if count == 13 {
+                        continue;
+                    }
+                    let card = suit * 13 + (count + r.base - 1) % 13;
+                    let place = s.place[card as usize];
+                    if place >= IN_CELL {
+                        continue;
+                    }
+                    let (col, h) = (place as usize, s.height[card as usize]);
+                    let n = s.len[col] as usize;
+                    if (h as usize) + 1 < n && n - 1 - h as usize <= room && (buried[col] == u8::MAX || h > buried[col]) {
+                        buried[col] = h;
+                        any = true;
+                    }
+                }
+                if !any {
+                    return (made, None);
+                }
                 for i in 0..columns {
+                    if buried[i] == u8::MAX || !fresh!() {
+                        continue;
+                    }
                     let n = s.len[i] as usize;
-                    let lowest = n.saturating_sub(room + 1);
-                    for h in (lowest..n.saturating_sub(1)).rev() {
-                        let card = s.cols[i][h];
-                        if game.accepts(s, card) {
-                            if !fresh!() {
-                                break;
-                            }
-                            if self.park(s, i, n - 1 - h, 0) {
-                                play!(mv(i as u8, FOUNDATION, 1));
-                                child!();
-                            } else {
-                                game.undo_to_key(s, &mut self.done, key);
-                            }
-                            break;
-                        }
+                    if self.park(s, i, n - 1 - buried[i] as usize, 0) {
+                        play!(mv(i as u8, FOUNDATION, 1));
+                        child!();
+                    } else {
+                        game.undo_to_key(s, &mut self.done, key);
                     }
                 }
             }
             Kind::RunToParent => {
                 let room = self.room(s);
-                let mut runs = [(0, 0); MAX_HEIGHT];
+                let mut runs = [(0u8, 0u8); MAX_RUNS];
                 for i in 0..columns {
                     let n = s.len[i] as usize;
                     let count = self.runs(s, i, room, &mut runs);
                     for &(c, end) in runs[..count].iter() {
+                        let (c, end) = (c as usize, end as usize);
                         let card = s.cols[i][c];
                         let src_above = n - 1 - end;
                         for &parent in r.parents[card as usize].iter() {
@@ -261,11 +283,12 @@ impl<'a> Generator<'a> {
                 }
                 // The destination must stay empty: one column less to park in.
                 let room = self.room(s).saturating_sub(if r.any_card_fills() { 1 } else { 0 });
-                let mut runs = [(0, 0); MAX_HEIGHT];
+                let mut runs = [(0u8, 0u8); MAX_RUNS];
                 for i in 0..columns {
                     let n = s.len[i] as usize;
                     let count = self.runs(s, i, room, &mut runs);
                     for &(c, end) in runs[..count].iter() {
+                        let (c, end) = (c as usize, end as usize);
                         let src_above = n - 1 - end;
                         if fresh!() && self.park(s, i, src_above, 1) {
                             let free = game.free_cells(s);
@@ -344,7 +367,7 @@ impl<'a> Generator<'a> {
             }
             Kind::CellToEmptyThenOnIt => {
                 let Some(e) = (0..columns).find(|&j| s.len[j] == 0) else { return (made, None) };
-                let mut runs = [(0, 0); MAX_HEIGHT];
+                let mut runs = [(0u8, 0u8); MAX_RUNS];
                 for c in 0..r.cells {
                     let card = s.cells[c];
                     if card == NO_CARD || !r.fills[card as usize] {
@@ -365,6 +388,7 @@ impl<'a> Generator<'a> {
                         let n = s.len[i] as usize;
                         let count = self.runs(s, i, room, &mut runs);
                     for &(c0, end) in runs[..count].iter() {
+                        let (c0, end) = (c0 as usize, end as usize);
                             if r.builds_on(s.cols[i][c0], card) && fresh!() {
                                 play!(mv((8 + c) as u8, e as u8, 1));
                                 let src_above = n - 1 - end;
@@ -398,18 +422,18 @@ impl<'a> Generator<'a> {
     /// its breaks), bottom first, leaving out those covered by more than `max_above`
     /// cards. Found from the top down, so the deep ones cost nothing.
     #[inline]
-    fn runs(&self, s: &Position, i: usize, max_above: usize, out: &mut [(usize, usize); MAX_HEIGHT]) -> usize {
+    fn runs(&self, s: &Position, i: usize, max_above: usize, out: &mut [(u8, u8); MAX_RUNS]) -> usize {
         let n = s.len[i] as usize;
         let col = &s.cols[i];
         let rules = &self.game.rules;
         let mut count = 0;
         let mut end = n;
-        while end > 0 && n - end <= max_above {
+        while end > 0 && n - end <= max_above && count < MAX_RUNS {
             let mut start = end - 1;
             while start > 0 && rules.builds_on(col[start], col[start - 1]) {
                 start -= 1;
             }
-            out[count] = (start, end - 1);
+            out[count] = (start as u8, (end - 1) as u8);
             count += 1;
             end = start;
         }

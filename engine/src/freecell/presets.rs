@@ -89,6 +89,21 @@ macro_rules! fitted_soft_threads {
     };
 }
 
+/// The soft threads of the `freecell` preset: eight scans and their prelude, fitted on
+/// 1,652 FreeCell deals (the first 850-odd of 1001-3000 and 800-odd of 3001-5000) by
+/// `bench/fit_soft_threads.py --turns 40 --scans 12 --cap 30000 --improve 300` on the
+/// cost matrices `fc_tune` measured (cap 30,000, joined) for the 24 candidate scans of
+/// `bench/soft_thread_candidates.txt`; the last scan (the only one that moves part of a
+/// run to another parent, `8`) added for the deals none of the others wins, such as 1941.
+macro_rules! freecell_soft_threads {
+    () => {
+        "step=300
+         scan=01j234/1 scan=0142j367/1 scan=012(3467)/1/40,10,20,16,3,1 scan=01(2346j)/1/40,10,20,4,3,1
+         scan=01[24]367/7 scan=0142367/1 scan=0j26[34]/6 scan=01(234678j)/1/40,10,20,16,3,1
+         prelude=0:150,0:50,1:150,1:35,2:600,0:70,0:300,3:600,2:50,1:150,1:50,4:600,5:70,6:600,3:1600,7:1600"
+    };
+}
+
 /// The exact searches that end the `default`, `mixed` and `atomic` presets.
 macro_rules! exact_searches {
     () => {
@@ -100,15 +115,22 @@ macro_rules! exact_searches {
 /// The named presets: (name, what it is for and where it was fitted, its passes).
 ///
 /// Each game names its preset (`ENGINE_PRESET` on the Python side): `default` where
-/// nearly every deal is won, `mixed` where many are lost.
+/// nearly every deal is won, `mixed` where many are lost, `freecell` for FreeCell.
 pub const PRESETS: &[(&str, &str, &str)] = &[
     (
         "default",
-        "For games where nearly every deal is won (FreeCell, Eight Off, Relaxed and PySolFC \
-         Penguin): up to 60,000 positions of soft threads (fitted on FreeCell 1001-3000), then \
-         exact best-first and depth-first searches. Held out, FreeCell 1-1000: every deal won, \
+        "For games where nearly every deal is won (Eight Off, Relaxed and PySolFC Penguin; \
+         FreeCell before its own preset): up to 60,000 positions of soft threads (fitted on \
+         FreeCell 1001-3000), then exact best-first and depth-first searches. Held out, FreeCell 1-1000: every deal won, \
          see bench/freecell.py.",
         concat!("soft weight=1 cap=60000 ", fitted_soft_threads!(), " ", exact_searches!()),
+    ),
+    (
+        "freecell",
+        "For FreeCell: up to 60,000 positions of soft threads fitted on FreeCell 1001-5000, \
+         then the exact searches. Held out, FreeCell 20001-21000: every deal won, see \
+         bench/freecell.py.",
+        concat!("soft weight=1 cap=60000 ", freecell_soft_threads!(), " ", exact_searches!()),
     ),
     (
         "mixed",

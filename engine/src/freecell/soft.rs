@@ -124,15 +124,43 @@ fn stored(key: u128) -> u128 {
     key >> 1 // the key set keeps the top bit for itself
 }
 
+/// The memory of scans that ended (their sets of positions and their frames, with the
+/// room their vectors grew to), for the next scans of this thread: most solves are a
+/// few hundred positions, where allocating it again would cost more than the search.
+struct Spare {
+    visited: KeySet<u128>,
+    frames: Vec<Frame>,
+}
+
+thread_local! {
+    static SPARES: std::cell::RefCell<Vec<Spare>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// Sets larger than this many slots are given back to the allocator, not kept (clearing
+/// them would cost a small search more than a new one).
+const SPARE_SLOTS: usize = 1 << 12;
+/// Scans' memory kept per thread (a portfolio has a dozen scans at most).
+const SPARES_KEPT: usize = 16;
+
 impl<'a> Scan<'a> {
     /// A scan from `root` (whose safe moves home are in `opening`, already played).
     pub fn new(spec: &'a ScanSpec, root: &Position, opening: &[Move]) -> Scan<'a> {
         let groups = &spec.groups;
-        let mut visited = KeySet::with_capacity_log2(8);
+        let spare = SPARES.with(|spares| spares.borrow_mut().pop());
+        let Spare { mut visited, mut frames } = spare.unwrap_or_else(|| Spare { visited: KeySet::with_capacity_log2(8), frames: Vec::new() });
         visited.insert(stored(root.key));
-        let mut first = Frame::new();
-        first.via = opening.to_vec();
-        Scan { groups, weights: spec.weights, rng: spec.seed ^ 0x9E37_79B9_7F4A_7C15, visited, state: root.clone(), frames: vec![first], depth: 0, exhausted: false }
+        if frames.is_empty() {
+            frames.push(Frame::new());
+        }
+        let first = &mut frames[0];
+        first.via.clear();
+        first.via.extend_from_slice(opening);
+        first.parent_key = 0;
+        first.group = 0;
+        first.cursor = None;
+        first.children.clear();
+        first.next = 0;
+        Scan { groups, weights: spec.weights, rng: spec.seed ^ 0x9E37_79B9_7F4A_7C15, visited, state: root.clone(), frames, depth: 0, exhausted: false }
     }
 
     /// The winning line (every atomic move from the root) once `run` returned `Won`.
@@ -159,6 +187,46 @@ impl<'a> Scan<'a> {
             if frame.next == frame.children.list.len() {
                 let visited = &self.visited;
                 let mut keep = |key: u128| !visited.contains(stored(key));
+                if frame.cursor.is_none() {
+                    if frame.group == self.groups.len() {
+                        // Every child searched: back to the parent.
+                        if depth == 0 {
+                            self.exhausted = true;
+                            return Turn::Exhausted;
+                        }
+                        let key = frame.parent_key;
+                        game.undo_to_key(&mut self.state, &mut frame.via, key);
+                        self.depth -= 1;
+                        continue;
+                    }
+                    let group = &self.groups[frame.group];
+                    frame.group += 1;
+                    frame.children.clear();
+                    frame.next = 0;
+                    if group.order == Order::AsGenerated {
+                        // A lone kind: generated below, in this same turn of the loop.
+                        frame.cursor = Some((group.kinds[0], 0));
+                    } else {
+                        let weights = self.weights;
+                        let rate = |p: &Position| game.evaluate(p, &weights);
+                        let score: Option<&dyn Fn(&Position) -> i32> = if group.order == Order::BestFirst { Some(&rate) } else { None };
+                        for &kind in &group.kinds {
+                            *positions += generator.generate(&mut self.state, kind, &mut frame.children, &mut keep, score, 0, usize::MAX, false).0;
+                        }
+                        let list = &mut frame.children.list;
+                        match group.order {
+                            Order::AsGenerated => {}
+                            Order::Shuffled => {
+                                for i in (1..list.len()).rev() {
+                                    let j = (super::position::splitmix(&mut self.rng) % (i as u64 + 1)) as usize;
+                                    list.swap(i, j);
+                                }
+                            }
+                            Order::BestFirst => list.sort_by(|a, b| b.score.cmp(&a.score)),
+                        }
+                        continue;
+                    }
+                }
                 if let Some((kind, skip)) = frame.cursor {
                     // A lone kind: its first child alone (most scans never come back
                     // for the others), then the rest.
@@ -181,43 +249,6 @@ impl<'a> Scan<'a> {
                     }
                     continue;
                 }
-                if frame.group == self.groups.len() {
-                    // Every child searched: back to the parent.
-                    if depth == 0 {
-                        self.exhausted = true;
-                        return Turn::Exhausted;
-                    }
-                    let key = frame.parent_key;
-                    game.undo_to_key(&mut self.state, &mut frame.via, key);
-                    self.depth -= 1;
-                    continue;
-                }
-                let group = &self.groups[frame.group];
-                frame.group += 1;
-                frame.children.clear();
-                frame.next = 0;
-                if group.order == Order::AsGenerated {
-                    frame.cursor = Some((group.kinds[0], 0));
-                    continue;
-                }
-                let weights = self.weights;
-                let rate = |p: &Position| game.evaluate(p, &weights);
-                let score: Option<&dyn Fn(&Position) -> i32> = if group.order == Order::BestFirst { Some(&rate) } else { None };
-                for &kind in &group.kinds {
-                    *positions += generator.generate(&mut self.state, kind, &mut frame.children, &mut keep, score, 0, usize::MAX, false).0;
-                }
-                let list = &mut frame.children.list;
-                match group.order {
-                    Order::AsGenerated => {}
-                    Order::Shuffled => {
-                        for i in (1..list.len()).rev() {
-                            let j = (super::position::splitmix(&mut self.rng) % (i as u64 + 1)) as usize;
-                            list.swap(i, j);
-                        }
-                    }
-                    Order::BestFirst => list.sort_by(|a, b| b.score.cmp(&a.score)),
-                }
-                continue;
             }
             let child = frame.children.list[frame.next];
             frame.next += 1;
@@ -254,5 +285,23 @@ impl<'a> Scan<'a> {
         next.children.clear();
         self.depth = depth;
         self.state.is_won()
+    }
+}
+
+impl Drop for Scan<'_> {
+    fn drop(&mut self) {
+        let mut visited = std::mem::replace(&mut self.visited, KeySet::with_capacity_log2(0));
+        if visited.capacity() > SPARE_SLOTS {
+            visited = KeySet::with_capacity_log2(8);
+        } else {
+            visited.clear();
+        }
+        let frames = std::mem::take(&mut self.frames);
+        let _ = SPARES.try_with(|spares| {
+            let mut spares = spares.borrow_mut();
+            if spares.len() < SPARES_KEPT {
+                spares.push(Spare { visited, frames });
+            }
+        });
     }
 }
