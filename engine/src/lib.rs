@@ -10,6 +10,7 @@ pub mod blackhole;
 pub mod freecell;
 pub mod hashset;
 pub mod search;
+pub mod shorten;
 pub mod spider;
 
 #[pymodule]
