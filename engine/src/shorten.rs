@@ -18,9 +18,9 @@
 //!    same cards back `B -> A`, with no move between touching `A` or `B`: both go when
 //!    the line without them still plays and wins.
 //!
-//! Rounds repeat while the line gets shorter and the limits last. The last step
-//! always runs, whatever the limits: the graph of the line alone (no neighbours), so
-//! the line returned never repeats a position.
+//! Rounds repeat while the line gets shorter and the limits last. The last steps
+//! always run, whatever the limits: the moves taken back, then the graph of the line
+//! alone (no neighbours), so the line returned never repeats a position.
 //!
 //! A family plugs in through [`Domain`]: its positions, moves, canonical keys, and how
 //! a move made in one position is made in another position with the same key (the
@@ -78,6 +78,8 @@ pub trait Domain {
         (self.key(&next), self.won(&next))
     }
     fn won(&self, s: &Self::State) -> bool;
+    /// Are the two positions the same place for place (not only by key)?
+    fn same(&self, a: &Self::State, b: &Self::State) -> bool;
     /// A summary of a position for `near`.
     fn sig(&self, s: &Self::State) -> Self::Sig;
     /// A lower bound on the moves from `a` to `b` (0 when unknown); `u32::MAX` when
@@ -170,7 +172,7 @@ impl Spend {
         self.tries += 1;
         if self.tries >= self.max {
             self.stopped = true;
-        } else if self.tries % 256 == 0 {
+        } else if self.tries.is_multiple_of(256) {
             if let Some(deadline) = self.deadline {
                 self.stopped = Instant::now() >= deadline;
             }
@@ -179,9 +181,12 @@ impl Spend {
     }
 }
 
+/// A line's positions (the first position first) and moves.
+pub type Played<D> = (Vec<<D as Domain>::State>, Vec<<D as Domain>::Move>);
+
 /// The positions of `line` from `root` (the first is `root`), with the moves as played;
 /// `None` if a move is illegal.
-pub fn replay<D: Domain>(d: &mut D, root: &D::State, line: &[D::Move]) -> Option<(Vec<D::State>, Vec<D::Move>)> {
+pub fn replay<D: Domain>(d: &mut D, root: &D::State, line: &[D::Move]) -> Option<Played<D>> {
     let mut states = Vec::with_capacity(line.len() + 1);
     let mut played = Vec::with_capacity(line.len());
     states.push(root.clone());
@@ -226,7 +231,8 @@ pub fn shorten<D: Domain>(d: &mut D, root: &D::State, line: &[D::Move], limits: 
             break;
         }
     }
-    // Whatever the limits: no position twice.
+    // Whatever the limits: no move taken back without need, no position twice.
+    join_pairs(d, &mut states, &mut moves);
     let mut none = Spend { tries: 0, max: 0, deadline: None, stopped: true };
     if let Some((s, m)) = shortest(d, &states, &moves, 0, &mut none) {
         states = s;
@@ -240,7 +246,7 @@ pub fn shorten<D: Domain>(d: &mut D, root: &D::State, line: &[D::Move], limits: 
 
 /// The shortest line through the graph of the line's positions and (with `depth`) their
 /// neighbourhood, as its positions and moves; `None` if nothing is shorter.
-fn shortest<D: Domain>(d: &mut D, states: &[D::State], moves: &[D::Move], depth: u8, spend: &mut Spend) -> Option<(Vec<D::State>, Vec<D::Move>)> {
+fn shortest<D: Domain>(d: &mut D, states: &[D::State], moves: &[D::Move], depth: u8, spend: &mut Spend) -> Option<Played<D>> {
     let n = moves.len();
     let mut ids: KeyMap<u32> = KeyMap::default();
     ids.reserve(n * 8 + 16);
@@ -410,7 +416,7 @@ fn join_pairs<D: Domain>(d: &mut D, states: &mut Vec<D::State>, moves: &mut Vec<
         while i > 0 {
             i -= 1;
             let joined = d.join(moves[i], &states[i], moves[j], &states[j]);
-            let edit = match joined {
+            changed = match joined {
                 Joined::Apart => {
                     if d.touches(moves[i], moves[j]) {
                         break;
@@ -418,13 +424,8 @@ fn join_pairs<D: Domain>(d: &mut D, states: &mut Vec<D::State>, moves: &mut Vec<
                     continue;
                 }
                 Joined::Back => edited(d, states, moves, i, j, None, None),
-                Joined::Into(m) => edited(d, states, moves, i, j, None, Some(m)).or_else(|| edited(d, states, moves, i, j, Some(m), None)),
+                Joined::Into(m) => edited(d, states, moves, i, j, None, Some(m)) || edited(d, states, moves, i, j, Some(m), None),
             };
-            if let Some((s, m)) = edit {
-                *states = s;
-                *moves = m;
-                changed = true;
-            }
             break;
         }
         if changed {
@@ -436,10 +437,13 @@ fn join_pairs<D: Domain>(d: &mut D, states: &mut Vec<D::State>, moves: &mut Vec<
 }
 
 /// The line with move `i` replaced by `at_i` and move `j` by `at_j` (i < j; `None`:
-/// left out; both made as in position `i`), if it still plays and wins.
-fn edited<D: Domain>(d: &mut D, states: &[D::State], moves: &[D::Move], i: usize, j: usize, at_i: Option<D::Move>, at_j: Option<D::Move>) -> Option<(Vec<D::State>, Vec<D::Move>)> {
-    let mut new_states: Vec<D::State> = states[..=i].to_vec();
-    let mut new_moves: Vec<D::Move> = moves[..i].to_vec();
+/// left out; both made as in position `i`), if it still plays and wins, made in place.
+/// Once the edited line is back on the old one, place for place, the rest is kept.
+fn edited<D: Domain>(d: &mut D, states: &mut Vec<D::State>, moves: &mut Vec<D::Move>, i: usize, j: usize, at_i: Option<D::Move>, at_j: Option<D::Move>) -> bool {
+    // The positions after position `i` and the moves from move `i`, up to `resume`.
+    let mut new_states: Vec<D::State> = Vec::new();
+    let mut new_moves: Vec<D::Move> = Vec::new();
+    let mut resume = None;
     let same = d.identity();
     for k in i..moves.len() {
         let (m, from) = match k {
@@ -453,14 +457,34 @@ fn edited<D: Domain>(d: &mut D, states: &[D::State], moves: &[D::Move], i: usize
             },
             _ => (moves[k], k),
         };
-        let cur = new_states.last().unwrap();
-        let m = d.translate(&same, m, &states[from], cur)?;
+        let cur = new_states.last().unwrap_or(&states[i]);
+        if k > j && d.same(cur, &states[k]) {
+            // `cur` is the last new position, or position `i` itself.
+            resume = Some(if new_states.pop().is_some() { (k, k) } else { (k + 1, k) });
+            break;
+        }
+        let Some(m) = d.translate(&same, m, &states[from], cur) else { return false };
         if !d.legal(cur, m) {
-            return None;
+            return false;
         }
         let (next, played) = d.play(cur, m);
         new_states.push(next);
         new_moves.push(played);
     }
-    d.won(new_states.last().unwrap()).then_some((new_states, new_moves))
+    match resume {
+        Some((state_end, move_end)) => {
+            // The old moves `i .. k` and the positions between them give way to the new
+            // ones; the old position `k` stays (the same), unless it is position `i`.
+            states.splice(i + 1..state_end, new_states);
+            moves.splice(i..move_end, new_moves);
+        }
+        None => {
+            if !new_states.last().is_some_and(|s| d.won(s)) {
+                return false;
+            }
+            states.splice(i + 1.., new_states);
+            moves.splice(i.., new_moves);
+        }
+    }
+    true
 }

@@ -938,7 +938,7 @@ fn spider_solve(
 /// Shorten a winning line (moves as `spider_solve` returns them) from a position:
 /// `(moves, positions tried)`. For benchmarks: `spider_solve` does this itself.
 #[pyfunction]
-#[pyo3(signature = (columns, stock, removed, by_suit, line, max_seconds=None, depth=2, tries=None))]
+#[pyo3(signature = (columns, stock, removed, by_suit, line, max_seconds=None, depth=2, tries=None, research=None, research_weight=None))]
 #[allow(clippy::too_many_arguments)]
 fn spider_shorten(
     py: Python<'_>,
@@ -950,11 +950,16 @@ fn spider_shorten(
     max_seconds: Option<f64>,
     depth: u8,
     tries: Option<u64>,
+    research: Option<u64>,
+    research_weight: Option<u8>,
 ) -> PyResult<(Vec<(u8, u8, u8)>, u64)> {
     let deadline = max_seconds.map(|s| std::time::Instant::now() + std::time::Duration::from_secs_f64(s.max(0.0)));
     let moves: Vec<Move> = line.into_iter().map(|(src, dst, count)| Move { src, dst, count }).collect();
+    let mut limits = shorten::limits(deadline, depth, tries);
+    limits.research = research.unwrap_or(limits.research);
+    limits.research_depth = research_weight.unwrap_or(limits.research_depth);
     let (out, stats) = py
-        .allow_threads(|| shorten::shorten(&columns, &stock, removed, by_suit, &moves, &shorten::limits(deadline, depth, tries)))
+        .allow_threads(|| shorten::shorten(&columns, &stock, removed, by_suit, &moves, &limits))
         .map_err(PyValueError::new_err)?;
     Ok((out.into_iter().map(to_tuple).collect(), stats.tries))
 }

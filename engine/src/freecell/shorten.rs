@@ -142,7 +142,8 @@ impl Domain for FreeCellLines<'_> {
             return m.count == 1 && g.accepts(s, card);
         }
         if m.dst >= 8 {
-            return m.count == 1 && m.src < 8 && g.free_cells(s) > 0;
+            // Cell to cell too (the rules allow it; the key does not see it).
+            return m.count == 1 && g.free_cells(s) > 0;
         }
         let dst = m.dst as usize;
         if dst >= r.columns || dst == m.src as usize {
@@ -184,6 +185,10 @@ impl Domain for FreeCellLines<'_> {
 
     fn won(&self, s: &Position) -> bool {
         s.is_won()
+    }
+
+    fn same(&self, a: &Position, b: &Position) -> bool {
+        a.key == b.key && a.cells == b.cells && a.len == b.len && (0..self.game.rules.columns).all(|i| a.cols[i][..a.len[i] as usize] == b.cols[i][..b.len[i] as usize])
     }
 
     fn perm(&self, from: &Position, to: &Position) -> [u8; MAX_COLUMNS] {
@@ -245,10 +250,42 @@ impl Domain for FreeCellLines<'_> {
 /// Shorten a winning line (moves as played, from `root`) within `limits`.
 pub fn shorten(game: &Game, root: &Position, line: &[Move], limits: &Limits) -> (Vec<Move>, Stats) {
     let mut domain = FreeCellLines { game };
-    // The player's moves only: the rules make the automatic ones.
-    let own: Vec<Move> = line.iter().copied().filter(|m| !domain.automatic(m)).collect();
     let mut start = root.clone();
     domain.settle(&mut start);
+    // The player's moves only (the rules make the automatic ones), each card in a cell
+    // found by the card (moves from cell to cell change nothing the key sees: left out).
+    let mut cells = [NO_CARD; 8];
+    cells[..game.rules.cells].copy_from_slice(&start.cells[..game.rules.cells]);
+    let mut at = start.clone();
+    let mine: Vec<Move> = line.iter().copied().filter(|m| !domain.automatic(m)).collect();
+    let mut own = Vec::with_capacity(line.len());
+    for &m in mine.iter() {
+        let card = if m.src >= 8 && m.src != FOUNDATION { cells[(m.src - 8) as usize] } else { domain.card(&at, m) };
+        if card == NO_CARD || m.src == FOUNDATION {
+            break; // not a line of the rules: `shorten` refuses it as it is
+        }
+        if m.src >= 8 {
+            cells[(m.src - 8) as usize] = NO_CARD;
+        }
+        if m.dst >= 8 && m.dst != FOUNDATION {
+            cells[(m.dst - 8) as usize] = card;
+            if m.src >= 8 {
+                continue;
+            }
+        }
+        let src = if m.src >= 8 { 8 + at.cells.iter().position(|&c| c == card).unwrap_or(0) as u8 } else { m.src };
+        let made = Move { src, ..m };
+        if !domain.legal(&at, made) {
+            break;
+        }
+        let (next, played) = domain.play(&at, made);
+        at = next;
+        own.push(played);
+    }
+    let between_cells = mine.iter().filter(|m| m.src >= 8 && m.src != FOUNDATION && m.dst >= 8 && m.dst != FOUNDATION).count();
+    if own.len() + between_cells != mine.len() {
+        own = mine; // refused as it is
+    }
     let (mut out, mut stats) = shorten::shorten(&mut domain, &start, &own, limits);
     stats.before = own.len();
     out.retain(|m| !domain.automatic(m));
@@ -292,3 +329,61 @@ pub fn limits(deadline: Option<std::time::Instant>, depth: u8, tries: Option<u64
 /// Positions a free-cell shortening may make when the caller does not say (a line of a
 /// hundred moves makes about two thousand).
 pub const DEFAULT_TRIES: u64 = 20_000;
+
+#[cfg(test)]
+mod tests {
+    use super::super::{presets, Build, EmptyColumn, Rules, Runs, Solver, Wrap};
+    use super::*;
+    use crate::search::{Budget, Outcome};
+    use std::borrow::Cow;
+
+    fn deal(seed: u64) -> Vec<Vec<u8>> {
+        let mut deck: Vec<u8> = (0..52).collect();
+        let mut state = seed;
+        for i in (1..52).rev() {
+            let j = (super::super::position::splitmix(&mut state) % (i as u64 + 1)) as usize;
+            deck.swap(i, j);
+        }
+        (0..8).map(|c| deck.iter().skip(c).step_by(8).copied().collect()).collect()
+    }
+
+    /// Replay `line` from `root` with the rules' checks; the keys of its positions.
+    fn keys(game: &Game, root: &Position, line: &[Move]) -> Vec<u128> {
+        let mut domain = FreeCellLines { game };
+        let (states, _) = shorten::replay(&mut domain, root, line).expect("the line plays");
+        assert!(states.last().unwrap().is_won(), "the line wins");
+        states.iter().map(|s| s.key).collect()
+    }
+
+    #[test]
+    fn lines_get_shorter_and_never_repeat_a_position() {
+        let rules = Rules::new(8, 4, Build::Alternate, Wrap::None, EmptyColumn::Any, Runs::Supermove, false, 1).unwrap();
+        let solver = Solver::new(rules, Cow::Borrowed(presets::named("default").unwrap()));
+        for seed in 1..20 {
+            let root = solver.game.position(&deal(seed), &[NO_CARD; 4], &[0; 4]).unwrap();
+            let found = solver.solve(&root, &mut Budget::new(Some(200_000), None));
+            if found.outcome != Outcome::Won {
+                continue;
+            }
+            // A loop put in: the first card to a cell goes to another cell and back.
+            let mut line = found.line.clone();
+            if let Some(k) = line.iter().position(|m| m.dst >= 8 && m.dst != FOUNDATION) {
+                let cell = line[k].dst;
+                let other = if cell == 8 { 11 } else { 8 };
+                let (a, b) = (Move { src: cell, dst: other, count: 1, card: NO_CARD }, Move { src: other, dst: cell, count: 1, card: NO_CARD });
+                line.splice(k + 1..k + 1, [a, b]);
+            }
+            for depth in 0..=2 {
+                let (short, stats) = shorten(&solver.game, &root, &line, &limits(None, depth, None));
+                assert!(short.len() < line.len() || line.len() == found.line.len(), "seed {seed} depth {depth}");
+                assert!(short.len() <= found.line.len(), "seed {seed} depth {depth}");
+                assert_eq!(stats.after, short.len());
+                let seen = keys(&solver.game, &root, &short);
+                let mut unique = seen.clone();
+                unique.sort_unstable();
+                unique.dedup();
+                assert_eq!(unique.len(), seen.len(), "seed {seed} depth {depth}: a position twice");
+            }
+        }
+    }
+}

@@ -62,6 +62,10 @@ impl Domain for SpiderLines {
         s.removed == RUNS
     }
 
+    fn same(&self, a: &Pos, b: &Pos) -> bool {
+        a == b
+    }
+
     fn sig(&self, s: &Pos) -> Sig {
         Sig { cols: s.cols, dealt: s.dealt, removed: s.removed }
     }
