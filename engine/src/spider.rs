@@ -926,7 +926,7 @@ fn spider_solve(
         .allow_threads(|| {
             let mut solution = solve(&columns, &stock, removed, by_suit, &mut Budget::new(max_nodes, max_seconds), preset(by_suit))?;
             if shorten {
-                let limits = shorten::limits(deadline, shorten_depth, shorten_tries);
+                let limits = shorten::limits(deadline, shorten_depth, shorten_tries, by_suit);
                 shorten::shorten_solution(&columns, &stock, removed, by_suit, &mut solution, &limits);
             }
             Ok::<_, String>(solution)
@@ -955,7 +955,7 @@ fn spider_shorten(
 ) -> PyResult<(Vec<(u8, u8, u8)>, u64)> {
     let deadline = max_seconds.map(|s| std::time::Instant::now() + std::time::Duration::from_secs_f64(s.max(0.0)));
     let moves: Vec<Move> = line.into_iter().map(|(src, dst, count)| Move { src, dst, count }).collect();
-    let mut limits = shorten::limits(deadline, depth, tries);
+    let mut limits = shorten::limits(deadline, depth, tries, by_suit);
     limits.research = research.unwrap_or(limits.research);
     limits.research_depth = research_weight.unwrap_or(limits.research_depth);
     let (out, stats) = py
