@@ -11,6 +11,7 @@ pub mod fourteen;
 pub mod freecell;
 pub mod hashset;
 pub mod search;
+pub mod shorten;
 pub mod spider;
 
 #[pymodule]

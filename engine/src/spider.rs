@@ -43,6 +43,8 @@ use pyo3::prelude::*;
 use crate::search::{Budget, Outcome, Solution};
 use crate::hashset::KeySet;
 
+pub mod shorten;
+
 pub const COLUMNS: usize = 10;
 const RUN: usize = 13;
 const RUNS: u8 = 8;
@@ -901,8 +903,12 @@ fn to_tuple(mv: Move) -> (u8, u8, u8) {
 /// face-up) card indices deepest first; `stock`: cards in dealing order; `by_suit`:
 /// Spider (true) or Black Widow (false). Returns `(verdict, moves, positions)` with moves
 /// as `(source, target, count)`, 0-based, and `(255, 255, 0)` for a deal.
+///
+/// A winning line is shortened (`shorten`: no position twice, shortcuts) within what
+/// the time budget leaves; `shorten=False` returns the search's own line.
 #[pyfunction]
-#[pyo3(signature = (columns, stock, removed, by_suit, max_nodes=None, max_seconds=None))]
+#[pyo3(signature = (columns, stock, removed, by_suit, max_nodes=None, max_seconds=None, shorten=true, shorten_depth=2, shorten_tries=None))]
+#[allow(clippy::too_many_arguments)]
 fn spider_solve(
     py: Python<'_>,
     columns: PyColumns,
@@ -911,11 +917,51 @@ fn spider_solve(
     by_suit: bool,
     max_nodes: Option<u64>,
     max_seconds: Option<f64>,
+    shorten: bool,
+    shorten_depth: u8,
+    shorten_tries: Option<u64>,
 ) -> PyResult<(&'static str, Vec<(u8, u8, u8)>, u64)> {
+    let deadline = max_seconds.map(|s| std::time::Instant::now() + std::time::Duration::from_secs_f64(s.max(0.0)));
     let solution = py
-        .allow_threads(|| solve(&columns, &stock, removed, by_suit, &mut Budget::new(max_nodes, max_seconds), preset(by_suit)))
+        .allow_threads(|| {
+            let mut solution = solve(&columns, &stock, removed, by_suit, &mut Budget::new(max_nodes, max_seconds), preset(by_suit))?;
+            if shorten {
+                let limits = shorten::limits(deadline, shorten_depth, shorten_tries, by_suit);
+                shorten::shorten_solution(&columns, &stock, removed, by_suit, &mut solution, &limits);
+            }
+            Ok::<_, String>(solution)
+        })
         .map_err(PyValueError::new_err)?;
     Ok((solution.outcome.as_str(), solution.line.into_iter().map(to_tuple).collect(), solution.positions))
+}
+
+/// Shorten a winning line (moves as `spider_solve` returns them) from a position:
+/// `(moves, positions tried)`. For benchmarks: `spider_solve` does this itself.
+#[pyfunction]
+#[pyo3(signature = (columns, stock, removed, by_suit, line, max_seconds=None, depth=2, tries=None, research=None, research_weight=None))]
+#[allow(clippy::too_many_arguments)]
+fn spider_shorten(
+    py: Python<'_>,
+    columns: PyColumns,
+    stock: Vec<u8>,
+    removed: u8,
+    by_suit: bool,
+    line: Vec<(u8, u8, u8)>,
+    max_seconds: Option<f64>,
+    depth: u8,
+    tries: Option<u64>,
+    research: Option<u64>,
+    research_weight: Option<u8>,
+) -> PyResult<(Vec<(u8, u8, u8)>, u64)> {
+    let deadline = max_seconds.map(|s| std::time::Instant::now() + std::time::Duration::from_secs_f64(s.max(0.0)));
+    let moves: Vec<Move> = line.into_iter().map(|(src, dst, count)| Move { src, dst, count }).collect();
+    let mut limits = shorten::limits(deadline, depth, tries, by_suit);
+    limits.research = research.unwrap_or(limits.research);
+    limits.research_depth = research_weight.unwrap_or(limits.research_depth);
+    let (out, stats) = py
+        .allow_threads(|| shorten::shorten(&columns, &stock, removed, by_suit, &moves, &limits))
+        .map_err(PyValueError::new_err)?;
+    Ok((out.into_iter().map(to_tuple).collect(), stats.tries))
 }
 
 /// Every legal move of a position, by the engine's own move generator.
@@ -950,6 +996,7 @@ fn spider_apply(columns: PyColumns, stock: Vec<u8>, by_suit: bool, mv: (u8, u8, 
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(spider_solve, m)?)?;
+    m.add_function(wrap_pyfunction!(spider_shorten, m)?)?;
     m.add_function(wrap_pyfunction!(spider_legal_moves, m)?)?;
     m.add_function(wrap_pyfunction!(spider_apply, m)?)?;
     Ok(())

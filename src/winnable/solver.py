@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 
 from winnable.errors import BudgetError, EngineError, WinnableError
 from winnable.game import Move, Position
+from winnable.lines import cut_loops
 
 
 class Status(str, enum.Enum):
@@ -102,7 +103,13 @@ def replay(position: Position, line: list[str]) -> tuple[Move, ...]:
 
     Raises :class:`EngineError` if a move is illegal or the line does not win.
     """
+    return _replay(position, line)[0]
+
+
+def _replay(position: Position, line: list[str]) -> tuple[tuple[Move, ...], list[Position]]:
+    """:func:`replay`, with the positions of the line (``position`` first)."""
     moves: list[Move] = []
+    states = [position]
     current = position
     for index, text in enumerate(line):
         try:
@@ -111,15 +118,19 @@ def replay(position: Position, line: list[str]) -> tuple[Move, ...]:
         except WinnableError as error:
             raise EngineError(f"engine line refused at move {index + 1} ({text}): {error}") from error
         moves.append(move)
+        states.append(current)
     if not current.is_won():
         raise EngineError(f"engine line of {len(line)} moves does not win ({current.cards_left()} cards left)")
-    return tuple(moves)
+    return tuple(moves), states
 
 
 def solve(position: Position, budget: Budget = UNLIMITED) -> Verdict:
     """Solve ``position`` with the engine within ``budget``; verify any win.
 
     The engine releases the GIL while it searches, so threads may solve in parallel.
+    It shortens the line it finds (``engine/src/shorten.rs``) within the same budget;
+    the rules replay it, and a position the line would reach twice is cut out here too
+    (:func:`winnable.lines.cut_loops`): a winning line never repeats a position.
     """
     start = time.perf_counter()
     if position.is_won():
@@ -127,7 +138,9 @@ def solve(position: Position, budget: Budget = UNLIMITED) -> Verdict:
     status, line, positions = position.engine_search(budget.nodes, budget.seconds)
     moves: tuple[Move, ...] = ()
     if status == "won":
-        moves = replay(position, line)
+        moves, states = _replay(position, line)
+        if len(set(states)) < len(states):
+            moves = cut_loops(position, moves, states)
     elif status not in ("lost", "unknown"):
         raise EngineError(f"engine answered {status!r}")
     return Verdict(Status(status), moves, positions, time.perf_counter() - start, position.game_id, position.deal_number)

@@ -22,6 +22,7 @@ pub mod meta;
 pub mod position;
 pub mod presets;
 pub mod rules;
+pub mod shorten;
 pub mod soft;
 
 use std::borrow::Cow;
@@ -258,8 +259,12 @@ fn setup(rules: &PyRules, base: u8, preset: &str, columns: &[Vec<u8>], cells: &[
 
 /// Solve a free-cell-family position: `(verdict, line, positions)`, the line as move
 /// notations separated by spaces.
+///
+/// A winning line is shortened (`shorten::shorten`: no position twice, shortcuts)
+/// within what the time budget leaves, `shorten_tries` positions at most; `shorten=False`
+/// returns the search's own line.
 #[pyfunction]
-#[pyo3(signature = (rules, columns, cells, foundations, base, max_nodes=None, max_seconds=None, preset="default"))]
+#[pyo3(signature = (rules, columns, cells, foundations, base, max_nodes=None, max_seconds=None, preset="default", shorten=true, shorten_depth=2, shorten_tries=None))]
 #[allow(clippy::too_many_arguments)]
 fn freecell_solve(
     py: Python<'_>,
@@ -271,11 +276,51 @@ fn freecell_solve(
     max_nodes: Option<u64>,
     max_seconds: Option<f64>,
     preset: &str,
+    shorten: bool,
+    shorten_depth: u8,
+    shorten_tries: Option<u64>,
 ) -> PyResult<(String, String, u64)> {
     let (solver, root) = setup(&rules, base, preset, &columns, &cells, &foundations)?;
+    let deadline = max_seconds.map(|s| std::time::Instant::now() + std::time::Duration::from_secs_f64(s.max(0.0)));
     // The search runs without the GIL (the position moves in: it is not Sync).
-    let (solution, solver) = py.allow_threads(move || (solver.solve(&root, &mut Budget::new(max_nodes, max_seconds)), solver));
-    Ok((solution.outcome.as_str().to_string(), solver.game.notation(&solution.line), solution.positions))
+    let (mut solution, solver) = py.allow_threads(move || {
+        let mut solution = solver.solve(&root, &mut Budget::new(max_nodes, max_seconds));
+        if shorten && solution.outcome == Outcome::Won {
+            let limits = shorten::limits(deadline, shorten_depth, shorten_tries);
+            solution.line = shorten::shorten(&solver.game, &root, &solution.line, &limits).0;
+        }
+        (solution, solver)
+    });
+    let line = solver.game.notation(&std::mem::take(&mut solution.line));
+    Ok((solution.outcome.as_str().to_string(), line, solution.positions))
+}
+
+/// Shorten a winning line (the notation `freecell_solve` returns) from a position:
+/// `(line, positions tried)`. For benchmarks: `freecell_solve` does this itself.
+#[pyfunction]
+#[pyo3(signature = (rules, columns, cells, foundations, base, line, max_seconds=None, depth=2, tries=None))]
+#[allow(clippy::too_many_arguments)]
+fn freecell_shorten(
+    py: Python<'_>,
+    rules: PyRef<'_, PyRules>,
+    columns: Vec<Vec<u8>>,
+    cells: Vec<u8>,
+    foundations: Vec<u8>,
+    base: u8,
+    line: &str,
+    max_seconds: Option<f64>,
+    depth: u8,
+    tries: Option<u64>,
+) -> PyResult<(String, u64)> {
+    let (solver, root) = setup(&rules, base, "default", &columns, &cells, &foundations)?;
+    let moves = shorten::parse_line(line).ok_or_else(|| PyValueError::new_err("not a line of moves"))?;
+    let deadline = max_seconds.map(|s| std::time::Instant::now() + std::time::Duration::from_secs_f64(s.max(0.0)));
+    let (out, stats) = py.allow_threads(move || {
+        let limits = shorten::limits(deadline, depth, tries);
+        let result = shorten::shorten(&solver.game, &root, &moves, &limits);
+        (solver.game.notation(&result.0), result.1)
+    });
+    Ok((out, stats.tries))
 }
 
 /// The search presets: `(name, description)` for each.
@@ -315,6 +360,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyRules>()?;
     m.add_function(wrap_pyfunction!(freecell_solve, m)?)?;
     m.add_function(wrap_pyfunction!(freecell_successors, m)?)?;
+    m.add_function(wrap_pyfunction!(freecell_shorten, m)?)?;
     m.add_function(wrap_pyfunction!(freecell_presets, m)?)?;
     Ok(())
 }

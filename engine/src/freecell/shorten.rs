@@ -1,0 +1,389 @@
+//! The free-cell family as [`crate::shorten`] sees it.
+//!
+//! Positions are the search's own, keyed as it keys them (the order of columns and of
+//! cells does not count). A move made in one position is made in another of the same
+//! key column for column (the columns matched by their cards) and card for card (a
+//! card in a cell is found by the card, a card for a cell goes to the first empty one).
+//! Where the rules move the beak home by themselves, `play` does it too, as the Python
+//! rules do; the line holds the player's moves only.
+
+use super::position::{Game, Move, Position, ANY_CELL, FOUNDATION};
+use super::mv;
+use super::rules::{MAX_COLUMNS, NO_CARD};
+use crate::shorten::{self, Domain, Joined, Limits, Stats};
+
+pub struct FreeCellLines<'a> {
+    pub game: &'a Game,
+}
+
+impl FreeCellLines<'_> {
+    /// The card a move takes (the deepest of a run), in `s`.
+    fn card(&self, s: &Position, m: Move) -> u8 {
+        if m.src < 8 {
+            let n = s.len[m.src as usize] as usize;
+            if n < m.count as usize || m.count == 0 {
+                return NO_CARD;
+            }
+            s.cols[m.src as usize][n - m.count as usize]
+        } else {
+            s.cells[(m.src - 8) as usize]
+        }
+    }
+
+    /// The beak home where the rules put it there by themselves.
+    fn settle(&self, s: &mut Position) {
+        let r = &self.game.rules;
+        if !r.auto_beak {
+            return;
+        }
+        loop {
+            let mut moved = false;
+            for i in 0..r.columns {
+                let top = s.top(i);
+                if top != NO_CARD && self.game.pending_beak(s, top) {
+                    self.game.play(s, mv(i as u8, FOUNDATION, 1));
+                    moved = true;
+                }
+            }
+            if !moved {
+                return;
+            }
+        }
+    }
+
+    /// Is `m` one of the moves the Python rules make by themselves (left out of lines)?
+    pub fn automatic(&self, m: &Move) -> bool {
+        let r = &self.game.rules;
+        r.auto_beak && m.dst == FOUNDATION && m.src < 8 && m.card != NO_CARD && r.shifted[m.card as usize] == 0
+    }
+
+    fn slots(m: Move) -> [u8; 2] {
+        // Cells are told apart by index; the foundation is no place a move undoes.
+        [m.src, if m.dst == FOUNDATION { 254 } else { m.dst }]
+    }
+}
+
+/// What `near` compares: each column's height, top and bottom card (in place: along a
+/// line the columns keep their places), the cards in cells, the cards home.
+pub struct Sig {
+    cols: [u32; MAX_COLUMNS],
+    cells: u64,
+    home: u32,
+}
+
+impl Domain for FreeCellLines<'_> {
+    type State = Position;
+    type Move = Move;
+    type Perm = [u8; MAX_COLUMNS];
+    type Sig = Sig;
+
+    fn sig(&self, s: &Position) -> Sig {
+        let mut cols = [0u32; MAX_COLUMNS];
+        for (i, c) in cols.iter_mut().enumerate() {
+            let n = s.len[i] as usize;
+            if n > 0 {
+                *c = (n as u32) << 16 | (s.cols[i][n - 1] as u32) << 8 | s.cols[i][0] as u32;
+            }
+        }
+        let mut cells = 0u64;
+        for &card in &s.cells[..self.game.rules.cells] {
+            if card != NO_CARD {
+                cells |= 1 << card;
+            }
+        }
+        Sig { cols, cells, home: s.on_foundations() }
+    }
+
+    fn near(&self, a: &Sig, b: &Sig) -> u32 {
+        // A move sends one card home (and the beak, where the rules move it).
+        let per_move = if self.game.rules.auto_beak { 2 } else { 1 };
+        let home = b.home.saturating_sub(a.home);
+        if home > 2 * per_move {
+            return u32::MAX;
+        }
+        // A move changes two columns at most, and one cell.
+        let cols = (0..MAX_COLUMNS).filter(|&c| a.cols[c] != b.cols[c]).count() as u32;
+        let cells = (a.cells ^ b.cells).count_ones();
+        home.div_ceil(per_move).max(cols.div_ceil(2)).max(cells)
+    }
+
+    fn key(&self, s: &Position) -> u128 {
+        s.key
+    }
+
+    fn moves(&mut self, s: &Position, out: &mut Vec<Move>) {
+        self.game.moves(s, out);
+        if self.game.rules.auto_beak {
+            // A beak is never moved by hand where the rules move it.
+            out.retain(|m| {
+                let card = self.card(s, *m);
+                card == NO_CARD || !self.game.pending_beak(s, card) || m.dst == FOUNDATION
+            });
+        }
+    }
+
+    fn legal(&mut self, s: &Position, m: Move) -> bool {
+        let g = self.game;
+        let r = &g.rules;
+        let card = self.card(s, m);
+        if card == NO_CARD || m.count == 0 {
+            return false;
+        }
+        if m.src >= 8 && ((m.src - 8) as usize >= r.cells || m.count != 1) {
+            return false;
+        }
+        if m.src < 8 && (m.src as usize >= r.columns || g.run_length(s, m.src as usize) < m.count as usize) {
+            return false;
+        }
+        if g.pending_beak(s, card) && m.dst != FOUNDATION {
+            return false;
+        }
+        if m.dst == FOUNDATION {
+            return m.count == 1 && g.accepts(s, card);
+        }
+        if m.dst >= 8 {
+            // Cell to cell too (the rules allow it; the key does not see it).
+            return m.count == 1 && g.free_cells(s) > 0;
+        }
+        let dst = m.dst as usize;
+        if dst >= r.columns || dst == m.src as usize {
+            return false;
+        }
+        let (free, empty) = (g.free_cells(s), g.empty_columns(s));
+        if s.len[dst] == 0 {
+            if !r.fills[card as usize] {
+                return false;
+            }
+            // A whole column into an empty one changes nothing.
+            if m.src < 8 && s.len[m.src as usize] == m.count {
+                return false;
+            }
+            m.count as usize <= r.run_limit(free, empty, true)
+        } else {
+            r.builds_on(card, s.top(dst)) && m.count as usize <= r.run_limit(free, empty, false)
+        }
+    }
+
+    fn play(&mut self, s: &Position, m: Move) -> (Position, Move) {
+        let mut next = s.clone();
+        let m = if m.dst >= 8 && m.dst != FOUNDATION { Move { dst: ANY_CELL, ..m } } else { m };
+        let played = self.game.play(&mut next, m);
+        self.settle(&mut next);
+        (next, played)
+    }
+
+    fn child(&mut self, s: &mut Position, m: Move) -> (u128, bool) {
+        if self.game.rules.auto_beak {
+            let (next, _) = self.play(s, m);
+            return (next.key, next.is_won());
+        }
+        let played = self.game.play(s, m);
+        let out = (s.key, s.is_won());
+        self.game.undo(s, played);
+        out
+    }
+
+    fn won(&self, s: &Position) -> bool {
+        s.is_won()
+    }
+
+    fn same(&self, a: &Position, b: &Position) -> bool {
+        a.key == b.key && a.cells == b.cells && a.len == b.len && (0..self.game.rules.columns).all(|i| a.cols[i][..a.len[i] as usize] == b.cols[i][..b.len[i] as usize])
+    }
+
+    fn perm(&self, from: &Position, to: &Position) -> [u8; MAX_COLUMNS] {
+        let columns = self.game.rules.columns;
+        let mut perm = [0u8; MAX_COLUMNS];
+        let mut used = [false; MAX_COLUMNS];
+        for i in 0..columns {
+            let a = &from.cols[i][..from.len[i] as usize];
+            let j = (0..columns).find(|&j| !used[j] && &to.cols[j][..to.len[j] as usize] == a).unwrap_or(i);
+            used[j] = true;
+            perm[i] = j as u8;
+        }
+        perm
+    }
+
+    fn identity(&self) -> [u8; MAX_COLUMNS] {
+        std::array::from_fn(|i| i as u8)
+    }
+
+    fn translate(&self, perm: &[u8; MAX_COLUMNS], m: Move, from: &Position, to: &Position) -> Option<Move> {
+        let card = self.card(from, m);
+        if card == NO_CARD {
+            return None;
+        }
+        let src = if m.src < 8 {
+            perm[m.src as usize]
+        } else {
+            let cell = (0..self.game.rules.cells).find(|&c| to.cells[c] == card)?;
+            8 + cell as u8
+        };
+        let dst = if m.dst < 8 {
+            perm[m.dst as usize]
+        } else if m.dst == FOUNDATION {
+            FOUNDATION
+        } else {
+            ANY_CELL
+        };
+        Some(Move { src, dst, count: m.count, card })
+    }
+
+    fn join(&self, a: Move, a_from: &Position, b: Move, b_from: &Position) -> Joined<Move> {
+        if a.dst == FOUNDATION || b.src != a.dst || a.count != b.count || self.card(a_from, a) != self.card(b_from, b) {
+            return Joined::Apart;
+        }
+        let back = if a.src < 8 { b.dst == a.src } else { b.dst >= 8 && b.dst != FOUNDATION };
+        if back {
+            Joined::Back
+        } else {
+            Joined::Into(Move { src: a.src, dst: b.dst, count: a.count, card: NO_CARD })
+        }
+    }
+
+    fn touches(&self, a: Move, b: Move) -> bool {
+        let (x, y) = (Self::slots(a), Self::slots(b));
+        x.iter().any(|p| *p != 254 && y.contains(p))
+    }
+}
+
+/// Shorten a winning line (moves as played, from `root`) within `limits`.
+pub fn shorten(game: &Game, root: &Position, line: &[Move], limits: &Limits) -> (Vec<Move>, Stats) {
+    let mut domain = FreeCellLines { game };
+    let mut start = root.clone();
+    domain.settle(&mut start);
+    // The player's moves only (the rules make the automatic ones), each card in a cell
+    // found by the card (moves from cell to cell change nothing the key sees: left out).
+    let mut cells = [NO_CARD; 8];
+    cells[..game.rules.cells].copy_from_slice(&start.cells[..game.rules.cells]);
+    let mut at = start.clone();
+    let mine: Vec<Move> = line.iter().copied().filter(|m| !domain.automatic(m)).collect();
+    let mut own = Vec::with_capacity(line.len());
+    for &m in mine.iter() {
+        let card = if m.src >= 8 && m.src != FOUNDATION { cells[(m.src - 8) as usize] } else { domain.card(&at, m) };
+        if card == NO_CARD || m.src == FOUNDATION {
+            break; // not a line of the rules: `shorten` refuses it as it is
+        }
+        if m.src >= 8 {
+            cells[(m.src - 8) as usize] = NO_CARD;
+        }
+        if m.dst >= 8 && m.dst != FOUNDATION {
+            cells[(m.dst - 8) as usize] = card;
+            if m.src >= 8 {
+                continue;
+            }
+        }
+        let src = if m.src >= 8 { 8 + at.cells.iter().position(|&c| c == card).unwrap_or(0) as u8 } else { m.src };
+        let made = Move { src, ..m };
+        if !domain.legal(&at, made) {
+            break;
+        }
+        let (next, played) = domain.play(&at, made);
+        at = next;
+        own.push(played);
+    }
+    let between_cells = mine.iter().filter(|m| m.src >= 8 && m.src != FOUNDATION && m.dst >= 8 && m.dst != FOUNDATION).count();
+    if own.len() + between_cells != mine.len() {
+        own = mine; // refused as it is
+    }
+    let (mut out, mut stats) = shorten::shorten(&mut domain, &start, &own, limits);
+    stats.before = own.len();
+    out.retain(|m| !domain.automatic(m));
+    stats.after = out.len();
+    (out, stats)
+}
+
+/// The moves of a line in the Python notation (`3a`, `a5`, `2o`, `48x3`), separated by
+/// spaces; `None` on a word that is not a move.
+pub fn parse_line(text: &str) -> Option<Vec<Move>> {
+    let place = |c: u8| -> Option<u8> {
+        match c {
+            b'1'..=b'8' => Some(c - b'1'),
+            b'a'..=b'h' => Some(8 + c - b'a'),
+            b'o' => Some(FOUNDATION),
+            _ => None,
+        }
+    };
+    text.split_whitespace()
+        .map(|word| {
+            let bytes = word.as_bytes();
+            if bytes.len() < 2 {
+                return None;
+            }
+            let count = match &bytes[2..] {
+                [] => 1,
+                [b'x', digits @ ..] => std::str::from_utf8(digits).ok()?.parse::<u8>().ok()?,
+                _ => return None,
+            };
+            Some(Move { src: place(bytes[0])?, dst: place(bytes[1])?, count, card: NO_CARD })
+        })
+        .collect()
+}
+
+/// The limits of a free-cell shortening after a search that ends at `deadline`: `depth`
+/// as [`Limits::depth`], `tries` positions at most.
+pub fn limits(deadline: Option<std::time::Instant>, depth: u8, tries: Option<u64>) -> Limits {
+    Limits { deadline, max_tries: tries.unwrap_or(DEFAULT_TRIES), depth: depth.min(2), rounds: 1, research: 0, research_depth: 0 }
+}
+
+/// Positions a free-cell shortening may make when the caller does not say (a line of a
+/// hundred moves makes about two thousand).
+pub const DEFAULT_TRIES: u64 = 20_000;
+
+#[cfg(test)]
+mod tests {
+    use super::super::{presets, Build, EmptyColumn, Rules, Runs, Solver, Wrap};
+    use super::*;
+    use crate::search::{Budget, Outcome};
+    use std::borrow::Cow;
+
+    fn deal(seed: u64) -> Vec<Vec<u8>> {
+        let mut deck: Vec<u8> = (0..52).collect();
+        let mut state = seed;
+        for i in (1..52).rev() {
+            let j = (super::super::position::splitmix(&mut state) % (i as u64 + 1)) as usize;
+            deck.swap(i, j);
+        }
+        (0..8).map(|c| deck.iter().skip(c).step_by(8).copied().collect()).collect()
+    }
+
+    /// Replay `line` from `root` with the rules' checks; the keys of its positions.
+    fn keys(game: &Game, root: &Position, line: &[Move]) -> Vec<u128> {
+        let mut domain = FreeCellLines { game };
+        let (states, _) = shorten::replay(&mut domain, root, line).expect("the line plays");
+        assert!(states.last().unwrap().is_won(), "the line wins");
+        states.iter().map(|s| s.key).collect()
+    }
+
+    #[test]
+    fn lines_get_shorter_and_never_repeat_a_position() {
+        let rules = Rules::new(8, 4, Build::Alternate, Wrap::None, EmptyColumn::Any, Runs::Supermove, false, 1).unwrap();
+        let solver = Solver::new(rules, Cow::Borrowed(presets::named("default").unwrap()));
+        for seed in 1..20 {
+            let root = solver.game.position(&deal(seed), &[NO_CARD; 4], &[0; 4]).unwrap();
+            let found = solver.solve(&root, &mut Budget::new(Some(200_000), None));
+            if found.outcome != Outcome::Won {
+                continue;
+            }
+            // A loop put in: the first card to a cell goes to another cell and back.
+            let mut line = found.line.clone();
+            if let Some(k) = line.iter().position(|m| m.dst >= 8 && m.dst != FOUNDATION) {
+                let cell = line[k].dst;
+                let other = if cell == 8 { 11 } else { 8 };
+                let (a, b) = (Move { src: cell, dst: other, count: 1, card: NO_CARD }, Move { src: other, dst: cell, count: 1, card: NO_CARD });
+                line.splice(k + 1..k + 1, [a, b]);
+            }
+            for depth in 0..=2 {
+                let (short, stats) = shorten(&solver.game, &root, &line, &limits(None, depth, None));
+                assert!(short.len() < line.len() || line.len() == found.line.len(), "seed {seed} depth {depth}");
+                assert!(short.len() <= found.line.len(), "seed {seed} depth {depth}");
+                assert_eq!(stats.after, short.len());
+                let seen = keys(&solver.game, &root, &short);
+                let mut unique = seen.clone();
+                unique.sort_unstable();
+                unique.dedup();
+                assert_eq!(unique.len(), seen.len(), "seed {seed} depth {depth}: a position twice");
+            }
+        }
+    }
+}

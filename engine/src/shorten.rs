@@ -1,0 +1,490 @@
+//! Shortening a winning line after the search found it, for every game family.
+//!
+//! A search finds *a* win; its line can wander: a position may come back (a loop), a
+//! move may be taken back later with nothing else done to the two places it joined, or
+//! a few moves may do what one would. [`shorten`] cleans a line in rounds, each within
+//! the caller's [`Limits`]:
+//!
+//! 1. **Shortcuts.** A graph is made of the line's positions, joined by its moves, and
+//!    (while the limits allow) of their neighbourhood: every position one move away
+//!    from a position of the line, and the moves from those that land on a known
+//!    position. Positions are nodes by their canonical key (the key the family's
+//!    search uses: the order of columns or cells may not count), so a loop is a
+//!    cycle of the graph. A breadth-first search from the first position to a won one
+//!    gives the shortest line through the graph: no loop, and every shortcut of one or
+//!    two moves between positions of the line (fc-solve's `--optimize-solution`
+//!    re-searches the states of a solution the same way, breadth first).
+//! 2. **Moves taken back.** A move `A -> B` later followed by the move that puts the
+//!    same cards back `B -> A`, with no move between touching `A` or `B`: both go when
+//!    the line without them still plays and wins.
+//!
+//! Rounds repeat while the line gets shorter and the limits last. The last steps
+//! always run, whatever the limits: the moves taken back, then the graph of the line
+//! alone (no neighbours), so the line returned never repeats a position.
+//!
+//! A family plugs in through [`Domain`]: its positions, moves, canonical keys, and how
+//! a move made in one position is made in another position with the same key (the
+//! columns may be in another order).
+
+use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
+use std::time::Instant;
+
+/// A hasher for keys that are already well mixed (position keys): their low bits.
+#[derive(Default)]
+pub struct KeyHasher(u64);
+
+impl Hasher for KeyHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0 << 8 | b as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        }
+    }
+    fn write_u128(&mut self, value: u128) {
+        self.0 = (value as u64 ^ (value >> 64) as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    }
+    fn write_u64(&mut self, value: u64) {
+        self.0 = value.wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    }
+}
+
+type KeyMap<V> = HashMap<u128, V, BuildHasherDefault<KeyHasher>>;
+
+/// A game family as the shortener sees it.
+pub trait Domain {
+    type State: Clone;
+    type Move: Copy + std::fmt::Debug;
+    /// How the places of one position map onto the places of another with the same key.
+    type Perm;
+    /// What `near` compares (made once per position).
+    type Sig;
+
+    /// The canonical key (equal for positions the family's search treats as one).
+    fn key(&self, s: &Self::State) -> u128;
+    /// Every move worth trying from `s`.
+    fn moves(&mut self, s: &Self::State, out: &mut Vec<Self::Move>);
+    /// Is `m` legal in `s`?
+    fn legal(&mut self, s: &Self::State, m: Self::Move) -> bool;
+    /// The position after the legal move `m`, and the move as played (what the line
+    /// records), with whatever the rules do by themselves after it.
+    fn play(&mut self, s: &Self::State, m: Self::Move) -> (Self::State, Self::Move);
+    /// The key of the position after `m` and whether it is won (`s` may be used as
+    /// scratch but must be as it was on return).
+    fn child(&mut self, s: &mut Self::State, m: Self::Move) -> (u128, bool) {
+        let (next, _) = self.play(s, m);
+        (self.key(&next), self.won(&next))
+    }
+    fn won(&self, s: &Self::State) -> bool;
+    /// Are the two positions the same place for place (not only by key)?
+    fn same(&self, a: &Self::State, b: &Self::State) -> bool;
+    /// A summary of a position for `near`.
+    fn sig(&self, s: &Self::State) -> Self::Sig;
+    /// A lower bound on the moves from `a` to `b` (0 when unknown); `u32::MAX` when
+    /// neither `b` nor any later position of a line through `b` is within two moves.
+    fn near(&self, a: &Self::Sig, b: &Self::Sig) -> u32;
+    /// The map from `from`'s places to `to`'s, for two positions with the same key.
+    fn perm(&self, from: &Self::State, to: &Self::State) -> Self::Perm;
+    /// The map that changes nothing (a line edited in place keeps its places).
+    fn identity(&self) -> Self::Perm;
+    /// The move `m`, made in `from`, made instead in `to` through `perm` (`None` when
+    /// it cannot be: the edited line is then refused).
+    fn translate(&self, perm: &Self::Perm, m: Self::Move, from: &Self::State, to: &Self::State) -> Option<Self::Move>;
+    /// When `b` (made in `b_from`) moves on the cards `a` (made in `a_from`) moved, from
+    /// where `a` put them: back where they came from ([`Joined::Back`]), or elsewhere
+    /// ([`Joined::Into`]: the one move, made in `a_from`, that takes them there at once).
+    fn join(&self, a: Self::Move, a_from: &Self::State, b: Self::Move, b_from: &Self::State) -> Joined<Self::Move>;
+    /// Do the two moves share a place (a column, a cell, the stock)?
+    fn touches(&self, a: Self::Move, b: Self::Move) -> bool;
+}
+
+/// Two moves of the same cards, one after the other (see [`Domain::join`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Joined<M> {
+    /// Not the same cards, or not from where the first move put them.
+    Apart,
+    /// The second move puts them back where the first took them from.
+    Back,
+    /// One move would do both.
+    Into(M),
+}
+
+/// How much a shortening may cost: a deadline and a number of moves tried (each
+/// position made while looking for shortcuts counts one).
+#[derive(Clone, Copy, Debug)]
+pub struct Limits {
+    pub deadline: Option<Instant>,
+    pub max_tries: u64,
+    /// 0: loops and moves taken back only; 1: also shortcuts of one move; 2: also
+    /// shortcuts of two moves through the neighbourhood.
+    pub depth: u8,
+    /// Rounds at most.
+    pub rounds: u32,
+    /// Positions a family may spend searching the rest of the game again from a few
+    /// positions of the line (0: none), and that search's cost per move.
+    pub research: u64,
+    pub research_depth: u8,
+}
+
+impl Limits {
+    /// Loops only: no search (what always runs last).
+    pub const LOOPS: Limits = Limits { deadline: None, max_tries: 0, depth: 0, rounds: 1, research: 0, research_depth: 0 };
+}
+
+/// What a shortening did.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Stats {
+    pub before: usize,
+    pub after: usize,
+    pub tries: u64,
+    pub rounds: u32,
+}
+
+/// Where a node's position comes from: a position of the line, or one move from one.
+#[derive(Clone, Copy)]
+enum Origin<M> {
+    Line(u32),
+    Near(u32, M),
+}
+
+struct Edge<M> {
+    to: u32,
+    /// The position the move was made in, and the move.
+    from: Origin<M>,
+    mv: M,
+}
+
+struct Spend {
+    tries: u64,
+    max: u64,
+    deadline: Option<Instant>,
+    stopped: bool,
+}
+
+impl Spend {
+    #[inline]
+    fn take(&mut self) -> bool {
+        if self.stopped {
+            return false;
+        }
+        self.tries += 1;
+        if self.tries >= self.max {
+            self.stopped = true;
+        } else if self.tries.is_multiple_of(256) {
+            if let Some(deadline) = self.deadline {
+                self.stopped = Instant::now() >= deadline;
+            }
+        }
+        !self.stopped
+    }
+}
+
+/// A line's positions (the first position first) and moves.
+pub type Played<D> = (Vec<<D as Domain>::State>, Vec<<D as Domain>::Move>);
+
+/// The positions of `line` from `root` (the first is `root`), with the moves as played;
+/// `None` if a move is illegal.
+pub fn replay<D: Domain>(d: &mut D, root: &D::State, line: &[D::Move]) -> Option<Played<D>> {
+    let mut states = Vec::with_capacity(line.len() + 1);
+    let mut played = Vec::with_capacity(line.len());
+    states.push(root.clone());
+    for &m in line {
+        let s = states.last().unwrap();
+        if !d.legal(s, m) {
+            return None;
+        }
+        let (next, p) = d.play(s, m);
+        states.push(next);
+        played.push(p);
+    }
+    Some((states, played))
+}
+
+/// A shorter winning line from `root` than `line` (which must win), within `limits`,
+/// and what it cost. The line returned repeats no position.
+pub fn shorten<D: Domain>(d: &mut D, root: &D::State, line: &[D::Move], limits: &Limits) -> (Vec<D::Move>, Stats) {
+    let mut stats = Stats { before: line.len(), after: line.len(), ..Stats::default() };
+    let Some((mut states, mut moves)) = replay(d, root, line) else {
+        return (line.to_vec(), stats);
+    };
+    if !d.won(states.last().unwrap()) {
+        return (line.to_vec(), stats);
+    }
+    let mut spend = Spend { tries: 0, max: limits.max_tries, deadline: limits.deadline, stopped: limits.max_tries == 0 };
+    if let Some(deadline) = limits.deadline {
+        spend.stopped |= Instant::now() >= deadline;
+    }
+    for _ in 0..limits.rounds {
+        if spend.stopped {
+            break;
+        }
+        stats.rounds += 1;
+        let before = moves.len();
+        if let Some((s, m)) = shortest(d, &states, &moves, limits.depth, &mut spend) {
+            states = s;
+            moves = m;
+        }
+        join_pairs(d, &mut states, &mut moves);
+        if moves.len() >= before {
+            break;
+        }
+    }
+    // Whatever the limits: no move taken back without need, no position twice.
+    join_pairs(d, &mut states, &mut moves);
+    let mut none = Spend { tries: 0, max: 0, deadline: None, stopped: true };
+    if let Some((s, m)) = shortest(d, &states, &moves, 0, &mut none) {
+        states = s;
+        moves = m;
+    }
+    let _ = states;
+    stats.tries = spend.tries;
+    stats.after = moves.len();
+    (moves, stats)
+}
+
+/// The shortest line through the graph of the line's positions and (with `depth`) their
+/// neighbourhood, as its positions and moves; `None` if nothing is shorter.
+fn shortest<D: Domain>(d: &mut D, states: &[D::State], moves: &[D::Move], depth: u8, spend: &mut Spend) -> Option<Played<D>> {
+    let n = moves.len();
+    let mut ids: KeyMap<u32> = KeyMap::default();
+    ids.reserve(n * 8 + 16);
+    let mut origins: Vec<Origin<D::Move>> = Vec::with_capacity(n * 8 + 16);
+    let mut won: Vec<bool> = Vec::with_capacity(n * 8 + 16);
+    let mut edges: Vec<(u32, Edge<D::Move>)> = Vec::with_capacity(n * 8 + 16);
+    let mut line_node = Vec::with_capacity(n + 1);
+    for (i, s) in states.iter().enumerate() {
+        let key = d.key(s);
+        let id = *ids.entry(key).or_insert_with(|| {
+            origins.push(Origin::Line(i as u32));
+            won.push(d.won(s));
+            origins.len() as u32 - 1
+        });
+        line_node.push(id);
+    }
+    for (i, &m) in moves.iter().enumerate() {
+        edges.push((line_node[i], Edge { to: line_node[i + 1], from: Origin::Line(i as u32), mv: m }));
+    }
+    let mut generated = Vec::with_capacity(64);
+    let sigs: Vec<D::Sig> = if depth >= 1 { states.iter().map(|s| d.sig(s)).collect() } else { Vec::new() };
+    // For each position of the line, the later positions that a few moves might reach
+    // (`near` is a lower bound on the moves between two positions, 0 if unknown).
+    let mut targets: Vec<Vec<u32>> = vec![Vec::new(); if depth >= 2 { n } else { 0 }];
+    let mut children: Vec<(u32, u32, D::Move)> = Vec::new(); // (line index, node, move)
+    'line: for i in 0..n {
+        if depth == 0 {
+            break;
+        }
+        let mut one = false;
+        for j in i + 2..=n {
+            let lower = d.near(&sigs[i], &sigs[j]);
+            if lower == u32::MAX {
+                break; // no later position is closer
+            }
+            one |= lower <= 1;
+            if depth >= 2 && j >= i + 3 && lower <= depth as u32 {
+                targets[i].push(j as u32);
+            }
+        }
+        if !one && (depth < 2 || targets[i].is_empty()) {
+            continue;
+        }
+        let mut s = states[i].clone();
+        d.moves(&s, &mut generated);
+        for &m in generated.iter() {
+            if !spend.take() {
+                break 'line;
+            }
+            let (key, is_won) = d.child(&mut s, m);
+            let id = *ids.entry(key).or_insert_with(|| {
+                origins.push(Origin::Near(i as u32, m));
+                won.push(is_won);
+                origins.len() as u32 - 1
+            });
+            edges.push((line_node[i], Edge { to: id, from: Origin::Line(i as u32), mv: m }));
+            if depth >= 2 && matches!(origins[id as usize], Origin::Near(k, _) if k == i as u32) {
+                children.push((i as u32, id, m));
+            }
+        }
+    }
+    // Two moves: from a neighbour to any known position, where some later position of
+    // the line is close enough.
+    'near: for &(i, id, m) in children.iter() {
+        let (mut x, _) = d.play(&states[i as usize], m);
+        let sx = d.sig(&x);
+        if !targets[i as usize].iter().any(|&j| d.near(&sx, &sigs[j as usize]) < depth as u32) {
+            continue;
+        }
+        d.moves(&x, &mut generated);
+        for &m2 in generated.iter() {
+            if !spend.take() {
+                break 'near;
+            }
+            let (key2, _) = d.child(&mut x, m2);
+            if let Some(&to) = ids.get(&key2) {
+                if to != id {
+                    edges.push((id, Edge { to, from: Origin::Near(i, m), mv: m2 }));
+                }
+            }
+        }
+    }
+    // Breadth first from the first position; the line's own edges come first, so ties
+    // keep the line.
+    let count = origins.len();
+    let mut start = vec![0u32; count + 1];
+    for (from, _) in edges.iter() {
+        start[*from as usize + 1] += 1;
+    }
+    for k in 0..count {
+        start[k + 1] += start[k];
+    }
+    let mut order = vec![0u32; edges.len()];
+    let mut fill = start.clone();
+    for (index, (from, _)) in edges.iter().enumerate() {
+        order[fill[*from as usize] as usize] = index as u32;
+        fill[*from as usize] += 1;
+    }
+    let mut via = vec![u32::MAX; count];
+    let mut dist = vec![u32::MAX; count];
+    let mut queue = std::collections::VecDeque::new();
+    let root = line_node[0];
+    dist[root as usize] = 0;
+    queue.push_back(root);
+    let mut goal = None;
+    while let Some(u) = queue.pop_front() {
+        if won[u as usize] {
+            goal = Some(u);
+            break;
+        }
+        for &e in &order[start[u as usize] as usize..start[u as usize + 1] as usize] {
+            let to = edges[e as usize].1.to;
+            if dist[to as usize] == u32::MAX {
+                dist[to as usize] = dist[u as usize] + 1;
+                via[to as usize] = e;
+                queue.push_back(to);
+            }
+        }
+    }
+    let goal = goal?;
+    if dist[goal as usize] as usize >= n {
+        return None; // nothing shorter (a line with a loop has a shorter path)
+    }
+    let mut path = Vec::with_capacity(dist[goal as usize] as usize);
+    let mut at = goal;
+    while at != root {
+        let e = via[at as usize];
+        path.push(e);
+        at = edges[e as usize].0;
+    }
+    path.reverse();
+    // Play the path from the first position, each move made where the line now is.
+    let mut new_states = Vec::with_capacity(path.len() + 1);
+    let mut new_moves = Vec::with_capacity(path.len());
+    new_states.push(states[0].clone());
+    for e in path {
+        let edge = &edges[e as usize].1;
+        let made_in = match edge.from {
+            Origin::Line(i) => states[i as usize].clone(),
+            Origin::Near(i, m) => d.play(&states[i as usize], m).0,
+        };
+        let cur = new_states.last().unwrap();
+        let perm = d.perm(&made_in, cur);
+        let m = d.translate(&perm, edge.mv, &made_in, cur)?;
+        if !d.legal(cur, m) {
+            return None;
+        }
+        let (next, played) = d.play(cur, m);
+        new_states.push(next);
+        new_moves.push(played);
+    }
+    if !d.won(new_states.last().unwrap()) {
+        return None;
+    }
+    Some((new_states, new_moves))
+}
+
+/// Join the moves of the same cards: a move later taken back (same cards, back where
+/// they came from, no move between touching either place) goes with the move taking it
+/// back; two moves of the same cards become one. Each change is kept when the line
+/// still plays and wins.
+fn join_pairs<D: Domain>(d: &mut D, states: &mut Vec<D::State>, moves: &mut Vec<D::Move>) {
+    let mut j = 1;
+    while j < moves.len() {
+        let mut changed = false;
+        let mut i = j;
+        while i > 0 {
+            i -= 1;
+            let joined = d.join(moves[i], &states[i], moves[j], &states[j]);
+            changed = match joined {
+                Joined::Apart => {
+                    if d.touches(moves[i], moves[j]) {
+                        break;
+                    }
+                    continue;
+                }
+                Joined::Back => edited(d, states, moves, i, j, None, None),
+                Joined::Into(m) => edited(d, states, moves, i, j, None, Some(m)) || edited(d, states, moves, i, j, Some(m), None),
+            };
+            break;
+        }
+        if changed {
+            j = i.max(1);
+        } else {
+            j += 1;
+        }
+    }
+}
+
+/// The line with move `i` replaced by `at_i` and move `j` by `at_j` (i < j; `None`:
+/// left out; both made as in position `i`), if it still plays and wins, made in place.
+/// Once the edited line is back on the old one, place for place, the rest is kept.
+fn edited<D: Domain>(d: &mut D, states: &mut Vec<D::State>, moves: &mut Vec<D::Move>, i: usize, j: usize, at_i: Option<D::Move>, at_j: Option<D::Move>) -> bool {
+    // The positions after position `i` and the moves from move `i`, up to `resume`.
+    let mut new_states: Vec<D::State> = Vec::new();
+    let mut new_moves: Vec<D::Move> = Vec::new();
+    let mut resume = None;
+    let same = d.identity();
+    for k in i..moves.len() {
+        let (m, from) = match k {
+            _ if k == i => match at_i {
+                Some(m) => (m, i),
+                None => continue,
+            },
+            _ if k == j => match at_j {
+                Some(m) => (m, i),
+                None => continue,
+            },
+            _ => (moves[k], k),
+        };
+        let cur = new_states.last().unwrap_or(&states[i]);
+        if k > j && d.same(cur, &states[k]) {
+            // `cur` is the last new position, or position `i` itself.
+            resume = Some(if new_states.pop().is_some() { (k, k) } else { (k + 1, k) });
+            break;
+        }
+        let Some(m) = d.translate(&same, m, &states[from], cur) else { return false };
+        if !d.legal(cur, m) {
+            return false;
+        }
+        let (next, played) = d.play(cur, m);
+        new_states.push(next);
+        new_moves.push(played);
+    }
+    match resume {
+        Some((state_end, move_end)) => {
+            // The old moves `i .. k` and the positions between them give way to the new
+            // ones; the old position `k` stays (the same), unless it is position `i`.
+            states.splice(i + 1..state_end, new_states);
+            moves.splice(i..move_end, new_moves);
+        }
+        None => {
+            if !new_states.last().is_some_and(|s| d.won(s)) {
+                return false;
+            }
+            states.splice(i + 1.., new_states);
+            moves.splice(i.., new_moves);
+        }
+    }
+    true
+}

@@ -1,0 +1,223 @@
+//! The Spider family as [`crate::shorten`] sees it.
+//!
+//! Positions are the search's own (`Pos`), keyed as it keys them: the face-down cards
+//! are part of a column, so a position where a card has turned is another position;
+//! the order of the columns counts while the stock lasts (a deal goes to fixed columns)
+//! and not after. Moves are every legal move (`Game::legal_moves`), a deal included.
+
+use super::{rank, Game, Move, Pos, COLUMNS, DEAL, RUNS};
+use crate::search::Solution;
+use crate::shorten::{self, Domain, Joined, Limits, Stats};
+
+pub struct SpiderLines {
+    pub game: Game,
+}
+
+/// What `near` compares: the columns in place, deals made, runs removed.
+pub struct Sig {
+    cols: [u32; COLUMNS],
+    dealt: u8,
+    removed: u8,
+}
+
+impl Domain for SpiderLines {
+    type State = Pos;
+    type Move = Move;
+    type Perm = [u8; COLUMNS];
+    type Sig = Sig;
+
+    fn key(&self, s: &Pos) -> u128 {
+        self.game.key(s) as u128
+    }
+
+    fn moves(&mut self, s: &Pos, out: &mut Vec<Move>) {
+        out.clear();
+        out.extend(self.game.legal_moves(s));
+    }
+
+    fn legal(&mut self, s: &Pos, m: Move) -> bool {
+        let g = &self.game;
+        if m.src == DEAL {
+            return m == Move::DEAL && g.deals_left(s) > 0 && !g.has_empty(s);
+        }
+        let (src, dst, count) = (m.src as usize, m.dst as usize, m.count as usize);
+        if src >= COLUMNS || dst >= COLUMNS || src == dst || count == 0 {
+            return false;
+        }
+        let from = g.store.info(s.cols[src]);
+        if count > from.movable as usize {
+            return false;
+        }
+        let cards = g.store.cards(s.cols[src]);
+        let card = cards[cards.len() - count];
+        let to = g.store.info(s.cols[dst]);
+        to.is_empty() || rank(to.top) == rank(card) + 1
+    }
+
+    fn play(&mut self, s: &Pos, m: Move) -> (Pos, Move) {
+        (self.game.apply(s, m), m)
+    }
+
+    fn won(&self, s: &Pos) -> bool {
+        s.removed == RUNS
+    }
+
+    fn same(&self, a: &Pos, b: &Pos) -> bool {
+        a == b
+    }
+
+    fn sig(&self, s: &Pos) -> Sig {
+        Sig { cols: s.cols, dealt: s.dealt, removed: s.removed }
+    }
+
+    fn near(&self, a: &Sig, b: &Sig) -> u32 {
+        if b.dealt > a.dealt + 2 || b.removed > a.removed + 2 {
+            return u32::MAX;
+        }
+        if b.dealt != a.dealt {
+            return (b.dealt - a.dealt) as u32;
+        }
+        // A move changes two columns.
+        let changed = (0..COLUMNS).filter(|&c| a.cols[c] != b.cols[c]).count() as u32;
+        changed.div_ceil(2)
+    }
+
+    fn perm(&self, from: &Pos, to: &Pos) -> [u8; COLUMNS] {
+        let mut perm = self.identity();
+        if self.game.deals_left(from) > 0 {
+            return perm;
+        }
+        let mut used = [false; COLUMNS];
+        for i in 0..COLUMNS {
+            if let Some(j) = (0..COLUMNS).find(|&j| !used[j] && to.cols[j] == from.cols[i]) {
+                used[j] = true;
+                perm[i] = j as u8;
+            }
+        }
+        perm
+    }
+
+    fn identity(&self) -> [u8; COLUMNS] {
+        std::array::from_fn(|i| i as u8)
+    }
+
+    fn translate(&self, perm: &[u8; COLUMNS], m: Move, _from: &Pos, _to: &Pos) -> Option<Move> {
+        if m.src == DEAL {
+            return Some(m);
+        }
+        Some(Move { src: perm[m.src as usize], dst: perm[m.dst as usize], count: m.count })
+    }
+
+    fn join(&self, a: Move, _a_from: &Pos, b: Move, _b_from: &Pos) -> Joined<Move> {
+        if a.src == DEAL || b.src != a.dst || b.count != a.count {
+            Joined::Apart
+        } else if b.dst == a.src {
+            Joined::Back
+        } else {
+            Joined::Into(Move { src: a.src, dst: b.dst, count: a.count })
+        }
+    }
+
+    fn touches(&self, a: Move, b: Move) -> bool {
+        a.src == DEAL || b.src == DEAL || a.src == b.src || a.src == b.dst || a.dst == b.src || a.dst == b.dst
+    }
+}
+
+/// Shorten a winning line from a position given as [`super::solve`] takes it.
+pub fn shorten(columns: &[(Vec<u8>, Vec<u8>)], stock: &[u8], removed: u8, by_suit: bool, line: &[Move], limits: &Limits) -> Result<(Vec<Move>, Stats), String> {
+    let (game, root) = Game::new(columns, stock, removed, by_suit)?;
+    let mut domain = SpiderLines { game };
+    let mut line = line.to_vec();
+    if limits.research > 0 {
+        line = research(&mut domain, stock, by_suit, &root, line, limits);
+    }
+    Ok(shorten::shorten(&mut domain, &root, &line, limits))
+}
+
+/// The columns of `pos` as `Game::new` takes them.
+fn columns_of(game: &Game, pos: &Pos) -> Vec<(Vec<u8>, Vec<u8>)> {
+    pos.cols
+        .iter()
+        .map(|&id| {
+            let info = game.store.info(id);
+            let cards = game.store.cards(id);
+            (cards[..info.down as usize].to_vec(), cards[info.down as usize..].to_vec())
+        })
+        .collect()
+}
+
+/// Search the rest of the game again from a few positions of the line (after each of
+/// the last deals), with the family's best-first search and a higher cost per move
+/// (shorter lines), and keep any shorter rest. The latest start goes first: its search
+/// is the smallest.
+fn research(d: &mut SpiderLines, stock: &[u8], by_suit: bool, root: &Pos, mut line: Vec<Move>, limits: &Limits) -> Vec<Move> {
+    let Some((states, _)) = shorten::replay(d, root, &line) else { return line };
+    // After each deal (the first position if there is none).
+    let mut starts: Vec<usize> = vec![0];
+    starts.extend(line.iter().enumerate().filter(|(_, m)| m.src == DEAL).map(|(i, _)| i + 1));
+    let keep = starts.len().saturating_sub(RESEARCH_DEALS);
+    starts.drain(..keep);
+    let nodes = (limits.research / starts.len().max(1) as u64).max(1);
+    let base = if by_suit { super::SPIDER_BASE } else { super::WIDOW_BASE };
+    let w = super::Weights { depth: limits.research_depth as i32, ..base };
+    let mut states = states;
+    for &start in starts.iter().rev() {
+        if start >= line.len() {
+            continue;
+        }
+        if let Some(deadline) = limits.deadline {
+            if std::time::Instant::now() >= deadline {
+                break;
+            }
+        }
+        let at = states[start];
+        let columns = columns_of(&d.game, &at);
+        let rest = &stock[at.dealt as usize * COLUMNS..];
+        let Ok((mut game, fresh)) = Game::new(&columns, rest, at.removed, by_suit) else { continue };
+        let mut positions = 0;
+        let seconds = limits.deadline.map(|t| t.saturating_duration_since(std::time::Instant::now()).as_secs_f64());
+        let mut budget = crate::search::Budget::new(Some(nodes), seconds);
+        let (outcome, tail) = super::pass(&mut game, fresh, &w, &mut positions, &mut budget);
+        if outcome == crate::search::Outcome::Won && tail.len() < line.len() - start {
+            let mut candidate = line[..start].to_vec();
+            candidate.extend(tail);
+            if let Some((s, _)) = shorten::replay(d, root, &candidate) {
+                if d.won(s.last().unwrap()) {
+                    line = candidate;
+                    states = s;
+                }
+            }
+        }
+    }
+    line
+}
+
+/// Shorten the line of a won `solution` in place (nothing else changes).
+pub fn shorten_solution(columns: &[(Vec<u8>, Vec<u8>)], stock: &[u8], removed: u8, by_suit: bool, solution: &mut Solution<Move>, limits: &Limits) {
+    if solution.outcome == crate::search::Outcome::Won {
+        if let Ok((line, _)) = shorten(columns, stock, removed, by_suit, &solution.line, limits) {
+            solution.line = line;
+        }
+    }
+}
+
+/// The limits of a Spider-family shortening after a search that ends at `deadline`:
+/// `depth` as [`Limits::depth`] (from 2 on, the rest of the game is also searched
+/// again after the last deals), `tries` positions for the shortcuts.
+pub fn limits(deadline: Option<std::time::Instant>, depth: u8, tries: Option<u64>, by_suit: bool) -> Limits {
+    let research = if depth >= 2 { RESEARCH_NODES } else { 0 };
+    let weight = if by_suit { RESEARCH_WEIGHT_SPIDER } else { RESEARCH_WEIGHT_WIDOW };
+    Limits { deadline, max_tries: tries.unwrap_or(DEFAULT_TRIES), depth: depth.min(2), rounds: 1, research, research_depth: weight }
+}
+
+/// Positions a Spider-family shortening may make looking for shortcuts.
+pub const DEFAULT_TRIES: u64 = 200_000;
+/// Positions the searches of the rest of the game may make, in all.
+pub const RESEARCH_NODES: u64 = 200_000;
+/// Their cost per move (the main search's is 0 or 1): shorter lines, a wider search.
+/// Fitted on deals 1-30 of each game (Spider 180.5 moves median with 3, 182.5 with 2;
+/// Black Widow 171 with 2, 176 with 3).
+pub const RESEARCH_WEIGHT_SPIDER: u8 = 3;
+pub const RESEARCH_WEIGHT_WIDOW: u8 = 2;
+/// They start after each of the last this many deals.
+pub const RESEARCH_DEALS: usize = 3;
