@@ -68,7 +68,7 @@ async def new_game(body: schemas.NewGame, request: Request, who: Creator) -> Sta
             found = pool.reuse(game_id)
         if found is None or daily.is_todays_deal(game_id, found.deal):
             return {}, None
-        state = games.create(game_id, found.deal, body.undo, True, owner=owner, think_seconds=body.think)
+        state = games.create(game_id, found.deal, body.undo, True, owner=owner, think_seconds=body.think, line=found.line)
         if found.line:  # the pool's proof makes the first hints instant
             solver.remember_line(initial(game_id, found.deal), found.line)
         return state, found
