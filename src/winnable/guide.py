@@ -110,7 +110,7 @@ class Line:
     def rest_after_home(self, position: Position, at: int) -> tuple[str, ...] | None:
         """The rest of the line from ``positions[at]`` played from ``position``, which is
         that position with some cards sent home early (free-cell games' safe moves home):
-        the line's moves of those cards home are dropped. None if it does not work out
+        the line's moves of those cards (home, or to a cell on the way) are dropped. None if it does not work out
         (checked by the rules: the answer always wins from ``position``)."""
         if not hasattr(position, "foundation_cards") or not 0 <= at < len(self.moves):
             return None
@@ -119,10 +119,12 @@ class Line:
         try:
             for index in range(at, len(self.moves)):
                 before, text = self.positions[index], self.moves[index]
-                described = before.describe_move(before.parse_move(text))
-                if described.get("to") == "foundation" and described.get("card") is not None \
-                        and described["card"] in {str(card) for card in current.foundation_cards()}:
-                    continue  # that card went home early
+                move = before.parse_move(text)
+                card = before.describe_move(move).get("card")
+                if card is not None and card in {str(home) for home in current.foundation_cards()}:
+                    continue  # that card went home early: where the line moves it is moot
+                if current.describe_move(move).get("card") != card:
+                    return None  # the line would move another card here
                 current = current.play(text)
                 rest.append(text)
         except WinnableError:

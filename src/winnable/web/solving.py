@@ -236,12 +236,15 @@ async def hint(solver: Solver, game: Snapshot, seconds: float, parent: Position 
     answer: dict[str, Any] = {"move": None, "knows_hidden": knows_hidden, "at": len(game.moves)}
     if position.is_won():
         return Answer(answer | {"verdict": "won", "message": N_("The game is won."), "seconds": 0.0, "cached": True})
-    if not position.legal_moves():
+    kept = await anyio.to_thread.run_sync(kept_line, game.cls, line) if line else None
+    rest = await anyio.to_thread.run_sync(rest_on_line, kept, game, prefixes) if kept is not None else None
+    if rest is None and not position.legal_moves():
         return Answer(answer | {"verdict": "lost", "message": N_("No winning line from here: no move is left."), "seconds": 0.0, "cached": True})
-    rest = await anyio.to_thread.run_sync(lambda: rest_on_line(kept_line(game.cls, line), game, prefixes)) if line else None
     keep = None
     if rest is not None:
         known = Known(Status.WON, rest, cached=True)
+        if kept is not None and kept.at(position) is None:  # picked up past moves home: keep it from here
+            keep = stored_line(await anyio.to_thread.run_sync(Line.of, position, rest))
     else:
         last_move = game.moves[-1] if game.moves else None
         known = await solver.verdict(position, started + seconds * MARGIN, client, parent, last_move, on_search)
