@@ -40,7 +40,7 @@ from winnable.errors import WinnableError
 from winnable.game import Move, Position
 from winnable.solver import Budget, Status, solve
 
-__all__ = ["Guide", "Hint", "Line", "undo_free"]
+__all__ = ["Guide", "Hint", "Line", "home_first", "undo_free"]
 
 
 def key(position: Position) -> str:
@@ -130,6 +130,52 @@ class Line:
         except WinnableError:
             return None
         return tuple(rest) if current.is_won() else None
+
+
+def home_first(line: Line) -> Line:
+    """``line`` as a player whose safe moves home are played by themselves meets it (the
+    free-cell family's option, on the web page): after each move, every safe move home
+    (:meth:`~winnable.freecell.FreeCellFamily.safe_moves_home`, the first one each time,
+    as the web app plays them), and the line's later moves of those cards left out. Such
+    a player stays on the line, and one who plays them by hand is hinted them. Never
+    longer; ``line`` itself if it does not work out or the game has no such moves.
+
+    >>> import winnable
+    >>> start = winnable.deal("freecell", 30002)
+    >>> line = Line.of(start, [str(move) for move in winnable.solve(start).line])
+    >>> home = home_first(line)
+    >>> len(home) <= len(line) and start.play_line(home.moves).is_won()
+    True
+    """
+    start = line.start
+    if not hasattr(start, "safe_moves_home"):
+        return line
+    moves: list[str] = []
+    current, index = start, 0
+    try:
+        while not current.is_won() and len(moves) <= len(line):
+            safe = current.safe_moves_home()
+            if safe:
+                moves.append(str(safe[0]))
+                current = current.play(safe[0])
+                continue
+            if index >= len(line.moves):
+                return line
+            before, text = line.positions[index], line.moves[index]
+            index += 1
+            move = before.parse_move(text)
+            card = before.describe_move(move).get("card")
+            if card is not None and card in {str(home) for home in current.foundation_cards()}:
+                continue
+            if current.describe_move(move).get("card") != card:
+                return line
+            current = current.play(text)
+            moves.append(text)
+    except WinnableError:
+        return line
+    if not current.is_won() or len(moves) > len(line):
+        return line
+    return Line.of(start, moves)
 
 
 @dataclass(frozen=True)

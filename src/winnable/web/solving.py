@@ -39,7 +39,7 @@ import anyio.to_thread
 
 from winnable.errors import WinnableError
 from winnable.game import Position
-from winnable.guide import Line, undo_free
+from winnable.guide import Line, home_first, undo_free
 from winnable.solver import Budget, Status, solve
 from winnable.web.cache import ByteLRU
 from winnable.web.i18n import NP_, N_
@@ -166,7 +166,8 @@ _lines = ByteLRU(16 << 20)
 
 def kept_line(cls: type[Position], stored: dict | None) -> Line | None:
     """The game's hints' line from its stored form (``{"from": text, "moves": [...]}``),
-    replayed once per process (kept in a small cache: it is only ever rebuilt from the
+    with the safe moves home first (:func:`~winnable.guide.home_first`: the page may
+    play them by itself), replayed once per process (kept in a small cache: it is only ever rebuilt from the
     database's copy, so every process agrees). None if there is none, or if it no longer
     replays under the current rules."""
     if not stored or not isinstance(stored.get("from"), str) or not isinstance(stored.get("moves"), list):
@@ -175,7 +176,7 @@ def kept_line(cls: type[Position], stored: dict | None) -> Line | None:
     line = _lines.get(cache_key)
     if line is None:
         try:
-            line = Line.of(cls.from_text(stored["from"]), stored["moves"])
+            line = home_first(Line.of(cls.from_text(stored["from"]), stored["moves"]))
         except (WinnableError, ValueError, LookupError, TypeError):
             log.warning("a kept hint line of %s no longer replays; dropped", cls.game_id)
             return None
@@ -262,7 +263,7 @@ def new_line(position: Position, parent: Position | None, line: Sequence[str]) -
     keeping that move when the rules allow (two moves shorter)."""
     if parent is not None and line and position.play(line[0]).to_text() == parent.to_text():
         line = undo_free(position, parent, line) or line
-    return Line.of(position, line)
+    return home_first(Line.of(position, line))
 
 
 def _worded(answer: dict[str, Any], known: Known, position: Position, knows_hidden: bool, seconds: float) -> dict[str, Any]:
@@ -323,7 +324,7 @@ async def analysis(solver: Solver, game: Snapshot, prefixes: Callable[[int], Pos
         else:
             known = await solver.verdict(position, deadline, client, on_search=charge)
             if k == len(moves) and known.status is Status.WON and known.line:
-                new = await anyio.to_thread.run_sync(Line.of, position, known.line)
+                new = await anyio.to_thread.run_sync(lambda: home_first(Line.of(position, known.line)))
                 keep[0] = stored_line(new)
                 known = dataclasses.replace(known, line=new.moves)
         searched += known.positions
