@@ -34,7 +34,7 @@ position plus cards sent home early gets the rest of the line without those card
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Iterable, Sequence
+from typing import Iterable, Sequence
 
 from winnable.errors import WinnableError
 from winnable.game import Move, Position

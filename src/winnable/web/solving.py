@@ -167,9 +167,9 @@ _lines = ByteLRU(16 << 20)
 def kept_line(cls: type[Position], stored: dict | None) -> Line | None:
     """The game's hints' line from its stored form (``{"from": text, "moves": [...]}``),
     with the safe moves home first (:func:`~winnable.guide.home_first`: the page may
-    play them by itself), replayed once per process (kept in a small cache: it is only ever rebuilt from the
-    database's copy, so every process agrees). None if there is none, or if it no longer
-    replays under the current rules."""
+    play them by itself), replayed once per process (kept in a small cache: it is only
+    ever rebuilt from the database's copy, so every process agrees). None if there is
+    none, or if it no longer replays under the current rules."""
     if not stored or not isinstance(stored.get("from"), str) or not isinstance(stored.get("moves"), list):
         return None
     cache_key = (cls.game_id, stored["from"], tuple(stored["moves"]))
@@ -237,8 +237,11 @@ async def hint(solver: Solver, game: Snapshot, seconds: float, parent: Position 
     answer: dict[str, Any] = {"move": None, "knows_hidden": knows_hidden, "at": len(game.moves)}
     if position.is_won():
         return Answer(answer | {"verdict": "won", "message": N_("The game is won."), "seconds": 0.0, "cached": True})
-    kept = await anyio.to_thread.run_sync(kept_line, game.cls, line) if line else None
-    rest = await anyio.to_thread.run_sync(rest_on_line, kept, game, prefixes) if kept is not None else None
+    def on_line() -> tuple[Line | None, tuple[str, ...] | None]:
+        kept = kept_line(game.cls, line)
+        return kept, rest_on_line(kept, game, prefixes)
+
+    kept, rest = await anyio.to_thread.run_sync(on_line) if line else (None, None)
     if rest is None and not position.legal_moves():
         return Answer(answer | {"verdict": "lost", "message": N_("No winning line from here: no move is left."), "seconds": 0.0, "cached": True})
     keep = None
