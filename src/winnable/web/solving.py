@@ -253,19 +253,22 @@ async def hint(solver: Solver, game: Snapshot, seconds: float, parent: Position 
         last_move = game.moves[-1] if game.moves else None
         known = await solver.verdict(position, started + seconds * MARGIN, client, parent, last_move, on_search)
         if known.status is Status.WON:
-            new = await anyio.to_thread.run_sync(new_line, position, parent, known.line)
+            new = await anyio.to_thread.run_sync(new_line, position, parent, known.line, kept)
             keep = stored_line(new)
             known = dataclasses.replace(known, line=new.moves)
     answer |= {"verdict": known.status.value, "seconds": round(time.monotonic() - started, 4), "cached": known.cached}
     return Answer(_worded(answer, known, position, knows_hidden, seconds), keep)
 
 
-def new_line(position: Position, parent: Position | None, line: Sequence[str]) -> Line:
+def new_line(position: Position, parent: Position | None, line: Sequence[str], kept: Line | None = None) -> Line:
     """The line to keep from ``position``: ``line`` with its loops cut out, and if it
     starts by going back to ``parent`` (taking the player's move back), the same line
-    keeping that move when the rules allow (two moves shorter)."""
+    keeping that move when the rules allow (two moves shorter), else the shorter of it
+    and the move back followed by the ``kept`` line from ``parent``."""
     if parent is not None and line and position.play(line[0]).to_text() == parent.to_text():
-        line = undo_free(position, parent, line) or line
+        kept_rest = kept.rest(parent) if kept is not None else None
+        line = undo_free(position, parent, line) or (
+            (line[0], *kept_rest) if kept_rest is not None and 1 + len(kept_rest) < len(line) else line)
     return home_first(Line.of(position, line))
 
 
