@@ -349,9 +349,12 @@ def test_metrics_are_off_by_default_and_loopback_only(db_url):
 def test_rate_limits_per_client_with_retry_after(db_url):
     app = make_app(db_url, limit_default="30/minute", limit_solver="3/minute")
     flood = client_at(app, "10.0.8.1")
-    game = flood.post("/api/games", json={"game": "black-hole", "deal": 2}).json()
-    hints = [flood.get(f"/api/games/{game['id']}/hint").status_code for _ in range(5)]
-    assert hints == [200, 200, 200, 429, 429]
+    games = [flood.post("/api/games", json={"game": "black-hole", "deal": deal}).json() for deal in (2, 3, 4, 5, 6)]
+    hints = [flood.get(f"/api/games/{game['id']}/hint").status_code for game in games]
+    assert hints == [200, 200, 200, 429, 429]  # five searches
+    again = flood.get(f"/api/games/{games[0]['id']}/hint")  # the game's kept line: no search, no solver quota
+    assert again.status_code == 200 and again.json()["cached"] is True
+    game = games[0]
     codes = [flood.get("/api/catalog").status_code for _ in range(30)]
     assert codes.count(429) > 0 and codes[0] == 200
     refused = flood.get("/static/js/api.js")  # every endpoint counts

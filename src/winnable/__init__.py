@@ -12,9 +12,10 @@ from winnable.errors import EngineError, IllegalMoveError, ParseError, UnknownGa
 from winnable.game import Move, Position
 from winnable.games import deal, game_class, game_ids
 from winnable.solver import Budget, Status, Verdict, solve
+from winnable.guide import Guide, Hint, Line
 
 __all__ = [
-    "Budget", "Card", "EngineError", "IllegalMoveError", "Move", "ParseError", "Position", "Rank",
+    "Budget", "Card", "EngineError", "Guide", "Hint", "IllegalMoveError", "Line", "Move", "ParseError", "Position", "Rank",
     "Status", "Suit", "UnknownGameError", "Verdict", "WinnableError", "deal", "game_class", "game_ids",
     "solve",
 ]

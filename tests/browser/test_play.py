@@ -326,6 +326,30 @@ def test_tapping_the_hinted_card_plays_the_hinted_move(browser, server, game):
         page.context.close()
 
 
+def test_following_the_hints_the_moves_to_win_only_go_down(browser, server):
+    """Penguin 655106, safe moves home on (as players have it): the hint said 85 moves,
+    then 86, then 85... for ever. Now each hint continues the line shown, and the moves
+    to win the page shows drop at every tap of the hinted card."""
+    import re
+
+    page = new_page(browser, "phone")
+    try:
+        open_game(page, server, "penguin", 655106)
+        shown = []
+        for _ in range(30):
+            before = int(page.get_attribute("body", "data-moves"))
+            page.locator("#hint").tap()
+            page.wait_for_selector("#table .hint-src", timeout=30_000)
+            text = page.locator("#message").inner_text()
+            shown.append(int(re.search(r"A win is (\d+) moves? away", text).group(1)))
+            page.locator("#table .hint-src").first.tap()
+            page.wait_for_function(f"Number(document.body.dataset.moves) > {before}")
+        assert all(later < earlier for earlier, later in zip(shown, shown[1:])), shown
+        assert not page.page_errors
+    finally:
+        page.context.close()
+
+
 # -- finishing and safe moves home -------------------------------------------------------------
 
 

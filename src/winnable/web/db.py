@@ -104,6 +104,14 @@ class GameRow(Base):
     """When a timed game ran out of time (it is lost then)."""
     daily_day: Mapped[dt.date | None] = mapped_column(sa.Date, nullable=True)
     """The Daily this game is an attempt at (None for any other game)."""
+    # -- the hints' line (revision 0007) ----------------------------------------------
+    hint_line: Mapped[dict | None] = mapped_column(sa.JSON, nullable=True)
+    """The winning line the hints follow: ``{"from": position text, "moves": [...]}``,
+    the position it starts from (in the solver's view: hidden cards included) and its
+    moves. Kept with the game so that every worker and server, before and after a
+    restart, gives the next move of the same line (:mod:`winnable.web.solving`); never
+    sent to a client (it would show face-down cards). Not read with the game's other
+    columns: only hints and analyses need it."""
     # -- (revision 0008) ------------------------------------------------------------------
     layout: Mapped[str | None] = mapped_column(sa.Text, nullable=True)
     """The cards in dealing order (:class:`winnable.decks.Deck`'s notation) when the game

@@ -192,9 +192,11 @@ class Hint(BaseModel):
     message: str
     knows_hidden: bool
     at: int = Field(description="Number of moves played when the hint was computed.")
-    line_length: int | None = None
+    line_length: int | None = Field(None, description="Moves to win along the game's kept hint line (safe moves home "
+                                    "included): it drops with every hinted move played, and grows only if the player leaves the line.")
     seconds: float
-    cached: bool
+    cached: bool = Field(description="True when no search ran (the kept line, or what the server already knew): "
+                                     "such a hint counts against no solver limit.")
 
 
 class Checked(BaseModel):

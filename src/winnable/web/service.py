@@ -356,7 +356,10 @@ def today(now: dt.datetime) -> dt.date:
 
 # -- the service ----------------------------------------------------------------------
 _GAMES = GameRow.__table__
-_READ_GAME = select(_GAMES).where(_GAMES.c.id == sa.bindparam("id"))
+# Every column but the hints' line, which only hints and analyses read (``kept_line``).
+_READ_GAME = select(*[column for column in _GAMES.c if column.name != "hint_line"]).where(_GAMES.c.id == sa.bindparam("id"))
+_READ_LINE = select(_GAMES.c.hint_line).where(_GAMES.c.id == sa.bindparam("id"))
+_KEEP_LINE = _GAMES.update().where(_GAMES.c.id == sa.bindparam("game_id")).values(hint_line=sa.bindparam("hint_line"))
 _LOCK_GAME = _READ_GAME.with_for_update()
 _INSERT_GAME = _GAMES.insert()
 _CHANGED = ("moves", "undo_used", "restarts", "started_at", "status", "updated_at", "finished_at", "move_count",
@@ -366,6 +369,8 @@ _UPDATE_GAME = (_GAMES.update().where(_GAMES.c.id == sa.bindparam("game_id"))
                 .values({name: sa.bindparam(name) for name in _CHANGED}))
 _COUNT_HINT = (_GAMES.update().where(_GAMES.c.id == sa.bindparam("game_id"))
                .values(hints_used=func.coalesce(_GAMES.c.hints_used, 0) + 1))
+_COUNT_HINT_KEEP = (_GAMES.update().where(_GAMES.c.id == sa.bindparam("game_id"))
+                    .values(hints_used=func.coalesce(_GAMES.c.hints_used, 0) + 1, hint_line=sa.bindparam("hint_line")))
 
 
 @dataclasses.dataclass
@@ -398,6 +403,9 @@ class Stored:
     daily_day: dt.date | None = None
     layout: str | None = None
     """A Daily's deck order (then ``deal`` is None)."""
+    hint_line: dict | None = None
+    """The hints' line (see :class:`~winnable.web.db.GameRow`): set when a game is made
+    with a known line, else only by :meth:`GameService.keep_line`."""
 
     @property
     def deal_number(self) -> Source:
@@ -420,6 +428,7 @@ class GameService:
         self._lock_game = Statement(engine, _LOCK_GAME)
         self._insert_game = Statement(engine, _INSERT_GAME)
         self._update_game = Statement(engine, _UPDATE_GAME)
+        self._read_line = Query(engine, _READ_LINE)
         self.positions = positions or Positions()
         self._locks = [threading.Lock() for _ in range(64)]
         self.clock = utcnow
@@ -465,10 +474,27 @@ class GameService:
         status = effective_status(row, status_of(position), self.clock())
         return Snapshot(row.id, row.game, source_of(row), tuple(row.moves), position, status, row.daily_day)
 
-    def count_hint(self, game_id: str) -> None:
-        """One more hint used in this game (the game counts as assisted if won)."""
+    def count_hint(self, game_id: str, keep: dict | None = None) -> None:
+        """One more hint used in this game (the game counts as assisted if won); with
+        ``keep``, the line the hint came from becomes the game's hints' line, in the same
+        transaction."""
         with write_lock(self.engine), self.write_engine.begin() as connection:
-            connection.execute(_COUNT_HINT, {"game_id": game_id})
+            if keep is None:
+                connection.execute(_COUNT_HINT, {"game_id": game_id})
+            else:
+                connection.execute(_COUNT_HINT_KEEP, {"game_id": game_id, "hint_line": keep})
+
+    def kept_line(self, game_id: str) -> dict | None:
+        """The game's hints' line as stored (``{"from": text, "moves": [...]}``), or None."""
+        row = self._read_line.first(id=game_id) if valid_id(game_id) else None
+        line = None if row is None else row["hint_line"]
+        return line if isinstance(line, dict) else None
+
+    def keep_line(self, game_id: str, line: dict) -> None:
+        """Make ``line`` the game's hints' line (an analysis that found one from the
+        current position, off the line kept before)."""
+        with write_lock(self.engine), self.write_engine.begin() as connection:
+            connection.execute(_KEEP_LINE, {"game_id": game_id, "hint_line": line})
 
     def state(self, game_id: str, viewer=None) -> dict[str, Any]:
         row = self._read(game_id)
@@ -631,10 +657,14 @@ class GameService:
         connection.execute(_INSERT_GAME, row.columns())
 
     def create(self, game: str, deal: Any = None, undo: str = "unlimited", winnable_deal: bool = False,
-               owner=None, think_seconds: int | None = None, before=None) -> dict[str, Any]:
+               owner=None, think_seconds: int | None = None, before=None,
+               line: Sequence[str] | None = None) -> dict[str, Any]:
         """Store a new game (after every check of :meth:`new_row`); ``before(cursor)``
-        writes what goes with it in its transaction (a new guest's session)."""
+        writes what goes with it in its transaction (a new guest's session); ``line``, a
+        winning line from the deal already proved (the pool's), becomes its hints' line."""
         row, position = self.new_row(game, deal, undo, winnable_deal, owner, think_seconds)
+        if line:
+            row.hint_line = {"from": position.to_text(), "moves": list(line)}
         with transaction(self.engine) as cursor:
             if before is not None:
                 before(cursor)

@@ -5,9 +5,19 @@ bounded queue, fair between clients); each request has a time budget that covers
 wait in the queue as well as the search; when it runs out the answer is "unknown",
 never a late reply. The budgets a client may ask for are capped by the settings.
 
-Every verdict is cached by position, in a cache bounded by bytes. A position one move
-along a cached winning line inherits the rest of the line, so a player who follows the
-hints gets each next hint without a search; a proved loss is cached too.
+Hints follow one line per game (:class:`winnable.guide.Line`), kept with the game in
+the database (``games.hint_line``), so that whichever worker or server answers, before
+or after a restart, a player who follows the hints gets the next move of the line shown
+before: following them wins, the moves to win never grow, and a hint from the line costs
+no search, no solver slot and no solver quota. Positions are matched, not move texts: a
+position on the line, or (free-cell games) one the page's safe moves home reached from a
+line position, continues it. A search starts only off the line, from where the player
+is; the line it finds, loops cut out and not just taking the player's move back when the
+rules allow, becomes the game's line.
+
+Every verdict is also cached by position in this process, in a cache bounded by bytes (a
+proved loss too); a position one move along a cached winning line inherits the rest of
+the line.
 
 Winnability is monotone along a game: a position from which no win exists leads only to
 such positions. So the move that lost a game is found by a binary search over its
@@ -19,6 +29,7 @@ background, and requests only take from it.
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import time
 from dataclasses import dataclass
@@ -26,7 +37,9 @@ from typing import Any, Callable, Sequence
 
 import anyio.to_thread
 
+from winnable.errors import WinnableError
 from winnable.game import Position
+from winnable.guide import Line, home_first, undo_free
 from winnable.solver import Budget, Status, solve
 from winnable.web.cache import ByteLRU
 from winnable.web.i18n import NP_, N_
@@ -123,14 +136,19 @@ class Solver:
         return Known(verdict.status, line, verdict.positions, verdict.seconds)
 
     async def verdict(self, position: Position, deadline: float, client: str = "",
-                      parent: Position | None = None, last_move: str | None = None, kind: str = HINT) -> Known:
+                      parent: Position | None = None, last_move: str | None = None,
+                      on_search: Callable[[], None] | None = None, kind: str = HINT) -> Known:
         """The verdict on ``position``, searched by the queue in ``client``'s turn among
         jobs of its ``kind`` (hints go before analyses) before ``deadline`` (a
         :func:`time.monotonic` time); ``parent`` and ``last_move`` as in :meth:`lookup`.
-        A full queue raises 503 (429 for a client over its share)."""
+        ``on_search`` is called before a search (not for what is known already): the
+        solver's rate limit, which may refuse it. A full queue raises 503 (429 for a
+        client over its share)."""
         known = self.lookup(position, parent, last_move)
         if known is not None:
             return known
+        if on_search is not None:
+            on_search()
         if self.queue is None:
             return await anyio.to_thread.run_sync(self.solve_now, position, max(0.0, deadline - time.monotonic()))
         try:
@@ -143,23 +161,119 @@ def describe(position: Position, notation: str) -> dict[str, Any]:
     return position.describe_move(position.parse_move(notation))
 
 
-async def hint(solver: Solver, game: Snapshot, seconds: float, parent: Position | None = None,
-               client: str = "") -> dict[str, Any]:
-    """The next move of a winning line from the game's current position, or a verdict.
+# -- the hints' line ----------------------------------------------------------------------
+_lines = ByteLRU(16 << 20)
 
-    ``parent`` is the position before the last move, if at hand (see :meth:`Solver.lookup`).
+
+def kept_line(cls: type[Position], stored: dict | None) -> Line | None:
+    """The game's hints' line from its stored form (``{"from": text, "moves": [...]}``),
+    with the safe moves home first (:func:`~winnable.guide.home_first`: the page may
+    play them by itself), replayed once per process (kept in a small cache: it is only
+    ever rebuilt from the database's copy, so every process agrees). None if there is
+    none, or if it no longer replays under the current rules."""
+    if not stored or not isinstance(stored.get("from"), str) or not isinstance(stored.get("moves"), list):
+        return None
+    cache_key = (cls.game_id, stored["from"], tuple(stored["moves"]))
+    line = _lines.get(cache_key)
+    if line is None:
+        try:
+            line = home_first(Line.of(cls.from_text(stored["from"]), stored["moves"]))
+        except (WinnableError, ValueError, LookupError, TypeError):
+            log.warning("a kept hint line of %s no longer replays; dropped", cls.game_id)
+            return None
+        _lines.put(cache_key, line, 400 * (len(line) + 1) + len(stored["from"]))
+    return line
+
+
+def stored_line(line: Line) -> dict[str, Any]:
+    """A line as ``games.hint_line`` keeps it."""
+    return {"from": line.start.to_text(), "moves": list(line.moves)}
+
+
+def rest_on_line(line: Line | None, game: Snapshot, prefixes: Callable[[int], Position] | None) -> tuple[str, ...] | None:
+    """The rest of ``line`` from the game's position: the position is on the line, or
+    (free-cell games, whose page may send safe cards home by itself) the moves after a
+    line position were all moves home, whose cards' moves the rest then leaves out."""
+    if line is None:
+        return None
+    position = game.position
+    rest = line.rest(position)
+    if rest is not None or prefixes is None or not hasattr(position, "safe_moves_home"):
+        return rest
+    moves = game.moves
+    for k in range(len(moves) - 1, max(-1, len(moves) - 60), -1):
+        before = prefixes(k)
+        try:
+            if before.describe_move(before.parse_move(moves[k])).get("to") != "foundation":
+                return None
+        except WinnableError:
+            return None
+        at = line.at(before)
+        if at is not None:
+            return line.rest_after_home(position, at)
+    return None
+
+
+@dataclass(frozen=True)
+class Answer:
+    """A hint's answer, and the line to keep with the game if it changed."""
+
+    body: dict[str, Any]
+    keep: dict[str, Any] | None = None
+
+
+async def hint(solver: Solver, game: Snapshot, seconds: float, parent: Position | None = None,
+               client: str = "", line: dict | None = None, prefixes: Callable[[int], Position] | None = None,
+               on_search: Callable[[], None] | None = None) -> Answer:
+    """The next move of the game's hints' line from its current position, or of a new
+    winning line if the player left it (or none was kept), or a verdict.
+
+    ``parent`` is the position before the last move, if at hand; ``line`` the game's
+    stored hints' line; ``prefixes(k)`` the position after the first ``k`` moves (to
+    see past moves home played by the page); ``on_search`` is called before a search.
     """
     started = time.monotonic()
     position = game.position
     knows_hidden = hides_cards(game.cls)
     answer: dict[str, Any] = {"move": None, "knows_hidden": knows_hidden, "at": len(game.moves)}
     if position.is_won():
-        return answer | {"verdict": "won", "message": N_("The game is won."), "seconds": 0.0, "cached": True}
-    if not position.legal_moves():
-        return answer | {"verdict": "lost", "message": N_("No winning line from here: no move is left."), "seconds": 0.0, "cached": True}
-    last_move = game.moves[-1] if game.moves else None
-    known = await solver.verdict(position, started + seconds * MARGIN, client, parent, last_move)
+        return Answer(answer | {"verdict": "won", "message": N_("The game is won."), "seconds": 0.0, "cached": True})
+    def on_line() -> tuple[Line | None, tuple[str, ...] | None]:
+        kept = kept_line(game.cls, line)
+        return kept, rest_on_line(kept, game, prefixes)
+
+    kept, rest = await anyio.to_thread.run_sync(on_line) if line else (None, None)
+    if rest is None and not position.legal_moves():
+        return Answer(answer | {"verdict": "lost", "message": N_("No winning line from here: no move is left."), "seconds": 0.0, "cached": True})
+    keep = None
+    if rest is not None:
+        known = Known(Status.WON, rest, cached=True)
+        if kept is not None and kept.at(position) is None:  # picked up past moves home: keep it from here
+            keep = stored_line(await anyio.to_thread.run_sync(Line.of, position, rest))
+    else:
+        last_move = game.moves[-1] if game.moves else None
+        known = await solver.verdict(position, started + seconds * MARGIN, client, parent, last_move, on_search)
+        if known.status is Status.WON:
+            new = await anyio.to_thread.run_sync(new_line, position, parent, known.line, kept)
+            keep = stored_line(new)
+            known = dataclasses.replace(known, line=new.moves)
     answer |= {"verdict": known.status.value, "seconds": round(time.monotonic() - started, 4), "cached": known.cached}
+    return Answer(_worded(answer, known, position, knows_hidden, seconds), keep)
+
+
+def new_line(position: Position, parent: Position | None, line: Sequence[str], kept: Line | None = None) -> Line:
+    """The line to keep from ``position``: ``line`` with its loops cut out, and if it
+    starts by going back to ``parent`` (taking the player's move back), the same line
+    keeping that move when the rules allow (two moves shorter), else the shorter of it
+    and the move back followed by the ``kept`` line from ``parent``."""
+    if parent is not None and line and position.play(line[0]).to_text() == parent.to_text():
+        kept_rest = kept.rest(parent) if kept is not None else None
+        line = undo_free(position, parent, line) or (
+            (line[0], *kept_rest) if kept_rest is not None and 1 + len(kept_rest) < len(line) else line)
+    return home_first(Line.of(position, line))
+
+
+def _worded(answer: dict[str, Any], known: Known, position: Position, knows_hidden: bool, seconds: float) -> dict[str, Any]:
     if known.status is Status.WON:
         move = known.line[0]
         return answer | {
@@ -182,24 +296,44 @@ async def hint(solver: Solver, game: Snapshot, seconds: float, parent: Position 
 
 
 async def analysis(solver: Solver, game: Snapshot, prefixes: Callable[[int], Position], seconds: float,
-                   client: str = "") -> dict[str, Any]:
+                   client: str = "", line: dict | None = None, on_search: Callable[[], None] | None = None) -> Answer:
     """Is the game still winnable and, if it is lost, which move lost it.
 
     ``prefixes(k)`` is the position after the first ``k`` moves. A binary search finds
     the last winnable position ``k`` (a win exists after ``moves[:k]`` but not after
     ``moves[:k+1]``); ``moves[k]`` is the losing move and ``better_move`` the first move
-    of a winning line from there.
+    of a winning line from there. The game's hints' line (``line``, as stored) counts as
+    known: a position on it is winnable with no search, and a line found from the
+    current position off it becomes the game's hints' line (the answer's ``keep``).
+    ``on_search`` is called once, before the first search.
     """
     started = time.monotonic()
     deadline = started + seconds * MARGIN
     moves = list(game.moves)
     checked: list[dict[str, Any]] = []
     searched = 0
+    kept = await anyio.to_thread.run_sync(kept_line, game.cls, line) if line else None
+    charged = False
+    keep: list[dict[str, Any] | None] = [None]
+
+    def charge() -> None:
+        nonlocal charged
+        if not charged and on_search is not None:
+            charged = True
+            on_search()
 
     async def verdict_at(k: int) -> Known:
         nonlocal searched
         position = game.position if k == len(moves) else await anyio.to_thread.run_sync(prefixes, k)
-        known = await solver.verdict(position, deadline, client, kind=ANALYSIS)
+        rest = kept.rest(position) if kept is not None else None
+        if rest is not None:
+            known = Known(Status.WON, rest, cached=True)
+        else:
+            known = await solver.verdict(position, deadline, client, on_search=charge, kind=ANALYSIS)
+            if k == len(moves) and known.status is Status.WON and known.line:
+                new = await anyio.to_thread.run_sync(lambda: home_first(Line.of(position, known.line)))
+                keep[0] = stored_line(new)
+                known = dataclasses.replace(known, line=new.moves)
         searched += known.positions
         checked.append({"at": k, "verdict": known.status.value, "cached": known.cached})
         return known
@@ -215,13 +349,13 @@ async def analysis(solver: Solver, game: Snapshot, prefixes: Callable[[int], Pos
         "knows_hidden": hides_cards(game.cls),
     }
 
-    def finish(message: str) -> dict[str, Any]:
-        return result | {
+    def finish(message: str) -> Answer:
+        return Answer(result | {
             "message": message,
             "positions": searched,
             "checked": checked,
             "seconds": round(time.monotonic() - started, 4),
-        }
+        }, keep[0])
 
     now = await verdict_at(len(moves))
     result["verdict"] = now.status.value
@@ -232,7 +366,7 @@ async def analysis(solver: Solver, game: Snapshot, prefixes: Callable[[int], Pos
         return finish(N_("Undecided: the solver found no winning line within {seconds} s.", seconds=format(seconds, "g")))
     # Lost from here. What hints and earlier analyses proved narrows the search: the
     # last position known winnable (low) and the first known lost (high).
-    low, low_line, high = (0, None, 0) if not moves else await anyio.to_thread.run_sync(known_bounds, solver, prefixes(0), moves)
+    low, low_line, high = (0, None, 0) if not moves else await anyio.to_thread.run_sync(known_bounds, solver, prefixes(0), moves, kept)
     if low_line is None:  # nothing known, not even about the deal: was it winnable at all?
         start = now if not moves else await verdict_at(0)
         if start.status is Status.LOST:
@@ -266,19 +400,21 @@ async def analysis(solver: Solver, game: Snapshot, prefixes: Callable[[int], Pos
     return finish(N_("Move {n}, {move}, lost the game.", n=low + 1, move=moves[low]))
 
 
-def known_bounds(solver: Solver, start: Position,
-                 moves: Sequence[str]) -> tuple[int, tuple[str, ...] | None, int]:
-    """From the cache alone: the last position of a lost game known to be winnable, with
-    its line (None if not even the deal is known to be), and the first known to be lost.
-    Cached lines are followed along the moves played, so a hint taken ten moves ago still
-    counts if its line was followed. One replay of the game from ``start``, the deal."""
+def known_bounds(solver: Solver, start: Position, moves: Sequence[str],
+                 kept: Line | None = None) -> tuple[int, tuple[str, ...] | None, int]:
+    """From what is known alone (the game's hints' line ``kept``, then the cache): the
+    last position of a lost game known to be winnable, with its line (None if not even
+    the deal is known to be), and the first known to be lost. Cached lines are followed
+    along the moves played, so a hint taken ten moves ago still counts if its line was
+    followed. One replay of the game from ``start``, the deal."""
     low, low_line, high = 0, None, len(moves)
     previous = None
     position = start
     for k in range(len(moves)):
         if k:
             position = position.play(moves[k - 1])
-        known = solver.lookup(position, previous, moves[k - 1] if k else None)
+        rest = kept.rest(position) if kept is not None else None
+        known = Known(Status.WON, rest) if rest is not None else solver.lookup(position, previous, moves[k - 1] if k else None)
         previous = position
         if known is None:
             continue

@@ -63,7 +63,7 @@ async def new_game(body: schemas.NewGame, request: Request, who: Creator) -> Sta
         if found is None:
             return {}, None
         state = games.create(game_id, found.deal, body.undo, True, owner=owner, think_seconds=body.think,
-                             before=store_guest)
+                             before=store_guest, line=found.line)
         if found.line:  # the pool's proof makes the first hints instant
             solver.remember_line(initial(game_id, found.deal), found.line)
         return state, found

@@ -1,10 +1,13 @@
 """Hints and analyses: the solver's answers on a stored game.
 
-Each runs through the solver queue within a time budget (the server's default, or
-``?seconds=`` up to the server's cap: above it 422 ``budget_too_large``). A request is
-admitted to the queue (hints go before analyses) before its game is read, so a refusal
-costs nothing: a client over its share gets 429, a full queue or a full analyses' share
-(of everyone, or of guests together) 503 ``solver_busy`` with ``Retry-After``.
+A request is admitted to the solver's shares (hints go before analyses) before its game
+is read, so a refusal costs nothing: a client over its share gets 429, a full analyses'
+share (of everyone, or of guests together) 503 ``solver_busy`` with ``Retry-After``. A
+hint from the game's kept line (see :mod:`winnable.web.solving`) then costs no search: it
+counts against no solver quota and takes no place in the queue. A search runs through
+the solver queue within a time budget (the server's default, or ``?seconds=`` up to the
+server's cap: above it 422 ``budget_too_large``) and counts against the client's
+``solver`` rate limit (429 past it); a full queue answers 503 ``solver_busy``.
 """
 
 from __future__ import annotations
@@ -12,17 +15,23 @@ from __future__ import annotations
 import contextlib
 from typing import Any, ContextManager
 
-from fastapi import APIRouter, Depends, Query, Request
+from fastapi import APIRouter, Query, Request
 
 from winnable.web import schemas
-from winnable.web.deps import ClientDep, ServicesDep, ViewerDep, database, rate_limit
+from winnable.web.deps import ClientDep, ServicesDep, ViewerDep, database
 from winnable.web.errors import Unprocessable
 from winnable.web.i18n import N_, locale_of, translate
 from winnable.web.queue import ANALYSIS, HINT
 from winnable.web.settings import Settings
 from winnable.web.solving import Solver, analysis, hint
 
-router = APIRouter(prefix="/api/games", tags=["solver"], dependencies=[Depends(rate_limit("solver"))])
+router = APIRouter(prefix="/api/games", tags=["solver"])
+
+
+def solver_quota(request: Request, client: str):
+    """What a search calls first: the client's ``solver`` rate limit (429 past it)."""
+    limits = request.app.state.limits
+    return lambda: limits.check("solver", client)
 
 
 def budget(seconds: float | None, default: float, cap: float, what: str) -> float:
@@ -54,23 +63,28 @@ def declare_caps(openapi: dict[str, Any], settings: Settings) -> dict[str, Any]:
 @router.get("/{game_id}/hint", response_model=schemas.Hint)
 async def get_hint(game_id: str, app: ServicesDep, client: ClientDep, viewer: ViewerDep, request: Request,
                    seconds: float | None = Seconds) -> dict[str, Any]:
-    """The next move of a winning line from here, or the verdict (lost / unknown). Every
-    hint is counted: a game won with hints is assisted. Off in the Daily (403
-    ``daily_no_help``)."""
+    """The next move of a winning line from here, or the verdict (lost / unknown). A
+    player who follows the hints follows one line, kept with the game: it wins, and its
+    ``line_length`` (moves to win) never grows. Every hint is counted: a game won with
+    hints is assisted. Off in the Daily (403 ``daily_no_help``)."""
     games, settings = app.games, app.settings
     seconds = budget(seconds, settings.hint_seconds, settings.hint_max_seconds, N_("a hint"))
 
     def load():
         game = games.snapshot(game_id, viewer, "hint")
         parent = games.positions.after(game.game, game.deal, game.moves[:-1]) if game.moves else None
-        return game, parent
+        return game, parent, games.kept_line(game_id)
 
     with admitted(app.solver, client, HINT, viewer.signed_in):
-        game, parent = await database(settings, load)
-        answer = await hint(app.solver, game, seconds, parent, client)
+        game, parent, line = await database(settings, load)
+
+        def prefix(k: int):
+            return games.positions.after(game.game, game.deal, game.moves[:k])
+
+        answer = await hint(app.solver, game, seconds, parent, client, line, prefix, solver_quota(request, client))
     if game.status == "playing":
-        await database(settings, games.count_hint, game_id)
-    return in_language(answer, request)
+        await database(settings, games.count_hint, game_id, answer.keep)
+    return in_language(answer.body, request)
 
 
 @router.get("/{game_id}/analysis", response_model=schemas.Analysis)
@@ -86,8 +100,11 @@ async def get_analysis(game_id: str, app: ServicesDep, client: ClientDep, viewer
         def prefix(k: int):
             return games.positions.after(game.game, game.deal, game.moves[:k])
 
-        answer = await analysis(app.solver, game, prefix, seconds, client)
-    return in_language(answer, request)
+        line = await database(settings, games.kept_line, game_id)
+        answer = await analysis(app.solver, game, prefix, seconds, client, line, solver_quota(request, client))
+    if answer.keep is not None and game.status == "playing":
+        await database(settings, games.keep_line, game_id, answer.keep)
+    return in_language(answer.body, request)
 
 
 def admitted(solver: Solver, client: str, kind: str, signed_in: bool) -> ContextManager[None]:
