@@ -30,7 +30,6 @@ from typing import Any, Self
 from winnable import deals
 from winnable.cards import Card, Rank, Suit, format_cards, parse_cards
 from winnable.cards import _BY_TEXT
-from winnable.decks import Deck, as_deck
 from winnable.errors import IllegalMoveError, ParseError
 from winnable.game import Move, Position
 
@@ -153,19 +152,6 @@ class BlackHole(Position):
         cards are dealt round the 17 piles, three times."""
         deal = deals.DealNumber.parse(number)
         return cls._lay_out(deals.shuffled(deal), deal.number)
-
-    @classmethod
-    def from_deck(cls, deck: Deck) -> Self:
-        """Black Hole's layout of the cards of ``deck`` (one deck, first card dealt
-        first), with no deal number.
-
-        >>> BlackHole.from_deck(Deck.of_deal(2)) == BlackHole.deal(2)
-        True
-        """
-        deck = as_deck(deck)
-        if deck.decks != 1:
-            raise ParseError(f"{cls.title} is dealt from one deck, not {deck.decks}")
-        return cls._lay_out(list(deck.cards), None)
 
     @classmethod
     def _lay_out(cls, cards: list[Card], number: int | None) -> Self:

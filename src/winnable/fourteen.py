@@ -28,7 +28,6 @@ from typing import Any, Self
 
 from winnable import deals
 from winnable.cards import _BY_INDEX, Card, format_cards, parse_cards
-from winnable.decks import Deck, as_deck
 from winnable.errors import IllegalMoveError, ParseError
 from winnable.game import Move, Position
 
@@ -140,19 +139,6 @@ class FourteenOut(Position):
         ``i % 12``)."""
         deal = deals.DealNumber.parse(number)
         return cls._lay_out(deals.shuffled(deal), deal.number)
-
-    @classmethod
-    def from_deck(cls, deck: Deck) -> Self:
-        """Fourteen Out's layout of the cards of ``deck`` (one deck, first card dealt
-        first), with no deal number.
-
-        >>> FourteenOut.from_deck(Deck.of_deal(7)) == FourteenOut.deal(7)
-        True
-        """
-        deck = as_deck(deck)
-        if deck.decks != 1:
-            raise ParseError(f"{cls.title} is dealt from one deck, not {deck.decks}")
-        return cls._lay_out(list(deck.cards), None)
 
     @classmethod
     def _lay_out(cls, cards: list[Card], number: int | None) -> Self:

@@ -62,7 +62,6 @@ from typing import Any, ClassVar, Self
 
 from winnable import deals
 from winnable.cards import Card, Rank, Suit, parse_cards
-from winnable.decks import Deck, as_deck
 from winnable.errors import EngineError, IllegalMoveError, ParseError
 from winnable.game import Move, Position
 
@@ -215,22 +214,6 @@ class FreeCellFamily(Position):
         deal 146692, as PySolFC deals it)."""
         deal = deals.DealNumber.parse(number)
         return cls._lay_out(deals.shuffled(deal), deal.number)
-
-    @classmethod
-    def from_deck(cls, deck: Deck) -> Self:
-        """This game's layout of the cards of ``deck`` (one deck, first card dealt
-        first), with no deal number: the same layout :meth:`deal` makes from a number's
-        order.
-
-        >>> FreeCell.from_deck(Deck.of_deal(617)) == FreeCell.deal(617)
-        True
-        >>> FreeCell.from_deck(Deck.of_deal(617)).deal_number is None
-        True
-        """
-        deck = as_deck(deck)
-        if deck.decks != 1:
-            raise ParseError(f"{cls.title} is dealt from one deck, not {deck.decks}")
-        return cls._lay_out(list(deck.cards), None)
 
     @classmethod
     def _lay_out(cls, cards: list[Card], number: int | None) -> Self:

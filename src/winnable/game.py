@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Iterable, Self
 from winnable.errors import IllegalMoveError, ParseError
 
 if TYPE_CHECKING:
+    from winnable.cards import Card
     from winnable.deals import DealNumber
     from winnable.decks import Deck
 
@@ -84,12 +85,36 @@ class Position(abc.ABC):
         Microsoft's deal for ``"ms146692"`` or a Microsoft :class:`DealNumber`."""
 
     @classmethod
-    @abc.abstractmethod
     def from_deck(cls, deck: Deck) -> Self:
         """The starting position this game lays out from the cards of ``deck`` (a
         :class:`~winnable.decks.Deck`: one deck, or two for the Spider family, first card
         dealt first), with no deal number. ``deal(n)`` is ``from_deck(Deck.of_deal(n))``
-        with the number kept; a Daily is dealt from a secret :meth:`Deck.shuffled`."""
+        with the number kept; a Daily is dealt from a secret :meth:`Deck.shuffled`.
+
+        >>> from winnable.blackhole import BlackHole
+        >>> from winnable.decks import Deck
+        >>> BlackHole.from_deck(Deck.of_deal(2)) == BlackHole.deal(2)
+        True
+        >>> BlackHole.from_deck(Deck.of_deal(2)).deal_number is None
+        True
+        >>> BlackHole.from_deck(Deck.of_deal(2, decks=2))
+        Traceback (most recent call last):
+        ...
+        winnable.errors.ParseError: Black Hole is dealt from one deck, not 2
+        """
+        from winnable.decks import as_deck
+
+        deck = as_deck(deck)
+        if deck.decks != cls.decks:
+            decks = "one deck" if cls.decks == 1 else f"{cls.decks} decks"
+            raise ParseError(f"{cls.title} is dealt from {decks}, not {deck.decks}")
+        return cls._lay_out(list(deck.cards), None)
+
+    @classmethod
+    @abc.abstractmethod
+    def _lay_out(cls, cards: list[Card], number: int | None) -> Self:
+        """The game's own dealing of ``cards`` (the deck order, first card dealt first),
+        with deal number ``number`` (None for a deck with no number)."""
 
     # -- rules -----------------------------------------------------------------------
     @abc.abstractmethod

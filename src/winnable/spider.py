@@ -45,7 +45,6 @@ from typing import Any, ClassVar, Self
 
 from winnable import deals
 from winnable.cards import Card, Rank, Suit, format_cards, parse_cards
-from winnable.decks import Deck, as_deck
 from winnable.errors import IllegalMoveError, ParseError
 from winnable.game import Move, Position
 
@@ -258,20 +257,6 @@ class Spider(Position):
         """
         deal = deals.DealNumber.parse(number)
         return cls._lay_out(deals.shuffled(deal, decks=2), deal.number)
-
-    @classmethod
-    def from_deck(cls, deck: Deck) -> Self:
-        """This game's layout of the cards of ``deck`` (two decks, first card dealt
-        first; one- and two-suit Spider map the suits as :meth:`deal` does), with no
-        deal number.
-
-        >>> Spider2.from_deck(Deck.of_deal(5, decks=2)) == Spider2.deal(5)
-        True
-        """
-        deck = as_deck(deck)
-        if deck.decks != 2:
-            raise ParseError(f"{cls.title} is dealt from two decks, not {deck.decks}")
-        return cls._lay_out(list(deck.cards), None)
 
     @classmethod
     def _lay_out(cls, shuffled: list[Card], number: int | None) -> Self:
