@@ -41,7 +41,9 @@ from winnable.web.accounts import COOKIE, AccountService, digest, plausible_toke
 from winnable.web.csrf import CsrfPolicy
 from winnable.web.daily import DailyService
 from winnable.web.deps import Services
-from winnable.web.db import default_database_url, make_engine, migrate, server_key
+from winnable.storage.engine import default_database_url, make_engine
+from winnable.storage.keys import server_key
+from winnable.storage.migrate import migrate
 from winnable.web.errors import CODES, ApiError, localized, problem_json, problem_response, quote
 from winnable.web.guard import Guard
 from winnable.web.i18n import N_, locale_of
