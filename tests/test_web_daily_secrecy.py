@@ -24,9 +24,9 @@ from sqlalchemy.orm import Session  # noqa: E402
 from winnable.deals import shuffled  # noqa: E402
 from winnable.decks import Deck  # noqa: E402
 from winnable.games import game_class, game_ids  # noqa: E402
-from winnable.web.app import create_app  # noqa: E402
 from winnable.storage.engine import utcnow  # noqa: E402
 from winnable.storage.tables import DailyAttempt  # noqa: E402
+from winnable.web.app import create_app  # noqa: E402
 from winnable.web.pool import Found  # noqa: E402
 
 SITE = "http://testserver"

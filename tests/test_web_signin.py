@@ -17,9 +17,9 @@ from pwdlib.hashers.argon2 import Argon2Hasher  # noqa: E402
 from sqlalchemy import select  # noqa: E402
 from sqlalchemy.orm import Session  # noqa: E402
 
-from winnable.web.app import create_app  # noqa: E402
 from winnable.storage.engine import utcnow  # noqa: E402
 from winnable.storage.tables import User  # noqa: E402
+from winnable.web.app import create_app  # noqa: E402
 
 SITE = "http://testserver"
 DEVICE_COOKIE = "winnable_device"  # winnable.web.DEVICE_COOKIE (imported where needed: the old code had none)

@@ -55,10 +55,10 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from winnable.web.cache import ByteLRU
 from winnable.storage.engine import as_utc, utcnow, write_lock, writer
 from winnable.storage.statements import Query, Statement
 from winnable.storage.tables import DailyAttempt, GameRow, SessionRow, User
+from winnable.web.cache import ByteLRU
 from winnable.web.devices import Account, DeviceKeys, find
 from winnable.web.errors import Conflict, Unauthorized, Unprocessable
 from winnable.web.i18n import N_

@@ -52,10 +52,10 @@ from winnable.decks import Deck
 from winnable.errors import IllegalMoveError, UnknownGameError, WinnableError
 from winnable.game import Position
 from winnable.games import game_class, game_ids
-from winnable.web.cache import ByteLRU, deep_size, position_size
 from winnable.storage.engine import as_utc, utcnow, write_lock, writer
 from winnable.storage.statements import Query, Statement, transaction
 from winnable.storage.tables import GameRow
+from winnable.web.cache import ByteLRU, deep_size, position_size
 from winnable.web.errors import ApiError, BadRequest, Conflict, Forbidden, NotFound, Unavailable, quote
 from winnable.web.i18n import N_
 from winnable.web.scores import THINK_CHOICES, speed_score
