@@ -48,7 +48,8 @@ def main(argv: list[str] | None = None) -> None:
     from winnable.web.app import create_app
     from winnable.decks import Deck
     from winnable.web.daily import name_digest
-    from winnable.web.db import DailyAttempt, DailyDeal, GameRow, User, utcnow, write_lock
+    from winnable.storage.engine import utcnow, write_lock
+    from winnable.storage.tables import DailyAttempt, DailyDeal, GameRow, User
     from winnable.web.pool import Found
 
     folder = Path(tempfile.mkdtemp(prefix="winnable-bench-players-"))

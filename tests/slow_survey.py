@@ -25,11 +25,9 @@ def slow_solve_chunk(game, first, last, budget, lines=False, numbering="pysolfc"
 
 
 slow_solve_chunk.original = _solve_chunk
-survey.solve_chunk = slow_solve_chunk  # what a worker gets when it unpickles the task
-
-import winnable.runners  # noqa: E402  (the local runner calls it by this name)
-
-winnable.runners.solve_chunk = slow_solve_chunk
+# What a worker gets when it unpickles the task, and what run_survey hands its runner
+# (the plan's ``solve``).
+survey.solve_chunk = slow_solve_chunk
 
 if __name__ == "__main__":
     from winnable.cli import main

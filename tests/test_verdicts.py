@@ -14,7 +14,7 @@ import sqlalchemy as sa
 
 from winnable import Budget, solve
 from winnable.blackhole import BlackHole
-from winnable.verdicts import VerdictRow, VerdictStore
+from winnable.storage.verdicts import VerdictRow, VerdictStore
 
 warnings.filterwarnings("ignore", message=".*httpx.*")
 
@@ -62,7 +62,8 @@ def test_deals_are_taken_once_then_reused_and_the_daily_is_stable(store):
 def test_the_old_pool_moves_into_the_verdicts_table(tmp_path):
     from alembic import command
 
-    from winnable.web.db import alembic_config, make_engine, migrate, schema_revision
+    from winnable.storage.engine import make_engine
+    from winnable.storage.migrate import alembic_config, migrate, schema_revision
 
     engine = make_engine(f"sqlite:///{tmp_path / 'old.db'}")
     with engine.begin() as connection:

@@ -330,7 +330,9 @@ def test_the_schema_matches_the_models(db_url):
     from alembic.autogenerate import compare_metadata
     from alembic.migration import MigrationContext
 
-    from winnable.web.db import Base, make_engine, migrate, schema_revision
+    from winnable.storage.engine import make_engine
+    from winnable.storage.migrate import migrate, schema_revision
+    from winnable.storage.tables import Base
 
     engine = make_engine(db_url)
     migrate(engine)
@@ -498,7 +500,8 @@ def test_settings_from_the_environment(monkeypatch):
 
 
 def test_the_pool_pauses_a_game_whose_deals_are_never_proved(db_url):
-    from winnable.web.db import make_engine, migrate
+    from winnable.storage.engine import make_engine
+    from winnable.storage.migrate import migrate
     from winnable.web.pool import PoolSettings, WinnablePool
     from winnable.web.solving import Solver
 
@@ -521,7 +524,8 @@ def test_upgrading_an_older_database_keeps_its_games(db_url):
     import sqlalchemy as sa
     from alembic import command
 
-    from winnable.web.db import alembic_config, make_engine, migrate, schema_revision
+    from winnable.storage.engine import make_engine
+    from winnable.storage.migrate import alembic_config, migrate, schema_revision
 
     engine = make_engine(db_url)
     with engine.begin() as connection:

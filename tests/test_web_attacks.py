@@ -171,7 +171,7 @@ def test_a_10000_move_game_costs_a_few_megabytes(db_url):
     assert start.play(there).play(back).to_text() == start.to_text()
     # 9,960 moves written at once, as if played; the last forty through the service
     with app.state.engine.begin() as connection:
-        from winnable.web.db import GameRow
+        from winnable.storage.tables import GameRow
 
         connection.execute(GameRow.__table__.update().where(GameRow.__table__.c.id == game_id)
                            .values(moves=[there, back] * 4980))

@@ -24,8 +24,9 @@ from sqlalchemy.orm import Session  # noqa: E402
 from winnable.deals import shuffled  # noqa: E402
 from winnable.decks import Deck  # noqa: E402
 from winnable.games import game_class, game_ids  # noqa: E402
+from winnable.storage.engine import utcnow  # noqa: E402
+from winnable.storage.tables import DailyAttempt  # noqa: E402
 from winnable.web.app import create_app  # noqa: E402
-from winnable.web.db import DailyAttempt, utcnow  # noqa: E402
 from winnable.web.pool import Found  # noqa: E402
 
 SITE = "http://testserver"
@@ -233,7 +234,9 @@ def test_attempts_made_before_deck_orders_keep_one_attempt_per_name(tmp_path):
     from alembic import command
 
     from winnable.web.daily import name_digest
-    from winnable.web.db import DailyDeal, alembic_config, make_engine, migrate
+    from winnable.storage.engine import make_engine
+    from winnable.storage.migrate import alembic_config, migrate
+    from winnable.storage.tables import DailyDeal
 
     engine = make_engine(f"sqlite:///{tmp_path / 'old.db'}")
     day = utcnow().date()

@@ -30,7 +30,9 @@ from sqlalchemy.orm import Session  # noqa: E402
 from browser_helpers import free_port  # noqa: E402
 from winnable.blackhole import BlackHole  # noqa: E402
 from winnable.decks import Deck  # noqa: E402
-from winnable.web.db import DailyAttempt, DailyDeal, GameRow, make_engine, migrate  # noqa: E402
+from winnable.storage.engine import make_engine  # noqa: E402
+from winnable.storage.migrate import migrate  # noqa: E402
+from winnable.storage.tables import DailyAttempt, DailyDeal, GameRow  # noqa: E402
 from winnable.web.pool import Found, WinnablePool  # noqa: E402
 from winnable.web.solving import Solver  # noqa: E402
 

@@ -20,10 +20,11 @@ from sqlalchemy.orm import Session  # noqa: E402
 from winnable import Budget, solve  # noqa: E402
 from winnable.blackhole import BlackHole  # noqa: E402
 from winnable.games import game_class  # noqa: E402
+from winnable.storage.engine import utcnow  # noqa: E402
+from winnable.storage.tables import DailyAttempt, DailyDeal, GameRow, SessionRow, User  # noqa: E402
 from winnable.web.accounts import COOKIE  # noqa: E402
 from winnable.web.app import create_app  # noqa: E402
 from winnable.web.daily import draw_layout  # noqa: E402
-from winnable.web.db import DailyAttempt, DailyDeal, GameRow, SessionRow, User, utcnow  # noqa: E402
 from winnable.web.pool import Found  # noqa: E402
 
 SITE = "http://testserver"

@@ -76,7 +76,8 @@ def test_winnable_pool_and_analysis_on_postgres(postgres_url):
 
 
 def test_migrations_are_idempotent_on_postgres(postgres_url):
-    from winnable.web.db import make_engine, migrate, schema_revision
+    from winnable.storage.engine import make_engine
+    from winnable.storage.migrate import migrate, schema_revision
 
     engine = make_engine(postgres_url)
     migrate(engine)

@@ -16,9 +16,10 @@ from fastapi.testclient import TestClient  # noqa: E402
 from sqlalchemy import func, select  # noqa: E402
 from sqlalchemy.orm import Session  # noqa: E402
 
+from winnable.storage.engine import utcnow  # noqa: E402
+from winnable.storage.tables import GameRow, SessionRow, User  # noqa: E402
 from winnable.web.accounts import COOKIE, digest  # noqa: E402
 from winnable.web.app import create_app  # noqa: E402
-from winnable.web.db import GameRow, SessionRow, User, utcnow  # noqa: E402
 
 SITE = "http://testserver"
 

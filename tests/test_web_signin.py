@@ -17,8 +17,9 @@ from pwdlib.hashers.argon2 import Argon2Hasher  # noqa: E402
 from sqlalchemy import select  # noqa: E402
 from sqlalchemy.orm import Session  # noqa: E402
 
+from winnable.storage.engine import utcnow  # noqa: E402
+from winnable.storage.tables import User  # noqa: E402
 from winnable.web.app import create_app  # noqa: E402
-from winnable.web.db import User, utcnow  # noqa: E402
 
 SITE = "http://testserver"
 DEVICE_COOKIE = "winnable_device"  # winnable.web.DEVICE_COOKIE (imported where needed: the old code had none)
@@ -262,7 +263,8 @@ def test_accounts_of_a_database_from_before_nfkc_sign_in_after_the_upgrade(tmp_p
     import sqlalchemy as sa
     from alembic import command
 
-    from winnable.web.db import alembic_config, make_engine
+    from winnable.storage.engine import make_engine
+    from winnable.storage.migrate import alembic_config
 
     url = f"sqlite:///{tmp_path / 'games.db'}"
     engine = make_engine(url)

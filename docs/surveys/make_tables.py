@@ -37,7 +37,7 @@ from pathlib import Path
 
 from winnable.report import TABLES, Table, convert, survey_command, write_reports
 from winnable.survey_data import SurveyData, read_records
-from winnable.verdicts import engine_version
+from winnable.storage.verdicts import engine_version
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]

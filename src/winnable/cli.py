@@ -232,7 +232,7 @@ def survey(
     try:
         sink = None
         if database is not None:
-            from winnable.verdicts import VerdictStore
+            from winnable.storage.verdicts import VerdictStore
 
             store = VerdictStore.open(database)
             sink = store.sink(budget)
@@ -263,12 +263,12 @@ def pool(
 ) -> None:
     """How many deals of each game the verdicts table holds: proved winnable (and not
     dealt yet by the web app), proved lost, undecided."""
-    from winnable.verdicts import VerdictStore
+    from winnable.storage.verdicts import VerdictStore
 
     for game in games or ():
         lookup(game)
     if database is None:
-        from winnable.web.db import default_database_url
+        from winnable.storage.engine import default_database_url
 
         database = default_database_url()
     try:

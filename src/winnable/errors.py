@@ -26,3 +26,7 @@ class BudgetError(WinnableError, ValueError):
 
 class EngineError(WinnableError, RuntimeError):
     """The engine claimed something the Python rules refuse (a bug, never shown as a win)."""
+
+
+class SurveyError(WinnableError):
+    """A survey cannot start or go on: a bad ``--out`` file to resume, a lost cluster."""

@@ -1,9 +1,12 @@
 """Who solves a survey's chunks: the cores of this machine, or a Dask cluster.
 
-A runner takes a :class:`winnable.survey.Plan` and yields ``(index, records)`` for each
-chunk as it comes back, in any order; :func:`winnable.survey.run_survey` puts them in
-order and writes them. Both runners ship the same function,
-:func:`winnable.survey.solve_chunk`, so a deal gets the same record whatever solved it.
+A runner takes a :class:`Plan` and yields ``(index, records)`` for each chunk as it
+comes back, in any order; :func:`winnable.survey.run_survey` puts them in order and
+writes them. The plan carries the function that solves a chunk
+(:func:`winnable.survey.solve_chunk`), so the runners never import the survey, and both
+ship the same function: a deal gets the same record whatever solved it. The function
+travels to other processes by name (pickle), so it must be a module's top-level
+function.
 
 On a Dask cluster (``dask scheduler`` on one machine, ``dask worker tcp://HOST:8786``
 on any number of others, each with Winnable installed), a worker that dies takes its
@@ -16,9 +19,29 @@ from __future__ import annotations
 import multiprocessing
 import uuid
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from dataclasses import dataclass, field
 from typing import Callable, Iterator
 
-from winnable.survey import Plan, SurveyError, solve_chunk
+from winnable.deals import Numbering
+from winnable.errors import SurveyError
+from winnable.solver import Budget
+
+Solve = Callable[[str, int, int, Budget, bool, Numbering], list[dict]]
+"""Solves one chunk: ``(game, first, last, budget, lines, numbering)`` to its records."""
+
+
+@dataclass
+class Plan:
+    """What to solve and how: the inputs every runner gets, and ``solve``, what solves a
+    chunk (:func:`winnable.survey.solve_chunk`)."""
+
+    game: str
+    chunks: list[tuple[int, int]]
+    budget: Budget
+    lines: bool = False
+    numbering: Numbering = Numbering.PYSOLFC
+    solve: Solve = field(kw_only=True)
+
 
 Back = Callable[[int], None]
 """Told how many deals each chunk held, the moment it comes back (progress)."""
@@ -54,7 +77,7 @@ class LocalRunner:
     def run(self, plan: Plan, back: Back) -> Iterator[tuple[int, list[dict]]]:
         if self._pool is None:
             for index, (first, last) in enumerate(plan.chunks):
-                records = solve_chunk(plan.game, first, last, plan.budget, plan.lines, plan.numbering)
+                records = plan.solve(plan.game, first, last, plan.budget, plan.lines, plan.numbering)
                 back(len(records))
                 yield index, records
             return
@@ -65,7 +88,7 @@ class LocalRunner:
 
         def top_up() -> None:
             for index, (first, last) in queue:
-                pending[self._pool.submit(solve_chunk, plan.game, first, last, plan.budget, plan.lines, plan.numbering)] = index
+                pending[self._pool.submit(plan.solve, plan.game, first, last, plan.budget, plan.lines, plan.numbering)] = index
                 if len(pending) >= limit:
                     return
 
@@ -126,7 +149,7 @@ class DaskRunner:
         for index, (first, last) in enumerate(plan.chunks):
             # Chunks submitted first run first; a readable key names them on the dashboard.
             future = self.client.submit(
-                solve_chunk, plan.game, first, last, plan.budget, plan.lines, plan.numbering,
+                plan.solve, plan.game, first, last, plan.budget, plan.lines, plan.numbering,
                 key=f"survey-{plan.game}-{plan.numbering.prefix}{first}-{last}-{token}", pure=False,
             )
             futures[future] = index

@@ -34,18 +34,15 @@ from pathlib import Path
 from typing import IO, Callable, Iterable, Iterator
 
 from winnable.deals import DealNumber, Numbering
-from winnable.errors import WinnableError
+from winnable.errors import SurveyError  # raised here; importers of the survey catch it by this name
 from winnable.game import Position
 from winnable.games import game_class
+from winnable.runners import DaskRunner, LocalRunner, Plan
 from winnable.solver import Budget, Status, replay
 
 DETERMINISTIC = ("game", "deal", "verdict", "positions", "moves")
 """The fields of a record that are the same whatever machine solved the deal (the
 others are timings), when the budget counts positions rather than seconds."""
-
-
-class SurveyError(WinnableError):
-    """A survey cannot start or go on: a bad ``--out`` file to resume, a lost cluster."""
 
 
 # -- one deal, one chunk --------------------------------------------------------------
@@ -292,17 +289,6 @@ Sink = Callable[[list[dict]], None]
 verdicts table of ``--database``)."""
 
 
-@dataclass
-class Plan:
-    """What to solve and how: the inputs every runner gets."""
-
-    game: str
-    chunks: list[tuple[int, int]]
-    budget: Budget
-    lines: bool = False
-    numbering: Numbering = Numbering.PYSOLFC
-
-
 def ordered(results: Iterator[tuple[int, list[dict]]], count: int) -> Iterator[tuple[list[dict], int]]:
     """Chunks handed back in any order, as ``(index, records)``, put back in order:
     yields ``(records, finished)`` for each chunk in turn, ``finished`` counting the
@@ -343,8 +329,6 @@ def run_survey(
     (a resumed survey), which are counted but not solved again. ``scheduler`` is a Dask
     scheduler's address (else ``jobs`` processes here, 0 for one per core); ``sink``
     also gets every chunk's records."""
-    from winnable import runners
-
     game_class(game, library=True)  # an unknown game fails here, before any worker starts
     numbering = Numbering.parse(numbering)
     DealNumber(low, numbering), DealNumber(high, numbering)  # out of range: ParseError here
@@ -355,11 +339,11 @@ def run_survey(
     todo = missing_ranges(low, high, (entry["deal"] for entry in done or ()))
     count = sum(b - a + 1 for a, b in todo)
     started = time.perf_counter()
-    runner = runners.DaskRunner(scheduler) if scheduler else runners.LocalRunner(jobs or os.cpu_count() or 1)
+    runner = DaskRunner(scheduler) if scheduler else LocalRunner(jobs or os.cpu_count() or 1)
     with runner:
         summary.jobs, summary.where = runner.workers(), runner.where
         size = chunk or default_chunk(game, count, summary.jobs)
-        plan = Plan(game, chunk_ranges(todo, size), budget, lines or sink is not None, numbering)
+        plan = Plan(game, chunk_ranges(todo, size), budget, lines or sink is not None, numbering, solve=solve_chunk)
         bar = Bar(f"{game} {summary.deals}", high - low + 1, summary.total, summary.counts["won"], progress)
         with bar:
             for records, _ in ordered(runner.run(plan, bar.chunk_back), len(plan.chunks)):

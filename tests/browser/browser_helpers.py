@@ -95,7 +95,8 @@ class Server:
 
 def seed_pool(url: str, games: tuple[str, ...] = ("black-hole",), count: int = 3) -> None:
     """Prove ``count`` deals of each game winnable and put them in the database's pool."""
-    from winnable.web.db import make_engine, migrate
+    from winnable.storage.engine import make_engine
+    from winnable.storage.migrate import migrate
     from winnable.web.pool import WinnablePool
     from winnable.web.solving import Solver
 

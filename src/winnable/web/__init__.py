@@ -33,7 +33,9 @@ def run(host: str = "127.0.0.1", port: int = 8000, database: str | None = None, 
 
     import uvicorn
 
-    from winnable.web.db import default_database_url, make_engine, migrate, server_key
+    from winnable.storage.engine import database_problem, default_database_url, make_engine
+    from winnable.storage.keys import server_key
+    from winnable.storage.migrate import migrate
     from winnable.web.protocol import HttpProtocol
     from winnable.web.settings import LOOPBACK_HOSTS, Settings, problem
 
@@ -104,19 +106,3 @@ def run(host: str = "127.0.0.1", port: int = 8000, database: str | None = None, 
         os.environ["PROMETHEUS_MULTIPROC_DIR"] = folder
     uvicorn.run("winnable.web.app:app_from_env", factory=True, workers=workers, **options)
 
-
-def database_problem(error: Exception) -> str:
-    """One line on why a database could not be opened."""
-    import sqlalchemy.exc
-
-    if isinstance(error, ModuleNotFoundError) and error.name in ("psycopg", "psycopg2"):
-        return "its driver is not installed (pip install 'winnable[postgres]')"
-    if isinstance(error, ModuleNotFoundError):
-        return f"its driver is not installed (no module {error.name})"
-    if isinstance(error, sqlalchemy.exc.NoSuchModuleError):
-        return "unknown kind of database (use sqlite:///path or postgresql+psycopg://user@host/name)"
-    if isinstance(error, sqlalchemy.exc.ArgumentError):
-        return "not a database URL (use sqlite:///path or postgresql+psycopg://user@host/name)"
-    if isinstance(error, sqlalchemy.exc.DBAPIError):
-        return str(error.orig).strip().splitlines()[0] if error.orig else str(error).splitlines()[0]
-    return f"{type(error).__name__}: {str(error).splitlines()[0] if str(error) else ''}"

@@ -18,7 +18,8 @@
 * Signing out deletes the session on the server; deleting the account deletes its
   sessions and games, and leaves its Daily results on the leaderboards without a name.
 
->>> from winnable.web.db import make_engine, migrate
+>>> from winnable.storage.engine import make_engine
+>>> from winnable.storage.migrate import migrate
 >>> engine = make_engine("sqlite://"); migrate(engine)
 >>> accounts = AccountService(engine, argon2_memory_kib=1024, argon2_time_cost=1)
 >>> guest = accounts.guest_session()
@@ -54,9 +55,10 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
+from winnable.storage.engine import as_utc, utcnow, write_lock, writer
+from winnable.storage.statements import Query, Statement
+from winnable.storage.tables import DailyAttempt, GameRow, SessionRow, User
 from winnable.web.cache import ByteLRU
-from winnable.web.db import (DailyAttempt, GameRow, Query, SessionRow, Statement, User, as_utc, utcnow, write_lock,
-                             writer)
 from winnable.web.devices import Account, DeviceKeys, find
 from winnable.web.errors import Conflict, Unauthorized, Unprocessable
 from winnable.web.i18n import N_
@@ -169,7 +171,7 @@ class AccountService:
         return PendingGuest(token, Viewer(digest(token)))
 
     def store_guest(self, cursor: Any, pending: "PendingGuest") -> None:
-        """Store ``pending`` on ``cursor`` (a transaction of :func:`winnable.web.db.transaction`)."""
+        """Store ``pending`` on ``cursor`` (a transaction of :func:`winnable.storage.statements.transaction`)."""
         now = utcnow()
         self._insert_session.run(cursor, id=pending.viewer.session, user_id=None, created_at=now, seen_at=now,
                                  expires_at=now + self.guest_life)

@@ -36,12 +36,14 @@ from fastapi.exceptions import RequestValidationError
 from starlette.exceptions import HTTPException
 from starlette.responses import Response
 
+from winnable.storage.engine import default_database_url, make_engine
+from winnable.storage.keys import server_key
+from winnable.storage.migrate import migrate
 from winnable.web import metrics, schemas
 from winnable.web.accounts import COOKIE, AccountService, digest, plausible_token
 from winnable.web.csrf import CsrfPolicy
 from winnable.web.daily import DailyService
 from winnable.web.deps import Services
-from winnable.web.db import default_database_url, make_engine, migrate, server_key
 from winnable.web.errors import CODES, ApiError, localized, problem_json, problem_response, quote
 from winnable.web.guard import Guard
 from winnable.web.i18n import N_, locale_of

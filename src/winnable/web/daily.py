@@ -46,9 +46,11 @@ from winnable.decks import Deck
 from winnable.game import Position
 from winnable.games import game_ids
 from winnable.solver import Budget, solve
+from winnable.storage.engine import as_utc, write_lock, writer
+from winnable.storage.statements import Query
+from winnable.storage.tables import DailyAttempt, DailyDeal, GameRow, User
+from winnable.storage.verdicts import VerdictRow
 from winnable.web.accounts import Viewer
-from winnable.verdicts import VerdictRow
-from winnable.web.db import DailyAttempt, DailyDeal, GameRow, Query, User, as_utc, write_lock, writer
 from winnable.web.errors import Conflict, NotFound, Unauthorized, Unprocessable
 from winnable.web.i18n import N_
 from winnable.web.pool import WinnablePool

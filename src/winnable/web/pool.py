@@ -4,12 +4,12 @@ A Winnable request never searches: it takes an unused proved deal from the datab
 (``X-Winnable-Source: pool``), or when every proved deal of the game has been dealt
 once, one of them again (``reused``); when the game has no proved deal at all it is
 refused at once with 409 ``no_winnable_deal``. The proved deals are the ``won`` rows of
-the verdicts table (:mod:`winnable.verdicts`), which surveys fill too (``winnable survey
+the verdicts table (:mod:`winnable.storage.verdicts`), which surveys fill too (``winnable survey
 --database URL``); the filler adds its wins and its proved losses there.
 
 The filler keeps ``size`` unused deals ready for every game. It runs once per database,
 whatever the number of worker processes and machines: each server's :class:`WinnablePool`
-competes for the database lease ``pool-filler`` (:mod:`winnable.web.leases`), and only the
+competes for the database lease ``pool-filler`` (:mod:`winnable.storage.leases`), and only the
 holder runs the filler, in a process of its own at low CPU priority, one search at a
 time, resting between them, so that requests and hints come first. When the holder dies
 its lease expires and another server's pool takes over.
@@ -34,8 +34,8 @@ from sqlalchemy.engine import Engine
 from winnable.errors import WinnableError
 from winnable.games import game_class, game_ids
 from winnable.solver import Status
-from winnable.web import leases
-from winnable.verdicts import VerdictStore
+from winnable.storage import leases
+from winnable.storage.verdicts import VerdictStore
 from winnable.web.service import RANDOM_DEALS, lookup_game
 from winnable.web.solving import Solver
 
@@ -102,7 +102,7 @@ class WinnablePool:
         self.progress: dict[str, Progress] = {}
         self._none_until: dict[str, float] = {}  # game -> monotonic time: no proved deal until then
 
-    # -- storage: the verdicts table (winnable.verdicts) ------------------------------
+    # -- storage: the verdicts table (winnable.storage.verdicts) ------------------------------
     def ready(self, game: str, at_most: int | None = None) -> int:
         """Won deals of ``game`` not dealt yet (counted up to ``at_most``: after a
         survey there may be a million)."""
@@ -377,7 +377,7 @@ def fill_in_background(url: str, settings: dict, parent: int) -> None:
         os.nice(10)
     except (AttributeError, OSError):
         pass
-    from winnable.web.db import make_engine
+    from winnable.storage.engine import make_engine
 
     engine = make_engine(url)
     pool = WinnablePool(engine, Solver(None, cache_bytes=4 << 20), PoolSettings(**settings))

@@ -10,7 +10,8 @@ and an accepted one is stored before it is answered.
 Everything here is generic over the registry (:func:`winnable.games.game_ids`) and the
 :class:`~winnable.game.Position` contract.
 
->>> from winnable.web.db import make_engine, migrate
+>>> from winnable.storage.engine import make_engine
+>>> from winnable.storage.migrate import migrate
 >>> engine = make_engine("sqlite://"); migrate(engine)
 >>> games = GameService(engine)
 >>> state = games.create("black-hole", 2, undo="one")
@@ -51,8 +52,10 @@ from winnable.decks import Deck
 from winnable.errors import IllegalMoveError, UnknownGameError, WinnableError
 from winnable.game import Position
 from winnable.games import game_class, game_ids
+from winnable.storage.engine import as_utc, utcnow, write_lock, writer
+from winnable.storage.statements import Query, Statement, transaction
+from winnable.storage.tables import GameRow
 from winnable.web.cache import ByteLRU, deep_size, position_size
-from winnable.web.db import GameRow, Query, Statement, as_utc, transaction, utcnow, write_lock, writer
 from winnable.web.errors import ApiError, BadRequest, Conflict, Forbidden, NotFound, Unavailable, quote
 from winnable.web.i18n import N_
 from winnable.web.scores import THINK_CHOICES, speed_score
@@ -404,7 +407,7 @@ class Stored:
     layout: str | None = None
     """A Daily's deck order (then ``deal`` is None)."""
     hint_line: dict | None = None
-    """The hints' line (see :class:`~winnable.web.db.GameRow`): set when a game is made
+    """The hints' line (see :class:`~winnable.storage.tables.GameRow`): set when a game is made
     with a known line, else only by :meth:`GameService.keep_line`."""
 
     @property

@@ -37,8 +37,9 @@ from sqlalchemy.orm import Session, load_only
 
 from winnable.games import game_class
 from winnable.errors import UnknownGameError, WinnableError
+from winnable.storage.engine import as_utc
+from winnable.storage.tables import GameRow
 from winnable.web.accounts import Viewer
-from winnable.web.db import GameRow, as_utc
 from winnable.web.scores import speed_score
 from winnable.web.service import cards_in_play, effective_status, source_of
 

@@ -24,7 +24,8 @@ from pydantic import BaseModel, Field
 
 from winnable.errors import UnknownGameError
 from winnable.games import game_class
-from winnable.web.db import GameRow, utcnow
+from winnable.storage.engine import utcnow
+from winnable.storage.tables import GameRow
 from winnable.web.deps import ServicesDep, ViewerDep, database
 from winnable.web.i18n import locale_of, titled
 from winnable.web.service import iso, valid_id

@@ -10,9 +10,9 @@ app has dealt). ``winnable pool`` counts the proved deals of each game.
 A proof is never overwritten: a new verdict replaces a row only while that row says
 ``unknown`` (a bigger budget may decide it later).
 
-The schema belongs to the web app's Alembic migrations (revision 0004 made this table
-from the older ``winnable_deals``); :meth:`VerdictStore.open` runs them, which needs
-no web framework. SQLite and PostgreSQL are both supported.
+The schema belongs to the Alembic migrations (:mod:`winnable.storage.migrate`; revision
+0004 made this table from the older ``winnable_deals``); :meth:`VerdictStore.open` runs
+them. SQLite and PostgreSQL are both supported.
 
 >>> store = VerdictStore.open("sqlite://")
 >>> store.record([{"game": "black-hole", "deal": 2, "verdict": "won", "moves": 2, "line": ["KH", "QS"],
@@ -38,6 +38,8 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
 
 from winnable.errors import WinnableError
+from winnable.storage.engine import database_problem, make_engine, write_lock, writer
+from winnable.storage.migrate import migrate
 
 VERDICTS = ("won", "lost", "unknown")
 
@@ -138,12 +140,10 @@ class VerdictStore:
     """The verdicts table of one database: writes in bulk, counts, hands out deals.
 
     Writes take SQLite's write lock at once and queue on the same lock as the web app's
-    (see :func:`winnable.web.db.write_lock`), so a survey and a server share one file.
+    (see :func:`winnable.storage.engine.write_lock`), so a survey and a server share one file.
     """
 
     def __init__(self, engine: Engine, own_engine: bool = False) -> None:
-        from winnable.web.db import write_lock, writer  # SQLite's locking; no web framework
-
         self.engine = engine
         self._writer = writer(engine)
         self._lock = lambda: write_lock(engine)
@@ -153,14 +153,10 @@ class VerdictStore:
     @classmethod
     def open(cls, url: str) -> VerdictStore:
         """The store at ``url``, its schema brought up to date (Alembic)."""
-        from winnable.web.db import make_engine, migrate
-
         try:
             engine = make_engine(url)
             migrate(engine)
         except Exception as error:  # a bad URL, a missing driver, an unreachable server
-            from winnable.web import database_problem
-
             raise DatabaseError(f"cannot use the database {shown_url(url)}: {database_problem(error)}") from None
         return cls(engine, own_engine=True)
 

@@ -1,6 +1,6 @@
-"""Alembic environment for Winnable's web app.
+"""Alembic environment for Winnable's database (the web app's and the surveys' tables).
 
-The server calls ``alembic upgrade head`` itself (:func:`winnable.web.db.migrate`) and
+The server calls ``alembic upgrade head`` itself (:func:`winnable.storage.migrate.migrate`) and
 passes its open connection in ``config.attributes["connection"]``. Run by hand, the
 database URL comes from ``-x url=...`` or the ``WINNABLE_DATABASE`` variable.
 """
@@ -12,7 +12,8 @@ import os
 import sqlalchemy as sa
 from alembic import context
 
-from winnable.web.db import Base, default_database_url
+from winnable.storage.engine import default_database_url
+from winnable.storage.tables import Base
 
 target_metadata = Base.metadata
 

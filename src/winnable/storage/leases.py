@@ -3,7 +3,8 @@ whatever the number of worker processes and machines, is done by the holder of a
 lease. A holder renews its lease well before it expires; a holder that dies stops
 renewing, and another takes the lease over once it has expired.
 
->>> from winnable.web.db import make_engine, migrate
+>>> from winnable.storage.engine import make_engine
+>>> from winnable.storage.migrate import migrate
 >>> engine = make_engine("sqlite://"); migrate(engine)
 >>> acquire(engine, "filler", "server-a", seconds=30), acquire(engine, "filler", "server-b", seconds=30)
 (True, False)
@@ -22,7 +23,8 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.orm import Session
 
-from winnable.web.db import Lease, as_utc, utcnow, write_lock, writer
+from winnable.storage.engine import as_utc, utcnow, write_lock, writer
+from winnable.storage.tables import Lease
 
 
 def acquire(engine: Engine, name: str, holder: str, seconds: float) -> bool:
