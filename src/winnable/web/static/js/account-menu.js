@@ -1,6 +1,7 @@
 // The header of every page: the Daily, statistics, and signing in or out.
 
-import { ApiError, el, players } from "./players-api.js";
+import { el } from "./dom.js";
+import { ApiError, players } from "./players-api.js";
 import { localHref, t } from "./i18n.js";
 
 async function main() {

@@ -1,7 +1,8 @@
 // The account page: sign in or create an account; signed in, download your data, sign
 // out, or delete the account.
 
-import { ApiError, el, players, safeNext } from "./players-api.js";
+import { el } from "./dom.js";
+import { ApiError, players, safeNext } from "./players-api.js";
 import { localHref, t } from "./i18n.js";
 
 const $ = (id) => document.getElementById(id);

@@ -2,10 +2,9 @@
 // on a screen too narrow for a ring of cards a finger can hit, the hole in a band across
 // the top and the piles below it in rows.
 
-import { cardName, cardSpan, makeCard, makeSlot } from "./cards.js";
+import { cardName, cardSpan, makeCard, makeSlot, RATIO } from "./cards.js";
 import { t, tn } from "./i18n.js";
 
-const RATIO = 1.4; // card height / width
 const FAN = 0.29; // share of a card's height that shows under the next card of a pile
 
 /** Every place of the table and its cards, bottom first. */

@@ -7,6 +7,9 @@ import { t, tp } from "./i18n.js";
 
 const SVG_NS = "http://www.w3.org/2000/svg";
 
+/** A card's height over its width, in every family's layout. */
+export const RATIO = 1.4;
+
 export const SUITS = { C: "clubs", D: "diamonds", H: "hearts", S: "spades" };
 export const SUIT_SYMBOL = { C: "\u2663", D: "\u2666", H: "\u2665", S: "\u2660" };
 
@@ -195,6 +198,39 @@ export function suitIcon(suit, extraClass = "") {
 }
 
 // ---- tableau geometry, shared by the column games (the free-cell and Spider families)
+
+/** The 1-based number of a place such as "column:3" or "cell:0": 4, 1. */
+export const columnNumber = (place) => Number(place.split(":")[1]) + 1;
+
+/**
+ * A column of the tableau, "column:i": its slot (showing `label`, named `name` when it is
+ * empty), then `down` face-down cards `downOff` px apart and the face-up `up` cards
+ * `upOff` px apart; as tall as its cards (`ch` is a card's height).
+ */
+export function makeColumn(i, { down = 0, up, ch, downOff = 0, upOff, label = "", name = "" }) {
+  const place = `column:${i}`;
+  const box = document.createElement("div");
+  box.className = "column";
+  box.dataset.drop = place;
+  box.append(makeSlot(null, label, "column-base", name));
+  let top = 0;
+  for (let d = 0; d < down; d++) {
+    const back = makeBack(place, d);
+    back.style.top = `${top}px`;
+    back.style.zIndex = String(d + 1);
+    box.append(back);
+    top += downOff;
+  }
+  up.forEach((code, u) => {
+    const card = makeCard(code, place, down + u);
+    card.style.top = `${top}px`;
+    card.style.zIndex = String(down + u + 1);
+    box.append(card);
+    top += upOff;
+  });
+  box.style.height = `${ch + Math.max(0, top - (up.length ? upOff : downOff))}px`;
+  return box;
+}
 
 /**
  * How many rows `count` columns stand in: one when each can be `minCw` px wide beside its

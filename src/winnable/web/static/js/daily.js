@@ -1,7 +1,8 @@
 // The Daily page: today's Dailies and the leaderboard of any game and day
 // (?game=black-hole&date=2026-11-30), with the countdown to the next Daily.
 
-import { ApiError, clock, countdownTo, el, openDaily, players, resultText } from "./players-api.js";
+import { clock, el } from "./dom.js";
+import { ApiError, countdownTo, openDaily, players, resultText } from "./players-api.js";
 import { formatDate, localHref, t, tn } from "./i18n.js";
 
 const $ = (id) => document.getElementById(id);

@@ -3,10 +3,9 @@
 // and the height allow (never under `minCw` while the columns still fit), and the
 // columns fan out to use the height there is.
 
-import { bandGap, bandNeed, cardName, cardSpan, columnMove, columnRows, layBands, makeCard, makeSlot, rankLabel, splitRows, suitIcon, suitName } from "./cards.js";
+import { bandGap, bandNeed, cardName, cardSpan, columnMove, columnNumber, columnRows, layBands, makeCard, makeColumn, makeSlot, rankLabel, RATIO, splitRows, suitIcon, suitName } from "./cards.js";
 import { t } from "./i18n.js";
 
-const RATIO = 1.4;
 const FAN_MAX = 0.45; // a tall screen shows more of every card
 const FAN_MIN = 0.24; // the rank and suit strip stays readable
 const FAN_SQUEEZE = 0.15; // only when nothing else fits
@@ -20,8 +19,6 @@ export function places(position) {
   (position.foundations || []).forEach((f) => map.set(`foundation:${f.suit}`, f.cards.slice()));
   return map;
 }
-
-const columnNumber = (place) => Number(place.split(":")[1]) + 1;
 
 export function placeName(place) {
   const [kind] = place.split(":");
@@ -225,18 +222,8 @@ export function render(table, state, { width, height, minCw = 30 }) {
   bands.forEach((band, r) => {
     band.forEach((column, j) => {
       const i = r * perRow + j;
-      const off = laid.bands[r].fan * ch;
-      const box = document.createElement("div");
-      box.className = "column";
-      box.dataset.drop = `column:${i}`;
-      box.style.height = `${ch + Math.max(0, column.length - 1) * off}px`;
-      box.append(makeSlot(null, column.length ? "" : emptyLabel(position), "column-base", column.length ? "" : emptyName(position, i)));
-      column.forEach((code, n) => {
-        const card = makeCard(code, `column:${i}`, n);
-        card.style.top = `${n * off}px`;
-        card.style.zIndex = String(n + 1);
-        box.append(card);
-      });
+      const empty = !column.length;
+      const box = makeColumn(i, { up: column, ch, upOff: laid.bands[r].fan * ch, label: empty ? emptyLabel(position) : "", name: empty ? emptyName(position, i) : "" });
       put(box, tableauX + j * (cw + gap), laid.bands[r].y);
     });
   });

@@ -1,7 +1,8 @@
 // The lobby's Daily: today's deal of every game that has one, the countdown to the next,
 // the player's result and rank, and the way to the leaderboards.
 
-import { clock, countdownTo, dailyOverviewOrNull, el, openDaily, resultText } from "./players-api.js";
+import { clock, el } from "./dom.js";
+import { countdownTo, dailyOverviewOrNull, openDaily, resultText } from "./players-api.js";
 import { localHref, t, tn } from "./i18n.js";
 
 async function main() {

@@ -2,6 +2,7 @@
 
 import { api } from "./api.js";
 import { installSprite, makeBack, makeCard } from "./cards.js";
+import { el } from "./dom.js";
 import { t, tn, locale, localHref } from "./i18n.js";
 
 const FAMILY_INFO = {
@@ -35,16 +36,6 @@ const GAME_ART = {
 
 // Translated outside template literals: `pybabel extract` does not look inside ${...}.
 const movesText = (n) => tn("{n} move", "{n} moves", n, { n });
-
-function el(tag, attrs = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [key, value] of Object.entries(attrs)) {
-    if (key === "class") node.className = value;
-    else node.setAttribute(key, value);
-  }
-  node.append(...children.filter((c) => c !== null && c !== undefined));
-  return node;
-}
 
 function art(game) {
   const family = game.family;

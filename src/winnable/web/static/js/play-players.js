@@ -2,7 +2,8 @@
 // the next one and today's rank), the Daily's rules on the table (no hints, no restart),
 // and Black Hole's timed play (seconds a move, chosen before the deal, counted down).
 
-import { clock, dailyOverviewOrNull, el, openDaily } from "./players-api.js";
+import { clock, el } from "./dom.js";
+import { dailyOverviewOrNull, openDaily } from "./players-api.js";
 import { formatDate, localHref, t } from "./i18n.js";
 
 const $ = (id) => document.getElementById(id);

@@ -2,6 +2,7 @@
 // Sentences a player reads go through t()/tn() (see i18n.js).
 
 import { call, ApiError } from "./api.js";
+import { clock } from "./dom.js";
 import { localHref, t } from "./i18n.js";
 
 export { ApiError };
@@ -29,32 +30,6 @@ export async function dailyOverviewOrNull() {
     if (error instanceof ApiError) return null;
     throw error;
   }
-}
-
-/** An element with attributes and children (text or nodes). */
-export function el(tag, attrs = {}, ...children) {
-  const svg = ["svg", "g", "rect", "circle", "line", "polyline", "path", "text", "title"].includes(tag);
-  const node = svg ? document.createElementNS("http://www.w3.org/2000/svg", tag) : document.createElement(tag);
-  for (const [key, value] of Object.entries(attrs)) {
-    if (value === null || value === undefined || value === false) continue;
-    if (key === "class") node.setAttribute("class", value);
-    else if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
-    else node.setAttribute(key, value === true ? "" : String(value));
-  }
-  for (const child of children.flat()) {
-    if (child === null || child === undefined || child === false) continue;
-    node.append(child instanceof Node ? child : document.createTextNode(String(child)));
-  }
-  return node;
-}
-
-/** Seconds as m:ss or h:mm:ss. */
-export function clock(seconds) {
-  seconds = Math.max(0, Math.floor(seconds));
-  const h = Math.floor(seconds / 3600);
-  const m = Math.floor((seconds % 3600) / 60);
-  const s = String(seconds % 60).padStart(2, "0");
-  return h ? `${h}:${String(m).padStart(2, "0")}:${s}` : `${m}:${s}`;
 }
 
 /** A countdown to the next Daily that ticks every second in `node`. */

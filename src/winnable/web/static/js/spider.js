@@ -3,10 +3,9 @@
 // screen the ten columns stand in two rows of five, so that cards stay big enough to
 // read and to touch.
 
-import { bandGap, bandNeed, cardSpan, columnMove, columnRows, layBands, makeBack, makeCard, makeSlot, splitRows } from "./cards.js";
+import { bandGap, bandNeed, cardSpan, columnMove, columnNumber, columnRows, layBands, makeBack, makeCard, makeColumn, makeSlot, RATIO, splitRows } from "./cards.js";
 import { t, tn } from "./i18n.js";
 
-const RATIO = 1.4;
 const DOWN_FAN = 0.1;
 const UP_MAX = 0.42;
 const UP_MIN = 0.24;
@@ -19,8 +18,6 @@ export function places(position) {
   map.set("stock", Array(position.stock * 10).fill(null));
   return map;
 }
-
-const columnNumber = (place) => Number(place.split(":")[1]) + 1;
 
 export function placeName(place) {
   if (place === "stock") return t("the stock");
@@ -129,28 +126,8 @@ export function render(table, state, { width, height, minCw = 30 }) {
     const upOff = fan * ch;
     band.forEach((column, j) => {
       const i = r * perRow + j;
-      const box = document.createElement("div");
-      box.className = "column";
-      box.dataset.drop = `column:${i}`;
       const empty = column.down === 0 && column.up.length === 0;
-      box.append(makeSlot(null, "", "column-base", empty ? t("Column {n}, empty", { n: i + 1 }) : ""));
-      let top = 0;
-      for (let d = 0; d < column.down; d++) {
-        const back = makeBack(`column:${i}`, d);
-        back.style.top = `${top}px`;
-        back.style.zIndex = String(d + 1);
-        box.append(back);
-        top += downOff;
-      }
-      column.up.forEach((code, u) => {
-        const card = makeCard(code, `column:${i}`, column.down + u);
-        card.style.top = `${top}px`;
-        card.style.zIndex = String(column.down + u + 1);
-        box.append(card);
-        top += upOff;
-      });
-      const colHeight = ch + Math.max(0, top - (column.up.length ? upOff : downOff));
-      box.style.height = `${colHeight}px`;
+      const box = makeColumn(i, { down: column.down, up: column.up, ch, downOff, upOff, name: empty ? t("Column {n}, empty", { n: i + 1 }) : "" });
       box.style.left = `${left0 + j * (cw + gap)}px`;
       box.style.top = `${y}px`;
       frag.append(box);

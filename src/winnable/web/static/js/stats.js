@@ -2,7 +2,8 @@
 // partial and speed scores, Black Hole's best time per undo rule), assisted wins apart;
 // and a plot of results over time, drawn here as SVG (no library, no build step).
 
-import { clock, el, players, resultText } from "./players-api.js";
+import { clock, el } from "./dom.js";
+import { players, resultText } from "./players-api.js";
 import { formatDate, formatNumber, t, tn } from "./i18n.js";
 
 const $ = (id) => document.getElementById(id);

@@ -1,0 +1,172 @@
+// Menus and dialogs: the overlay (won, lost) and the list of this browser's games.
+
+import { api } from "./api.js";
+import { $, clock, el } from "./dom.js";
+import { locale, localHref, t, tn } from "./i18n.js";
+import { newGame, restart, scoreLine, undo } from "./play-game.js";
+import { startReview } from "./play-review.js";
+import { app, KEY_GAMES, report, store } from "./play-state.js";
+
+export function openOverlay({ title, body = [], buttons = [], art = "", kind = "" }) {
+  try {
+    if ($("menu").matches(":popover-open")) $("menu").hidePopover();
+  } catch {
+    /* no popover support: the menu is a plain block */
+  }
+  $("overlay-title").textContent = title;
+  $("overlay-body").replaceChildren(...body);
+  $("overlay-buttons").replaceChildren(...buttons);
+  $("overlay-art").className = `overlay-art ${art}`;
+  const overlay = $("overlay");
+  overlay.className = `overlay ${kind}`;
+  overlay.hidden = false;
+  document.body.dataset.overlay = kind;
+  const first = overlay.querySelector("button.primary") || overlay.querySelector("button");
+  if (first) first.focus();
+}
+
+export function closeOverlay() {
+  $("overlay").hidden = true;
+  $("overlay").classList.remove("ask");
+  document.body.dataset.overlay = "";
+}
+
+export function button(label, onclick, { primary = false, id = null } = {}) {
+  return el("button", { class: `btn${primary ? " primary" : ""}`, type: "button", id, onclick }, label);
+}
+
+export function showWin() {
+  const state = app.state;
+  if (state.status !== "won") return;
+  const words = { deal: state.deal, game: app.info.title || state.title, time: clock(state.elapsed_seconds || 0), n: state.move_count };
+  const body = [
+    el("p", {}, state.deal === null
+      ? tn("{game}, won in {time} and {n} move.", "{game}, won in {time} and {n} moves.", state.move_count, words)
+      : tn("Deal #{deal} of {game}, won in {time} and {n} move.", "Deal #{deal} of {game}, won in {time} and {n} moves.", state.move_count, words)),
+  ];
+  const score = scoreLine(state);
+  if (score) body.push(el("p", { class: "muted" }, score));
+  openOverlay({
+    title: t("You won!"),
+    kind: "win",
+    art: "stars",
+    body,
+    buttons: [
+      button(t("New deal"), () => newGame().catch(report), { primary: true, id: "win-new" }),
+      ...(state.deal === null ? [] : [button(t("Play this deal again"), () => newGame({ deal: state.deal }).catch(report))]),
+      button(t("Look at the table"), closeOverlay),
+    ],
+  });
+}
+
+export function showLost() {
+  const state = app.state;
+  if (state.status !== "lost") return;
+  const left = state.position.cards_left;
+  const buttons = [button(t("Where did I lose?"), whereDidILose, { primary: true, id: "where-lost" })];
+  if (state.undo !== "none" && state.undo_left !== 0) buttons.push(button(t("Undo"), () => (closeOverlay(), undo())));
+  buttons.push(
+    button(t("Restart"), () => (closeOverlay(), restart())),
+    button(t("New deal"), () => newGame().catch(report)),
+    button(t("Look at the table"), closeOverlay),
+  );
+  openOverlay({
+    title: t("No moves left"),
+    kind: "lost",
+    art: "stuck",
+    body: [
+      el("p", {}, tn("No card can move: {n} card left on the table.", "No card can move: {n} cards left on the table.", left, { n: left })),
+      scoreLine(state) ? el("p", {}, `${scoreLine(state)} \u00b7 ${clock(state.elapsed_seconds || 0)} \u00b7 ${movesText(state.move_count)}`) : null,
+      el("p", { class: "muted" }, t("The solver can show you the move that lost the game.")),
+    ].filter(Boolean),
+    buttons,
+  });
+}
+
+export async function whereDidILose() {
+  const state = app.state;
+  $("overlay-body").replaceChildren(el("p", { class: "thinking" }, t("Asking the solver\u2026")));
+  $("overlay-buttons").replaceChildren();
+  let analysis;
+  try {
+    analysis = await api.analysis(state.id);
+  } catch (error) {
+    $("overlay-body").replaceChildren(el("p", {}, error.detail || t("The solver did not answer.")));
+    $("overlay-buttons").replaceChildren(button(t("New deal"), () => newGame().catch(report), { primary: true }), button(t("Close"), closeOverlay));
+    return;
+  }
+  if (app.state !== state) return;
+  const found = analysis.lost_at !== null && analysis.lost_at !== undefined;
+  if (found || (analysis.between && analysis.between.length === 2)) {
+    closeOverlay();
+    await startReview(analysis);
+    return;
+  }
+  const text =
+    analysis.winnable === false
+      ? t("This deal had no winning line even before your first move: nobody could have won it. Switch on \u201cDeal only winnable deals\u201d in the menu to get only deals the solver has proved.")
+      : analysis.message || t("The solver could not settle it within its time budget.");
+  $("overlay-body").replaceChildren(el("p", {}, text));
+  $("overlay-buttons").replaceChildren(button(t("New deal"), () => newGame().catch(report), { primary: true }), button(t("Restart"), () => (closeOverlay(), restart())), button(t("Close"), closeOverlay));
+}
+
+function rememberedGames() {
+  try {
+    const games = JSON.parse(store.get(KEY_GAMES, "[]"));
+    return Array.isArray(games) ? games.filter((g) => g && typeof g.id === "string") : [];
+  } catch {
+    return [];
+  }
+}
+
+function when(iso) {
+  if (!iso) return "";
+  const seconds = (Date.parse(iso) - Date.now()) / 1000;
+  const format = new Intl.RelativeTimeFormat(locale, { numeric: "auto" });
+  for (const [unit, size] of [["day", 86400], ["hour", 3600], ["minute", 60]]) {
+    if (Math.abs(seconds) >= size) return format.format(Math.round(seconds / size), unit);
+  }
+  return format.format(0, "second"); // "now", "maintenant", "nu" (CLDR's Dutch "this minute" reads as the future)
+}
+
+const STATUS_WORDS = { playing: () => t("in play"), won: () => t("won"), lost: () => t("lost") };
+// Translated outside template literals: `pybabel extract` does not look inside ${...}.
+const movesText = (n) => tn("{n} move", "{n} moves", n, { n });
+
+export async function showYourGames() {
+  openOverlay({ title: t("Your games"), kind: "yours", body: [el("p", { class: "thinking" }, t("Loading\u2026"))], buttons: [button(t("Close"), closeOverlay, { id: "yours-close" })] });
+  const ids = rememberedGames().map((g) => g.id);
+  let games = [];
+  try {
+    games = ids.length ? (await api.summaries(ids)).games : [];
+  } catch (error) {
+    $("overlay-body").replaceChildren(el("p", {}, error.detail || t("The server cannot be reached.")));
+    return;
+  }
+  if (!games.length) {
+    $("overlay-body").replaceChildren(el("p", {}, t("No games yet in this browser.")));
+    return;
+  }
+  games.sort((a, b) => (a.status === "playing") - (b.status === "playing") || 0).reverse();
+  const thisGame = t("this game");
+  const list = el(
+    "ul",
+    { class: "your-games" },
+    games.map((game) => {
+      const current = app.state && game.id === app.state.id;
+      return el(
+        "li",
+        { "data-id": game.id, class: `your-game ${game.status}` },
+        el(
+          "a",
+          { class: "your-game-link", href: localHref(game.links.resume), "aria-current": current ? "true" : null },
+          el("b", {}, game.title),
+          " ",
+          game.deal === null ? t("Daily") : t("Deal #{n}", { n: game.deal }),
+          el("small", {}, `${movesText(game.moves)} \u00b7 ${(STATUS_WORDS[game.status] || STATUS_WORDS.playing)()} \u00b7 ${when(game.updated_at)}${current ? ` \u00b7 ${thisGame}` : ""}`),
+        ),
+      );
+    }),
+  );
+  $("overlay-body").replaceChildren(list);
+}

@@ -1,0 +1,340 @@
+// The game's state from the server, and the actions that change it.
+
+import * as blackhole from "./blackhole.js";
+import { api, ApiError } from "./api.js";
+import { cardSpan, rankLabel } from "./cards.js";
+import { $, clock, el } from "./dom.js";
+import { localHref, parts, t, tn } from "./i18n.js";
+import { button, closeOverlay, openOverlay, showLost, showWin } from "./play-dialogs.js";
+import { clearHighlights, draw, elementAt, focusCard, highlight } from "./play-draw.js";
+import { clearSelection } from "./play-pick.js";
+import { checkWinnable, endReview, setBadge } from "./play-review.js";
+import { announce, app, busy, currentLegal, enqueue, FAMILIES, gameName, hush, KEY_GAME, KEY_GAMES, KEY_UNDO, placesOf, plainSentence, reducedMotion, report, say, sentenceOf, settings, store, table } from "./play-state.js";
+
+export function updateChrome() {
+  const state = app.state;
+  const position = state.position;
+  document.body.dataset.status = state.status;
+  document.body.dataset.moves = String(state.move_count);
+  document.body.dataset.gameId = state.id;
+  // A Daily has no deal number (a secret deck order): no link to its deal.
+  document.body.dataset.deal = state.deal === null ? "" : String(state.deal);
+  const deal = $("deal-link");
+  deal.hidden = state.deal === null;
+  deal.textContent = state.deal === null ? "" : t("Deal #{n}", { n: state.deal });
+  deal.href = state.deal === null ? gameAddress(state) : dealAddress(state.deal);
+  if (state.winnable_deal && state.deal !== null) deal.append(el("span", { class: "proved", title: t("The solver proved this deal winnable"), "aria-label": t("proved winnable") }, "\u2713"));
+  $("moves").textContent = String(state.move_count);
+  $("moves-word").textContent = tn("move", "moves", state.move_count);
+  const undo = $("undo");
+  const left = state.undo_left;
+  undo.disabled = state.undo === "none" || left === 0 || state.move_count === 0 || (state.status !== "playing" && state.status !== "lost");
+  undo.title = state.undo === "none" ? t("This game is played without undo") : left === 0 ? t("Your undo is used up") : t("Take back the last move (U)");
+  const count = $("undo-left");
+  count.hidden = left === null || left === undefined || state.undo === "none";
+  count.textContent = count.hidden ? "" : String(left);
+  $("hint").disabled = state.status !== "playing";
+  $("restart").disabled = state.move_count === 0 && state.status === "playing";
+  $("finish").hidden = !(state.status === "playing" && state.finish && state.finish.length) || !!app.review;
+  const score = $("score");
+  const scoreText = scoreLine(state);
+  score.hidden = !scoreText;
+  score.textContent = scoreText || "";
+  score.title = t("Cards on the foundations");
+  const base = $("base");
+  const rank = position.base_rank;
+  base.hidden = !rank || rank === "A";
+  base.textContent = base.hidden ? "" : t("Foundations from {rank}", { rank: rankLabel(rank) });
+  tick();
+  if (state.status === "won") setBadge("won", t("Won"));
+}
+
+export function scoreLine(state) {
+  if (state.family !== "freecell") return "";
+  const s = state.score || {};
+  const onFoundations = s.partial ?? state.position.score;
+  if (onFoundations === undefined || onFoundations === null) return "";
+  return t("Score {n}/{total}", { n: onFoundations, total: s.out_of ?? 52 });
+}
+
+export function tick() {
+  const state = app.state;
+  if (!state) return;
+  let seconds = state.elapsed_seconds || 0;
+  if (state.status === "playing" && state.started_at) seconds += (performance.now() - app.receivedAt) / 1000;
+  $("timer").textContent = clock(seconds);
+}
+
+/** The address of a deal (kept in the address bar: reloading or sharing it gives the same cards). */
+function dealAddress(deal) {
+  const params = new URLSearchParams();
+  params.set("deal", String(deal));
+  return localHref(`/play/${encodeURIComponent(gameName)}?${params}`);
+}
+
+/** The address of a stored game (a Daily's: it has no deal number to name). */
+function gameAddress(state) {
+  return localHref(`/play/${encodeURIComponent(state.game)}?id=${encodeURIComponent(state.id)}`);
+}
+
+function rememberGame(state) {
+  store.set(KEY_GAME, state.id);
+  let games = [];
+  try {
+    games = JSON.parse(store.get(KEY_GAMES, "[]"));
+    if (!Array.isArray(games)) games = [];
+  } catch {
+    games = [];
+  }
+  games = [{ id: state.id, game: state.game, deal: state.deal }, ...games.filter((g) => g && g.id !== state.id)].slice(0, 60);
+  store.set(KEY_GAMES, JSON.stringify(games));
+}
+
+export function setState(state, { animate = true } = {}) {
+  const previous = app.state;
+  app.state = state;
+  app.receivedAt = performance.now();
+  app.family = FAMILIES[state.family] || FAMILIES[app.info?.family] || blackhole;
+  if (!previous || previous.id !== state.id) rememberGame(state);
+  if (!previous || previous.id !== state.id || previous.deal !== state.deal) history.replaceState(null, "", state.deal === null ? gameAddress(state) : dealAddress(state.deal));
+  const changed = !previous || previous.id !== state.id || previous.move_count !== state.move_count || previous.status !== state.status;
+  if (changed) {
+    app.hint = null;
+    clearHighlights("hint");
+    if ($("message").classList.contains("hint")) hush();
+    app.selection = null;
+    delete document.body.dataset.selected;
+  }
+  if (previous && previous.id !== state.id) {
+    app.shownOverlayFor = null;
+    endReview(false);
+  }
+  $("undo-mode").value = state.undo;
+  updateChrome();
+  draw({ animate: animate && previous && previous.id === state.id });
+  document.body.dataset.ready = "1";
+  const key = `${state.id}:${state.status}:${state.move_count}`;
+  if (state.status === "won" && app.shownOverlayFor !== key) {
+    app.shownOverlayFor = key;
+    setTimeout(showWin, app.finishing ? 500 : 250);
+  } else if (state.status === "lost" && app.shownOverlayFor !== key && !app.review) {
+    app.shownOverlayFor = key;
+    setTimeout(showLost, 250);
+  } else if (state.status === "playing" && !$("overlay").classList.contains("ask")) {
+    closeOverlay();
+  }
+  if (app.watching) checkWinnable();
+  if (!app.finishing && settings().safe && state.status === "playing" && state.safe && state.safe.length) {
+    // Safe moves waiting (a new deal, or the setting just switched on): play them now.
+    enqueue(() => sendMove(state.safe[0]));
+  }
+  // Hook for the players' module (Daily, timed play): it reads every new state.
+  document.dispatchEvent(new CustomEvent("winnable:state", { detail: state }));
+}
+
+function midGame() {
+  return app.state && app.state.status === "playing" && app.state.move_count > 0;
+}
+
+/** New deal: in the middle of a game, ask first (the game stays in "Your games"). */
+export function askNewGame(options = {}) {
+  if (!midGame()) return newGame(options).catch(report);
+  openOverlay({
+    title: t("Start a new deal?"),
+    kind: "ask",
+    body: [el("p", {}, t("This game stays in Your games: you can come back to it from the menu."))],
+    buttons: [
+      button(t("New deal"), () => newGame(options).catch(report), { primary: true, id: "confirm-new" }),
+      button(t("Keep playing"), closeOverlay, { id: "keep-playing" }),
+    ],
+  });
+}
+
+export async function newGame({ deal = null } = {}) {
+  hush();
+  closeOverlay();
+  const undo = $("undo-mode").value || store.get(KEY_UNDO) || "unlimited";
+  const winnable = deal === null && $("winnable-toggle").checked;
+  busy(true);
+  $("new-deal").disabled = true;
+  const slow = setTimeout(() => say(winnable ? t("Finding a deal the solver has proved winnable\u2026") : t("Dealing\u2026"), { sticky: true }), 400);
+  try {
+    let state;
+    try {
+      // Hook: other modules add options of the next game (timed play's seconds a move).
+      const extra = {};
+      document.dispatchEvent(new CustomEvent("winnable:new-game", { detail: { game: gameName, options: extra } }));
+      state = await api.create(gameName, { deal, winnable, undo, ...extra });
+    } catch (error) {
+      if (!winnable || !(error instanceof ApiError) || error.status === 0) throw error;
+      state = await api.create(gameName, { undo });
+      say(t("{reason} This deal was picked at random.", { reason: error.detail }), { kind: "info" });
+    }
+    clearTimeout(slow);
+    if ($("message").textContent.endsWith("\u2026")) hush();
+    setState(state, { animate: false });
+  } finally {
+    clearTimeout(slow);
+    $("new-deal").disabled = false;
+    busy(false);
+  }
+}
+
+export async function loadGame(id) {
+  const state = await api.get(id);
+  if (state.game !== gameName) throw new ApiError(404, t("That game belongs to another table."));
+  setState(state, { animate: false });
+}
+
+export async function sendMove(move, { auto = settings().safe } = {}) {
+  busy(true);
+  try {
+    setState(await api.move(app.state.id, move, auto));
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 409) {
+      say(error.detail, { kind: "error" });
+      setState(await api.get(app.state.id));
+    } else throw error;
+  } finally {
+    busy(false);
+  }
+}
+
+/** Play one described move and say what happened. */
+export function play(entry, node) {
+  enqueue(async () => {
+    if (app.review || !app.state) return;
+    const still = currentLegal().find((e) => e.move === entry.move);
+    if (!still) {
+      if (node) refuse(entry.from, 0, node);
+      return;
+    }
+    const position = app.state.position;
+    const before = app.state.move_count;
+    const spoken = plainSentence(still, position);
+    await sendMove(still.move);
+    if (app.state.move_count > before) {
+      const auto = app.state.move_count - before - 1;
+      const more = tn("{n} more card went home by itself.", "{n} more cards went home by themselves.", auto, { n: auto });
+      announce(auto > 0 ? `${spoken} ${more}` : spoken);
+    }
+  });
+}
+
+export function refuse(place, index, node) {
+  const state = app.state;
+  if (state.status !== "playing") return;
+  if (place.startsWith("foundation") || place === "runs") return; // cards that are home stay home
+  node = node && node.isConnected ? node : elementAt(place, index);
+  if (node) {
+    node.classList.remove("shake");
+    void node.offsetWidth;
+    node.classList.add("shake");
+  }
+  const position = state.position;
+  if (place === "stock") {
+    say(position.stock > 0 ? t("Fill every empty column before dealing the stock.") : t("The stock is empty."));
+    return;
+  }
+  const cards = placesOf(position).get(place) || [];
+  const code = cards[index];
+  if (!code) return;
+  if (state.family === "blackhole") {
+    if (index < cards.length - 1) say(t("Only the top card of a pile can move."));
+    else {
+      const top = position.foundation[position.foundation.length - 1];
+      say(parts(t("{card} can't go on {top}: it must be one rank above or below (suits don't matter, K-A-2 wraps)."), { card: cardSpan(code), top: cardSpan(top) }));
+    }
+  } else if (index < cards.length - 1) {
+    say(parts(t("{card} can't move with the cards on it now."), { card: cardSpan(code) }));
+  } else {
+    say(parts(t("{card} has nowhere to go right now."), { card: cardSpan(code) }));
+  }
+}
+
+export function undo() {
+  if (!app.state || $("undo").disabled || app.review || app.finishing) return;
+  clearSelection(false);
+  enqueue(async () => {
+    busy(true);
+    try {
+      setState(await api.undo(app.state.id, settings().safe));
+      announce(t("Move taken back."));
+    } finally {
+      busy(false);
+    }
+  });
+}
+
+export function restart() {
+  if (!app.state) return;
+  endReview(false);
+  clearSelection(false);
+  enqueue(async () => {
+    busy(true);
+    try {
+      setState(await api.restart(app.state.id));
+      say(t("The deal starts again."));
+    } finally {
+      busy(false);
+    }
+  });
+}
+
+/** Play the rest of the game home, one card after the other. */
+export function finish() {
+  const state = app.state;
+  if (!state || state.status !== "playing" || !state.finish || !state.finish.length || app.review || app.finishing) return;
+  clearSelection(false);
+  enqueue(async () => {
+    app.finishing = true;
+    document.body.classList.add("finishing");
+    try {
+      for (const move of app.state.finish || []) {
+        if (app.state.status !== "playing") break;
+        await sendMove(move, { auto: false });
+        if (!reducedMotion.matches) await new Promise((resolve) => setTimeout(resolve, 120));
+      }
+      announce(t("Every card is home."));
+    } finally {
+      app.finishing = false;
+      document.body.classList.remove("finishing");
+      updateChrome();
+    }
+  });
+}
+
+export async function hint() {
+  if (!app.state || app.state.status !== "playing" || app.review || app.finishing) return;
+  clearSelection(false);
+  const asked = app.state;
+  say(t("Looking for a winning line\u2026"), { sticky: true, kind: "hint" });
+  let answer;
+  try {
+    answer = await api.hint(asked.id);
+  } catch (error) {
+    report(error);
+    return;
+  }
+  if (app.state !== asked) return; // a move was played meanwhile
+  const hidden = answer.knows_hidden ? [el("br"), el("small", {}, t("The hint knows the face-down cards, which you cannot see."))] : [];
+  if (answer.move) {
+    const entry = app.state.legal.find((e) => e.move === answer.move) || answer.describe;
+    app.hint = entry || null;
+    document.body.dataset.hint = entry ? entry.move : "";
+    highlight(app.hint, "hint");
+    const away = answer.line_length ? [el("br"), el("small", {}, tn("A win is {n} move away.", "A win is {n} moves away.", answer.line_length, { n: answer.line_length }))] : [];
+    const tap = entry && entry.from !== "stock" ? [el("br"), el("small", {}, t("Tap the marked card to play it."))] : [];
+    say([el("b", {}, t("Hint:")), " ", ...(entry ? sentenceOf(entry) : [answer.move]), ...away, ...tap, ...hidden], { sticky: true, kind: "hint" });
+    const label = t("Hint:");
+    if (entry) announce(`${label} ${plainSentence(entry, app.state.position)}`);
+    if (entry && entry.from) {
+      const cards = placesOf(app.state.position).get(entry.from) || [];
+      const node = entry.from === "stock" ? table.querySelector(".stock") : elementAt(entry.from, cards.length - (entry.count || 1));
+      if (node && app.keyboard) focusCard(node);
+    }
+  } else {
+    const text = answer.message || (answer.verdict === "lost" ? t("No winning line from here.") : t("The solver could not decide in time."));
+    say([el("b", {}, text), ...hidden], { sticky: true, kind: answer.verdict === "lost" ? "bad hint" : "hint" });
+  }
+}

@@ -1,0 +1,187 @@
+// Pointer and touch: tap to pick up and put down, drag to choose the place directly.
+
+import { el } from "./dom.js";
+import { t } from "./i18n.js";
+import { draw, focusCard } from "./play-draw.js";
+import { refuse, sendMove } from "./play-game.js";
+import { activate, clearSelection, placeAt } from "./play-pick.js";
+import { announce, app, enqueue, entriesFor, plainSentence, say, table } from "./play-state.js";
+
+let drag = null;
+let suppressClick = false;
+
+// A tap outside the table (not on a control) puts a picked-up card back.
+
+// A mouse or finger plays without moving the keyboard focus (and its ring) to the card.
+
+function runNodes(place, index) {
+  return [...table.querySelectorAll(`[data-place="${place}"]`)].filter((n) => Number(n.dataset.index) >= index).sort((a, b) => a.dataset.index - b.dataset.index);
+}
+
+function startDrag() {
+  clearSelection(false);
+  const nodes = runNodes(drag.place, drag.index);
+  const ghost = el("div", { class: "drag-ghost" });
+  ghost.style.setProperty("--cw", getComputedStyle(drag.node).width);
+  for (const node of nodes) {
+    const rect = node.getBoundingClientRect();
+    const copy = node.cloneNode(true);
+    copy.classList.remove("playable", "kfocus", "hint-src", "flying", "selected");
+    copy.style.left = `${rect.left}px`;
+    copy.style.top = `${rect.top}px`;
+    copy.style.width = `${rect.width}px`;
+    copy.style.height = `${rect.height}px`;
+    copy.style.transform = "";
+    copy.style.translate = "";
+    ghost.append(copy);
+    node.classList.add("lifted");
+  }
+  document.body.append(ghost);
+  drag.ghost = ghost;
+  drag.nodes = nodes;
+  drag.entries = entriesFor(drag.place, drag.index);
+  drag.targets = drag.entries.map((entry) => [entry, app.family.targetsFor(table, entry)]);
+  for (const [, targets] of drag.targets) targets.forEach((target) => target.classList.add("drop-ok"));
+}
+
+/** The entry whose destination lies under the pointer or overlaps the dragged card most. */
+function dropChoice(current, x, y) {
+  if (!current || !current.ghost) return null;
+  const lead = current.ghost.firstElementChild.getBoundingClientRect();
+  let best = null;
+  let bestArea = 0;
+  for (const [entry, targets] of current.targets) {
+    for (const target of targets) {
+      const r = target.getBoundingClientRect();
+      // A column's drop area reaches down to its last card.
+      const last = target.querySelector(".card:last-of-type");
+      const bottom = last ? Math.max(r.bottom, last.getBoundingClientRect().bottom) : r.bottom;
+      if (x >= r.left && x <= r.right && y >= r.top && y <= bottom) return [entry, target];
+      const w = Math.min(lead.right, r.right) - Math.max(lead.left, r.left);
+      const h = Math.min(lead.bottom, bottom) - Math.max(lead.top, r.top);
+      const area = w > 0 && h > 0 ? w * h : 0;
+      if (area > bestArea) {
+        bestArea = area;
+        best = [entry, target];
+      }
+    }
+  }
+  return bestArea > lead.width * lead.height * 0.15 ? best : null;
+}
+
+function markDropTarget(x, y) {
+  for (const node of table.querySelectorAll(".drop-here")) node.classList.remove("drop-here");
+  const choice = dropChoice(drag, x, y);
+  if (choice) choice[1].classList.add("drop-here");
+}
+
+function endDrag(event, cancelled) {
+  const current = drag;
+  drag = null;
+  if (!current || !current.ghost) return;
+  suppressClick = true;
+  setTimeout(() => (suppressClick = false), 0);
+  for (const node of table.querySelectorAll(".drop-ok, .drop-here")) node.classList.remove("drop-ok", "drop-here");
+  const choice = cancelled ? null : dropChoice(current, event.clientX, event.clientY);
+  if (choice) {
+    const [entry] = choice;
+    const copies = [...current.ghost.children];
+    app.dragRects = current.nodes.map((node, i) => ({ code: node.dataset.card, from: node.getBoundingClientRect(), to: copies[i].getBoundingClientRect() }));
+    // The ghost stays where it was dropped until the server answers and the table is redrawn.
+    enqueue(async () => {
+      try {
+        if (app.review) return;
+        const still = entriesFor(current.place, current.index).find((e) => e.move === entry.move);
+        if (still) {
+          const spoken = plainSentence(still, app.state.position);
+          await sendMove(still.move);
+          announce(spoken);
+        } else draw({ animate: true });
+      } finally {
+        app.dragRects = null;
+        current.ghost.remove();
+        current.nodes.forEach((n) => n.classList.remove("lifted"));
+      }
+    });
+  } else {
+    const ghost = current.ghost;
+    ghost.classList.add("returning");
+    ghost.style.translate = "0px 0px";
+    const done = () => {
+      ghost.remove();
+      current.nodes.forEach((n) => n.classList.remove("lifted"));
+    };
+    ghost.addEventListener("transitionend", done, { once: true });
+    setTimeout(done, 300);
+  }
+}
+
+/** Taps, clicks and drags on the table (the page calls this once, before anything else listens). */
+export function listenPointer() {
+  table.addEventListener("click", (event) => {
+    if (suppressClick) return;
+    if (!app.state) return;
+    if (app.review) {
+      if (event.target.closest("[data-place]")) say(t("You are looking back at this game. Close the replay to play on."));
+      return;
+    }
+    app.keyboard = false;
+    // With a card picked up, a tap on one of its places puts it there.
+    const drop = event.target.closest("[data-drop]");
+    if (app.selection && drop && table.contains(drop) && placeAt(drop)) return;
+    const node = event.target.closest("[data-place]");
+    if (node && table.contains(node) && node.dataset.place !== "runs" && !node.dataset.place.startsWith("foundation")) {
+      activate(node);
+      return;
+    }
+    // Anywhere else: put the card back.
+    if (app.selection) {
+      clearSelection();
+      announce(t("Put back."));
+    } else if (node) {
+      refuse(node.dataset.place, Number(node.dataset.index), node);
+    }
+  });
+  document.addEventListener("click", (event) => {
+    if (!app.selection || table.contains(event.target) || event.target.closest("button, a, input, select, label, .menu, .overlay")) return;
+    clearSelection();
+    announce(t("Put back."));
+  });
+  table.addEventListener("mousedown", (event) => {
+    if (event.target.closest("[data-place], [data-drop]")) event.preventDefault();
+  });
+  table.addEventListener("focusin", (event) => {
+    const node = event.target.closest(".playable, .target");
+    if (node && !node.classList.contains("kfocus")) {
+      app.keyboard = true;
+      focusCard(node);
+    }
+  });
+  table.addEventListener("pointerdown", (event) => {
+    if (event.button !== 0 || app.review || app.finishing) return;
+    const node = event.target.closest(".card.playable[data-card]");
+    if (!node) return;
+    drag = { node, place: node.dataset.place, index: Number(node.dataset.index), x: event.clientX, y: event.clientY, id: event.pointerId, ghost: null };
+  });
+  window.addEventListener("pointermove", (event) => {
+    if (!drag || event.pointerId !== drag.id) return;
+    const dx = event.clientX - drag.x;
+    const dy = event.clientY - drag.y;
+    if (!drag.ghost) {
+      if (Math.hypot(dx, dy) < 7) return;
+      startDrag();
+    }
+    drag.ghost.style.translate = `${dx}px ${dy}px`;
+    markDropTarget(event.clientX, event.clientY);
+    event.preventDefault();
+  });
+  window.addEventListener("pointerup", (event) => {
+    if (drag && event.pointerId === drag.id) {
+      if (drag.ghost) endDrag(event, false);
+      else drag = null;
+    }
+  });
+  window.addEventListener("pointercancel", (event) => {
+    if (drag && event.pointerId === drag.id) endDrag(event, true);
+  });
+}
