@@ -497,7 +497,7 @@ class Spider(Position):
 
     # -- search ----------------------------------------------------------------------
     def engine_search(self, nodes: int | None, seconds: float | None) -> tuple[str, list[str], int]:
-        """Ask the engine for a winning line (see ``engine/src/spider.rs``)."""
+        """Ask the engine for a winning line (see ``engine/src/spider/``)."""
         from winnable import _engine
 
         columns = [([card.index for card in column.down], [card.index for card in column.up]) for column in self.columns]

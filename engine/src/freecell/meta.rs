@@ -94,6 +94,37 @@ impl Children {
     }
 }
 
+/// One call of [`Generator::generate`]: where its children go and when it stops.
+struct Emit<'o> {
+    out: &'o mut Children,
+    keep: &'o mut dyn FnMut(u128) -> bool,
+    score: Option<&'o dyn Fn(&Position) -> i32>,
+    /// The key of the position generated from: every candidate is taken back to it.
+    key: u128,
+    skip: u32,
+    limit: usize,
+    stay: bool,
+    /// The children kept so far.
+    made: u64,
+    /// The candidates counted so far.
+    seq: u32,
+}
+
+impl Emit<'_> {
+    /// Counts a candidate: false for those passed over.
+    #[inline(always)]
+    fn fresh(&mut self) -> bool {
+        self.seq += 1;
+        self.seq > self.skip
+    }
+}
+
+/// Generation stopped early, holding the `skip` that resumes after the last candidate tried.
+struct Stop(u32);
+
+/// One kind's generation: `Err` when it stopped early.
+type Step = Result<(), Stop>;
+
 /// Generates meta-moves from one position, keeping the children that `keep` accepts
 /// (by key: not yet visited by this scan).
 pub struct Generator<'a> {
@@ -118,293 +149,371 @@ impl<'a> Generator<'a> {
     /// made (a scan about to enter it need not play it again).
     #[allow(clippy::too_many_arguments)]
     pub fn generate(&mut self, s: &mut Position, kind: Kind, out: &mut Children, keep: &mut dyn FnMut(u128) -> bool, score: Option<&dyn Fn(&Position) -> i32>, skip: u32, limit: usize, stay: bool) -> (u64, Option<u32>) {
-        let mut made = 0u64;
-        let mut seq = 0u32;
-        let key = s.key; // every candidate is taken back to here
-        // Counts a candidate: false for those passed over.
-        macro_rules! fresh {
-            () => {{
-                seq += 1;
-                seq > skip
-            }};
+        let mut e = Emit { out, keep, score, key: s.key, skip, limit, stay, made: 0, seq: 0 };
+        self.done.clear();
+        let step = match kind {
+            Kind::TopHome => self.top_home(s, &mut e),
+            Kind::CellHome => self.cell_home(s, &mut e),
+            Kind::TopToCell => self.top_to_cell(s, &mut e),
+            Kind::CellToParent => self.cell_to_parent(s, &mut e),
+            Kind::BuriedHome => self.buried_home(s, &mut e),
+            Kind::RunToParent => self.run_to_parent(s, &mut e),
+            Kind::RunToEmpty => self.run_to_empty(s, &mut e),
+            Kind::CellToEmpty => self.cell_to_empty(s, &mut e),
+            Kind::Reparent => self.reparent(s, &mut e),
+            Kind::ColumnToCells => self.column_to_cells(s, &mut e),
+            Kind::CellToEmptyThenOnIt => self.cell_to_empty_then_on_it(s, &mut e),
+        };
+        (e.made, step.err().map(|Stop(seq)| seq))
+    }
+
+    /// Plays one atomic move of the meta-move being built.
+    #[inline(always)]
+    fn play(&mut self, s: &mut Position, m: Move) {
+        let played = self.game.play(s, m);
+        self.done.push(played);
+    }
+
+    /// Takes `s` back to the position generated from (a candidate that did not fit).
+    #[inline(always)]
+    fn undo(&mut self, s: &mut Position, e: &Emit) {
+        self.game.undo_to_key(s, &mut self.done, e.key);
+    }
+
+    /// The child is in `s` with its moves in `self.done`: keep it or not, then undo
+    /// (unless generation stops there with `stay`).
+    #[inline(always)]
+    fn child(&mut self, s: &mut Position, e: &mut Emit) -> Step {
+        let game = self.game;
+        game.auto_play(s, &mut self.done);
+        if (e.keep)(s.key) {
+            e.made += 1;
+            let start = e.out.moves.len() as u32;
+            e.out.moves.extend_from_slice(&self.done);
+            let rating = match e.score {
+                Some(f) => f(s),
+                None => 0,
+            };
+            e.out.list.push(Child { start, len: self.done.len() as u32, score: rating, key: s.key });
+            if e.stay && e.out.list.len() >= e.limit {
+                self.done.clear();
+                return Err(Stop(e.seq));
+            }
         }
+        game.undo_to_key(s, &mut self.done, e.key);
+        if e.out.list.len() >= e.limit {
+            return Err(Stop(e.seq));
+        }
+        Ok(())
+    }
+
+    /// `0`: a column's top card to its foundation.
+    #[inline(always)]
+    fn top_home(&mut self, s: &mut Position, e: &mut Emit) -> Step {
+        let game = self.game;
+        for i in 0..game.rules.columns {
+            let top = s.top(i);
+            if top != NO_CARD && game.accepts(s, top) && e.fresh() {
+                self.play(s, mv(i as u8, FOUNDATION, 1));
+                self.child(s, e)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// `1`: a cell's card to its foundation.
+    #[inline(always)]
+    fn cell_home(&mut self, s: &mut Position, e: &mut Emit) -> Step {
+        let game = self.game;
+        for c in 0..game.rules.cells {
+            let card = s.cells[c];
+            if card != NO_CARD && game.accepts(s, card) && e.fresh() {
+                self.play(s, mv((8 + c) as u8, FOUNDATION, 1));
+                self.child(s, e)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// `c`: a column's top card into a free cell.
+    #[inline(always)]
+    fn top_to_cell(&mut self, s: &mut Position, e: &mut Emit) -> Step {
+        let game = self.game;
+        if game.free_cells(s) > 0 {
+            for i in 0..game.rules.columns {
+                if s.len[i] > 0 && e.fresh() {
+                    self.play(s, mv(i as u8, ANY_CELL, 1));
+                    self.child(s, e)?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// `2`: a cell's card onto its parent in a column, parking the cards above the parent.
+    #[inline(always)]
+    fn cell_to_parent(&mut self, s: &mut Position, e: &mut Emit) -> Step {
+        let r = &self.game.rules;
+        let room = self.room(s);
+        for c in 0..r.cells {
+            let card = s.cells[c];
+            if card == NO_CARD {
+                continue;
+            }
+            for &parent in r.parents[card as usize].iter() {
+                let Some((j, above)) = self.open_parent(s, parent, usize::MAX) else { continue };
+                if above > room || !e.fresh() {
+                    continue;
+                }
+                if self.park(s, j, above, 0) {
+                    self.play(s, mv((8 + c) as u8, j as u8, 1));
+                    self.child(s, e)?;
+                } else {
+                    self.undo(s, e);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Per column, the height of the highest card the foundations accept under at most
+    /// `room` cards (not the top card; `u8::MAX` for none), found from the four cards
+    /// they want; `None` when no column has one.
+    #[inline(always)]
+    fn buried(&self, s: &Position, room: usize) -> Option<[u8; MAX_COLUMNS]> {
+        let r = &self.game.rules;
+        let mut buried = [u8::MAX; MAX_COLUMNS];
+        let mut any = false;
+        for suit in 0..4u8 {
+            let count = s.found[suit as usize];
+            if count == 13 {
+                continue;
+            }
+            let card = suit * 13 + (count + r.base - 1) % 13;
+            let place = s.place[card as usize];
+            if place >= IN_CELL {
+                continue;
+            }
+            let (col, h) = (place as usize, s.height[card as usize]);
+            let n = s.len[col] as usize;
+            if (h as usize) + 1 < n && n - 1 - h as usize <= room && (buried[col] == u8::MAX || h > buried[col]) {
+                buried[col] = h;
+                any = true;
+            }
+        }
+        any.then_some(buried)
+    }
+
+    /// `3`: a buried card to its foundation, parking the cards above it.
+    #[inline(always)]
+    fn buried_home(&mut self, s: &mut Position, e: &mut Emit) -> Step {
+        let room = self.room(s);
+        let Some(buried) = self.buried(s, room) else { return Ok(()) };
+        for i in 0..self.game.rules.columns {
+            if buried[i] == u8::MAX || !e.fresh() {
+                continue;
+            }
+            let n = s.len[i] as usize;
+            if self.park(s, i, n - 1 - buried[i] as usize, 0) {
+                self.play(s, mv(i as u8, FOUNDATION, 1));
+                self.child(s, e)?;
+            } else {
+                self.undo(s, e);
+            }
+        }
+        Ok(())
+    }
+
+    /// `4`: a whole run onto a parent in another column, parking what covers both.
+    #[inline(always)]
+    fn run_to_parent(&mut self, s: &mut Position, e: &mut Emit) -> Step {
+        let r = &self.game.rules;
+        let room = self.room(s);
+        let mut runs = [(0u8, 0u8); MAX_RUNS];
+        for i in 0..r.columns {
+            let n = s.len[i] as usize;
+            let count = self.runs(s, i, room, &mut runs);
+            for &(c, end) in runs[..count].iter() {
+                let (c, end) = (c as usize, end as usize);
+                let card = s.cols[i][c];
+                let src_above = n - 1 - end;
+                for &parent in r.parents[card as usize].iter() {
+                    let Some((j, above)) = self.open_parent(s, parent, i) else { continue };
+                    if above + src_above > room || !e.fresh() {
+                        continue;
+                    }
+                    let count = end + 1 - c;
+                    if self.park(s, j, above, 0) && self.park(s, i, src_above, 0) && self.run_fits(s, count, false) {
+                        self.play(s, mv(i as u8, j as u8, count as u8));
+                        self.child(s, e)?;
+                    } else {
+                        self.undo(s, e);
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// `6`: a run into an empty column (parking what covers it).
+    #[inline(always)]
+    fn run_to_empty(&mut self, s: &mut Position, e: &mut Emit) -> Step {
         let game = self.game;
         let r = &game.rules;
         let columns = r.columns;
-        // The child is in `s` with its moves in `self.done`: keep it or not, then undo.
-        macro_rules! child {
-            () => {{
-                game.auto_play(s, &mut self.done);
-                if keep(s.key) {
-                    made += 1;
-                    let start = out.moves.len() as u32;
-                    out.moves.extend_from_slice(&self.done);
-                    let rating = match score {
-                        Some(f) => f(s),
-                        None => 0,
-                    };
-                    out.list.push(Child { start, len: self.done.len() as u32, score: rating, key: s.key });
-                    if stay && out.list.len() >= limit {
-                        self.done.clear();
-                        return (made, Some(seq));
-                    }
-                }
-                game.undo_to_key(s, &mut self.done, key);
-                if out.list.len() >= limit {
-                    return (made, Some(seq));
-                }
-            }};
+        if game.empty_columns(s) == 0 {
+            return Ok(());
         }
-        macro_rules! play {
-            ($m:expr) => {{
-                let played = game.play(s, $m);
-                self.done.push(played);
-            }};
-        }
-        self.done.clear();
-        match kind {
-            Kind::TopHome => {
-                for i in 0..columns {
-                    let top = s.top(i);
-                    if top != NO_CARD && game.accepts(s, top) && fresh!() {
-                        play!(mv(i as u8, FOUNDATION, 1));
-                        child!();
+        // The destination must stay empty: one column less to park in.
+        let room = self.room(s).saturating_sub(if r.any_card_fills() { 1 } else { 0 });
+        let mut runs = [(0u8, 0u8); MAX_RUNS];
+        for i in 0..columns {
+            let n = s.len[i] as usize;
+            let count = self.runs(s, i, room, &mut runs);
+            for &(c, end) in runs[..count].iter() {
+                let (c, end) = (c as usize, end as usize);
+                let src_above = n - 1 - end;
+                if e.fresh() && self.park(s, i, src_above, 1) {
+                    let free = game.free_cells(s);
+                    let empty = game.empty_columns(s);
+                    let limit = r.run_limit(free, empty, true);
+                    let mut from = c.max((end + 1).saturating_sub(limit));
+                    while from <= end && !r.fills[s.cols[i][from] as usize] {
+                        from += 1;
                     }
-                }
-            }
-            Kind::CellHome => {
-                for c in 0..r.cells {
-                    let card = s.cells[c];
-                    if card != NO_CARD && game.accepts(s, card) && fresh!() {
-                        play!(mv((8 + c) as u8, FOUNDATION, 1));
-                        child!();
-                    }
-                }
-            }
-            Kind::TopToCell => {
-                if game.free_cells(s) > 0 {
-                    for i in 0..columns {
-                        if s.len[i] > 0 && fresh!() {
-                            play!(mv(i as u8, ANY_CELL, 1));
-                            child!();
-                        }
-                    }
-                }
-            }
-            Kind::CellToParent => {
-                let room = self.room(s);
-                for c in 0..r.cells {
-                    let card = s.cells[c];
-                    if card == NO_CARD {
-                        continue;
-                    }
-                    for &parent in r.parents[card as usize].iter() {
-                        let Some((j, above)) = self.open_parent(s, parent, usize::MAX) else { continue };
-                        if above > room || !fresh!() {
-                            continue;
-                        }
-                        if self.park(s, j, above, 0) {
-                            play!(mv((8 + c) as u8, j as u8, 1));
-                            child!();
-                        } else {
-                            game.undo_to_key(s, &mut self.done, key);
-                        }
-                    }
-                }
-            }
-            Kind::BuriedHome => {
-                // Per column, the highest card the foundations accept under at most
-                // `room` cards (not the top card): found from the four cards they want.
-                let room = self.room(s);
-                let mut buried = [u8::MAX; MAX_COLUMNS];
-                let mut any = false;
-                for suit in 0..4u8 {
-                    let count = s.found[suit as usize];
-                    if count == 13 {
-                        continue;
-                    }
-                    let card = suit * 13 + (count + r.base - 1) % 13;
-                    let place = s.place[card as usize];
-                    if place >= IN_CELL {
-                        continue;
-                    }
-                    let (col, h) = (place as usize, s.height[card as usize]);
-                    let n = s.len[col] as usize;
-                    if (h as usize) + 1 < n && n - 1 - h as usize <= room && (buried[col] == u8::MAX || h > buried[col]) {
-                        buried[col] = h;
-                        any = true;
-                    }
-                }
-                if !any {
-                    return (made, None);
-                }
-                for i in 0..columns {
-                    if buried[i] == u8::MAX || !fresh!() {
-                        continue;
-                    }
-                    let n = s.len[i] as usize;
-                    if self.park(s, i, n - 1 - buried[i] as usize, 0) {
-                        play!(mv(i as u8, FOUNDATION, 1));
-                        child!();
+                    if from > 0 && from <= end {
+                        let j = (0..columns).find(|&j| s.len[j] == 0).unwrap();
+                        self.play(s, mv(i as u8, j as u8, (end + 1 - from) as u8));
+                        self.child(s, e)?;
                     } else {
-                        game.undo_to_key(s, &mut self.done, key);
+                        self.undo(s, e);
                     }
+                } else {
+                    self.undo(s, e);
                 }
             }
-            Kind::RunToParent => {
-                let room = self.room(s);
-                let mut runs = [(0u8, 0u8); MAX_RUNS];
-                for i in 0..columns {
-                    let n = s.len[i] as usize;
-                    let count = self.runs(s, i, room, &mut runs);
-                    for &(c, end) in runs[..count].iter() {
-                        let (c, end) = (c as usize, end as usize);
-                        let card = s.cols[i][c];
-                        let src_above = n - 1 - end;
-                        for &parent in r.parents[card as usize].iter() {
-                            let Some((j, above)) = self.open_parent(s, parent, i) else { continue };
-                            if above + src_above > room || !fresh!() {
-                                continue;
-                            }
-                            let count = end + 1 - c;
-                            if self.park(s, j, above, 0) && self.park(s, i, src_above, 0) && self.run_fits(s, count, false) {
-                                play!(mv(i as u8, j as u8, count as u8));
-                                child!();
-                            } else {
-                                game.undo_to_key(s, &mut self.done, key);
-                            }
-                        }
-                    }
+        }
+        Ok(())
+    }
+
+    /// `7`: a cell's card into an empty column.
+    #[inline(always)]
+    fn cell_to_empty(&mut self, s: &mut Position, e: &mut Emit) -> Step {
+        let r = &self.game.rules;
+        if let Some(j) = (0..r.columns).find(|&j| s.len[j] == 0) {
+            for c in 0..r.cells {
+                let card = s.cells[c];
+                if card != NO_CARD && r.fills[card as usize] && e.fresh() {
+                    self.play(s, mv((8 + c) as u8, j as u8, 1));
+                    self.child(s, e)?;
                 }
             }
-            Kind::RunToEmpty => {
-                if game.empty_columns(s) == 0 {
-                    return (made, None);
-                }
-                // The destination must stay empty: one column less to park in.
-                let room = self.room(s).saturating_sub(if r.any_card_fills() { 1 } else { 0 });
-                let mut runs = [(0u8, 0u8); MAX_RUNS];
-                for i in 0..columns {
-                    let n = s.len[i] as usize;
-                    let count = self.runs(s, i, room, &mut runs);
-                    for &(c, end) in runs[..count].iter() {
-                        let (c, end) = (c as usize, end as usize);
-                        let src_above = n - 1 - end;
-                        if fresh!() && self.park(s, i, src_above, 1) {
-                            let free = game.free_cells(s);
-                            let empty = game.empty_columns(s);
-                            let limit = r.run_limit(free, empty, true);
-                            let mut from = c.max((end + 1).saturating_sub(limit));
-                            while from <= end && !r.fills[s.cols[i][from] as usize] {
-                                from += 1;
-                            }
-                            if from > 0 && from <= end {
-                                let j = (0..columns).find(|&j| s.len[j] == 0).unwrap();
-                                play!(mv(i as u8, j as u8, (end + 1 - from) as u8));
-                                child!();
-                            } else {
-                                game.undo_to_key(s, &mut self.done, key);
-                            }
-                        } else {
-                            game.undo_to_key(s, &mut self.done, key);
-                        }
-                    }
-                }
+        }
+        Ok(())
+    }
+
+    /// `8`: the top part of a run, already on a parent, onto another parent.
+    #[inline(always)]
+    fn reparent(&mut self, s: &mut Position, e: &mut Emit) -> Step {
+        let r = &self.game.rules;
+        let room = self.room(s);
+        for i in 0..r.columns {
+            let n = s.len[i] as usize;
+            if n < 2 {
+                continue;
             }
-            Kind::CellToEmpty => {
-                if let Some(j) = (0..columns).find(|&j| s.len[j] == 0) {
-                    for c in 0..r.cells {
-                        let card = s.cells[c];
-                        if card != NO_CARD && r.fills[card as usize] && fresh!() {
-                            play!(mv((8 + c) as u8, j as u8, 1));
-                            child!();
-                        }
-                    }
-                }
+            let mut b = n - 1;
+            while b > 0 && r.builds_on(s.cols[i][b], s.cols[i][b - 1]) {
+                b -= 1;
             }
-            Kind::Reparent => {
-                let room = self.room(s);
-                for i in 0..columns {
-                    let n = s.len[i] as usize;
-                    if n < 2 {
+            for c in b + 1..n {
+                let card = s.cols[i][c];
+                for &parent in r.parents[card as usize].iter() {
+                    let Some((j, above)) = self.open_parent(s, parent, i) else { continue };
+                    if above > room || !e.fresh() {
                         continue;
                     }
-                    let mut b = n - 1;
-                    while b > 0 && r.builds_on(s.cols[i][b], s.cols[i][b - 1]) {
-                        b -= 1;
-                    }
-                    for c in b + 1..n {
-                        let card = s.cols[i][c];
-                        for &parent in r.parents[card as usize].iter() {
-                            let Some((j, above)) = self.open_parent(s, parent, i) else { continue };
-                            if above > room || !fresh!() {
-                                continue;
-                            }
-                            if self.park(s, j, above, 0) && self.run_fits(s, n - c, false) {
-                                play!(mv(i as u8, j as u8, (n - c) as u8));
-                                child!();
-                            } else {
-                                game.undo_to_key(s, &mut self.done, key);
-                            }
-                        }
-                    }
-                }
-            }
-            Kind::ColumnToCells => {
-                let free = game.free_cells(s);
-                if free == 0 || game.empty_columns(s) > 0 {
-                    return (made, None);
-                }
-                for i in 0..columns {
-                    let n = s.len[i] as usize;
-                    if n > 0 && n <= free && !s.cols[i][..n].iter().any(|&card| game.pending_beak(s, card)) && fresh!() {
-                        for _ in 0..n {
-                            play!(mv(i as u8, ANY_CELL, 1));
-                        }
-                        child!();
-                    }
-                }
-            }
-            Kind::CellToEmptyThenOnIt => {
-                let Some(e) = (0..columns).find(|&j| s.len[j] == 0) else { return (made, None) };
-                let mut runs = [(0u8, 0u8); MAX_RUNS];
-                for c in 0..r.cells {
-                    let card = s.cells[c];
-                    if card == NO_CARD || !r.fills[card as usize] {
-                        continue;
-                    }
-                    for d in 0..r.cells {
-                        let other = s.cells[d];
-                        if d != c && other != NO_CARD && r.builds_on(other, card) && fresh!() {
-                            play!(mv((8 + c) as u8, e as u8, 1));
-                            play!(mv((8 + d) as u8, e as u8, 1));
-                            child!();
-                        }
-                    }
-                    // With the card in the empty column, its cell is free and that
-                    // column is taken.
-                    let room = self.room(s) + 1 - if r.any_card_fills() { 1 } else { 0 };
-                    for i in 0..columns {
-                        let n = s.len[i] as usize;
-                        let count = self.runs(s, i, room, &mut runs);
-                    for &(c0, end) in runs[..count].iter() {
-                        let (c0, end) = (c0 as usize, end as usize);
-                            if r.builds_on(s.cols[i][c0], card) && fresh!() {
-                                play!(mv((8 + c) as u8, e as u8, 1));
-                                let src_above = n - 1 - end;
-                                if self.park(s, i, src_above, 0) && self.run_fits(s, end + 1 - c0, false) {
-                                    play!(mv(i as u8, e as u8, (end + 1 - c0) as u8));
-                                    child!();
-                                } else {
-                                    game.undo_to_key(s, &mut self.done, key);
-                                }
-                            }
-                        }
+                    if self.park(s, j, above, 0) && self.run_fits(s, n - c, false) {
+                        self.play(s, mv(i as u8, j as u8, (n - c) as u8));
+                        self.child(s, e)?;
+                    } else {
+                        self.undo(s, e);
                     }
                 }
             }
         }
-        (made, None)
+        Ok(())
+    }
+
+    /// `9`: a whole short column into the free cells (none empty).
+    #[inline(always)]
+    fn column_to_cells(&mut self, s: &mut Position, e: &mut Emit) -> Step {
+        let game = self.game;
+        let free = game.free_cells(s);
+        if free == 0 || game.empty_columns(s) > 0 {
+            return Ok(());
+        }
+        for i in 0..game.rules.columns {
+            let n = s.len[i] as usize;
+            if n > 0 && n <= free && !s.cols[i][..n].iter().any(|&card| game.pending_beak(s, card)) && e.fresh() {
+                for _ in 0..n {
+                    self.play(s, mv(i as u8, ANY_CELL, 1));
+                }
+                self.child(s, e)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// `j`: a cell's card into an empty column, then a card or run onto it.
+    #[inline(always)]
+    fn cell_to_empty_then_on_it(&mut self, s: &mut Position, e: &mut Emit) -> Step {
+        let r = &self.game.rules;
+        let Some(empty) = (0..r.columns).find(|&j| s.len[j] == 0) else { return Ok(()) };
+        for c in 0..r.cells {
+            let card = s.cells[c];
+            if card == NO_CARD || !r.fills[card as usize] {
+                continue;
+            }
+            for d in 0..r.cells {
+                let other = s.cells[d];
+                if d != c && other != NO_CARD && r.builds_on(other, card) && e.fresh() {
+                    self.play(s, mv((8 + c) as u8, empty as u8, 1));
+                    self.play(s, mv((8 + d) as u8, empty as u8, 1));
+                    self.child(s, e)?;
+                }
+            }
+            self.run_onto_filled(s, e, c, card, empty)?;
+        }
+        Ok(())
+    }
+
+    /// The runs half of `j`: the card of cell `c` into the empty column `empty`, then a
+    /// run from a column onto it.
+    #[inline(always)]
+    fn run_onto_filled(&mut self, s: &mut Position, e: &mut Emit, c: usize, card: u8, empty: usize) -> Step {
+        let r = &self.game.rules;
+        let mut runs = [(0u8, 0u8); MAX_RUNS];
+        // With the card in the empty column, its cell is free and that column is taken.
+        let room = self.room(s) + 1 - if r.any_card_fills() { 1 } else { 0 };
+        for i in 0..r.columns {
+            let n = s.len[i] as usize;
+            let count = self.runs(s, i, room, &mut runs);
+            for &(c0, end) in runs[..count].iter() {
+                let (c0, end) = (c0 as usize, end as usize);
+                if r.builds_on(s.cols[i][c0], card) && e.fresh() {
+                    self.play(s, mv((8 + c) as u8, empty as u8, 1));
+                    let src_above = n - 1 - end;
+                    if self.park(s, i, src_above, 0) && self.run_fits(s, end + 1 - c0, false) {
+                        self.play(s, mv(i as u8, empty as u8, (end + 1 - c0) as u8));
+                        self.child(s, e)?;
+                    } else {
+                        self.undo(s, e);
+                    }
+                }
+            }
+        }
+        Ok(())
     }
 
     /// How many single cards can be parked: empty cells, and empty columns where the

@@ -1,0 +1,241 @@
+//! The Spider search: best-first passes over a chaos score, one queue per stock level.
+
+use super::position::{mix, Game, Move, Pos};
+use super::presets::{Preset, Weights};
+use super::{COLUMNS, DEAL, RUNS};
+use crate::hashset::KeySet;
+use crate::search::{Budget, Outcome, Solution};
+
+impl Game {
+    /// One column's part of the chaos score.
+    #[inline]
+    pub(super) fn contrib(&self, id: u32, w: &Weights) -> i32 {
+        let c = self.store.info(id);
+        if c.is_empty() {
+            return -w.empty;
+        }
+        w.down * c.down as i32 + w.hard * c.hard as i32 + w.soft * c.soft as i32 - if c.rooted { w.rooted } else { 0 }
+    }
+
+    /// The chaos score: lower is better.
+    #[inline]
+    pub(super) fn score(&self, pos: &Pos, w: &Weights) -> i32 {
+        let columns: i32 = pos.cols.iter().map(|&id| self.contrib(id, w)).sum();
+        columns + w.stock * (self.deals_left(pos) as i32 * COLUMNS as i32) - w.removed * pos.removed as i32
+    }
+}
+
+/// A priority queue of node ids by score (lowest first), newest first among equals:
+/// one stack per score, since scores are small integers. Pushes and pops take constant
+/// time, where a binary heap of millions of entries misses the cache at every level.
+#[derive(Default)]
+pub(super) struct Buckets {
+    /// `stacks[i]` holds the ids of score `i + base`.
+    stacks: Vec<Vec<u32>>,
+    base: i32,
+    /// No stack below this index holds an id.
+    lowest: usize,
+    len: usize,
+}
+
+impl Buckets {
+    pub(super) fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    #[inline]
+    pub(super) fn push(&mut self, score: i32, id: u32) {
+        if self.stacks.is_empty() {
+            self.base = score;
+        }
+        if score < self.base {
+            // Rare: a score below every one so far. Make room below.
+            let more = (self.base - score) as usize + 64;
+            self.stacks.splice(0..0, (0..more).map(|_| Vec::new()));
+            self.base -= more as i32;
+            self.lowest += more;
+        }
+        let index = (score - self.base) as usize;
+        if index >= self.stacks.len() {
+            self.stacks.resize_with(index + 64, Vec::new);
+        }
+        self.stacks[index].push(id);
+        self.lowest = self.lowest.min(index);
+        self.len += 1;
+    }
+
+    /// The newest id of the lowest score (the queue must not be empty).
+    #[inline]
+    pub(super) fn pop(&mut self) -> u32 {
+        while self.stacks[self.lowest].is_empty() {
+            self.lowest += 1;
+        }
+        self.len -= 1;
+        self.stacks[self.lowest].pop().unwrap()
+    }
+}
+
+pub(super) struct Node {
+    pos: Pos,
+    parent: u32,
+    mv: Move,
+    depth: u16,
+    /// The chaos score (without the cost per move).
+    chaos: i32,
+}
+
+/// One pass from `root` until a win, the end of `budget`, or an empty queue.
+///
+/// Each stock level (deals made) has its own best-first queue. The search works on one
+/// level at a time for a quota of new positions: a deal from a position of that level
+/// goes to the next level's queue. When the quota is spent and the next level has
+/// positions it goes down; when a level can do no more it goes back up and gives the
+/// level above another quota, so that work is spread over the levels as in KPatience's
+/// per-level quotas, and the search never sinks all its budget into one level.
+pub(super) fn pass(game: &mut Game, root: Pos, w: &Weights, positions: &mut u64, budget: &mut Budget) -> (Outcome, Vec<Move>) {
+    let (lateral, grow) = (game.lateral_prune, game.grow_runs);
+    game.lateral_prune = !w.lateral;
+    game.grow_runs = w.grow;
+    let result = pass_inner(game, root, w, positions, budget);
+    game.lateral_prune = lateral;
+    game.grow_runs = grow;
+    result
+}
+
+pub(super) fn pass_inner(game: &mut Game, root: Pos, w: &Weights, positions: &mut u64, budget: &mut Budget) -> (Outcome, Vec<Move>) {
+    let levels = game.deals_left(&root) as usize + 1;
+    let mut nodes: Vec<Node> = Vec::with_capacity(1 << 16);
+    let mut heaps: Vec<Buckets> = (0..levels).map(|_| Buckets::default()).collect();
+    let mut seen = KeySet::with_capacity_log2(16);
+    seen.insert(game.key(&root));
+    nodes.push(Node { pos: root, parent: u32::MAX, mv: Move::DEAL, depth: 0, chaos: game.score(&root, w) });
+    heaps[0].push(0, 0);
+    let mut moves = Vec::with_capacity(64);
+    let mut children: Vec<(Move, Pos, u64)> = Vec::with_capacity(64);
+    let mut level = 0usize;
+    let mut left = w.quota as i64;
+    loop {
+        if left <= 0 || heaps[level].is_empty() {
+            // Next level down, or back to the top: every level gets its quota in turn.
+            let mut next = level;
+            loop {
+                next = (next + 1) % levels;
+                if !heaps[next].is_empty() || next == level {
+                    break;
+                }
+            }
+            if heaps[next].is_empty() {
+                return (Outcome::Lost, vec![]);
+            }
+            level = next;
+            left = w.quota as i64 * (1 + level as i64 * w.deeper as i64);
+            continue;
+        }
+        let id = heaps[level].pop();
+        let Node { pos, depth, chaos: parent_chaos, .. } = nodes[id as usize];
+        game.search_moves(&pos, &mut moves);
+        // The children first, each one's slot in the seen set fetched ahead of the inserts.
+        let key = game.key(&pos);
+        children.clear();
+        for &mv in moves.iter() {
+            let child = game.apply(&pos, mv);
+            if child.removed == RUNS {
+                let mut line = vec![mv];
+                let mut at = id;
+                while nodes[at as usize].parent != u32::MAX {
+                    line.push(nodes[at as usize].mv);
+                    at = nodes[at as usize].parent;
+                }
+                line.reverse();
+                *positions += 1;
+                return (Outcome::Won, line);
+            }
+            let child_key = if mv.src == DEAL { game.key(&child) } else { game.key_after(key, &pos, &child, mv) };
+            debug_assert_eq!(child_key, game.key(&child));
+            seen.prefetch(child_key);
+            children.push((mv, child, child_key));
+        }
+        for &(mv, child, key) in children.iter() {
+            if !seen.insert(key) {
+                continue;
+            }
+            *positions += 1;
+            if budget.exhausted(*positions) {
+                return (Outcome::Unknown, vec![]);
+            }
+            if child.dealt as usize == level {
+                left -= 1;
+            }
+            let chaos = if mv.src == DEAL {
+                game.score(&child, w)
+            } else {
+                let (a, b) = (mv.src as usize, mv.dst as usize);
+                parent_chaos - game.contrib(pos.cols[a], w) - game.contrib(pos.cols[b], w) + game.contrib(child.cols[a], w) + game.contrib(child.cols[b], w)
+                    - w.removed * (child.removed - pos.removed) as i32
+            };
+            debug_assert_eq!(chaos, game.score(&child, w));
+            let mut score = chaos + w.depth * (depth as i32 + 1);
+            if w.noise > 0 {
+                score += (mix(key ^ 0x5851_F42D_4C95_7F2D) % w.noise as u64) as i32;
+            }
+            let child_id = nodes.len() as u32;
+            nodes.push(Node { pos: child, parent: id, mv, depth: depth.saturating_add(1), chaos });
+            heaps[child.dealt as usize].push(score, child_id);
+        }
+    }
+}
+
+/// Solve a position given as columns (face-down, face-up cards) and stock with the
+/// passes of `preset` in turn, each with its share of `budget` (see [`Preset`]).
+pub fn solve(columns: &[(Vec<u8>, Vec<u8>)], stock: &[u8], removed: u8, by_suit: bool, budget: &mut Budget, preset: &Preset) -> Result<Solution<Move>, String> {
+    solve_reporting(columns, stock, removed, by_suit, budget, preset, &mut |_, _, _| {})
+}
+
+/// [`solve`], telling `report` how each pass ended: `(pass index, outcome, positions)`
+/// (for tuning: see `examples/spider_tune.rs`).
+pub fn solve_reporting(
+    columns: &[(Vec<u8>, Vec<u8>)],
+    stock: &[u8],
+    removed: u8,
+    by_suit: bool,
+    budget: &mut Budget,
+    preset: &Preset,
+    report: &mut dyn FnMut(usize, Outcome, u64),
+) -> Result<Solution<Move>, String> {
+    let (mut game, root) = Game::new(columns, stock, removed, by_suit)?;
+    if root.removed == RUNS {
+        return Ok(Solution::won(vec![], 0));
+    }
+    if game.legal_moves(&root).is_empty() {
+        return Ok(Solution::lost(1));
+    }
+    // Black Widow may also be searched with Spider's moves (a subset of its own).
+    let mut suited_game: Option<(Game, Pos)> = None;
+    let mut positions = 0u64;
+    let total: u64 = preset.passes.iter().map(|pass| pass.share).sum::<u64>().max(1);
+    let mut weight_left = total;
+    for (index, pass_preset) in preset.passes.iter().enumerate() {
+        let weights = &pass_preset.weights;
+        let cap = ((preset.cap as u128 * pass_preset.share as u128) / total as u128).max(1) as u64;
+        let mut share = budget.pass(positions, pass_preset.share, weight_left, cap);
+        weight_left = weight_left.saturating_sub(pass_preset.share);
+        let before = positions;
+        let (outcome, line) = if weights.suited && !by_suit {
+            if suited_game.is_none() {
+                suited_game = Some(Game::new(columns, stock, removed, true)?);
+            }
+            let (suited, suited_root) = suited_game.as_mut().unwrap();
+            pass(suited, *suited_root, weights, &mut positions, &mut share)
+        } else {
+            pass(&mut game, root, weights, &mut positions, &mut share)
+        };
+        report(index, outcome, positions - before);
+        if outcome == Outcome::Won {
+            return Ok(Solution::won(line, positions));
+        }
+        if budget.exhausted(positions) || budget.out_of_time() {
+            break;
+        }
+    }
+    Ok(Solution::unknown(positions))
+}

@@ -1,0 +1,138 @@
+//! Spider tests: columns, keys, budgets and the presets.
+
+use super::*;
+use crate::search::{Budget, Outcome, Solution};
+
+/// Card index of rank 0..12 (Ace..King) and suit 0..3 (C D H S).
+fn card(rank: u8, suit: u8) -> u8 {
+    suit * 13 + rank
+}
+
+#[test]
+fn a_completed_run_leaves_and_the_card_under_it_turns() {
+    let mut cards = vec![card(4, 0), card(7, 2)];
+    cards.extend((0..13).rev().map(|r| card(r, 3)));
+    let (down, removed) = settle(&mut cards, 1);
+    assert!(removed);
+    assert_eq!(cards, vec![card(4, 0), card(7, 2)]);
+    assert_eq!(down, 1);
+    // Nothing face up left: the top face-down card turns.
+    let mut cards = vec![card(4, 0)];
+    assert_eq!(settle(&mut cards, 1), (0, false));
+    // A run of two suits stays.
+    let mut cards: Vec<u8> = (0..13).rev().map(|r| card(r, if r == 5 { 2 } else { 3 })).collect();
+    assert_eq!(settle(&mut cards, 0), (0, false));
+    assert_eq!(cards.len(), 13);
+}
+
+#[test]
+fn columns_are_stored_once_and_know_their_runs() {
+    let mut store = Store::new(true);
+    let cards = [card(9, 0), card(8, 3), card(7, 3), card(6, 2)];
+    let a = store.intern(1, &cards);
+    let b = store.intern(1, &cards);
+    let c = store.intern(0, &cards);
+    assert_eq!(a, b);
+    assert_ne!(a, c);
+    let info = store.info(a);
+    assert_eq!((info.movable, info.hard, info.soft, info.top), (1, 0, 1, card(6, 2)));
+    let mut widow = Store::new(false);
+    let w = widow.intern(1, &cards);
+    assert_eq!(widow.info(w).movable, 3);
+}
+
+#[test]
+fn the_key_ignores_column_order_only_once_the_stock_is_gone() {
+    let columns: Vec<(Vec<u8>, Vec<u8>)> = (0..10u8)
+        .map(|i| if i < 8 { (vec![], vec![card(i, 0)]) } else { (vec![], vec![]) })
+        .collect();
+    // Not a whole deck, so the game is put together by hand.
+    let mut store = Store::new(false);
+    let ids: Vec<u32> = columns.iter().map(|(d, u)| store.intern(d.len() as u8, u)).collect();
+    let game = Game { store, stock: vec![0; 10], deals: 1, scratch_a: vec![], scratch_b: vec![], moves_made: Memo::new(), lateral_prune: true, grow_runs: false };
+    let mut cols = [0u32; COLUMNS];
+    cols.copy_from_slice(&ids);
+    let mut swapped = cols;
+    swapped.swap(0, 1);
+    let with_stock = Pos { cols, dealt: 0, removed: 0 };
+    let with_stock_swapped = Pos { cols: swapped, dealt: 0, removed: 0 };
+    assert_ne!(game.key(&with_stock), game.key(&with_stock_swapped));
+    let dealt = Pos { cols, dealt: 1, removed: 0 };
+    let dealt_swapped = Pos { cols: swapped, dealt: 1, removed: 0 };
+    assert_eq!(game.key(&dealt), game.key(&dealt_swapped));
+}
+
+/// A shuffled two-deck deal (not PySolFC's: any deal will do), dealt as the rules say.
+fn shuffled_deal(seed: u64) -> (Vec<(Vec<u8>, Vec<u8>)>, Vec<u8>) {
+    let mut cards: Vec<u8> = (0..104).map(|i| (i % 52) as u8).collect();
+    let mut x = seed | 1;
+    for i in (1..cards.len()).rev() {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        cards.swap(i, (x % (i as u64 + 1)) as usize);
+    }
+    let mut columns: Vec<(Vec<u8>, Vec<u8>)> = (0..COLUMNS).map(|_| (Vec::new(), vec![])).collect();
+    let mut at = 0;
+    for c in 0..COLUMNS {
+        let down = if c < 4 { 5 } else { 4 };
+        columns[c].0 = cards[at..at + down].to_vec();
+        at += down;
+        columns[c].1 = vec![cards[at]];
+        at += 1;
+    }
+    (columns, cards[at..].to_vec())
+}
+
+/// A portfolio that wanders (pure noise): it does not win a four-suit deal quickly.
+const WANDER: Weights = Weights { down: 0, hard: 0, soft: 0, stock: 0, empty: 0, rooted: 0, removed: 0, depth: 0, quota: 1000, deeper: 0, noise: 1000, suited: false, lateral: false, grow: false };
+const WANDERING: [Pass; 3] = [Pass { weights: WANDER, share: 1 }, Pass { weights: WANDER, share: 2 }, Pass { weights: WANDER, share: 1 }];
+
+fn run(budget: &mut Budget, cap: u64) -> (Solution<Move>, Vec<u64>) {
+    let (columns, stock) = shuffled_deal(7);
+    let preset = Preset { name: "wander", passes: &WANDERING, cap };
+    let mut spent = vec![];
+    let solution = solve_reporting(&columns, &stock, 0, true, budget, &preset, &mut |index, _, positions| {
+        assert_eq!(index, spent.len());
+        spent.push(positions);
+    })
+    .unwrap();
+    (solution, spent)
+}
+
+#[test]
+fn a_node_budget_is_shared_by_weight() {
+    let (solution, spent) = run(&mut Budget::new(Some(40_000), None), u64::MAX);
+    assert_eq!(solution.outcome, Outcome::Unknown);
+    assert_eq!(spent, vec![10_000, 20_000, 10_000]);
+    assert_eq!(solution.positions, 40_000);
+}
+
+#[test]
+fn a_time_budget_gives_every_pass_its_turn() {
+    let started = std::time::Instant::now();
+    let (solution, spent) = run(&mut Budget::new(None, Some(1.0)), u64::MAX);
+    assert_eq!(solution.outcome, Outcome::Unknown);
+    assert_eq!(spent.len(), 3, "every pass ran: {spent:?} in {:?}", started.elapsed());
+    assert!(spent.iter().all(|&count| count > 0), "{spent:?}");
+    assert!(started.elapsed() >= std::time::Duration::from_secs(1));
+}
+
+#[test]
+fn with_no_budget_the_passes_share_the_cap() {
+    let (solution, spent) = run(&mut Budget::unlimited(), 8_000);
+    assert_eq!(solution.outcome, Outcome::Unknown);
+    assert_eq!(spent, vec![2_000, 4_000, 2_000]);
+}
+
+#[test]
+fn the_presets_are_sound() {
+    for preset in PRESETS {
+        assert!(!preset.passes.is_empty() && preset.cap > 0, "{}", preset.name);
+        assert!(preset.passes.iter().all(|pass| pass.share > 0 && pass.weights.quota > 0), "{}", preset.name);
+    }
+    assert!(SPIDER.passes.iter().all(|pass| !pass.weights.suited), "Spider's moves are already suited");
+    let (columns, stock) = shuffled_deal(3);
+    let solution = solve(&columns, &stock, 0, false, &mut Budget::new(Some(2_000_000), None), &BLACK_WIDOW).unwrap();
+    assert_eq!(solution.outcome, Outcome::Won);
+}
