@@ -25,12 +25,13 @@ from pathlib import Path
 from typing import Iterable
 
 from winnable.deals import MS_LIMIT, Numbering
-from winnable.games import game_class
+from winnable.games import family_named, game_class, game_ids
 from winnable.survey_data import DealVerdicts, SurveyData
 
-FREE_CELL_GAMES = ("penguin", "penguin-relaxed", "penguin-6", "penguin-5", "penguin-3", "penguin-0",
-                   "penguin-pysolfc", "freecell", "eight-off", "bakers-game")
-SPIDER_GAMES = ("black-widow", "spider-4", "spider-2", "spider-1")
+FREE_CELL_GAMES = tuple(game_ids(library=True, family="freecell"))
+SPIDER_GAMES = tuple(game_ids(library=True, family="spider"))
+CHARTED_FAMILIES = ("blackhole", "freecell", "spider")
+"""The families whose surveys the CPU-time picture draws, a panel each."""
 
 FREECELL_UNWINNABLE = (11982, 146692, 186216, 455889, 495505, 512118, 517776, 781948)
 """The FreeCell deals of 1-1,000,000 known to have no solution (Microsoft's numbering;
@@ -248,7 +249,7 @@ def draw(surveys: list[tuple[Table, SurveyData]], folder: Path) -> list[Path]:
     figure.savefig(rates, dpi=110)
     plt.close(figure)
 
-    families = [("Black Hole", ("black-hole",)), ("The free-cell family", FREE_CELL_GAMES), ("The Spider family", SPIDER_GAMES)]
+    families = [(family_named(name).name, game_ids(library=True, family=name)) for name in CHARTED_FAMILIES]
     shown = [(name, [(t, r) for t, r in surveys if t.game in games]) for name, games in families]
     shown = [(name, group) for name, group in shown if group]
     figure, panels = plt.subplots(1, len(shown), figsize=(5 * len(shown), 5), sharey=True, squeeze=False)
