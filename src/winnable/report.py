@@ -88,24 +88,29 @@ class Table:
         return f"{self.nodes:,} positions a deal (past it the verdict is unknown)"
 
 
+def _title(game: str, deals: str) -> str:
+    """A table's title: the game's, as the registry's class has it, and the deals."""
+    return f"{game_class(game, library=True).title}, {deals}"
+
+
 def _tables() -> dict[str, Table]:
-    tables = [Table("black-hole", "black-hole", 1, 1_000_000, title="Black Hole, deals 1-1,000,000",
+    tables = [Table("black-hole", "black-hole", 1, 1_000_000, title=_title("black-hole", "deals 1-1,000,000"),
                     published_won=869_413, published_source="Shlomi Fish's black-hole-solver", list_lost=False)]
     for game in FREE_CELL_GAMES:
         freecell = game == "freecell"
-        tables.append(Table(f"{game}-100k", game, 1, 100_000, nodes=20_000_000, title=f"{game_class(game).title}, deals 1-100,000",
+        tables.append(Table(f"{game}-100k", game, 1, 100_000, nodes=20_000_000, title=_title(game, "deals 1-100,000"),
                             known_lost=FREECELL_UNWINNABLE_PYSOLFC if freecell else (),
                             note=PYSOLFC_FREECELL_NOTE if freecell else ""))
-    tables.append(Table("freecell", "freecell", 1, 1_000_000, nodes=20_000_000, title="FreeCell, deals 1-1,000,000",
+    tables.append(Table("freecell", "freecell", 1, 1_000_000, nodes=20_000_000, title=_title("freecell", "deals 1-1,000,000"),
                         known_lost=FREECELL_UNWINNABLE_PYSOLFC, note=PYSOLFC_FREECELL_NOTE))
     tables.append(Table("freecell-ms", "freecell", 1, 1_000_000, nodes=20_000_000,
-                        title="FreeCell, Microsoft's deals 1-1,000,000", known_lost=FREECELL_UNWINNABLE,
+                        title=_title("freecell", "Microsoft's deals 1-1,000,000"), known_lost=FREECELL_UNWINNABLE,
                         numbering=Numbering.MICROSOFT,
                         note="Microsoft's numbering, PySolFC's ms numbers, as in the FreeCell FAQ: "
                              "all eight of its unwinnable deals apply"))
     for game in SPIDER_GAMES:
-        tables.append(Table(game, game, 1, 10_000, nodes=2_000_000, title=f"{game_class(game).title}, deals 1-10,000", chunk=10))
-    tables.append(Table("fourteen-out", "fourteen-out", 1, 1_000_000, title="Fourteen Out, deals 1-1,000,000", list_lost=False))
+        tables.append(Table(game, game, 1, 10_000, nodes=2_000_000, title=_title(game, "deals 1-10,000"), chunk=10))
+    tables.append(Table("fourteen-out", "fourteen-out", 1, 1_000_000, title=_title("fourteen-out", "deals 1-1,000,000"), list_lost=False))
     return {table.id: table for table in tables}
 
 
