@@ -70,7 +70,7 @@ class Family:
 
 @dataclass(frozen=True)
 class Game:
-    """One game of the registry (its rules are the class ``family_module.class_name``)."""
+    """One game of the registry: its rules are the class ``class_name`` of ``winnable.<family>``."""
 
     id: str
     """The stable id used everywhere: CLI, web, storage (the class's ``game_id``)."""
@@ -102,14 +102,14 @@ class Game:
 
 
 FAMILIES: tuple[Family, ...] = (
-    Family("blackhole", "Black Hole", "Black Hole",
-           "Every card is face up: each loss can be traced back to one move.", ("KH", "AS", "2D")),
-    Family("freecell", "The free-cell family", "Penguin and the free-cell games",
-           "Build down in suit, park cards in free cells, bring every suit home.", ("JC", "TC", "9C")),
-    Family("spider", "The Spider family", "Spider games",
-           "Two decks, ten columns: clear King-to-Ace runs of one suit.", (None, "8S", "7H"),
+    Family("blackhole", name="Black Hole", title="Black Hole",
+           blurb="Every card is face up: each loss can be traced back to one move.", picture=("KH", "AS", "2D")),
+    Family("freecell", name="The free-cell family", title="Penguin and the free-cell games",
+           blurb="Build down in suit, park cards in free cells, bring every suit home.", picture=("JC", "TC", "9C")),
+    Family("spider", name="The Spider family", title="Spider games",
+           blurb="Two decks, ten columns: clear King-to-Ace runs of one suit.", picture=(None, "8S", "7H"),
            rules_title="Black Widow and Spider"),
-    Family("fourteen", "Fourteen Out", "Fourteen Out", "", ("7S", "7H", "KD")),
+    Family("fourteen", name="Fourteen Out", title="Fourteen Out", blurb="", picture=("7S", "7H", "KD")),
 )
 """Every family, in the lobby's order."""
 
