@@ -13,7 +13,6 @@ from hypothesis import strategies as st
 from winnable.cards import Card, Rank, parse_cards
 from winnable.errors import IllegalMoveError, ParseError
 from winnable.freecell import (
-    GAMES,
     BakersGame,
     EightOff,
     FreeCell,
@@ -24,9 +23,11 @@ from winnable.freecell import (
     PySolFCPenguin,
     RelaxedPenguin,
 )
-from winnable.games import game_class
+from winnable.games import game_class, game_ids
 
 DATA = Path(__file__).parent / "data"
+GAMES = tuple(game_class(game, library=True) for game in game_ids(library=True, family="freecell"))
+"""Every game of the family, as the registry lists them."""
 
 # PySolFC's Penguin layouts (the project's vectors, `tests/data/penguin-deals.txt`): the
 # base rank, the three base cards on the foundations, then the seven columns, deepest

@@ -86,6 +86,38 @@ def test_catalog_lists_every_registered_game(client):
     assert black_hole["hidden_cards"] is False
 
 
+def test_catalog_says_which_game_each_one_varies_and_what_the_lobby_draws(client):
+    from winnable.games import registered
+
+    catalog = {entry["id"]: entry for entry in client.get("/api/catalog").json()}
+    assert catalog["penguin-6"]["variant_of"] == "penguin" and catalog["penguin"]["variant_of"] is None
+    assert catalog["spider-2"]["variant_of"] is None  # a game of its own: a full tile of the Spider family
+    assert [game for game, entry in catalog.items() if entry["variant_of"]] == [
+        "penguin-relaxed", "penguin-6", "penguin-5", "penguin-3", "penguin-0", "penguin-pysolfc"]
+    assert catalog["black-widow"]["picture"] == [None, "9S", "8H"]
+    assert catalog["penguin-6"]["picture"] == catalog["penguin"]["picture"] == ["JC", "TC", "9C"]
+    assert all(entry["family"] == registered(game).family for game, entry in catalog.items())
+
+
+def test_the_lobby_is_rendered_with_the_registry_s_families_in_the_request_s_language(client):
+    import json
+    import re
+
+    def families(lang: str) -> list[dict]:
+        page = client.get(f"/?lang={lang}").text
+        found = re.search(r'<script id="lobby-families" type="application/json">(.*?)</script>', page)
+        assert found, "the lobby carries its families"
+        return json.loads(found.group(1))
+
+    english, dutch = families("en"), families("nl")
+    assert [family["id"] for family in english] == ["blackhole", "freecell", "spider"]  # no family without a web game
+    assert [family["title"] for family in english] == ["Black Hole", "Penguin and the free-cell games", "Spider games"]
+    assert english[2]["blurb"] == "Two decks, ten columns: clear King-to-Ace runs of one suit."
+    assert [family["title"] for family in dutch] == ["Black Hole", "Penguin en de spellen met vrije cellen", "Spider-spellen"]
+    # The rules pages keep their own titles: the Spider family's names both its games.
+    assert "<title>Black Widow en Spider" in client.get("/rules/spider-2?lang=nl").text
+
+
 def test_health_and_openapi(client):
     assert client.get("/api/health").json() == {"status": "up"}
     spec = client.get("/openapi.json").json()

@@ -977,5 +977,3 @@ class PySolFCPenguin(Penguin):
 
 
 Penguin.FCS_OPTIONS = penguin_fcs_options(Penguin)
-
-GAMES = (Penguin, RelaxedPenguin, Penguin6, Penguin5, Penguin3, Penguin0, PySolFCPenguin, FreeCell, EightOff, BakersGame)

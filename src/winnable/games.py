@@ -1,9 +1,20 @@
-"""Every game Winnable plays, by its stable id.
+"""Every game Winnable plays, by its stable id: the one registry of the games, their
+families and variants, in the order every listing shows them (the lobby, the catalogue,
+the CLI, the published tables).
+
+A game is one line of :data:`GAMES`: its id, its family (the rules module that plays
+it), its class in that module, the game it is a variant of, and whether the web app
+plays it. Its title and summary are its class's (:class:`~winnable.game.Position`).
+A family is one line of :data:`FAMILIES`: what the lobby and the rules pages call it.
 
 >>> game_class("black-hole").title
 'Black Hole'
 >>> "black-hole" in game_ids()
 True
+>>> game_ids(family="spider")
+['black-widow', 'spider-4', 'spider-2', 'spider-1']
+>>> registered("penguin-6").variant_of, registered("penguin-6").title
+('penguin', 'Penguin (6 flippers)')
 
 Some games are played by the library, the engine and the CLI before the web app can
 draw them (:data:`LIBRARY_ONLY`). The web app asks :func:`game_ids` and
@@ -22,40 +33,161 @@ lists them nor opens them (an unknown game there); the library and the CLI ask w
 from __future__ import annotations
 
 import importlib
+from dataclasses import dataclass
 
 from winnable.errors import UnknownGameError
 from winnable.game import Position
 
-# id -> "module:Class". One line a game; a module is imported only when its game is used.
-_REGISTRY: dict[str, str] = {
-    "black-hole": "winnable.blackhole:BlackHole",
-    "penguin": "winnable.freecell:Penguin",
-    "penguin-relaxed": "winnable.freecell:RelaxedPenguin",
-    "penguin-6": "winnable.freecell:Penguin6",
-    "penguin-5": "winnable.freecell:Penguin5",
-    "penguin-3": "winnable.freecell:Penguin3",
-    "penguin-0": "winnable.freecell:Penguin0",
-    "penguin-pysolfc": "winnable.freecell:PySolFCPenguin",
-    "freecell": "winnable.freecell:FreeCell",
-    "eight-off": "winnable.freecell:EightOff",
-    "bakers-game": "winnable.freecell:BakersGame",
-    "black-widow": "winnable.spider:BlackWidow",
-    "spider-4": "winnable.spider:Spider4",
-    "spider-2": "winnable.spider:Spider2",
-    "spider-1": "winnable.spider:Spider1",
-    "fourteen-out": "winnable.fourteen:FourteenOut",
-}
+Picture = tuple[str | None, str | None, str | None]
+"""Three cards the lobby draws for a game, in play order (``None``: a face-down card)."""
 
-LIBRARY_ONLY: frozenset[str] = frozenset({"fourteen-out"})
+
+@dataclass(frozen=True)
+class Family:
+    """A family of games: one rules module (``winnable.<id>``) plays them all.
+
+    Its texts are English msgids: the web app shows them translated (``make messages``
+    extracts them with the games' titles, :func:`winnable.web.i18n.extract_game_texts`).
+    """
+
+    id: str
+    """``blackhole``: also the name of its rules module and of its rules page's template."""
+    name: str
+    """Its name in the project's own documents (the published tables' pictures)."""
+    title: str
+    """The lobby's heading over its games."""
+    blurb: str
+    """The lobby's sentence under that heading."""
+    picture: Picture
+    """What the lobby draws for its games that have no picture of their own."""
+    rules_title: str = ""
+    """Its rules page's title, if not :attr:`title`."""
+
+    @property
+    def page_title(self) -> str:
+        return self.rules_title or self.title
+
+
+@dataclass(frozen=True)
+class Game:
+    """One game of the registry: its rules are the class ``class_name`` of ``winnable.<family>``."""
+
+    id: str
+    """The stable id used everywhere: CLI, web, storage (the class's ``game_id``)."""
+    family: str
+    class_name: str
+    variant_of: str | None = None
+    """The game this one varies (``penguin`` for ``penguin-6``): the lobby lists it
+    compactly after that game."""
+    picture: Picture | None = None
+    """The lobby's picture of how it builds; ``None``: its family's."""
+    web: bool = True
+    """False for a game the web app cannot draw yet (:data:`LIBRARY_ONLY`)."""
+
+    @property
+    def target(self) -> str:
+        return f"winnable.{self.family}:{self.class_name}"
+
+    @property
+    def cls(self) -> type[Position]:
+        return game_class(self.id, library=True)
+
+    @property
+    def title(self) -> str:
+        return self.cls.title
+
+    @property
+    def summary(self) -> str:
+        return self.cls.summary
+
+
+FAMILIES: tuple[Family, ...] = (
+    Family("blackhole", name="Black Hole", title="Black Hole",
+           blurb="Every card is face up: each loss can be traced back to one move.", picture=("KH", "AS", "2D")),
+    Family("freecell", name="The free-cell family", title="Penguin and the free-cell games",
+           blurb="Build down in suit, park cards in free cells, bring every suit home.", picture=("JC", "TC", "9C")),
+    Family("spider", name="The Spider family", title="Spider games",
+           blurb="Two decks, ten columns: clear King-to-Ace runs of one suit.", picture=(None, "8S", "7H"),
+           rules_title="Black Widow and Spider"),
+    Family("fourteen", name="Fourteen Out", title="Fourteen Out", blurb="", picture=("7S", "7H", "KD")),
+)
+"""Every family, in the lobby's order."""
+
+GAMES: tuple[Game, ...] = (
+    Game("black-hole", "blackhole", "BlackHole"),
+    Game("penguin", "freecell", "Penguin"),
+    Game("penguin-relaxed", "freecell", "RelaxedPenguin", variant_of="penguin"),
+    Game("penguin-6", "freecell", "Penguin6", variant_of="penguin"),
+    Game("penguin-5", "freecell", "Penguin5", variant_of="penguin"),
+    Game("penguin-3", "freecell", "Penguin3", variant_of="penguin"),
+    Game("penguin-0", "freecell", "Penguin0", variant_of="penguin"),
+    Game("penguin-pysolfc", "freecell", "PySolFCPenguin", variant_of="penguin"),
+    Game("freecell", "freecell", "FreeCell", picture=("KS", "QH", "JC")),
+    Game("eight-off", "freecell", "EightOff", picture=("9D", "8D", "7D")),
+    Game("bakers-game", "freecell", "BakersGame", picture=("6S", "5S", "4S")),
+    Game("black-widow", "spider", "BlackWidow", picture=(None, "9S", "8H")),
+    Game("spider-4", "spider", "Spider4", picture=(None, "8S", "7S")),
+    Game("spider-2", "spider", "Spider2", picture=(None, "8H", "7H")),
+    Game("spider-1", "spider", "Spider1", picture=(None, "8C", "7C")),
+    Game("fourteen-out", "fourteen", "FourteenOut", web=False),
+)
+"""Every game, in the order every listing shows them: one line a game. A module is
+imported only when one of its games is used."""
+
+_BY_ID: dict[str, Game] = {game.id: game for game in GAMES}
+_FAMILIES: dict[str, Family] = {family.id: family for family in FAMILIES}
+
+LIBRARY_ONLY: frozenset[str] = frozenset(game.id for game in GAMES if not game.web)
 """Games the web app cannot draw yet: :func:`game_ids` and :func:`game_class` leave
-them out unless called with ``library=True``. Taking a game off this set puts it on
-the web app (its lobby, pages, Daily and pool)."""
+them out unless called with ``library=True``. Making a game's line ``web=True`` puts it
+on the web app (its lobby, pages, Daily and pool)."""
 
 
-def game_ids(*, library: bool = False) -> list[str]:
+def game_ids(*, library: bool = False, family: str | None = None) -> list[str]:
     """The games the web app offers; with ``library=True`` every game the library
-    plays (those of :data:`LIBRARY_ONLY` too)."""
-    return [game_id for game_id in _REGISTRY if library or game_id not in LIBRARY_ONLY]
+    plays (those of :data:`LIBRARY_ONLY` too); with ``family``, that family's only."""
+    return [game.id for game in GAMES
+            if (library or game.web) and (family is None or game.family == family)]
+
+
+def registered(game_id: str, *, library: bool = False) -> Game:
+    """The registry's line of ``game_id`` (:class:`UnknownGameError` as :func:`game_class`)."""
+    found = _BY_ID.get(game_id)
+    if found is None or not (library or found.web):
+        known = game_ids(library=library)
+        raise UnknownGameError(f"unknown game {game_id!r} (games: {', '.join(known)})")
+    return found
+
+
+def families(*, library: bool = False) -> list[Family]:
+    """The families with a game the web app offers (with ``library=True``: with any
+    game), in the lobby's order."""
+    wanted = {game.family for game in GAMES if library or game.web}
+    return [family for family in FAMILIES if family.id in wanted]
+
+
+def family_named(family_id: str) -> Family:
+    """The family ``family_id`` (``KeyError`` if there is none).
+
+    >>> family_named("freecell").name
+    'The free-cell family'
+    """
+    return _FAMILIES[family_id]
+
+
+def family_of(game_id: str, *, library: bool = False) -> Family:
+    """The family of ``game_id`` (:class:`UnknownGameError` as :func:`game_class`).
+
+    >>> family_of("spider-2").title
+    'Spider games'
+    """
+    return _FAMILIES[registered(game_id, library=library).family]
+
+
+def picture(game_id: str) -> Picture:
+    """What the lobby draws for ``game_id``: its own picture, else its family's."""
+    game = _BY_ID[game_id]
+    return game.picture or _FAMILIES[game.family].picture
 
 
 def game_class(game_id: str, *, library: bool = False) -> type[Position]:
@@ -72,12 +204,10 @@ def game_class(game_id: str, *, library: bool = False) -> type[Position]:
         found = _library_classes.get(game_id)
     if found is not None:  # the web server asks on every request
         return found
-    known = game_ids(library=library)
-    if game_id not in known:
-        raise UnknownGameError(f"unknown game {game_id!r} (games: {', '.join(known)})")
-    module_name, class_name = _REGISTRY[game_id].split(":")
+    game = registered(game_id, library=library)
+    module_name, class_name = game.target.split(":")
     found = getattr(importlib.import_module(module_name), class_name)
-    (_library_classes if game_id in LIBRARY_ONLY else _classes)[game_id] = found
+    (_classes if game.web else _library_classes)[game_id] = found
     return found
 
 

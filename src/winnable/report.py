@@ -25,12 +25,13 @@ from pathlib import Path
 from typing import Iterable
 
 from winnable.deals import MS_LIMIT, Numbering
-from winnable.games import game_class
+from winnable.games import family_named, game_class, game_ids
 from winnable.survey_data import DealVerdicts, SurveyData
 
-FREE_CELL_GAMES = ("penguin", "penguin-relaxed", "penguin-6", "penguin-5", "penguin-3", "penguin-0",
-                   "penguin-pysolfc", "freecell", "eight-off", "bakers-game")
-SPIDER_GAMES = ("black-widow", "spider-4", "spider-2", "spider-1")
+FREE_CELL_GAMES = tuple(game_ids(library=True, family="freecell"))
+SPIDER_GAMES = tuple(game_ids(library=True, family="spider"))
+CHARTED_FAMILIES = ("blackhole", "freecell", "spider")
+"""The families whose surveys the CPU-time picture draws, a panel each."""
 
 FREECELL_UNWINNABLE = (11982, 146692, 186216, 455889, 495505, 512118, 517776, 781948)
 """The FreeCell deals of 1-1,000,000 known to have no solution (Microsoft's numbering;
@@ -87,24 +88,29 @@ class Table:
         return f"{self.nodes:,} positions a deal (past it the verdict is unknown)"
 
 
+def _title(game: str, deals: str) -> str:
+    """A table's title: the game's, as the registry's class has it, and the deals."""
+    return f"{game_class(game, library=True).title}, {deals}"
+
+
 def _tables() -> dict[str, Table]:
-    tables = [Table("black-hole", "black-hole", 1, 1_000_000, title="Black Hole, deals 1-1,000,000",
+    tables = [Table("black-hole", "black-hole", 1, 1_000_000, title=_title("black-hole", "deals 1-1,000,000"),
                     published_won=869_413, published_source="Shlomi Fish's black-hole-solver", list_lost=False)]
     for game in FREE_CELL_GAMES:
         freecell = game == "freecell"
-        tables.append(Table(f"{game}-100k", game, 1, 100_000, nodes=20_000_000, title=f"{game_class(game).title}, deals 1-100,000",
+        tables.append(Table(f"{game}-100k", game, 1, 100_000, nodes=20_000_000, title=_title(game, "deals 1-100,000"),
                             known_lost=FREECELL_UNWINNABLE_PYSOLFC if freecell else (),
                             note=PYSOLFC_FREECELL_NOTE if freecell else ""))
-    tables.append(Table("freecell", "freecell", 1, 1_000_000, nodes=20_000_000, title="FreeCell, deals 1-1,000,000",
+    tables.append(Table("freecell", "freecell", 1, 1_000_000, nodes=20_000_000, title=_title("freecell", "deals 1-1,000,000"),
                         known_lost=FREECELL_UNWINNABLE_PYSOLFC, note=PYSOLFC_FREECELL_NOTE))
     tables.append(Table("freecell-ms", "freecell", 1, 1_000_000, nodes=20_000_000,
-                        title="FreeCell, Microsoft's deals 1-1,000,000", known_lost=FREECELL_UNWINNABLE,
+                        title=_title("freecell", "Microsoft's deals 1-1,000,000"), known_lost=FREECELL_UNWINNABLE,
                         numbering=Numbering.MICROSOFT,
                         note="Microsoft's numbering, PySolFC's ms numbers, as in the FreeCell FAQ: "
                              "all eight of its unwinnable deals apply"))
     for game in SPIDER_GAMES:
-        tables.append(Table(game, game, 1, 10_000, nodes=2_000_000, title=f"{game_class(game).title}, deals 1-10,000", chunk=10))
-    tables.append(Table("fourteen-out", "fourteen-out", 1, 1_000_000, title="Fourteen Out, deals 1-1,000,000", list_lost=False))
+        tables.append(Table(game, game, 1, 10_000, nodes=2_000_000, title=_title(game, "deals 1-10,000"), chunk=10))
+    tables.append(Table("fourteen-out", "fourteen-out", 1, 1_000_000, title=_title("fourteen-out", "deals 1-1,000,000"), list_lost=False))
     return {table.id: table for table in tables}
 
 
@@ -248,7 +254,7 @@ def draw(surveys: list[tuple[Table, SurveyData]], folder: Path) -> list[Path]:
     figure.savefig(rates, dpi=110)
     plt.close(figure)
 
-    families = [("Black Hole", ("black-hole",)), ("The free-cell family", FREE_CELL_GAMES), ("The Spider family", SPIDER_GAMES)]
+    families = [(family_named(name).name, game_ids(library=True, family=name)) for name in CHARTED_FAMILIES]
     shown = [(name, [(t, r) for t, r in surveys if t.game in games]) for name, games in families]
     shown = [(name, group) for name, group in shown if group]
     figure, panels = plt.subplots(1, len(shown), figsize=(5 * len(shown), 5), sharey=True, squeeze=False)

@@ -307,12 +307,20 @@ def format_date(value: Any, locale: str, format: str = "medium") -> str:
 
 # -- extraction ----------------------------------------------------------------------
 def extract_game_texts(fileobj: Any, keywords: Any, comment_tags: Any, options: Mapping[str, str]):
-    """A ``pybabel extract`` method (see ``babel.cfg``): every registered game's title
-    and summary, which the rules classes hold as plain class attributes."""
-    from winnable.games import game_class, game_ids
+    """A ``pybabel extract`` method (see ``babel.cfg``): what the registry
+    (:mod:`winnable.games`) says of every game and family the web app shows, as plain
+    strings: each game's title and summary (its rules class's attributes), each family's
+    headings and sentence."""
+    from winnable.games import families, game_class, game_ids
 
     for game_id in game_ids():
         cls = game_class(game_id)
         yield 0, None, cls.title, [f"The title of the game {game_id}."]
         if cls.summary:
             yield 0, None, cls.summary, [f"The lobby's one-line summary of {game_id}."]
+    for family in families():
+        yield 0, None, family.title, [f"The lobby's heading over the {family.id} family's games."]
+        if family.blurb:
+            yield 0, None, family.blurb, [f"The lobby's sentence on the {family.id} family."]
+        if family.rules_title:
+            yield 0, None, family.rules_title, [f"The title of the {family.id} family's rules page."]

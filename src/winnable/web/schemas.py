@@ -122,6 +122,8 @@ class CatalogEntry(BaseModel):
     id: str
     title: str
     family: str
+    variant_of: str | None = Field(description="The game this one is a variant of (penguin for penguin-6), or null.")
+    picture: list[str | None] = Field(description="Three cards the lobby draws for the game (null: a face-down card).")
     summary: str
     undo_modes: list[UndoMode]
     hidden_cards: bool

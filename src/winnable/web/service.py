@@ -51,7 +51,7 @@ from winnable.deals import MAX_DEAL, parse_deal_number
 from winnable.decks import Deck
 from winnable.errors import IllegalMoveError, UnknownGameError, WinnableError
 from winnable.game import Position
-from winnable.games import game_class, game_ids
+from winnable.games import game_class, game_ids, picture, registered
 from winnable.storage.engine import as_utc, utcnow, write_lock, writer
 from winnable.storage.statements import Query, Statement, transaction
 from winnable.storage.tables import GameRow
@@ -106,15 +106,19 @@ def lookup_game(game_id: str) -> type[Position]:
 
 
 def catalog() -> list[dict[str, Any]]:
-    """Every registered game, for the lobby."""
+    """Every game the web app plays, in the registry's order, for the lobby (titles and
+    summaries in English: the catalogue's route translates them)."""
     entries = []
     for game_id in game_ids():
-        cls = game_class(game_id)
+        game = registered(game_id)
+        cls = game.cls
         entries.append(
             {
                 "id": game_id,
                 "title": cls.title,
-                "family": cls.family,
+                "family": game.family,
+                "variant_of": game.variant_of,
+                "picture": list(picture(game_id)),
                 "summary": cls.summary,
                 "undo_modes": list(UNDO_MODES),
                 "hidden_cards": hides_cards(cls),

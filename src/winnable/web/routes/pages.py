@@ -35,6 +35,7 @@ way back to the lobby); under ``/api/`` errors stay JSON.
 from __future__ import annotations
 
 import hashlib
+import json
 import logging
 import re
 from html import escape
@@ -50,7 +51,7 @@ from markupsafe import Markup
 from starlette.exceptions import HTTPException
 
 from winnable.errors import UnknownGameError
-from winnable.games import game_class
+from winnable.games import families, family_of, game_class
 from winnable.web import i18n
 from winnable.web.deps import ServicesDep, ViewerDep, database
 from winnable.web.errors import NotFound, quote
@@ -238,7 +239,24 @@ def game_page(request: Request, game: str, template: str, scripts: tuple[str, ..
 
 @router.api_route("/", methods=["GET", "HEAD"])
 async def lobby(request: Request) -> Response:
-    return pages_of(request).render(request, "lobby.html", scripts=("js/lobby.js", "js/account-menu.js", "js/lobby-daily.js"))
+    return pages_of(request).render(request, "lobby.html", scripts=("js/lobby.js", "js/account-menu.js", "js/lobby-daily.js"),
+                                    families_json=Markup(lobby_families_json(locale_of(request))))
+
+
+def lobby_families_json(locale: str) -> str:
+    """The lobby's families in ``locale``, in the registry's order, as JSON safe inside
+    ``<script type="application/json">`` (``lobby.js`` reads it; the games themselves
+    come from ``/api/catalog``).
+
+    >>> [family["title"] for family in json.loads(lobby_families_json("fr"))]
+    ['Black Hole', 'Penguin et les jeux à cellules libres', 'Les jeux Spider']
+    >>> "<" in lobby_families_json("en")  # nothing that could end the script early
+    False
+    """
+    entries = [{"id": family.id, "title": i18n.gettext(locale, family.title), "blurb": i18n.gettext(locale, family.blurb) if family.blurb else ""}
+               for family in families()]
+    text = json.dumps(entries, ensure_ascii=False, separators=(",", ":"))
+    return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
 
 
 @router.api_route("/play/{game}", methods=["GET", "HEAD"])
@@ -248,20 +266,16 @@ async def play_page(request: Request, game: str) -> Response:
     return game_page(request, game, "play.html", ("js/play.js", "js/account-menu.js", "js/play-players.js"))
 
 
-FAMILY_TITLES = {"blackhole": "Black Hole", "freecell": N_("Penguin and the free-cell games"),
-                 "spider": N_("Black Widow and Spider")}
-
-
 @router.api_route("/rules/{game}", methods=["GET", "HEAD"])
 async def rules_page(request: Request, game: str) -> Response:
     if known_title(game) is None:
         return unknown_game(request, game)
-    family = game_class(game).family
+    family = family_of(game)
     locale = locale_of(request)
     return pages_of(request).render(
-        request, f"rules/{family}.html", scripts=("js/rules.js",), game=game,
+        request, f"rules/{family.id}.html", scripts=("js/rules.js",), game=game,
         game_title=i18n.gettext(locale, game_class(game).title),
-        page_title=translate(FAMILY_TITLES.get(family, game_class(game).title), locale))
+        page_title=i18n.gettext(locale, family.page_title))
 
 
 @router.get("/lang/{code}")

@@ -5,42 +5,23 @@ import { installSprite, makeBack, makeCard } from "./cards.js";
 import { el } from "./dom.js";
 import { t, tn, locale, localHref } from "./i18n.js";
 
-const FAMILY_INFO = {
-  blackhole: {
-    title: () => t("Black Hole"),
-    blurb: () => t("Every card is face up: each loss can be traced back to one move."),
-    art: ["KH", "AS", "2D"],
-  },
-  freecell: {
-    title: () => t("Penguin and the free-cell games"),
-    blurb: () => t("Build down in suit, park cards in free cells, bring every suit home."),
-    art: ["JC", "TC", "9C"],
-  },
-  spider: {
-    title: () => t("Spider games"),
-    blurb: () => t("Two decks, ten columns: clear King-to-Ace runs of one suit."),
-    art: [null, "8S", "7H"],
-  },
-};
-const ORDER = ["blackhole", "freecell", "spider"];
-// A little picture of how each game builds (null: a face-down card).
-const GAME_ART = {
-  freecell: ["KS", "QH", "JC"],
-  "bakers-game": ["6S", "5S", "4S"],
-  "eight-off": ["9D", "8D", "7D"],
-  "black-widow": [null, "9S", "8H"],
-  "spider-4": [null, "8S", "7S"],
-  "spider-2": [null, "8H", "7H"],
-  "spider-1": [null, "8C", "7C"],
-};
+// The families, in order, with their headings in the page's language: the server renders
+// them from the registry (winnable.games) into the page; the games come from /api/catalog.
+function pageFamilies() {
+  try {
+    const node = document.getElementById("lobby-families");
+    return node ? JSON.parse(node.textContent || "[]") : [];
+  } catch {
+    return [];
+  }
+}
 
 // Translated outside template literals: `pybabel extract` does not look inside ${...}.
 const movesText = (n) => tn("{n} move", "{n} moves", n, { n });
 
 function art(game) {
-  const family = game.family;
-  const box = el("div", { class: `tile-art art-${family}`, "aria-hidden": "true" });
-  (GAME_ART[game.id] || (FAMILY_INFO[family] || FAMILY_INFO.freecell).art).forEach((code, i) => {
+  const box = el("div", { class: `tile-art art-${game.family}`, "aria-hidden": "true" });
+  (game.picture || []).forEach((code, i) => {
     const card = code ? makeCard(code) : makeBack();
     card.removeAttribute("role");
     card.removeAttribute("aria-label");
@@ -95,15 +76,15 @@ async function main() {
     root.replaceChildren(el("p", { class: "loading" }, error.detail || t("The server cannot be reached.")));
     return;
   }
-  const families = [...new Set([...ORDER, ...catalog.map((g) => g.family)])];
+  const known = new Map(pageFamilies().map((family) => [family.id, family]));
+  const families = [...new Set([...known.keys(), ...catalog.map((g) => g.family)])];
   const sections = [];
   for (const family of families) {
     const games = catalog.filter((g) => g.family === family);
     if (!games.length) continue;
-    const known = FAMILY_INFO[family];
-    const info = known ? { title: known.title(), blurb: known.blurb() } : { title: family, blurb: "" };
-    // A variant's id extends another game's id ("penguin-6" of "penguin"): listed compactly after it.
-    const parentOf = (game) => games.find((other) => other !== game && game.id.startsWith(other.id + "-"));
+    const info = known.get(family) || { title: family, blurb: "" };
+    // A variant of another game ("penguin-6" of "penguin") is listed compactly after it.
+    const parentOf = (game) => games.find((other) => other.id === game.variant_of);
     const main = games.filter((game) => !parentOf(game));
     const section = el(
       "section",
