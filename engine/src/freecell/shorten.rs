@@ -65,6 +65,7 @@ impl FreeCellLines<'_> {
 
 /// What `near` compares: each column's height, top and bottom card (in place: along a
 /// line the columns keep their places), the cards in cells, the cards home.
+#[derive(Clone)]
 pub struct Sig {
     cols: [u32; MAX_COLUMNS],
     cells: u64,
@@ -105,6 +106,52 @@ impl Domain for FreeCellLines<'_> {
         let cols = (0..MAX_COLUMNS).filter(|&c| a.cols[c] != b.cols[c]).count() as u32;
         let cells = (a.cells ^ b.cells).count_ones();
         home.div_ceil(per_move).max(cols.div_ceil(2)).max(cells)
+    }
+
+    fn after(&self, s: &Position, a: &Sig, m: Move) -> Option<Sig> {
+        let mut sig = Sig { cols: a.cols, cells: a.cells, home: a.home };
+        let card = self.card(s, m);
+        if m.src < 8 {
+            let c = m.src as usize;
+            let n = s.len[c] as usize - m.count as usize;
+            sig.cols[c] = if n == 0 { 0 } else { (n as u32) << 16 | (s.cols[c][n - 1] as u32) << 8 | s.cols[c][0] as u32 };
+            if self.game.rules.auto_beak && n > 0 && self.game.pending_beak(s, s.cols[c][n - 1]) {
+                return None; // the rules move it home
+            }
+        } else {
+            sig.cells &= !(1u64 << card);
+        }
+        if m.dst == FOUNDATION {
+            sig.home += 1;
+        } else if m.dst >= 8 {
+            sig.cells |= 1 << card;
+        } else {
+            let c = m.dst as usize;
+            let n = s.len[c] as usize;
+            let bottom = if n == 0 { card } else { s.cols[c][0] };
+            // The run's top card goes on top (the card itself from a cell).
+            let top = if m.src < 8 { s.top(m.src as usize) } else { card };
+            sig.cols[c] = ((n + m.count as usize) as u32) << 16 | (top as u32) << 8 | bottom as u32;
+        }
+        Some(sig)
+    }
+
+    fn covers(&self, _s: &Position, a: &Sig, b: &Sig, m: Move, left: u32) -> bool {
+        // Columns other than the move's, cells, cards home: what is still different
+        // after the move needs moves of its own (beak cards the rules send home come
+        // from the move's source column).
+        let per_move = if self.game.rules.auto_beak { 2 } else { 1 };
+        let mut home = b.home.saturating_sub(a.home);
+        if m.dst == FOUNDATION {
+            home = home.saturating_sub(per_move);
+        }
+        let mut cols = 0;
+        for c in 0..MAX_COLUMNS {
+            cols += (a.cols[c] != b.cols[c] && c as u8 != m.src && c as u8 != m.dst) as u32;
+        }
+        let cell = (m.src >= 8 || (m.dst >= 8 && m.dst != FOUNDATION)) as u32;
+        let cells = (a.cells ^ b.cells).count_ones().saturating_sub(cell);
+        home.div_ceil(per_move).max(cols.div_ceil(2)).max(cells) <= left
     }
 
     fn key(&self, s: &Position) -> u128 {
