@@ -187,21 +187,22 @@ impl Spend {
 }
 
 /// A line's positions (the first position first) and moves.
-pub type Played<D> = (Vec<<D as Domain>::State>, Vec<<D as Domain>::Move>);
+/// (Each position boxed: a line edited in place moves pointers, not positions.)
+pub type Played<D> = (Vec<Box<<D as Domain>::State>>, Vec<<D as Domain>::Move>);
 
 /// The positions of `line` from `root` (the first is `root`), with the moves as played;
 /// `None` if a move is illegal.
 pub fn replay<D: Domain>(d: &mut D, root: &D::State, line: &[D::Move]) -> Option<Played<D>> {
     let mut states = Vec::with_capacity(line.len() + 1);
     let mut played = Vec::with_capacity(line.len());
-    states.push(root.clone());
+    states.push(Box::new(root.clone()));
     for &m in line {
         let s = states.last().unwrap();
         if !d.legal(s, m) {
             return None;
         }
         let (next, p) = d.play(s, m);
-        states.push(next);
+        states.push(Box::new(next));
         played.push(p);
     }
     Some((states, played))
@@ -221,6 +222,7 @@ pub fn shorten<D: Domain>(d: &mut D, root: &D::State, line: &[D::Move], limits: 
     if let Some(deadline) = limits.deadline {
         spend.stopped |= Instant::now() >= deadline;
     }
+    let mut joined = false; // the moves taken back are out already
     for _ in 0..limits.rounds {
         if spend.stopped {
             break;
@@ -232,12 +234,15 @@ pub fn shorten<D: Domain>(d: &mut D, root: &D::State, line: &[D::Move], limits: 
             moves = m;
         }
         join_pairs(d, &mut states, &mut moves);
+        joined = true;
         if moves.len() >= before {
             break;
         }
     }
     // Whatever the limits: no move taken back without need, no position twice.
-    join_pairs(d, &mut states, &mut moves);
+    if !joined {
+        join_pairs(d, &mut states, &mut moves);
+    }
     let mut none = Spend { tries: 0, max: 0, deadline: None, stopped: true };
     if let Some((s, m)) = shortest(d, &states, &moves, 0, &mut none) {
         states = s;
@@ -273,7 +278,7 @@ struct Shortcut<M> {
 /// differ in, so that `j` may be one move away, or none), and from a position one move
 /// away, only where `near` lets a later position be one move away. Every edge goes
 /// forward along the line, so the shortest line is one pass over the positions.
-fn shortest<D: Domain>(d: &mut D, states: &[D::State], moves: &[D::Move], depth: u8, spend: &mut Spend) -> Option<Played<D>> {
+fn shortest<D: Domain>(d: &mut D, states: &[Box<D::State>], moves: &[D::Move], depth: u8, spend: &mut Spend) -> Option<Played<D>> {
     let n = moves.len();
     let mut last: KeyMap<u32> = KeyMap::default();
     last.reserve(n + 1);
@@ -440,7 +445,7 @@ fn shortest<D: Domain>(d: &mut D, states: &[D::State], moves: &[D::Move], depth:
             return None;
         }
         let (next, played) = d.play(cur, m);
-        new_states.push(next);
+        new_states.push(Box::new(next));
         new_moves.push(played);
     }
     if !d.won(new_states.last().unwrap()) {
@@ -453,7 +458,7 @@ fn shortest<D: Domain>(d: &mut D, states: &[D::State], moves: &[D::Move], depth:
 /// they came from, no move between touching either place) goes with the move taking it
 /// back; two moves of the same cards become one. Each change is kept when the line
 /// still plays and wins.
-fn join_pairs<D: Domain>(d: &mut D, states: &mut Vec<D::State>, moves: &mut Vec<D::Move>) {
+fn join_pairs<D: Domain>(d: &mut D, states: &mut Vec<Box<D::State>>, moves: &mut Vec<D::Move>) {
     let mut j = 1;
     while j < moves.len() {
         let mut changed = false;
@@ -484,9 +489,9 @@ fn join_pairs<D: Domain>(d: &mut D, states: &mut Vec<D::State>, moves: &mut Vec<
 /// The line with move `i` replaced by `at_i` and move `j` by `at_j` (i < j; `None`:
 /// left out; both made as in position `i`), if it still plays and wins, made in place.
 /// Once the edited line is back on the old one, place for place, the rest is kept.
-fn edited<D: Domain>(d: &mut D, states: &mut Vec<D::State>, moves: &mut Vec<D::Move>, i: usize, j: usize, at_i: Option<D::Move>, at_j: Option<D::Move>) -> bool {
+fn edited<D: Domain>(d: &mut D, states: &mut Vec<Box<D::State>>, moves: &mut Vec<D::Move>, i: usize, j: usize, at_i: Option<D::Move>, at_j: Option<D::Move>) -> bool {
     // The positions after position `i` and the moves from move `i`, up to `resume`.
-    let mut new_states: Vec<D::State> = Vec::new();
+    let mut new_states: Vec<Box<D::State>> = Vec::new();
     let mut new_moves: Vec<D::Move> = Vec::new();
     let mut resume = None;
     let same = d.identity();
@@ -513,7 +518,7 @@ fn edited<D: Domain>(d: &mut D, states: &mut Vec<D::State>, moves: &mut Vec<D::M
             return false;
         }
         let (next, played) = d.play(cur, m);
-        new_states.push(next);
+        new_states.push(Box::new(next));
         new_moves.push(played);
     }
     match resume {

@@ -184,7 +184,7 @@ fn research(d: &mut SpiderLines, stock: &[u8], by_suit: bool, root: &Pos, mut li
                 break;
             }
         }
-        let at = states[start];
+        let at = *states[start];
         let columns = columns_of(&d.game, &at);
         let rest = &stock[at.dealt as usize * COLUMNS..];
         let Ok((mut game, fresh)) = Game::new(&columns, rest, at.removed, by_suit) else { continue };
