@@ -97,6 +97,13 @@ pub trait Domain {
     fn after(&self, _s: &Self::State, _a: &Self::Sig, _m: Self::Move) -> Option<Self::Sig> {
         None
     }
+    /// Does `bridge` answer? (Otherwise the moves from a position are tried one by one.)
+    const BRIDGES: bool = false;
+    /// The one move that may take `s` (summary `a`) to a position whose summary is `b`,
+    /// read from what they differ in (`None`: no one move can). It may be illegal.
+    fn bridge(&self, _s: &Self::State, _a: &Self::Sig, _b: &Self::Sig) -> Option<Self::Move> {
+        None
+    }
     /// The map from `from`'s places to `to`'s, for two positions with the same key.
     fn perm(&self, from: &Self::State, to: &Self::State) -> Self::Perm;
     /// The map that changes nothing (a line edited in place keeps its places).
@@ -313,13 +320,36 @@ fn shortest<D: Domain>(d: &mut D, states: &[Box<D::State>], moves: &[D::Move], d
             if one.is_empty() && two.is_empty() {
                 continue;
             }
+            if D::BRIDGES {
+                // One move straight to a later position: read from what they differ in.
+                for &j in one.iter() {
+                    let Some(m) = d.bridge(&states[i], &sigs[i], &sigs[j as usize]) else { continue };
+                    if !d.legal(&states[i], m) {
+                        continue;
+                    }
+                    if !spend.take() {
+                        break 'line;
+                    }
+                    let mut x = (*states[i]).clone();
+                    let (kx, _) = d.child(&mut x, m);
+                    if let Some(&to) = last.get(&kx) {
+                        if to as usize > i + 1 {
+                            cuts.push(Shortcut { from: i as u32, to, first: m, second: None });
+                        }
+                    }
+                }
+                if two.is_empty() {
+                    continue;
+                }
+            }
             d.moves(&states[i], &mut generated);
             for &m in generated.iter() {
                 let next = d.after(&states[i], &sigs[i], m);
-                let (direct, via) = match &next {
+                let (mut direct, via) = match &next {
                     Some(sx) => (one.iter().any(|&j| d.near(sx, &sigs[j as usize]) == 0), two.iter().any(|&j| d.near(sx, &sigs[j as usize]) <= 1)),
                     None => (one.iter().any(|&j| d.covers(&states[i], &sigs[i], &sigs[j as usize], m, 0)), two.iter().any(|&j| d.covers(&states[i], &sigs[i], &sigs[j as usize], m, 1))),
                 };
+                direct &= !D::BRIDGES; // found above
                 if !direct && !via {
                     continue;
                 }
@@ -340,6 +370,24 @@ fn shortest<D: Domain>(d: &mut D, states: &[Box<D::State>], moves: &[D::Move], d
                 pick.clear();
                 pick.extend(two.iter().copied().filter(|&j| d.covers(&states[i], &sigs[i], &sigs[j as usize], m, 1) && d.near(&sx, &sigs[j as usize]) <= 1));
                 if pick.is_empty() {
+                    continue;
+                }
+                if D::BRIDGES {
+                    for &j in pick.iter() {
+                        let Some(m2) = d.bridge(&x, &sx, &sigs[j as usize]) else { continue };
+                        if !d.legal(&x, m2) {
+                            continue;
+                        }
+                        if !spend.take() {
+                            break 'line;
+                        }
+                        let (k2, _) = d.child(&mut x, m2);
+                        if let Some(&to) = last.get(&k2) {
+                            if to as usize > i + 2 {
+                                cuts.push(Shortcut { from: i as u32, to, first: m, second: Some(m2) });
+                            }
+                        }
+                    }
                     continue;
                 }
                 d.moves(&x, &mut second);

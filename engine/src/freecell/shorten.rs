@@ -136,6 +136,51 @@ impl Domain for FreeCellLines<'_> {
         Some(sig)
     }
 
+    const BRIDGES: bool = true;
+
+    fn bridge(&self, s: &Position, a: &Sig, b: &Sig) -> Option<Move> {
+        let gone = a.cells & !b.cells;
+        let came = b.cells & !a.cells;
+        if gone.count_ones() > 1 || came.count_ones() > 1 || b.home < a.home {
+            return None;
+        }
+        let home = b.home > a.home;
+        let height = |sig: &Sig, c: usize| sig.cols[c] >> 16;
+        let mut changed = [0usize; 2];
+        let mut count = 0;
+        for c in 0..MAX_COLUMNS {
+            if a.cols[c] != b.cols[c] {
+                if count == 2 {
+                    return None;
+                }
+                changed[count] = c;
+                count += 1;
+            }
+        }
+        let cell_of = |card: u32| (0..self.game.rules.cells).find(|&c| s.cells[c] as u32 == card).map(|c| 8 + c as u8);
+        let (src, dst, n) = match count {
+            2 => {
+                let (x, y) = (changed[0], changed[1]);
+                // The column that grew takes the run (the other may lose a beak card too).
+                let (src, dst) = if height(b, y) > height(a, y) { (x, y) } else { (y, x) };
+                let grown = height(b, dst).checked_sub(height(a, dst)).filter(|&g| g > 0)?;
+                (src as u8, dst as u8, grown as u8)
+            }
+            1 => {
+                let c = changed[0];
+                if height(b, c) < height(a, c) {
+                    let dst = if came != 0 { ANY_CELL } else if home { FOUNDATION } else { return None };
+                    (c as u8, dst, 1)
+                } else {
+                    (cell_of(gone.trailing_zeros())?, c as u8, 1)
+                }
+            }
+            0 if gone != 0 && home => (cell_of(gone.trailing_zeros())?, FOUNDATION, 1),
+            _ => return None,
+        };
+        Some(Move { src, dst, count: n, card: NO_CARD })
+    }
+
     fn covers(&self, _s: &Position, a: &Sig, b: &Sig, m: Move, left: u32) -> bool {
         // Columns other than the move's, cells, cards home: what is still different
         // after the move needs moves of its own (beak cards the rules send home come
