@@ -218,12 +218,19 @@ pub fn replay<D: Domain>(d: &mut D, root: &D::State, line: &[D::Move]) -> Option
 /// A shorter winning line from `root` than `line` (which must win), within `limits`,
 /// and what it cost. The line returned repeats no position.
 pub fn shorten<D: Domain>(d: &mut D, root: &D::State, line: &[D::Move], limits: &Limits) -> (Vec<D::Move>, Stats) {
-    let mut stats = Stats { before: line.len(), after: line.len(), ..Stats::default() };
-    let Some((mut states, mut moves)) = replay(d, root, line) else {
-        return (line.to_vec(), stats);
-    };
+    match replay(d, root, line) {
+        Some(played) => shorten_played(d, played, limits),
+        None => (line.to_vec(), Stats { before: line.len(), after: line.len(), ..Stats::default() }),
+    }
+}
+
+/// [`shorten`] for a line already played (its positions and moves, as [`replay`] gives
+/// them): the caller who made the positions does not make them again.
+pub fn shorten_played<D: Domain>(d: &mut D, played: Played<D>, limits: &Limits) -> (Vec<D::Move>, Stats) {
+    let (mut states, mut moves) = played;
+    let mut stats = Stats { before: moves.len(), after: moves.len(), ..Stats::default() };
     if !d.won(states.last().unwrap()) {
-        return (line.to_vec(), stats);
+        return (moves, stats);
     }
     let mut spend = Spend { tries: 0, max: limits.max_tries, deadline: limits.deadline, stopped: limits.max_tries == 0 };
     if let Some(deadline) = limits.deadline {
@@ -344,12 +351,12 @@ fn shortest<D: Domain>(d: &mut D, states: &[Box<D::State>], moves: &[D::Move], d
             }
             d.moves(&states[i], &mut generated);
             for &m in generated.iter() {
+                // (With `bridge`, the one-move shortcuts are found above.)
                 let next = d.after(&states[i], &sigs[i], m);
-                let (mut direct, via) = match &next {
-                    Some(sx) => (one.iter().any(|&j| d.near(sx, &sigs[j as usize]) == 0), two.iter().any(|&j| d.near(sx, &sigs[j as usize]) <= 1)),
-                    None => (one.iter().any(|&j| d.covers(&states[i], &sigs[i], &sigs[j as usize], m, 0)), two.iter().any(|&j| d.covers(&states[i], &sigs[i], &sigs[j as usize], m, 1))),
+                let (direct, via) = match &next {
+                    Some(sx) => (!D::BRIDGES && one.iter().any(|&j| d.near(sx, &sigs[j as usize]) == 0), two.iter().any(|&j| d.near(sx, &sigs[j as usize]) <= 1)),
+                    None => (!D::BRIDGES && one.iter().any(|&j| d.covers(&states[i], &sigs[i], &sigs[j as usize], m, 0)), two.iter().any(|&j| d.covers(&states[i], &sigs[i], &sigs[j as usize], m, 1))),
                 };
-                direct &= !D::BRIDGES; // found above
                 if !direct && !via {
                     continue;
                 }

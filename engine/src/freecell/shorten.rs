@@ -348,11 +348,13 @@ pub fn shorten(game: &Game, root: &Position, line: &[Move], limits: &Limits) -> 
     // found by the card (moves from cell to cell change nothing the key sees: left out).
     let mut cells = [NO_CARD; 8];
     cells[..game.rules.cells].copy_from_slice(&start.cells[..game.rules.cells]);
-    let mut at = start.clone();
     let mine: Vec<Move> = line.iter().copied().filter(|m| !domain.automatic(m)).collect();
     let mut own = Vec::with_capacity(line.len());
+    let mut states = Vec::with_capacity(line.len() + 1);
+    states.push(Box::new(start.clone()));
     for &m in mine.iter() {
-        let card = if m.src >= 8 && m.src != FOUNDATION { cells[(m.src - 8) as usize] } else { domain.card(&at, m) };
+        let at: &Position = states.last().unwrap();
+        let card = if m.src >= 8 && m.src != FOUNDATION { cells[(m.src - 8) as usize] } else { domain.card(at, m) };
         if card == NO_CARD || m.src == FOUNDATION {
             break; // not a line of the rules: `shorten` refuses it as it is
         }
@@ -367,19 +369,19 @@ pub fn shorten(game: &Game, root: &Position, line: &[Move], limits: &Limits) -> 
         }
         let src = if m.src >= 8 { 8 + at.cells.iter().position(|&c| c == card).unwrap_or(0) as u8 } else { m.src };
         let made = Move { src, ..m };
-        if !domain.legal(&at, made) {
+        if !domain.legal(at, made) {
             break;
         }
-        let (next, played) = domain.play(&at, made);
-        at = next;
+        let (next, played) = domain.play(at, made);
+        states.push(Box::new(next));
         own.push(played);
     }
     let between_cells = mine.iter().filter(|m| m.src >= 8 && m.src != FOUNDATION && m.dst >= 8 && m.dst != FOUNDATION).count();
-    if own.len() + between_cells != mine.len() {
-        own = mine; // refused as it is
-    }
-    let (mut out, mut stats) = shorten::shorten(&mut domain, &start, &own, limits);
-    stats.before = own.len();
+    let (mut out, mut stats) = if own.len() + between_cells != mine.len() {
+        shorten::shorten(&mut domain, &start, &mine, limits) // refused as it is
+    } else {
+        shorten::shorten_played(&mut domain, (states, own), limits)
+    };
     out.retain(|m| !domain.automatic(m));
     stats.after = out.len();
     (out, stats)
