@@ -97,6 +97,11 @@ pub trait Domain {
     fn after(&self, _s: &Self::State, _a: &Self::Sig, _m: Self::Move) -> Option<Self::Sig> {
         None
     }
+    /// Did the move `m` from `before` to `after` move only its own cards (not cards the
+    /// rules then move by themselves)? A move that did is not left out of a line.
+    fn alone(&self, _before: &Self::State, _m: Self::Move, _after: &Self::State) -> bool {
+        true
+    }
     /// Does `bridge` answer? (Otherwise the moves from a position are tried one by one.)
     const BRIDGES: bool = false;
     /// The one move that may take `s` (summary `a`) to a position whose summary is `b`,
@@ -529,7 +534,14 @@ fn join_pairs<D: Domain>(d: &mut D, states: &mut Vec<Box<D::State>>, moves: &mut
                     continue;
                 }
                 Joined::Back => edited(d, states, moves, i, j, None, None),
-                Joined::Into(m) => edited(d, states, moves, i, j, None, Some(m)) || edited(d, states, moves, i, j, Some(m), None),
+                // The cards moved at once where the second move takes them (fails
+                // at once when that place does not take them yet), or left where they
+                // were until then: only if the rules moved nothing else after the first
+                // move, and no move between uses the place they would stay in.
+                Joined::Into(m) => {
+                    edited(d, states, moves, i, j, Some(m), None)
+                        || (d.alone(&states[i], moves[i], &states[i + 1]) && !(i + 1..j).any(|k| d.touches(moves[k], moves[i])) && edited(d, states, moves, i, j, None, Some(m)))
+                }
             };
             break;
         }

@@ -138,6 +138,10 @@ impl Domain for FreeCellLines<'_> {
 
     const BRIDGES: bool = true;
 
+    fn alone(&self, before: &Position, m: Move, after: &Position) -> bool {
+        after.on_foundations() == before.on_foundations() + (m.dst == FOUNDATION) as u32
+    }
+
     fn bridge(&self, s: &Position, a: &Sig, b: &Sig) -> Option<Move> {
         let gone = a.cells & !b.cells;
         let came = b.cells & !a.cells;
