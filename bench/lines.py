@@ -104,8 +104,9 @@ def main() -> None:
     parser.add_argument("--fc-solve-limit", type=int, default=1_000_000, help="fc-solve's iteration cap per deal (default 1,000,000)")
     parser.add_argument("--depth", type=int, help="the shortening's depth (0: loops and moves taken back; 1, 2: shortcuts of so many moves); the engine's default if left out")
     parser.add_argument("--tries", type=int, help="positions the shortening may make; the engine's default if left out")
+    parser.add_argument("--research", type=int, help="Spider family: positions the searches of the game's end again may make (0: none); the engine's default if left out")
     args = parser.parse_args()
-    options = {name: value for name, value in (("depth", args.depth), ("tries", args.tries)) if value is not None}
+    options = {name: value for name, value in (("depth", args.depth), ("tries", args.tries), ("research", args.research)) if value is not None}
 
     cls = game_class(args.game)
     low, _, high = args.deals.partition("-")
