@@ -484,4 +484,35 @@ mod tests {
             }
         }
     }
+
+    #[test]
+    fn the_move_between_two_positions_is_read_from_what_they_differ_in() {
+        let rules = Rules::new(8, 4, Build::Alternate, Wrap::None, EmptyColumn::Any, Runs::Supermove, false, 1).unwrap();
+        let solver = Solver::new(rules, Cow::Borrowed(presets::named("default").unwrap()));
+        let mut checked = 0;
+        for seed in 1..10 {
+            let root = solver.game.position(&deal(seed), &[NO_CARD; 4], &[0; 4]).unwrap();
+            let found = solver.solve(&root, &mut Budget::new(Some(200_000), None));
+            if found.outcome != Outcome::Won {
+                continue;
+            }
+            let mut domain = FreeCellLines { game: &solver.game };
+            let (states, _) = shorten::replay(&mut domain, &root, &found.line).expect("the line plays");
+            for pair in states.windows(2) {
+                let (a, b) = (domain.sig(&pair[0]), domain.sig(&pair[1]));
+                let m = domain.bridge(&pair[0], &a, &b).expect("one move apart");
+                assert!(domain.legal(&pair[0], m), "seed {seed}: {m:?}");
+                assert_eq!(domain.play(&pair[0], m).0.key, pair[1].key, "seed {seed}: {m:?}");
+                checked += 1;
+            }
+            // Two moves apart (different columns): no one move.
+            for k in 0..states.len().saturating_sub(2) {
+                let (a, c) = (domain.sig(&states[k]), domain.sig(&states[k + 2]));
+                if domain.near(&a, &c) >= 2 {
+                    assert!(domain.bridge(&states[k], &a, &c).is_none_or(|m| !domain.legal(&states[k], m) || domain.play(&states[k], m).0.key != states[k + 2].key));
+                }
+            }
+        }
+        assert!(checked > 100);
+    }
 }
