@@ -61,8 +61,10 @@ def fc_solve(board: str, options: list[str]) -> tuple[int | None, float]:
     return sum(1 for line in result.stdout.splitlines() if line.startswith("Move")), cpu
 
 
-def engine_lines(position, nodes: int | None, seconds: float | None) -> tuple[str, list[str], list[str], float, float]:
-    """(verdict, search line, shortened line, search CPU, shortening CPU)."""
+def engine_lines(position, nodes: int | None, seconds: float | None, shorten: dict | None = None) -> tuple[str, list[str], list[str], float, float]:
+    """(verdict, search line, shortened line, search CPU, shortening CPU); ``shorten``:
+    the shortening's own options (``depth``, ``tries``), the engine's defaults if left out."""
+    shorten = shorten or {}
     if position.family == "freecell":
         args = (position.engine_rules(), *position.engine_layout())
         started, cpu = time.perf_counter(), time.thread_time()
@@ -72,7 +74,7 @@ def engine_lines(position, nodes: int | None, seconds: float | None) -> tuple[st
             return status, [], [], search_cpu, 0.0
         left = None if seconds is None else max(1e-3, seconds - (time.perf_counter() - started))
         cpu = time.thread_time()
-        short, _ = _engine.freecell_shorten(*args, line, left)
+        short, _ = _engine.freecell_shorten(*args, line, left, **shorten)
         return status, line.split(), short.split(), search_cpu, time.thread_time() - cpu
     from winnable.spider import SpiderMove
 
@@ -86,7 +88,7 @@ def engine_lines(position, nodes: int | None, seconds: float | None) -> tuple[st
         return status, [], [], search_cpu, 0.0
     left = None if seconds is None else max(1e-3, seconds - (time.perf_counter() - started))
     cpu = time.thread_time()
-    short, _ = _engine.spider_shorten(columns, stock, removed, position.by_suit, line, left)
+    short, _ = _engine.spider_shorten(columns, stock, removed, position.by_suit, line, left, **shorten)
     shorten_cpu = time.thread_time() - cpu
     text = lambda moves: [str(SpiderMove.DEAL if a == 255 else SpiderMove(a, b, c)) for a, b, c in moves]
     return status, text(line), text(short), search_cpu, shorten_cpu
@@ -100,7 +102,11 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, help="the time budget per deal (search and shortening)")
     parser.add_argument("--no-fc-solve", action="store_true", help="leave fc-solve out")
     parser.add_argument("--fc-solve-limit", type=int, default=1_000_000, help="fc-solve's iteration cap per deal (default 1,000,000)")
+    parser.add_argument("--depth", type=int, help="the shortening's depth (0: loops and moves taken back; 1, 2: shortcuts of so many moves); the engine's default if left out")
+    parser.add_argument("--tries", type=int, help="positions the shortening may make; the engine's default if left out")
+    parser.add_argument("--research", type=int, help="Spider family: positions the searches of the game's end again may make (0: none); the engine's default if left out")
     args = parser.parse_args()
+    options = {name: value for name, value in (("depth", args.depth), ("tries", args.tries), ("research", args.research)) if value is not None}
 
     cls = game_class(args.game)
     low, _, high = args.deals.partition("-")
@@ -112,7 +118,7 @@ def main() -> None:
     won: dict[int, int] = {}
     for number in numbers:
         position = cls.deal(number)
-        status, line, short, search_cpu, shorten_cpu = engine_lines(position, args.nodes, args.seconds)
+        status, line, short, search_cpu, shorten_cpu = engine_lines(position, args.nodes, args.seconds, options)
         counts[status] = counts.get(status, 0) + 1
         cpu["search"] += search_cpu
         cpu["short"] += shorten_cpu

@@ -65,6 +65,7 @@ impl FreeCellLines<'_> {
 
 /// What `near` compares: each column's height, top and bottom card (in place: along a
 /// line the columns keep their places), the cards in cells, the cards home.
+#[derive(Clone)]
 pub struct Sig {
     cols: [u32; MAX_COLUMNS],
     cells: u64,
@@ -105,6 +106,101 @@ impl Domain for FreeCellLines<'_> {
         let cols = (0..MAX_COLUMNS).filter(|&c| a.cols[c] != b.cols[c]).count() as u32;
         let cells = (a.cells ^ b.cells).count_ones();
         home.div_ceil(per_move).max(cols.div_ceil(2)).max(cells)
+    }
+
+    fn after(&self, s: &Position, a: &Sig, m: Move) -> Option<Sig> {
+        let mut sig = Sig { cols: a.cols, cells: a.cells, home: a.home };
+        let card = self.card(s, m);
+        if m.src < 8 {
+            let c = m.src as usize;
+            let n = s.len[c] as usize - m.count as usize;
+            sig.cols[c] = if n == 0 { 0 } else { (n as u32) << 16 | (s.cols[c][n - 1] as u32) << 8 | s.cols[c][0] as u32 };
+            if self.game.rules.auto_beak && n > 0 && self.game.pending_beak(s, s.cols[c][n - 1]) {
+                return None; // the rules move it home
+            }
+        } else {
+            sig.cells &= !(1u64 << card);
+        }
+        if m.dst == FOUNDATION {
+            sig.home += 1;
+        } else if m.dst >= 8 {
+            sig.cells |= 1 << card;
+        } else {
+            let c = m.dst as usize;
+            let n = s.len[c] as usize;
+            let bottom = if n == 0 { card } else { s.cols[c][0] };
+            // The run's top card goes on top (the card itself from a cell).
+            let top = if m.src < 8 { s.top(m.src as usize) } else { card };
+            sig.cols[c] = ((n + m.count as usize) as u32) << 16 | (top as u32) << 8 | bottom as u32;
+        }
+        Some(sig)
+    }
+
+    const BRIDGES: bool = true;
+
+    fn alone(&self, before: &Position, m: Move, after: &Position) -> bool {
+        after.on_foundations() == before.on_foundations() + (m.dst == FOUNDATION) as u32
+    }
+
+    fn bridge(&self, s: &Position, a: &Sig, b: &Sig) -> Option<Move> {
+        let gone = a.cells & !b.cells;
+        let came = b.cells & !a.cells;
+        if gone.count_ones() > 1 || came.count_ones() > 1 || b.home < a.home {
+            return None;
+        }
+        let home = b.home > a.home;
+        let height = |sig: &Sig, c: usize| sig.cols[c] >> 16;
+        let mut changed = [0usize; 2];
+        let mut count = 0;
+        for c in 0..MAX_COLUMNS {
+            if a.cols[c] != b.cols[c] {
+                if count == 2 {
+                    return None;
+                }
+                changed[count] = c;
+                count += 1;
+            }
+        }
+        let cell_of = |card: u32| (0..self.game.rules.cells).find(|&c| s.cells[c] as u32 == card).map(|c| 8 + c as u8);
+        let (src, dst, n) = match count {
+            2 => {
+                let (x, y) = (changed[0], changed[1]);
+                // The column that grew takes the run (the other may lose a beak card too).
+                let (src, dst) = if height(b, y) > height(a, y) { (x, y) } else { (y, x) };
+                let grown = height(b, dst).checked_sub(height(a, dst)).filter(|&g| g > 0)?;
+                (src as u8, dst as u8, grown as u8)
+            }
+            1 => {
+                let c = changed[0];
+                if height(b, c) < height(a, c) {
+                    let dst = if came != 0 { ANY_CELL } else if home { FOUNDATION } else { return None };
+                    (c as u8, dst, 1)
+                } else {
+                    (cell_of(gone.trailing_zeros())?, c as u8, 1)
+                }
+            }
+            0 if gone != 0 && home => (cell_of(gone.trailing_zeros())?, FOUNDATION, 1),
+            _ => return None,
+        };
+        Some(Move { src, dst, count: n, card: NO_CARD })
+    }
+
+    fn covers(&self, _s: &Position, a: &Sig, b: &Sig, m: Move, left: u32) -> bool {
+        // Columns other than the move's, cells, cards home: what is still different
+        // after the move needs moves of its own (beak cards the rules send home come
+        // from the move's source column).
+        let per_move = if self.game.rules.auto_beak { 2 } else { 1 };
+        let mut home = b.home.saturating_sub(a.home);
+        if m.dst == FOUNDATION {
+            home = home.saturating_sub(per_move);
+        }
+        let mut cols = 0;
+        for c in 0..MAX_COLUMNS {
+            cols += (a.cols[c] != b.cols[c] && c as u8 != m.src && c as u8 != m.dst) as u32;
+        }
+        let cell = (m.src >= 8 || (m.dst >= 8 && m.dst != FOUNDATION)) as u32;
+        let cells = (a.cells ^ b.cells).count_ones().saturating_sub(cell);
+        home.div_ceil(per_move).max(cols.div_ceil(2)).max(cells) <= left
     }
 
     fn key(&self, s: &Position) -> u128 {
@@ -256,11 +352,13 @@ pub fn shorten(game: &Game, root: &Position, line: &[Move], limits: &Limits) -> 
     // found by the card (moves from cell to cell change nothing the key sees: left out).
     let mut cells = [NO_CARD; 8];
     cells[..game.rules.cells].copy_from_slice(&start.cells[..game.rules.cells]);
-    let mut at = start.clone();
     let mine: Vec<Move> = line.iter().copied().filter(|m| !domain.automatic(m)).collect();
     let mut own = Vec::with_capacity(line.len());
+    let mut states = Vec::with_capacity(line.len() + 1);
+    states.push(Box::new(start.clone()));
     for &m in mine.iter() {
-        let card = if m.src >= 8 && m.src != FOUNDATION { cells[(m.src - 8) as usize] } else { domain.card(&at, m) };
+        let at: &Position = states.last().unwrap();
+        let card = if m.src >= 8 && m.src != FOUNDATION { cells[(m.src - 8) as usize] } else { domain.card(at, m) };
         if card == NO_CARD || m.src == FOUNDATION {
             break; // not a line of the rules: `shorten` refuses it as it is
         }
@@ -275,19 +373,19 @@ pub fn shorten(game: &Game, root: &Position, line: &[Move], limits: &Limits) -> 
         }
         let src = if m.src >= 8 { 8 + at.cells.iter().position(|&c| c == card).unwrap_or(0) as u8 } else { m.src };
         let made = Move { src, ..m };
-        if !domain.legal(&at, made) {
+        if !domain.legal(at, made) {
             break;
         }
-        let (next, played) = domain.play(&at, made);
-        at = next;
+        let (next, played) = domain.play(at, made);
+        states.push(Box::new(next));
         own.push(played);
     }
     let between_cells = mine.iter().filter(|m| m.src >= 8 && m.src != FOUNDATION && m.dst >= 8 && m.dst != FOUNDATION).count();
-    if own.len() + between_cells != mine.len() {
-        own = mine; // refused as it is
-    }
-    let (mut out, mut stats) = shorten::shorten(&mut domain, &start, &own, limits);
-    stats.before = own.len();
+    let (mut out, mut stats) = if own.len() + between_cells != mine.len() {
+        shorten::shorten(&mut domain, &start, &mine, limits) // refused as it is
+    } else {
+        shorten::shorten_played(&mut domain, (states, own), limits)
+    };
     out.retain(|m| !domain.automatic(m));
     stats.after = out.len();
     (out, stats)
@@ -385,5 +483,36 @@ mod tests {
                 assert_eq!(unique.len(), seen.len(), "seed {seed} depth {depth}: a position twice");
             }
         }
+    }
+
+    #[test]
+    fn the_move_between_two_positions_is_read_from_what_they_differ_in() {
+        let rules = Rules::new(8, 4, Build::Alternate, Wrap::None, EmptyColumn::Any, Runs::Supermove, false, 1).unwrap();
+        let solver = Solver::new(rules, Cow::Borrowed(presets::named("default").unwrap()));
+        let mut checked = 0;
+        for seed in 1..10 {
+            let root = solver.game.position(&deal(seed), &[NO_CARD; 4], &[0; 4]).unwrap();
+            let found = solver.solve(&root, &mut Budget::new(Some(200_000), None));
+            if found.outcome != Outcome::Won {
+                continue;
+            }
+            let mut domain = FreeCellLines { game: &solver.game };
+            let (states, _) = shorten::replay(&mut domain, &root, &found.line).expect("the line plays");
+            for pair in states.windows(2) {
+                let (a, b) = (domain.sig(&pair[0]), domain.sig(&pair[1]));
+                let m = domain.bridge(&pair[0], &a, &b).expect("one move apart");
+                assert!(domain.legal(&pair[0], m), "seed {seed}: {m:?}");
+                assert_eq!(domain.play(&pair[0], m).0.key, pair[1].key, "seed {seed}: {m:?}");
+                checked += 1;
+            }
+            // Two moves apart (different columns): no one move.
+            for k in 0..states.len().saturating_sub(2) {
+                let (a, c) = (domain.sig(&states[k]), domain.sig(&states[k + 2]));
+                if domain.near(&a, &c) >= 2 {
+                    assert!(domain.bridge(&states[k], &a, &c).is_none_or(|m| !domain.legal(&states[k], m) || domain.play(&states[k], m).0.key != states[k + 2].key));
+                }
+            }
+        }
+        assert!(checked > 100);
     }
 }

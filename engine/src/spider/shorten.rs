@@ -82,6 +82,20 @@ impl Domain for SpiderLines {
         changed.div_ceil(2)
     }
 
+    fn covers(&self, _s: &Pos, a: &Sig, b: &Sig, m: Move, left: u32) -> bool {
+        // A deal changes every column; a move, its two columns (a card turned over, a
+        // run removed included): the other columns still different need moves.
+        let dealt = a.dealt + (m.src == DEAL) as u8;
+        if b.dealt < dealt {
+            return false;
+        }
+        if b.dealt != dealt || m.src == DEAL {
+            return (b.dealt - dealt) as u32 <= left;
+        }
+        let changed = (0..COLUMNS).filter(|&c| a.cols[c] != b.cols[c] && c as u8 != m.src && c as u8 != m.dst).count() as u32;
+        changed.div_ceil(2) <= left
+    }
+
     fn perm(&self, from: &Pos, to: &Pos) -> [u8; COLUMNS] {
         let mut perm = self.identity();
         if self.game.deals_left(from) > 0 {
@@ -170,7 +184,7 @@ fn research(d: &mut SpiderLines, stock: &[u8], by_suit: bool, root: &Pos, mut li
                 break;
             }
         }
-        let at = states[start];
+        let at = *states[start];
         let columns = columns_of(&d.game, &at);
         let rest = &stock[at.dealt as usize * COLUMNS..];
         let Ok((mut game, fresh)) = Game::new(&columns, rest, at.removed, by_suit) else { continue };
