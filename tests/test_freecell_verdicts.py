@@ -24,8 +24,11 @@ from hypothesis import strategies as st
 from reference_freecell import reference_solve
 from required import require_tool
 from winnable.cards import Card, Rank, Suit
-from winnable.freecell import GAMES, BakersGame, FreeCell, Penguin, Penguin0, Penguin3
+from winnable.freecell import BakersGame, FreeCell, Penguin, Penguin0, Penguin3
+from winnable.games import game_class, game_ids
 from winnable.solver import Status, solve
+
+GAMES = tuple(game_class(game, library=True) for game in game_ids(library=True, family="freecell"))
 
 
 @st.composite

@@ -9,12 +9,13 @@ from hypothesis import strategies as st
 
 from winnable import lines
 from winnable.blackhole import BlackHole
-from winnable.freecell import GAMES as FREECELL_GAMES
 from winnable.freecell import FreeCell, Penguin
+from winnable.games import game_class, game_ids
 from winnable.solver import Budget, Status, solve
 from winnable.spider import BlackWidow, Spider, Spider1, Spider2, Spider4
 
 SPIDERS = [BlackWidow, Spider4, Spider2, Spider1]
+FREECELL_GAMES = tuple(game_class(game, library=True) for game in game_ids(library=True, family="freecell"))
 
 
 def assert_clean(verdict) -> None:
