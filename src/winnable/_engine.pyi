@@ -49,10 +49,10 @@ class FreeCellRules:
         *,
         columns: int,
         cells: int,
-        build: Literal["suit", "alternate"],
-        wrap: Literal["none", "restricted", "full"],
-        empty_column: Literal["any", "below-base"],
-        runs: Literal["supermove", "cells", "unlimited"],
+        build: str,  # "suit" or "alternate" (else ValueError, as for the others)
+        wrap: str,  # "none", "restricted" or "full"
+        empty_column: str,  # "any" or "below-base"
+        runs: str,  # "supermove", "cells" or "unlimited"
         auto_beak: bool,
     ) -> None: ...
     @property
