@@ -77,7 +77,7 @@ class Query(Statement):
     :func:`read_engine`: on PostgreSQL in autocommit, so a read is one round trip, not a
     ping, the query and a rollback)."""
 
-    def __init__(self, engine: Engine, statement: sa.Select[Any]) -> None:
+    def __init__(self, engine: Engine, statement: sa.SelectBase) -> None:
         super().__init__(read_engine(engine), statement)
         self._readers = kept_connections(self.engine, "read")
 

@@ -40,7 +40,7 @@ import re
 import secrets
 import threading
 from functools import lru_cache
-from typing import Any, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Sequence, cast
 
 import sqlalchemy as sa
 from sqlalchemy import func, select
@@ -59,6 +59,9 @@ from winnable.web.cache import ByteLRU, deep_size, position_size
 from winnable.web.errors import ApiError, BadRequest, Conflict, Forbidden, NotFound, Unavailable, quote
 from winnable.web.i18n import N_
 from winnable.web.scores import THINK_CHOICES, speed_score
+
+if TYPE_CHECKING:
+    from winnable.web.accounts import Viewer
 
 ServiceError = ApiError  # the name other modules knew
 __all__ = ["GameService", "Positions", "ServiceError", "BadRequest", "Conflict", "NotFound", "Unavailable"]
@@ -152,9 +155,9 @@ def deck_of(layout: str) -> Deck:
     return Deck.parse(layout)
 
 
-def source_of(row) -> Source:
+def source_of(row: GameRow | Stored) -> Source:
     """What the stored game ``row`` was dealt from."""
-    return deck_of(row.layout) if getattr(row, "layout", None) else int(row.deal)
+    return deck_of(row.layout) if getattr(row, "layout", None) else int(cast(str, row.deal))  # no layout: a number
 
 
 def moves_key(moves: Sequence[str]) -> tuple[bytes, bytes]:
@@ -183,9 +186,9 @@ class Positions:
     def __init__(self, budget: int = 64 << 20) -> None:
         self.cache = ByteLRU(budget)
 
-    def after(self, game: str, deal: int, moves: Sequence[str]) -> Position:
+    def after(self, game: str, deal: Source, moves: Sequence[str]) -> Position:
         key, before = moves_key(moves)
-        position = self.cache.get((game, deal, key))
+        position: Position | None = self.cache.get((game, deal, key))
         if position is not None:
             return position
         start, position = 0, None
@@ -201,7 +204,7 @@ class Positions:
         self.cache.put((game, deal, key), position, position_size(position))
         return position
 
-    def _replay(self, game: str, deal: int, moves: Sequence[str], key: bytes) -> Position:
+    def _replay(self, game: str, deal: Source, moves: Sequence[str], key: bytes) -> Position:
         """Replay from the latest cached checkpoint (every ``CHECKPOINT`` moves), leaving
         checkpoints behind: reading any point of a long game costs at most that many
         moves of replay once its checkpoints are in memory, not the whole game's."""
@@ -232,7 +235,7 @@ class Positions:
         self.cache.put((game, deal, key), position, position_size(position))
         return position
 
-    def remember(self, game: str, deal: int, moves: Sequence[str], position: Position) -> None:
+    def remember(self, game: str, deal: Source, moves: Sequence[str], position: Position) -> None:
         self.cache.put((game, deal, moves_key(moves)[0]), position, position_size(position))
 
 
@@ -299,7 +302,7 @@ def shown_size(entry: Shown) -> int:
 def shown(position: Position) -> Shown:
     """The status, the player's view and the described legal moves of ``position``
     (memoised: positions are immutable and a game's position is asked for often)."""
-    entry = _shown.get(id(position))
+    entry: Shown | None = _shown.get(id(position))
     if entry is not None and entry.position is position:
         return entry
     status = "won" if position.is_won() else "lost" if position.is_lost() else "playing"
@@ -339,14 +342,14 @@ class Snapshot:
         return type(self.position)
 
 
-def think_deadline(row) -> dt.datetime | None:
+def think_deadline(row: GameRow | Stored) -> dt.datetime | None:
     """When a timed game's current move must be played by (None: untimed)."""
     if not row.think_seconds or row.last_move_at is None:
         return None
     return as_utc(row.last_move_at) + dt.timedelta(seconds=row.think_seconds)
 
 
-def effective_status(row, status: str, now: dt.datetime) -> str:
+def effective_status(row: GameRow | Stored, status: str, now: dt.datetime) -> str:
     """The game's status on the server's clock: a timed game whose thinking time ran out
     is lost, whether or not a request has written that down yet."""
     if row.timed_out_at is not None:
@@ -362,7 +365,7 @@ def today(now: dt.datetime) -> dt.date:
 
 
 # -- the service ----------------------------------------------------------------------
-_GAMES = GameRow.__table__
+_GAMES = cast(sa.Table, GameRow.__table__)  # a declarative class maps a Table
 # Every column but the hints' line, which only hints and analyses read (``kept_line``).
 _READ_GAME = select(*[column for column in _GAMES.c if column.name != "hint_line"]).where(_GAMES.c.id == sa.bindparam("id"))
 _READ_LINE = select(_GAMES.c.hint_line).where(_GAMES.c.id == sa.bindparam("id"))
@@ -410,7 +413,7 @@ class Stored:
     daily_day: dt.date | None = None
     layout: str | None = None
     """A Daily's deck order (then ``deal`` is None)."""
-    hint_line: dict | None = None
+    hint_line: dict[str, Any] | None = None
     """The hints' line (see :class:`~winnable.storage.tables.GameRow`): set when a game is made
     with a known line, else only by :meth:`GameService.keep_line`."""
 
@@ -442,7 +445,7 @@ class GameService:
         """The server's clock (tests move it; nothing a client sends does)."""
 
     @staticmethod
-    def _check_owner(row, game_id: str, viewer) -> None:
+    def _check_owner(row: Stored, game_id: str, viewer: Viewer | None) -> None:
         """An account's games are its own: anyone else is told there is no such game.
         A guest's game is reached by its id, as before accounts (``viewer`` None: the
         server itself). A Daily attempt whose account was deleted is nobody's: it stays
@@ -463,11 +466,11 @@ class GameService:
             raise game_not_found(game_id)
         return Stored(**row)
 
-    def _position(self, row: GameRow) -> Position:
+    def _position(self, row: Stored) -> Position:
         lookup_game(row.game)
         return self.positions.after(row.game, source_of(row), row.moves)
 
-    def snapshot(self, game_id: str, viewer=None, purpose: str | None = None) -> Snapshot:
+    def snapshot(self, game_id: str, viewer: Viewer | None = None, purpose: str | None = None) -> Snapshot:
         """The game for the solver; ``purpose`` ("hint", "analysis") is refused with 403
         ``daily_no_help`` on a Daily attempt while its day lasts."""
         row = self._read(game_id)
@@ -481,7 +484,7 @@ class GameService:
         status = effective_status(row, status_of(position), self.clock())
         return Snapshot(row.id, row.game, source_of(row), tuple(row.moves), position, status, row.daily_day)
 
-    def count_hint(self, game_id: str, keep: dict | None = None) -> None:
+    def count_hint(self, game_id: str, keep: dict[str, Any] | None = None) -> None:
         """One more hint used in this game (the game counts as assisted if won); with
         ``keep``, the line the hint came from becomes the game's hints' line, in the same
         transaction."""
@@ -491,24 +494,24 @@ class GameService:
             else:
                 connection.execute(_COUNT_HINT_KEEP, {"game_id": game_id, "hint_line": keep})
 
-    def kept_line(self, game_id: str) -> dict | None:
+    def kept_line(self, game_id: str) -> dict[str, Any] | None:
         """The game's hints' line as stored (``{"from": text, "moves": [...]}``), or None."""
         row = self._read_line.first(id=game_id) if valid_id(game_id) else None
         line = None if row is None else row["hint_line"]
         return line if isinstance(line, dict) else None
 
-    def keep_line(self, game_id: str, line: dict) -> None:
+    def keep_line(self, game_id: str, line: dict[str, Any]) -> None:
         """Make ``line`` the game's hints' line (an analysis that found one from the
         current position, off the line kept before)."""
         with write_lock(self.engine), self.write_engine.begin() as connection:
             connection.execute(_KEEP_LINE, {"game_id": game_id, "hint_line": line})
 
-    def state(self, game_id: str, viewer=None) -> dict[str, Any]:
+    def state(self, game_id: str, viewer: Viewer | None = None) -> dict[str, Any]:
         row = self._read(game_id)
         self._check_owner(row, game_id, viewer)
         return self.render(row, self._position(row))
 
-    def position_at(self, game_id: str, at: int, viewer=None) -> dict[str, Any]:
+    def position_at(self, game_id: str, at: int, viewer: Viewer | None = None) -> dict[str, Any]:
         """The position after the first ``at`` moves of a game (for replays)."""
         row = self._read(game_id)
         self._check_owner(row, game_id, viewer)
@@ -530,7 +533,7 @@ class GameService:
         with Session(self.engine) as session:
             return session.scalar(select(func.count()).select_from(GameRow)) or 0
 
-    def render(self, row: GameRow, position: Position) -> dict[str, Any]:
+    def render(self, row: Stored, position: Position) -> dict[str, Any]:
         """The game state the browser draws."""
         cls = type(position)
         view = shown(position)
@@ -606,7 +609,7 @@ class GameService:
 
     # -- writing ---------------------------------------------------------------------
     def new_row(self, game: str, deal: Any = None, undo: str = "unlimited", winnable_deal: bool = False,
-                owner=None, think_seconds: int | None = None, daily_day: dt.date | None = None,
+                owner: Viewer | None = None, think_seconds: int | None = None, daily_day: dt.date | None = None,
                 layout: Deck | None = None) -> tuple[Stored, Position]:
         """A new game's row (not stored yet) and its position, after every check.
 
@@ -664,7 +667,7 @@ class GameService:
         connection.execute(_INSERT_GAME, row.columns())
 
     def create(self, game: str, deal: Any = None, undo: str = "unlimited", winnable_deal: bool = False,
-               owner=None, think_seconds: int | None = None, before=None,
+               owner: Viewer | None = None, think_seconds: int | None = None, before: Callable[[Any], object] | None = None,
                line: Sequence[str] | None = None) -> dict[str, Any]:
         """Store a new game (after every check of :meth:`new_row`); ``before(cursor)``
         writes what goes with it in its transaction (a new guest's session); ``line``, a
@@ -678,7 +681,7 @@ class GameService:
             self._insert_game.run(cursor, **row.columns())
         return self.render(row, position)
 
-    def _change(self, game_id: str, change, viewer=None, what: str = "move") -> dict[str, Any]:
+    def _change(self, game_id: str, change: Callable[[Stored, Position], Position], viewer: Viewer | None = None, what: str = "move") -> dict[str, Any]:
         """Run ``change(row, position) -> new position`` in one transaction, one request
         per game at a time; anything it raises leaves the stored game as it was.
         (Statements compiled once and run on the DBAPI cursor, not the ORM: a move's
@@ -732,7 +735,7 @@ class GameService:
                 raise refusal
             return self.render(row, position)
 
-    def play(self, game_id: str, text: str, auto: bool = False, viewer=None) -> dict[str, Any]:
+    def play(self, game_id: str, text: str, auto: bool = False, viewer: Viewer | None = None) -> dict[str, Any]:
         """Play one move given in the game's notation; with ``auto``, then every safe
         move to the foundations it opens (stored as moves of their own; an undo with
         ``auto`` takes them back together with the move)."""
@@ -741,7 +744,7 @@ class GameService:
         if len(text) > 64:
             raise BadRequest(N_("a move's notation is a few characters, not a long text"), code="bad_move")
 
-        def change(row: GameRow, position: Position) -> Position:
+        def change(row: Stored, position: Position) -> Position:
             status = status_of(position)
             if status != "playing":
                 raise Conflict(N_("the game is over: no more moves; undo, restart or deal again") if status != "won" else N_("the game is won: no more moves; restart or deal again"), code="game_over")
@@ -772,12 +775,12 @@ class GameService:
 
         return self._change(game_id, change, viewer, "move")
 
-    def undo(self, game_id: str, auto: bool = False, viewer=None) -> dict[str, Any]:
+    def undo(self, game_id: str, auto: bool = False, viewer: Viewer | None = None) -> dict[str, Any]:
         """Take back the last move, if the game's undo mode allows it. With ``auto``
         (safe moves home are played by themselves), the last move the player chose goes
         back together with the safe moves home played after it, as one undo."""
 
-        def change(row: GameRow, position: Position) -> Position:
+        def change(row: Stored, position: Position) -> Position:
             if row.undo_mode == "none":
                 raise Conflict(N_("this game is played without undo"), code="undo_refused")
             if row.undo_mode == "one" and row.undo_used >= 1:
@@ -798,10 +801,10 @@ class GameService:
 
         return self._change(game_id, change, viewer, "undo")
 
-    def restart(self, game_id: str, viewer=None) -> dict[str, Any]:
+    def restart(self, game_id: str, viewer: Viewer | None = None) -> dict[str, Any]:
         """Start the same deal again (same id, same undo mode, clock reset)."""
 
-        def change(row: GameRow, position: Position) -> Position:
+        def change(row: Stored, position: Position) -> Position:
             row.moves = []
             row.undo_used = 0
             row.restarts += 1
