@@ -27,7 +27,7 @@ from __future__ import annotations
 import contextlib
 import gc
 import logging
-from typing import Any
+from typing import Any, AsyncIterator
 
 import anyio.to_thread
 from brotli_asgi import BrotliMiddleware
@@ -61,7 +61,7 @@ from winnable.web.solving import Solver
 
 log = logging.getLogger("winnable.web")
 
-ERRORS = {
+ERRORS: dict[int | str, dict[str, Any]] = {
     status: {"model": schemas.ValidationProblem if status == 422 else schemas.Problem}
     for status in (400, 401, 403, 404, 409, 413, 415, 422, 429, 503)
 }
@@ -109,7 +109,7 @@ def create_app(database_url: str | None = None, settings: Settings | None = None
     daily = DailyService(games, pool)
 
     @contextlib.asynccontextmanager
-    async def lifespan(app: FastAPI):
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         if settings.pool_background and settings.pool_size > 0:
             pool.start()
         purger.start()

@@ -19,7 +19,7 @@ take all of it from one dependency, ``Annotated[Caller, Depends(caller("play"))]
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Annotated, Any, Callable, TypeVar
+from typing import Annotated, Any, Awaitable, Callable, TypeVar, cast
 
 from fastapi import Depends, Request
 from sqlalchemy.engine import Engine
@@ -54,40 +54,41 @@ class Services:
     """Services of features that come later, by name (until they get a field)."""
 
 
+# app.state (Starlette's, untyped) holds what create_app put there, of these types.
 async def get_services(request: Request) -> Services:
-    return request.app.state.services
+    return cast(Services, request.app.state.services)
 
 
 async def get_settings(request: Request) -> Settings:
-    return request.app.state.settings
+    return cast(Settings, request.app.state.settings)
 
 
 async def get_games(request: Request) -> GameService:
-    return request.app.state.games
+    return cast(GameService, request.app.state.games)
 
 
 async def get_solver(request: Request) -> Solver:
-    return request.app.state.solver
+    return cast(Solver, request.app.state.solver)
 
 
 async def get_pool(request: Request) -> WinnablePool:
-    return request.app.state.pool
+    return cast(WinnablePool, request.app.state.pool)
 
 
 async def get_limits(request: Request) -> RateLimits:
-    return request.app.state.limits
+    return cast(RateLimits, request.app.state.limits)
 
 
 async def get_csrf(request: Request) -> CsrfPolicy:
-    return request.app.state.csrf
+    return cast(CsrfPolicy, request.app.state.csrf)
 
 
 async def get_accounts(request: Request) -> AccountService:
-    return request.app.state.accounts
+    return cast(AccountService, request.app.state.accounts)
 
 
 async def get_daily(request: Request) -> DailyService:
-    return request.app.state.daily
+    return cast(DailyService, request.app.state.daily)
 
 
 async def get_viewer(request: Request) -> Viewer:
@@ -141,7 +142,7 @@ class Caller:
     client: str
 
 
-def caller(limit: str | None = None) -> Callable:
+def caller(limit: str | None = None) -> Callable[[Request], Awaitable[Caller]]:
     """A dependency giving the :class:`Caller`, after counting the request against the
     named rate limit (429 past it), as ``rate_limit(limit)`` would, before anything else."""
 
@@ -157,7 +158,7 @@ def caller(limit: str | None = None) -> Callable:
     return dependency
 
 
-def rate_limit(name: str) -> Callable:
+def rate_limit(name: str) -> Callable[[Request], Awaitable[None]]:
     """A dependency counting the request against the named limit (429 past it). It reads
     the request itself rather than depending on ``LimitsDep`` and ``ClientDep``: each
     dependency costs FastAPI tens of microseconds a request."""
