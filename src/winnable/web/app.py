@@ -27,7 +27,7 @@ from __future__ import annotations
 import contextlib
 import gc
 import logging
-from typing import Any, AsyncIterator
+from typing import Any, AsyncIterator, Mapping
 
 import anyio.to_thread
 from brotli_asgi import BrotliMiddleware
@@ -173,7 +173,7 @@ def create_app(database_url: str | None = None, settings: Settings | None = None
     return app
 
 
-def session_binding(scope: dict[str, Any]) -> str:
+def session_binding(scope: Mapping[str, Any]) -> str:
     """CSRF tokens are bound to the session cookie's digest: a token is worth something
     only with the session it was issued to (see :mod:`winnable.web.csrf`)."""
     from http.cookies import SimpleCookie

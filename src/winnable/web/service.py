@@ -155,7 +155,7 @@ def deck_of(layout: str) -> Deck:
     return Deck.parse(layout)
 
 
-def source_of(row: GameRow | Stored) -> Source:
+def source_of(row: Any) -> Source:  # a games row: GameRow, Stored or a selected Row
     """What the stored game ``row`` was dealt from."""
     return deck_of(row.layout) if getattr(row, "layout", None) else int(cast(str, row.deal))  # no layout: a number
 
@@ -342,14 +342,15 @@ class Snapshot:
         return type(self.position)
 
 
-def think_deadline(row: GameRow | Stored) -> dt.datetime | None:
+def think_deadline(row: Any) -> dt.datetime | None:  # a games row, as source_of
     """When a timed game's current move must be played by (None: untimed)."""
     if not row.think_seconds or row.last_move_at is None:
         return None
-    return as_utc(row.last_move_at) + dt.timedelta(seconds=row.think_seconds)
+    last: dt.datetime = as_utc(row.last_move_at)
+    return last + dt.timedelta(seconds=row.think_seconds)
 
 
-def effective_status(row: GameRow | Stored, status: str, now: dt.datetime) -> str:
+def effective_status(row: Any, status: str, now: dt.datetime) -> str:  # a games row, as source_of
     """The game's status on the server's clock: a timed game whose thinking time ran out
     is lost, whether or not a request has written that down yet."""
     if row.timed_out_at is not None:
