@@ -161,7 +161,7 @@ def create_app(database_url: str | None = None, settings: Settings | None = None
             app.openapi_schema = schemas.exact_bounds(solver_routes.declare_caps(made(), settings))
         return app.openapi_schema
 
-    app.openapi = openapi  # type: ignore[method-assign]
+    app.openapi = openapi  # type: ignore[method-assign]  # FastAPI's documented way to change the schema
     app.state.pages = pages = Pages(settings.static_dir)
     app.mount("/static", Static(pages=pages, directory=settings.static_dir, check_dir=False), name="static")
     app.mount("/docs/assets", Static(directory=swagger_files(), check_dir=False), name="docs-assets")
