@@ -214,7 +214,7 @@ class FourteenOut(Position):
                 return f"{card} is not available: only the top card of a pile can be removed"
         return f"{a} and {b} add up to {a.rank + b.rank}, not {SUM} (Ace 1, Jack 11, Queen 12, King 13)"
 
-    def apply(self, move: FourteenMove) -> Self:
+    def apply(self, move: FourteenMove) -> Self:  # type: ignore[override]  # only its own moves: see Position.apply
         i, j = self._piles_of(move.first, move.second)
         if i is None or j is None:
             raise IllegalMoveError(self.why_illegal(move))

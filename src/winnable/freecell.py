@@ -58,14 +58,17 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any, ClassVar, Self
+from typing import TYPE_CHECKING, Any, Callable, ClassVar, Self, cast
 
 from winnable import deals
 from winnable.cards import Card, Rank, Suit, parse_cards
 from winnable.errors import EngineError, IllegalMoveError, ParseError
 from winnable.game import Move, Position
 
-_ON_TABLES: dict = {}
+if TYPE_CHECKING:
+    from winnable._engine import FreeCellRules
+
+_ON_TABLES: dict[tuple[type[FreeCellFamily], Rank], bytes] = {}
 
 CELL_LETTERS = "abcdefgh"
 COLUMN_DIGITS = "12345678"
@@ -95,7 +98,7 @@ class FreeCellMove(Move):
 
     @classmethod
     def from_text(cls, text: str) -> Self:
-        return _parse_move(cls, text)
+        return cast(Self, _parse_move(cls, text))  # _parse_move makes a cls
 
     def __str__(self) -> str:
         suffix = f"x{self.count}" if self.count != 1 else ""
@@ -103,7 +106,7 @@ class FreeCellMove(Move):
 
 
 @lru_cache(maxsize=4096)
-def _parse_move(cls: type, text: str) -> FreeCellMove:
+def _parse_move(cls: type[FreeCellMove], text: str) -> FreeCellMove:
     cleaned = text.strip().lower()
     body, sep, count_text = cleaned.partition("x")
     count = 1
@@ -150,7 +153,7 @@ class FreeCellFamily(Position):
 
     columns: tuple[tuple[Card, ...], ...]
     cells: tuple[Card | None, ...]
-    foundations: tuple[int, int, int, int]
+    foundations: tuple[int, ...]  # four, one a suit (checked in __post_init__)
     base_rank: Rank
     deal_number: int | None = field(default=None, compare=False)
     auto: tuple[tuple[Card, str], ...] = field(default=(), compare=False)
@@ -175,6 +178,8 @@ class FreeCellFamily(Position):
     """The engine's search preset: ``default`` for games where nearly every deal is won
     (long soft threads first), ``mixed`` where many are lost (exact searches sooner);
     ``winnable._engine.freecell_presets()`` describes them."""
+    _engine_rules: ClassVar[FreeCellRules]
+    """Each game's own, made by :meth:`engine_rules`."""
 
     def __post_init__(self) -> None:
         name = self.title
@@ -196,7 +201,15 @@ class FreeCellFamily(Position):
             raise ParseError(f"cards missing from the position: {' '.join(str(card) for card in missing)}")
 
     @classmethod
-    def _make(cls, columns, cells, foundations, base_rank, deal_number, auto=()) -> Self:
+    def _make(
+        cls,
+        columns: tuple[tuple[Card, ...], ...],
+        cells: tuple[Card | None, ...],
+        foundations: tuple[int, ...],
+        base_rank: Rank,
+        deal_number: int | None,
+        auto: tuple[tuple[Card, str], ...] = (),
+    ) -> Self:
         """Build a position known to be consistent, without the checks (fast replay)."""
         position = object.__new__(cls)
         _SET_COLUMNS(position, columns)
@@ -300,7 +313,7 @@ class FreeCellFamily(Position):
         if self.RUNS == "cells":
             return self.free_cells() + 1
         empty = max(0, self.empty_columns() - (1 if to_empty_column else 0))
-        return (self.free_cells() + 1) * 2**empty
+        return (self.free_cells() + 1) << empty  # (cells + 1) * 2**empty
 
     def run_length(self, column: tuple[Card, ...]) -> int:
         """How many cards at the end of ``column`` form a run that may move together."""
@@ -365,13 +378,13 @@ class FreeCellFamily(Position):
             moves.extend(FreeCellMove(source, cell) for cell in empty_cells)
         return moves
 
-    def is_legal(self, move: FreeCellMove) -> bool:
+    def is_legal(self, move: FreeCellMove) -> bool:  # type: ignore[override]  # only its own moves, as apply: see Position.apply
         """Check one move directly (the same answer as ``move in legal_moves()``)."""
         return self.why_illegal(move) is None
 
-    def why_illegal(self, move: Move) -> str | None:  # type: ignore[override]
+    def why_illegal(self, move: FreeCellMove) -> str | None:  # type: ignore[override]  # own moves; None: legal
         """A sentence on why ``move`` is refused, or ``None`` if it is legal."""
-        source, target, count = move.source, move.target, move.count  # type: ignore[attr-defined]
+        source, target, count = move.source, move.target, move.count
         card = self._card_at(source)
         if card is None:
             where = "column" if source in COLUMN_DIGITS else "cell"
@@ -441,6 +454,7 @@ class FreeCellFamily(Position):
         """
         if isinstance(move, str):
             move = self.parse_move(move)
+        move = cast(FreeCellMove, move)  # a free-cell position's moves (see Position.apply)
         if move.target == FOUNDATION and move.count == 1:
             # The commonest move, checked inline.
             card = self._card_at(move.source)
@@ -467,7 +481,7 @@ class FreeCellFamily(Position):
                 raise ParseError(f"no cell {token}: {cls.title} has {cells}")
         return move
 
-    def apply(self, move: FreeCellMove) -> Self:
+    def apply(self, move: FreeCellMove) -> Self:  # type: ignore[override]  # only its own moves: see Position.apply
         columns, cells, foundations = self.columns, self.cells, self.foundations
         source, target, count = move.source, move.target, move.count
         i = _COLUMN_INDEX.get(source)
@@ -477,7 +491,7 @@ class FreeCellFamily(Position):
             columns = columns[:i] + (column[:-count],) + columns[i + 1 :]
         else:
             i = _CELL_INDEX[source]
-            moving = (cells[i],)
+            moving = (cast(Card, cells[i]),)  # the source cell of a legal move holds a card
             cells = cells[:i] + (None,) + cells[i + 1 :]
         if target == FOUNDATION:
             suit = moving[0].suit
@@ -488,7 +502,7 @@ class FreeCellFamily(Position):
         else:
             j = _COLUMN_INDEX[target]
             columns = columns[:j] + (columns[j] + moving,) + columns[j + 1 :]
-        auto: tuple = ()
+        auto: tuple[tuple[Card, str], ...] = ()
         if self.AUTO_BEAK:
             column_list, foundation_list = list(columns), list(foundations)
             auto = self._auto_moves(column_list, foundation_list)
@@ -496,7 +510,7 @@ class FreeCellFamily(Position):
                 columns, foundations = tuple(column_list), tuple(foundation_list)
         return self._make(columns, cells, foundations, self.base_rank, self.deal_number, auto)
 
-    def _auto_moves(self, columns: list, foundations: list) -> tuple[tuple[Card, str], ...]:
+    def _auto_moves(self, columns: list[tuple[Card, ...]], foundations: list[int]) -> tuple[tuple[Card, str], ...]:
         """The beak goes to its empty foundation as soon as it is playable (in place)."""
         done = []
         for i, column in enumerate(columns):
@@ -566,7 +580,8 @@ class FreeCellFamily(Position):
             home = [move for move in position._moves_home()]
             if not home:
                 return None
-            move = min(home, key=lambda m: position.shifted(position._card_at(m.source).rank))
+            # A move home has a card at its source.
+            move = min(home, key=lambda m: position.shifted(cast(Card, position._card_at(m.source)).rank))
             line.append(move)
             position = position.apply(move)
         return line
@@ -737,7 +752,7 @@ class FreeCellFamily(Position):
     def import_(cls, fmt: str, text: str) -> Self:
         if fmt == "fcs":
             return cls.from_fcs(text)
-        return Position.import_.__func__(cls, fmt, text)
+        return super(FreeCellFamily, cls).import_(fmt, text)  # not super(): a slots dataclass is a new class
 
     # -- what the browser needs ---------------------------------------------------------
     def to_json(self) -> dict[str, Any]:
@@ -797,14 +812,14 @@ class FreeCellFamily(Position):
 
     # -- search ----------------------------------------------------------------------
     @classmethod
-    def engine_rules(cls) -> Any:
+    def engine_rules(cls) -> FreeCellRules:
         """The rules as the engine reads them: a ``winnable._engine.FreeCellRules``,
         named fields, made once per game.
 
         >>> FreeCell.engine_rules()
         FreeCellRules(columns=8, cells=4, build="alternate", wrap="none", empty_column="any", runs="supermove", auto_beak=False)
         """
-        rules = cls.__dict__.get("_engine_rules")
+        rules: FreeCellRules | None = cls.__dict__.get("_engine_rules")
         if rules is None:
             from winnable import _engine
 
@@ -841,17 +856,19 @@ class FreeCellFamily(Position):
 
 
 @lru_cache(maxsize=8192)
-def _checked_move(cls: type, text: str) -> FreeCellMove:
+def _checked_move(cls: type[FreeCellFamily], text: str) -> FreeCellMove:
     return cls._check_move(text)
 
 
-# Slot setters for `_make` (they bypass the frozen dataclass's __setattr__).
-_SET_COLUMNS = FreeCellFamily.columns.__set__
-_SET_CELLS = FreeCellFamily.cells.__set__
-_SET_FOUNDATIONS = FreeCellFamily.foundations.__set__
-_SET_BASE = FreeCellFamily.base_rank.__set__
-_SET_DEAL = FreeCellFamily.deal_number.__set__
-_SET_AUTO = FreeCellFamily.auto.__set__
+# Slot setters for `_make` (they bypass the frozen dataclass's __setattr__): the slots'
+# member descriptors, read from the class's namespace (typed: the checker sees fields).
+_Setter = Callable[[FreeCellFamily, Any], None]
+_SET_COLUMNS: _Setter = vars(FreeCellFamily)["columns"].__set__
+_SET_CELLS: _Setter = vars(FreeCellFamily)["cells"].__set__
+_SET_FOUNDATIONS: _Setter = vars(FreeCellFamily)["foundations"].__set__
+_SET_BASE: _Setter = vars(FreeCellFamily)["base_rank"].__set__
+_SET_DEAL: _Setter = vars(FreeCellFamily)["deal_number"].__set__
+_SET_AUTO: _Setter = vars(FreeCellFamily)["auto"].__set__
 
 
 # -- the games ---------------------------------------------------------------------------
@@ -892,7 +909,7 @@ class EightOff(FreeCellFamily):
     FCS_OPTIONS = "-g eight_off"
 
 
-def penguin_fcs_options(cls: type) -> str:
+def penguin_fcs_options(cls: type[FreeCellFamily]) -> str:
     """fc-solve's options for a Penguin preset, once its ranks are shifted so that the
     base rank is the Ace (PySolFC's own Penguin options, with this preset's cells,
     empty-column rule and run moves)."""
@@ -922,7 +939,7 @@ class Penguin(FreeCellFamily):
     LAYOUT = "penguin"
     ENGINE_PRESET = "mixed"  # with fewer flippers, most deals are lost
 
-    def __init_subclass__(cls, **kwargs):
+    def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
         cls.FCS_OPTIONS = penguin_fcs_options(cls)
 

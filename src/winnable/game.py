@@ -23,7 +23,7 @@ the CLI, the web app) talks to games through this interface only:
 from __future__ import annotations
 
 import abc
-from typing import TYPE_CHECKING, Any, ClassVar, Iterable, Self
+from typing import TYPE_CHECKING, Any, ClassVar, Iterable, Self, Sequence
 
 from winnable.errors import IllegalMoveError, ParseError
 
@@ -118,12 +118,16 @@ class Position(abc.ABC):
 
     # -- rules -----------------------------------------------------------------------
     @abc.abstractmethod
-    def legal_moves(self) -> list[Move]:
+    def legal_moves(self) -> Sequence[Move]:
         """Every move the rules allow here, in a stable order."""
 
     @abc.abstractmethod
     def apply(self, move: Move) -> Self:
-        """The position after ``move``, which must be legal (not checked here)."""
+        """The position after ``move``, which must be legal (not checked here).
+
+        Each game takes only its own ``move_type`` here (a legal move is one), so its
+        ``apply`` narrows the argument: the one override the type checker is told to allow.
+        """
 
     @abc.abstractmethod
     def is_won(self) -> bool: ...
@@ -204,14 +208,16 @@ class Position(abc.ABC):
         written by a method ``to_<fmt>``."""
         if fmt not in self.FORMATS:
             raise ParseError(f"{self.game_id} has no board format {fmt!r} (formats: {', '.join(self.FORMATS)})")
-        return getattr(self, f"to_{fmt}")()
+        text: str = getattr(self, f"to_{fmt}")()  # a FORMATS entry has its to_<fmt> -> str
+        return text
 
     @classmethod
     def import_(cls, fmt: str, text: str) -> Self:
         """Read a position in board format ``fmt`` (a class method ``from_<fmt>``)."""
         if fmt not in cls.FORMATS:
             raise ParseError(f"{cls.game_id} has no board format {fmt!r} (formats: {', '.join(cls.FORMATS)})")
-        return getattr(cls, f"from_{fmt}")(text)
+        position: Self = getattr(cls, f"from_{fmt}")(text)  # a FORMATS entry has its from_<fmt>
+        return position
 
     @abc.abstractmethod
     def to_json(self) -> dict[str, Any]:

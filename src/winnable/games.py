@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import importlib
 from dataclasses import dataclass
+from typing import cast
 
 from winnable.errors import UnknownGameError
 from winnable.game import Position
@@ -206,7 +207,8 @@ def game_class(game_id: str, *, library: bool = False) -> type[Position]:
         return found
     game = registered(game_id, library=library)
     module_name, class_name = game.target.split(":")
-    found = getattr(importlib.import_module(module_name), class_name)
+    # A registered target names a Position subclass as "module:Class" (every game is dealt in the tests).
+    found = cast("type[Position]", getattr(importlib.import_module(module_name), class_name))
     (_classes if game.web else _library_classes)[game_id] = found
     return found
 

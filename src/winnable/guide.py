@@ -148,7 +148,7 @@ def home_first(line: Line) -> Line:
     True
     """
     start = line.start
-    if not hasattr(start, "safe_moves_home"):
+    if not hasattr(start, "safe_moves_home") or not hasattr(start, "foundation_cards"):  # the free-cell family has both
         return line
     moves: list[str] = []
     current, index = start, 0

@@ -29,6 +29,7 @@ runs every time the server starts.
 from __future__ import annotations
 
 import datetime as dt
+from typing import Any, cast
 
 import sqlalchemy as sa
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column  # noqa: F401 (Session: the doctest)
@@ -80,7 +81,7 @@ class GameRow(Base):
     daily_day: Mapped[dt.date | None] = mapped_column(sa.Date, nullable=True)
     """The Daily this game is an attempt at (None for any other game)."""
     # -- the hints' line (revision 0007) ----------------------------------------------
-    hint_line: Mapped[dict | None] = mapped_column(sa.JSON, nullable=True)
+    hint_line: Mapped[dict[str, Any] | None] = mapped_column(sa.JSON, nullable=True)
     """The winning line the hints follow: ``{"from": position text, "moves": [...]}``,
     the position it starts from (in the solver's view: hidden cards included) and its
     moves. Kept with the game so that every worker and server, before and after a
@@ -100,7 +101,7 @@ class GameRow(Base):
 # The verdicts table (what the solver proved about each deal, the pool of Winnable mode
 # among them) is shared with the command line and has its own module;
 # a copy in this metadata lets the migrations' checks see every table.
-VerdictRow.__table__.to_metadata(Base.metadata)
+cast(sa.Table, VerdictRow.__table__).to_metadata(Base.metadata)  # a declarative class maps a Table
 
 
 class Lease(Base):

@@ -28,7 +28,7 @@ import contextlib
 import gc
 import logging
 import os
-from typing import Any
+from typing import Any, AsyncIterator, Mapping
 
 import anyio.to_thread
 from brotli_asgi import BrotliMiddleware
@@ -64,7 +64,7 @@ from winnable.web.play.solving import Solver
 
 log = logging.getLogger("winnable.web")
 
-ERRORS = {
+ERRORS: dict[int | str, dict[str, Any]] = {
     status: {"model": schemas.ValidationProblem if status == 422 else schemas.Problem}
     for status in (400, 401, 403, 404, 409, 413, 415, 422, 429, 503)
 }
@@ -112,7 +112,7 @@ def create_app(database_url: str | None = None, settings: Settings | None = None
     daily = DailyService(games, pool)
 
     @contextlib.asynccontextmanager
-    async def lifespan(app: FastAPI):
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         if settings.pool_background and settings.pool_size > 0:
             pool.start()
         purger.start()
@@ -153,7 +153,7 @@ def create_app(database_url: str | None = None, settings: Settings | None = None
             app.openapi_schema = schemas.exact_bounds(solver_routes.declare_caps(made(), settings))
         return app.openapi_schema
 
-    app.openapi = openapi  # type: ignore[method-assign]
+    app.openapi = openapi  # type: ignore[method-assign]  # FastAPI's documented way to change the schema
     app.state.pages = pages = Pages(settings.static_dir)
     app.mount("/static", Static(pages=pages, directory=settings.static_dir, check_dir=False), name="static")
     app.mount("/docs/assets", Static(directory=swagger_files(), check_dir=False), name="docs-assets")
@@ -165,7 +165,7 @@ def create_app(database_url: str | None = None, settings: Settings | None = None
     return app
 
 
-def session_binding(scope: dict[str, Any]) -> str:
+def session_binding(scope: Mapping[str, Any]) -> str:
     """CSRF tokens are bound to the session cookie's digest: a token is worth something
     only with the session it was issued to (see :mod:`winnable.web.security.csrf`)."""
     from http.cookies import SimpleCookie

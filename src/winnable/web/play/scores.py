@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+from typing import Literal, overload
 
 THINK_CHOICES = (10, 30, 60)
 """Black Hole's timed play: seconds allowed for each move."""
@@ -38,6 +39,10 @@ THINK_CHOICES = (10, 30, 60)
 SPEED_POINTS = 100_000
 
 
+@overload
+def speed_score(won: Literal[True], moves: int, seconds: float) -> int: ...
+@overload
+def speed_score(won: bool, moves: int, seconds: float) -> int | None: ...
 def speed_score(won: bool, moves: int, seconds: float) -> int | None:
     """Penguin's speed score of a game (None unless won)."""
     if not won:
@@ -54,7 +59,7 @@ class Result:
     moves: int
     cards_left: int
 
-    def key(self) -> tuple:
+    def key(self) -> tuple[int, float, int]:
         """Wins first, by time then moves; then every other attempt by cards left (for
         Penguin: by partial score, the same order), then moves."""
         if self.status == "won":

@@ -153,7 +153,8 @@ class Solver:
         if self.queue is None:
             return await anyio.to_thread.run_sync(self.solve_now, position, max(0.0, deadline - time.monotonic()))
         try:
-            return await self.queue.run(client, lambda seconds: self.solve_now(position, seconds), deadline, kind)
+            answer: Known = await self.queue.run(client, lambda seconds: self.solve_now(position, seconds), deadline, kind)
+            return answer
         except Expired:
             return Known(Status.UNKNOWN, busy=True)
 
@@ -166,7 +167,7 @@ def describe(position: Position, notation: str) -> dict[str, Any]:
 _lines = ByteLRU(16 << 20)
 
 
-def kept_line(cls: type[Position], stored: dict | None) -> Line | None:
+def kept_line(cls: type[Position], stored: dict[str, Any] | None) -> Line | None:
     """The game's hints' line from its stored form (``{"from": text, "moves": [...]}``),
     with the safe moves home first (:func:`~winnable.guide.home_first`: the page may
     play them by itself), replayed once per process (kept in a small cache: it is only
@@ -224,7 +225,7 @@ class Answer:
 
 
 async def hint(solver: Solver, game: Snapshot, seconds: float, parent: Position | None = None,
-               client: str = "", line: dict | None = None, prefixes: Callable[[int], Position] | None = None,
+               client: str = "", line: dict[str, Any] | None = None, prefixes: Callable[[int], Position] | None = None,
                on_search: Callable[[], None] | None = None) -> Answer:
     """The next move of the game's hints' line from its current position, or of a new
     winning line if the player left it (or none was kept), or a verdict.
@@ -297,7 +298,7 @@ def _worded(answer: dict[str, Any], known: Known, position: Position, knows_hidd
 
 
 async def analysis(solver: Solver, game: Snapshot, prefixes: Callable[[int], Position], seconds: float,
-                   client: str = "", line: dict | None = None, on_search: Callable[[], None] | None = None) -> Answer:
+                   client: str = "", line: dict[str, Any] | None = None, on_search: Callable[[], None] | None = None) -> Answer:
     """Is the game still winnable and, if it is lost, which move lost it.
 
     ``prefixes(k)`` is the position after the first ``k`` moves. A binary search finds

@@ -47,7 +47,7 @@ import hashlib
 import re
 import secrets
 import time
-from typing import Any
+from typing import Any, TypeGuard, cast
 
 import sqlalchemy as sa
 from sqlalchemy import delete, select, update
@@ -86,8 +86,8 @@ def digest(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
 
 
-def plausible_token(token: str | None) -> bool:
-    return bool(token) and len(token) <= 64 and re.fullmatch(r"[A-Za-z0-9_-]+", token) is not None
+def plausible_token(token: str | None) -> TypeGuard[str]:
+    return token is not None and len(token) <= 64 and re.fullmatch(r"[A-Za-z0-9_-]+", token) is not None
 
 
 def check_name(name: Any) -> str:
@@ -147,7 +147,7 @@ class AccountService:
         # Every request with a cookie reads its session: one statement compiled once.
         self._read_session = Query(engine, select(SessionRow.user_id, SessionRow.expires_at, SessionRow.seen_at, User.name)
                                    .outerjoin(User, User.id == SessionRow.user_id).where(SessionRow.id == sa.bindparam("id")))
-        self._insert_session = Statement(engine, SessionRow.__table__.insert())
+        self._insert_session = Statement(engine, cast(sa.Table, SessionRow.__table__).insert())  # a mapped Table
         self.devices = DeviceKeys(device_secret or secrets.token_bytes(32))
 
     # -- sessions ---------------------------------------------------------------------
@@ -181,7 +181,7 @@ class AccountService:
         if not plausible_token(token):
             return NOBODY
         key = digest(token)
-        known = self._guests.get(key)
+        known: tuple[Viewer, float] | None = self._guests.get(key)
         if known is not None and time.monotonic() < known[1]:
             return known[0]
         found = self._read_session.first(id=key)
@@ -378,14 +378,17 @@ class AccountService:
         if not viewer.signed_in:
             raise Unauthorized(N_("sign in to download your data"), code="sign_in_required")
         with Session(self.engine) as session:
-            user = session.get(User, viewer.user_id)
+            user = cast(User, session.get(User, viewer.user_id))  # signed in: a deleted account's sessions went with it
             games = session.scalars(select(GameRow).where(GameRow.user_id == viewer.user_id)
                                     .order_by(GameRow.created_at)).all()
             attempts = session.scalars(select(DailyAttempt).where(DailyAttempt.user_id == viewer.user_id)
                                        .order_by(DailyAttempt.day)).all()
             sessions = session.scalar(select(sa.func.count()).select_from(SessionRow)
                                       .where(SessionRow.user_id == viewer.user_id))
-        moment = lambda value: None if value is None else as_utc(value).isoformat().replace("+00:00", "Z")  # noqa: E731
+
+        def moment(value: dt.datetime | None) -> str | None:
+            return None if value is None else as_utc(value).isoformat().replace("+00:00", "Z")
+
         return {
             "account": {"name": user.name, "created_at": moment(user.created_at), "sessions": sessions or 0,
                         "language": user.language},

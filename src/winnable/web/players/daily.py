@@ -36,8 +36,9 @@ import hashlib
 import random
 import threading
 import time
-from typing import Any, Callable
+from typing import Any, Callable, cast
 
+import sqlalchemy as sa
 from sqlalchemy import bindparam, func, or_, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
@@ -63,7 +64,7 @@ RESULT_COLUMNS = (GameRow.status, GameRow.move_count, GameRow.cards_left, GameRo
                   GameRow.finished_at, GameRow.timed_out_at, GameRow.think_seconds, GameRow.last_move_at)
 """What a result needs of a game (not its moves): read as plain rows, not objects."""
 
-_ATTEMPTS = DailyAttempt.__table__
+_ATTEMPTS = cast(sa.Table, DailyAttempt.__table__)  # a declarative class maps a Table
 
 DAILY_UNDO = "unlimited"
 """Every Daily is played with unlimited undo; the undos used are shown beside the result."""
@@ -218,9 +219,10 @@ class DailyService:
             except IntegrityError:  # the same player's other tab started it first
                 pass
             existing = self._attempt_id(game, day, viewer.user_id, name)
-        return self.games.state(existing, viewer)
+        return self.games.state(cast(str, existing), viewer)  # there now: ours or the other tab's
 
-    def _attempt_id(self, game: str, day: dt.date, user_id: int, name: str, connection=None) -> str | None:
+    def _attempt_id(self, game: str, day: dt.date, user_id: int | None, name: str,
+                    connection: sa.Connection | None = None) -> str | None:
         """The player's attempt at the Daily, if any; 409 ``daily_played`` when the name
         played it under an account since deleted (one attempt per name and day)."""
         query = select(DailyAttempt.game_id, DailyAttempt.user_id).where(
@@ -291,7 +293,7 @@ class DailyService:
                 "moves": row.move_count or 0,
                 "undos": row.undo_used,
                 "cards_left": left,
-                "partial": (out_of - left) if penguin else None,
+                "partial": (out_of - left) if out_of is not None else None,  # Penguin's
                 "finished_at": iso(row.finished_at),
             }))
         ranked.sort(key=lambda item: (item[0], item[1]))

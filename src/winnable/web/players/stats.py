@@ -33,6 +33,7 @@ import datetime as dt
 from typing import Any, Iterable
 
 from sqlalchemy import select
+from sqlalchemy.engine import Engine
 from sqlalchemy.orm import Session, load_only
 
 from winnable.games import game_class
@@ -49,21 +50,21 @@ HISTORY = 500
 """Games of each player listed for the plot (the latest)."""
 
 
-def seconds_of(row, status: str) -> float | None:
-    started = as_utc(row.started_at)
-    finished = as_utc(row.finished_at) or as_utc(row.timed_out_at)
+def seconds_of(row: Any, status: str) -> float | None:  # a games row (GameRow or a selected Row)
+    started: dt.datetime | None = as_utc(row.started_at)
+    finished: dt.datetime | None = as_utc(row.finished_at) or as_utc(row.timed_out_at)
     if status not in ("won", "lost") or started is None or finished is None:
         return None
     return round(max(0.0, (finished - started).total_seconds()), 1)
 
 
-def moment(row) -> str:
+def moment(row: Any) -> str:
     """When a game's result was reached (or it was last played)."""
-    when = as_utc(row.finished_at) or as_utc(getattr(row, "updated_at", None)) or as_utc(row.created_at)
+    when: dt.datetime = as_utc(row.finished_at) or as_utc(getattr(row, "updated_at", None)) or as_utc(row.created_at)
     return when.isoformat().replace("+00:00", "Z")
 
 
-def out_of(row) -> int | None:
+def out_of(row: Any) -> int | None:
     """Cards the game's deal has to bring home (None if the deal cannot be dealt)."""
     try:
         return cards_in_play(row.game, source_of(row))
@@ -82,7 +83,7 @@ def player_statistics(rows: Iterable[Any], now: dt.datetime) -> dict[str, Any]:
     """Statistics of every game in ``rows`` (a player's stored games), and the history."""
     played = [row for row in rows if (row.move_count or 0) > 0 and family_of(row.game) is not None]
     played.sort(key=lambda row: (as_utc(row.created_at), row.id))
-    by_game: dict[str, list] = {}
+    by_game: dict[str, list[tuple[Any, str]]] = {}
     history = []
     for row in played:
         status = effective_status(row, row.status, now)
@@ -107,7 +108,9 @@ def game_statistics(game: str, entries: list[tuple[Any, str]]) -> dict[str, Any]
     penguin = family_of(game) == "freecell"
     won = assisted = lost = 0
     streak = best_streak = 0
-    best_seconds = fewest = best_speed = None
+    best_seconds: float | None = None
+    fewest: int | None = None
+    best_speed: int | None = None
     by_undo: dict[str, float] = {}
     partials = []
     for index, (row, status) in enumerate(entries):
@@ -161,7 +164,7 @@ COLUMNS = (GameRow.id, GameRow.game, GameRow.deal, GameRow.status, GameRow.move_
            GameRow.layout)
 
 
-def statistics_for(engine, viewer: Viewer, now: dt.datetime) -> dict[str, Any]:
+def statistics_for(engine: Engine, viewer: Viewer, now: dt.datetime) -> dict[str, Any]:
     """The statistics of the signed-in player, or of this browser's guest session."""
     if viewer.signed_in:
         owner = GameRow.user_id == viewer.user_id
