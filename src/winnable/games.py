@@ -109,7 +109,8 @@ FAMILIES: tuple[Family, ...] = (
     Family("spider", name="The Spider family", title="Spider games",
            blurb="Two decks, ten columns: clear King-to-Ace runs of one suit.", picture=(None, "8S", "7H"),
            rules_title="Black Widow and Spider"),
-    Family("fourteen", name="Fourteen Out", title="Fourteen Out", blurb="", picture=("7S", "7H", "KD")),
+    Family("fourteen", name="Fourteen Out", title="Fourteen Out",
+           blurb="Every card face up: take out two top cards that make fourteen.", picture=("7S", "7H", "KD")),
 )
 """Every family, in the lobby's order."""
 
@@ -129,7 +130,7 @@ GAMES: tuple[Game, ...] = (
     Game("spider-4", "spider", "Spider4", picture=(None, "8S", "7S")),
     Game("spider-2", "spider", "Spider2", picture=(None, "8H", "7H")),
     Game("spider-1", "spider", "Spider1", picture=(None, "8C", "7C")),
-    Game("fourteen-out", "fourteen", "FourteenOut", web=False),
+    Game("fourteen-out", "fourteen", "FourteenOut"),
 )
 """Every game, in the order every listing shows them: one line a game. A module is
 imported only when one of its games is used."""
