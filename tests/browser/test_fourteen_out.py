@@ -205,6 +205,12 @@ def test_keyboard_picks_a_card_goes_round_its_partners_and_takes_the_pair_out(pa
     assert str(picked) in move.split("+") and first in move.split("+")
     page.keyboard.press("u")
     wait_moves(page, 0)
+    # A card with one partner goes out with it at once, from the keyboard too.
+    single = next(top for top in deal.tops() if partners(deal, top) == 1)
+    page.focus(f'#table [data-card="{single}"]')
+    page.keyboard.press("Enter")
+    wait_moves(page, 1)
+    assert str(single) in game_state(server, page)["moves"][0].split("+")
 
 
 def test_the_hint_marks_both_cards_and_a_tap_on_either_plays_it(page, server):
@@ -215,7 +221,7 @@ def test_the_hint_marks_both_cards_and_a_tap_on_either_plays_it(page, server):
     partner = page.get_attribute("#table .card.hint-dst", "data-card")
     move = FourteenOut.deal(WON_DEAL).parse_move(f"{source}+{partner}")
     assert solve(FourteenOut.deal(WON_DEAL).play(move)).won
-    assert "Take out" in page.inner_text("#message")
+    assert "Take out" in page.inner_text("#message") and "Tap either marked card" in page.inner_text("#message")
     page.click(f'#table [data-card="{partner}"]')  # the partner plays the hinted pair too
     wait_moves(page, 1)
     assert game_state(server, page)["moves"] == [str(move)]

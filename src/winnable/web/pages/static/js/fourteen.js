@@ -125,6 +125,11 @@ export function pairRefusal(position, picked, place, index) {
   return [t("{card} and {other} make {sum}, not 14: they cannot go out together."), { card: cardSpan(first), other: cardSpan(code), sum: String(sum) }];
 }
 
+/** What the hint says a tap does: either card of the pair takes it out. */
+export function hintTap() {
+  return t("Tap either marked card to take the pair out.");
+}
+
 /** The lost screen's sentence. */
 export function lostText(left) {
   return tn("No two top cards make 14: {n} card left on the table.", "No two top cards make 14: {n} cards left on the table.", left, { n: left });

@@ -356,7 +356,8 @@ export async function hint() {
     document.body.dataset.hint = entry ? entry.move : "";
     highlight(app.hint, "hint");
     const away = answer.line_length ? [el("br"), el("small", {}, tn("A win is {n} move away.", "A win is {n} moves away.", answer.line_length, { n: answer.line_length }))] : [];
-    const tap = entry && entry.from !== "stock" ? [el("br"), el("small", {}, t("Tap the marked card to play it."))] : [];
+    const tapText = app.family.hintTap ? app.family.hintTap() : t("Tap the marked card to play it.");
+    const tap = entry && entry.from !== "stock" ? [el("br"), el("small", {}, tapText)] : [];
     say([el("b", {}, t("Hint:")), " ", ...(entry ? sentenceOf(entry) : [answer.move]), ...away, ...tap, ...hidden], { sticky: true, kind: "hint" });
     const label = t("Hint:");
     if (entry) announce(`${label} ${plainSentence(entry, app.state.position)}`);
