@@ -9,6 +9,7 @@ import random
 import warnings
 
 import pytest
+from hypothesis import HealthCheck, given, settings, strategies as st
 
 warnings.filterwarnings("ignore", message=".*httpx.*")
 
@@ -306,3 +307,34 @@ def test_the_catalogue_and_the_pages_offer_it(client):
         assert words in page.text
     lobby = client.get("/?lang=fr").text
     assert "Toutes les cartes face visible" in lobby  # the family's sentence, translated
+
+
+# -- hostile moves ----------------------------------------------------------------------------
+PILE_WORDS = st.sampled_from(["0", "1", "5", "12", "13", "p3", "-1", "99999999999999999999", "KH", "AC", "7S", "7C", "Z9", "+", " ", "\x00"])
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(text=st.one_of(st.lists(PILE_WORDS, max_size=4).map("+".join), st.lists(PILE_WORDS, max_size=3).map(" ".join),
+                      st.text(max_size=20)))
+def test_no_move_text_is_a_server_error(client, text):
+    game = create(client, LOST_QUICKLY)
+    play(client, game["id"], losing_line(LOST_QUICKLY)[0])  # two piles lower, none empty yet
+    response = play(client, game["id"], text)
+    assert response.status_code in (200, 400, 409, 422), (text, response.text)
+    if response.status_code != 200:
+        assert response.json()["code"] and response.json()["detail"]
+
+
+def test_an_empty_pile_named_by_its_number_is_refused_with_its_reason(client):
+    position = FourteenOut.deal(WON_DEAL)
+    game = create(client)
+    for move in solver_line(position):  # up to the first pile emptied
+        assert play(client, game["id"], move).status_code == 200
+        position = position.play(move)
+        if not all(position.piles):
+            break
+    empty = next(i for i, pile in enumerate(position.piles) if not pile) + 1
+    other = next(i for i, pile in enumerate(position.piles) if pile) + 1
+    refused = play(client, game["id"], f"{empty}+{other}")
+    assert refused.status_code == 409 and refused.json()["code"] == "illegal_move"
+    assert f"pile {empty} is empty" in refused.json()["detail"]
