@@ -10,7 +10,8 @@ import { $ } from "./dom.js";
 import { parts, t } from "./i18n.js";
 
 export const FAMILIES = { blackhole, freecell, spider, fourteen };
-/** Families whose cards mostly have one move each: one-tap moves start switched on. */
+/** Families where a card with one place to go leaves nothing to choose (Black Hole: the
+ * hole; Fourteen Out: its one partner): one-tap moves start switched on. */
 const ONE_TAP_FAMILIES = new Set(["blackhole", "fourteen"]);
 export const UNDO_LABELS = { unlimited: () => t("Unlimited undo"), one: () => t("One undo"), none: () => t("No undo") };
 export const coarse = window.matchMedia("(pointer: coarse)");
