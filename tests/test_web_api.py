@@ -110,10 +110,10 @@ def test_the_lobby_is_rendered_with_the_registry_s_families_in_the_request_s_lan
         return json.loads(found.group(1))
 
     english, dutch = families("en"), families("nl")
-    assert [family["id"] for family in english] == ["blackhole", "freecell", "spider"]  # no family without a web game
-    assert [family["title"] for family in english] == ["Black Hole", "Penguin and the free-cell games", "Spider games"]
+    assert [family["id"] for family in english] == ["blackhole", "freecell", "spider", "fourteen"]  # no family without a web game
+    assert [family["title"] for family in english] == ["Black Hole", "Penguin and the free-cell games", "Spider games", "Fourteen Out"]
     assert english[2]["blurb"] == "Two decks, ten columns: clear King-to-Ace runs of one suit."
-    assert [family["title"] for family in dutch] == ["Black Hole", "Penguin en de spellen met vrije cellen", "Spider-spellen"]
+    assert [family["title"] for family in dutch] == ["Black Hole", "Penguin en de spellen met vrije cellen", "Spider-spellen", "Veertien"]
     # The rules pages keep their own titles: the Spider family's names both its games.
     assert "<title>Black Widow en Spider" in client.get("/rules/spider-2?lang=nl").text
 

@@ -352,10 +352,12 @@ class GameStatistics(BaseModel):
     best_streak: int
     best_seconds: float | None
     fewest_moves: int | None
-    best_seconds_by_undo: dict[str, float] | None = Field(description="Black Hole: best time per undo rule.")
+    best_seconds_by_undo: dict[str, float] | None = Field(description="Black Hole and Fourteen Out: best time per undo rule.")
     partial_average: float | None = Field(description="Penguin family: average cards home, of 52.")
     partial_best: int | None
     speed_best: int | None = Field(description="Penguin family: best speed score.")
+    removed_average: float | None = Field(default=None, description="Fourteen Out: average cards taken out, of 52.")
+    removed_best: int | None = Field(default=None, description="Fourteen Out: most cards taken out in one game.")
 
 
 class HistoryEntry(BaseModel):

@@ -5,9 +5,10 @@ wins with hints are *assisted* and kept apart (they neither count as wins nor se
 records). Streaks run over played games in the order they were started: a win extends
 the streak, anything else (a loss, an assisted win, a game left unfinished for a later
 one) ends it; the latest game, while it is still being played, does not count yet.
-Best time and fewest moves are over wins; Black Hole keeps its best time per undo rule;
-the free-cell family (Penguin) its average and best partial score (cards home, of 52)
-and its best speed score (:mod:`winnable.web.play.scores`).
+Best time and fewest moves are over wins; Black Hole and Fourteen Out keep their best
+time per undo rule; the free-cell family (Penguin) its average and best partial score
+(cards home, of 52) and its best speed score (:mod:`winnable.web.play.scores`); Fourteen
+Out the average and the most cards taken out (of 52).
 
 >>> import datetime as dt
 >>> from types import SimpleNamespace as Row
@@ -105,7 +106,9 @@ def player_statistics(rows: Iterable[Any], now: dt.datetime) -> dict[str, Any]:
 
 def game_statistics(game: str, entries: list[tuple[Any, str]]) -> dict[str, Any]:
     """One game's figures from its played games ``(row, status)``, oldest first."""
-    penguin = family_of(game) == "freecell"
+    family = family_of(game)
+    penguin = family == "freecell"
+    pairing = family == "fourteen"  # scored by the cards taken out
     won = assisted = lost = 0
     streak = best_streak = 0
     best_seconds: float | None = None
@@ -135,7 +138,7 @@ def game_statistics(game: str, entries: list[tuple[Any, str]]) -> dict[str, Any]
             assisted += status == "won"
             lost += status == "lost"
             streak = 0
-        if penguin and row.cards_left is not None:
+        if (penguin or pairing) and row.cards_left is not None:
             partials.append(52 - row.cards_left if status != "won" else 52)
     played = len(entries)
     out: dict[str, Any] = {
@@ -150,10 +153,12 @@ def game_statistics(game: str, entries: list[tuple[Any, str]]) -> dict[str, Any]
         "best_streak": best_streak,
         "best_seconds": best_seconds,
         "fewest_moves": fewest,
-        "best_seconds_by_undo": by_undo if family_of(game) == "blackhole" else None,
-        "partial_average": round(sum(partials) / len(partials), 1) if partials else None,
-        "partial_best": max(partials) if partials else None,
+        "best_seconds_by_undo": by_undo if family in ("blackhole", "fourteen") else None,
+        "partial_average": round(sum(partials) / len(partials), 1) if partials and penguin else None,
+        "partial_best": max(partials) if partials and penguin else None,
         "speed_best": best_speed,
+        "removed_average": round(sum(partials) / len(partials), 1) if partials and pairing else None,
+        "removed_best": max(partials) if partials and pairing else None,
     }
     return out
 

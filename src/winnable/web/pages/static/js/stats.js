@@ -1,5 +1,6 @@
 // The statistics page: per game, played, won, win rate, streaks and records (Penguin's
-// partial and speed scores, Black Hole's best time per undo rule), assisted wins apart;
+// partial and speed scores, Black Hole's and Fourteen Out's best time per undo rule,
+// Fourteen Out's cards taken out), assisted wins apart;
 // and a plot of results over time, drawn here as SVG (no library, no build step).
 
 import { clock, el } from "./dom.js";
@@ -35,6 +36,12 @@ function card(stats) {
       figure(t("Average score"), t("{n} of 52", { n: formatNumber(stats.partial_average) }), "partial_average"),
       figure(t("Best score"), t("{n} of 52", { n: stats.partial_best }), "partial_best"),
       figure(t("Best speed score"), stats.speed_best, "speed_best"),
+    );
+  }
+  if (stats.removed_average !== null && stats.removed_average !== undefined) {
+    figures.push(
+      figure(t("Cards taken out, on average"), t("{n} of 52", { n: formatNumber(stats.removed_average) }), "removed_average"),
+      figure(t("Most cards taken out"), t("{n} of 52", { n: stats.removed_best }), "removed_best"),
     );
   }
   return el("section", { class: "stats-card", "data-game": stats.game }, el("h2", {}, stats.title), el("dl", { class: "figures" }, ...figures));
