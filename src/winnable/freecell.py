@@ -125,15 +125,6 @@ def _parse_move(cls: type, text: str) -> FreeCellMove:
     return cls(source, target, count)
 
 
-def _where(token: str) -> str:
-    """A token as the browser names the place: ``column:i``, ``cell:i``, ``foundation``."""
-    if token == FOUNDATION:
-        return "foundation"
-    if token in COLUMN_DIGITS:
-        return f"column:{COLUMN_DIGITS.index(token)}"
-    return f"cell:{CELL_LETTERS.index(token)}"
-
-
 # -- positions -------------------------------------------------------------------------
 
 
@@ -311,6 +302,19 @@ class FreeCellFamily(Position):
         while length < len(column) and fits(column[-length], column[-length - 1]):
             length += 1
         return length
+
+    def moved_card(self, move: Move) -> Card | None:
+        """The card a move takes: the deepest card of a run, or a cell's card.
+
+        >>> position = FreeCell.deal(1)  # column 2 ends 8S 9C
+        >>> position.moved_card(FreeCellMove("2", "5", 2)), position.play("2a").moved_card(FreeCellMove("a", "b"))
+        (Card.from_text('8S'), Card.from_text('9C'))
+        """
+        source, count = move.source, move.count  # type: ignore[attr-defined]
+        if source in COLUMN_DIGITS:
+            column = self.columns[COLUMN_DIGITS.index(source)]
+            return column[-count] if len(column) >= count else None
+        return self.cells[CELL_LETTERS.index(source)]
 
     def _card_at(self, token: str) -> Card | None:
         index = _COLUMN_INDEX.get(token)
@@ -767,33 +771,6 @@ class FreeCellFamily(Position):
                 "runs": self.RUNS,
             },
         }
-
-    def describe_move(self, move: Move) -> dict[str, Any]:
-        source, target, count = move.source, move.target, move.count  # type: ignore[attr-defined]
-        if source in COLUMN_DIGITS:
-            column = self.columns[COLUMN_DIGITS.index(source)]
-            card = column[-count] if len(column) >= count else None
-        else:
-            card = self.cells[CELL_LETTERS.index(source)]
-        description = {"move": str(move), "from": _where(source), "to": _where(target), "card": str(card) if card else None, "count": count}
-        if self.AUTO_BEAK and self.is_legal(move):  # type: ignore[arg-type]
-            after = self.apply(move)  # type: ignore[arg-type]
-            if after.auto:
-                description["auto"] = [{"card": str(c), "from": where, "to": "foundation"} for c, where in after.auto]
-        return description
-
-    def click_choices(self) -> list[dict[str, Any]]:
-        """Legal moves for click-to-move: the foundation first, then a column with cards,
-        then an empty column, then a free cell."""
-
-        def rank(move: FreeCellMove) -> int:
-            if move.target == FOUNDATION:
-                return 0
-            if move.target in COLUMN_DIGITS:
-                return 1 if self.columns[COLUMN_DIGITS.index(move.target)] else 2
-            return 3
-
-        return [self.describe_move(move) for move in sorted(self.legal_moves(), key=rank)]
 
     # -- search ----------------------------------------------------------------------
     @classmethod

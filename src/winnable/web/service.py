@@ -59,6 +59,7 @@ from winnable.web.cache import ByteLRU, deep_size, position_size
 from winnable.web.errors import ApiError, BadRequest, Conflict, Forbidden, NotFound, Unavailable, quote
 from winnable.web.i18n import N_
 from winnable.web.scores import THINK_CHOICES, speed_score
+from winnable.web.views import click_choices, player_view
 
 ServiceError = ApiError  # the name other modules knew
 __all__ = ["GameService", "Positions", "ServiceError", "BadRequest", "Conflict", "NotFound", "Unavailable"]
@@ -307,8 +308,8 @@ def shown(position: Position) -> Shown:
     entry = Shown(
         position,
         status,
-        position.player_view(),
-        position.click_choices() if playing else [],
+        player_view(position),
+        click_choices(position) if playing else [],
         safe_moves_home(position) if playing else [],
         finishing_line(position) if playing else None,
     )

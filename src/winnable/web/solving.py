@@ -45,6 +45,7 @@ from winnable.web.cache import ByteLRU
 from winnable.web.i18n import NP_, N_
 from winnable.web.queue import ANALYSIS, HINT, Expired, SolverQueue
 from winnable.web.service import Snapshot, hides_cards
+from winnable.web.views import describe_move
 
 log = logging.getLogger("winnable.web")
 
@@ -158,7 +159,7 @@ class Solver:
 
 
 def describe(position: Position, notation: str) -> dict[str, Any]:
-    return position.describe_move(position.parse_move(notation))
+    return describe_move(position, position.parse_move(notation))
 
 
 # -- the hints' line ----------------------------------------------------------------------
@@ -204,7 +205,7 @@ def rest_on_line(line: Line | None, game: Snapshot, prefixes: Callable[[int], Po
     for k in range(len(moves) - 1, max(-1, len(moves) - 60), -1):
         before = prefixes(k)
         try:
-            if before.describe_move(before.parse_move(moves[k])).get("to") != "foundation":
+            if describe_move(before, before.parse_move(moves[k])).get("to") != "foundation":
                 return None
         except WinnableError:
             return None
