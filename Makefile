@@ -46,7 +46,7 @@ test: setup system-deps
 # Gather every string players read into the catalogue template and merge it into the
 # French and Dutch catalogues (new strings arrive empty, changed ones fuzzy: translate them;
 # tests/test_i18n.py fails until every entry is translated and none is fuzzy).
-LOCALE_DIR := src/winnable/web/locale
+LOCALE_DIR := src/winnable/web/pages/locale
 messages: setup
 	$(BIN)/pybabel extract -F babel.cfg -k t -k tn:1,2 -k tp:1c,2 -k NP_:1,2 -c "Translators:" \
 		--add-location=file --no-wrap --project=Winnable --copyright-holder="Winnable" \

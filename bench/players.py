@@ -44,20 +44,20 @@ def main(argv: list[str] | None = None) -> None:
     from fastapi.testclient import TestClient
     from sqlalchemy.orm import Session
 
-    from winnable.web.accounts import AccountService
+    from winnable.web.players.accounts import AccountService
     from winnable.web.app import create_app
     from winnable.decks import Deck
-    from winnable.web.daily import name_digest
+    from winnable.web.players.daily import name_digest
     from winnable.storage.engine import utcnow, write_lock
     from winnable.storage.tables import DailyAttempt, DailyDeal, GameRow, User
-    from winnable.web.pool import Found
+    from winnable.web.play.pool import Found
 
     folder = Path(tempfile.mkdtemp(prefix="winnable-bench-players-"))
     app = create_app(f"sqlite:///{folder / 'games.db'}", pool_size=0, pool_background=False, rate_limits=False,
                      allowed_hosts=["testserver"])
     print(f"winnable bench/players.py  (CPU time of this process; python {sys.version.split()[0]})")
 
-    accounts = AccountService(app.state.engine)  # the server's default argon2id parameters
+    accounts = AccountService(app.state.services.engine)  # the server's default argon2id parameters
     accounts.signup("bencher", "correct horse battery")
     median, p90 = cpu_ms(lambda: accounts.hasher.hash("correct horse battery"), 10)
     print(f"argon2id hash (64 MiB, t=3)            median {median:7.2f} ms   p90 {p90:7.2f} ms")
@@ -82,8 +82,8 @@ def main(argv: list[str] | None = None) -> None:
             median, p90 = cpu_ms(lambda: client.get(path), args.requests)
             print(f"{label:38} median {median:7.2f} ms   p90 {p90:7.2f} ms")
 
-        engine = app.state.engine
-        app.state.pool.add(Found("black-hole", 3, ()))
+        engine = app.state.services.engine
+        app.state.services.pool.add(Found("black-hole", 3, ()))
         day = utcnow().date()
         with write_lock(engine), Session(engine) as session, session.begin():
             layout = str(Deck.of_deal(3))  # a Daily is a deck order (here deal 3's, known to win)

@@ -137,7 +137,7 @@ class Player:
         self.searches = 0
 
     def position(self):
-        return self.client.app.state.games.positions.after(self.state["game"], self.state["deal"], self.state["moves"]).to_text()
+        return self.client.app.state.services.games.positions.after(self.state["game"], self.state["deal"], self.state["moves"]).to_text()
 
     def http(self) -> httpx.AsyncClient:
         return httpx.AsyncClient(transport=httpx.ASGITransport(app=self.client.app), base_url=SITE, headers={"Origin": SITE})
@@ -215,11 +215,11 @@ def test_the_line_is_shared_by_workers_and_survives_a_restart(db_url):
     with make_client(db_url) as restarted:
         hint = restarted.get(f"/api/games/{game_id}/hint").json()
         assert hint["cached"] is True and hint["line_length"] <= half
-        assert restarted.app.state.solver.searches == 0
+        assert restarted.app.state.services.solver.searches == 0
         player.client = restarted
         player.follow()
         player.check()
-        assert restarted.app.state.solver.searches == 0
+        assert restarted.app.state.services.solver.searches == 0
 
 
 def test_a_hint_from_the_kept_line_costs_no_solver_quota(db_url):
@@ -242,10 +242,10 @@ def test_analysis_uses_the_kept_line(db_url):
         player = Player(client, "penguin", 778607)
         for _ in range(15):
             player.step()
-        searches = client.app.state.solver.searches
+        searches = client.app.state.services.solver.searches
         report = client.get(f"/api/games/{player.state['id']}/analysis").json()
         assert report["verdict"] == "won" and report["checked"][0]["cached"] is True
-        assert client.app.state.solver.searches == searches
+        assert client.app.state.services.solver.searches == searches
 
 
 # -- held-out deals, every family ---------------------------------------------------------------

@@ -25,11 +25,11 @@ from fastapi.testclient import TestClient  # noqa: E402
 
 from js_strings import literals, translated, unescape  # noqa: E402
 from winnable.games import game_class, game_ids  # noqa: E402
-from winnable.web import i18n  # noqa: E402
+from winnable.web.pages import i18n  # noqa: E402
 from winnable.web.app import create_app  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
-WEB = ROOT / "src" / "winnable" / "web"
+WEB = ROOT / "src" / "winnable" / "web" / "pages"
 LOCALES = [locale for locale in i18n.LOCALES if locale != i18n.DEFAULT_LOCALE]
 
 # Names that are the same in every language: the site, the games (the seeds keep them in

@@ -39,7 +39,7 @@ def make_client(url, **settings) -> TestClient:
 
 
 def stored_games(client) -> int:
-    return client.app.state.games.count()
+    return client.app.state.services.games.store.count()
 
 
 @pytest.fixture
@@ -348,7 +348,7 @@ def test_games_survive_a_server_restart(db_url):
             play(first, game["id"], move)
         first.post(f"/api/games/{game['id']}/undo", json={})
         lost = lose(first, new_game(first, 2))
-    first.app.state.engine.dispose()
+    first.app.state.services.engine.dispose()
     with make_client(db_url) as second:  # a new app, a new process's worth of memory
         state = second.get(f"/api/games/{game['id']}").json()
         assert state["moves"] == ["KH", "AD"] and state["undo_left"] == 0
@@ -455,11 +455,11 @@ def test_winnable_mode_is_409_at_once_when_no_deal_is_proved(client):
     response = client.post("/api/games", json={"game": "black-hole", "winnable": True})
     assert response.status_code == 409 and response.json()["code"] == "no_winnable_deal"
     assert "Black Hole" in response.json()["detail"]
-    assert stored_games(client) == 0 and client.app.state.solver.searches == 0  # no search ran
+    assert stored_games(client) == 0 and client.app.state.services.solver.searches == 0  # no search ran
 
 
 def test_winnable_mode_deals_a_proved_deal_with_its_proof(client):
-    assert client.app.state.pool.fill("black-hole", 1) == 1
+    assert client.app.state.services.pool.fill("black-hole", 1) == 1
     response = client.post("/api/games", json={"game": "black-hole", "winnable": True})
     state = response.json()
     assert response.headers["x-winnable-source"] == "pool" and state["winnable_deal"] is True
@@ -473,7 +473,7 @@ def test_winnable_mode_deals_a_proved_deal_with_its_proof(client):
 
 
 def test_winnable_mode_takes_deals_from_the_pool(client):
-    pool = client.app.state.pool
+    pool = client.app.state.services.pool
     assert pool.fill("black-hole", 2) == 2
     assert pool.ready("black-hole") == 2
     deals = set()
@@ -489,7 +489,7 @@ def test_winnable_mode_takes_deals_from_the_pool(client):
 def test_the_background_filler_fills_the_pool(db_url):
     with make_client(db_url, pool_background=True, pool_size=3, pool_seconds=1.0) as client:
         deadline = time.monotonic() + 60
-        pool = client.app.state.pool
+        pool = client.app.state.services.pool
         while pool.ready("black-hole") < 3 and time.monotonic() < deadline:
             time.sleep(0.1)
         assert pool.ready("black-hole") == 3 and pool.filling
@@ -535,8 +535,8 @@ def test_settings_from_the_environment(monkeypatch):
 def test_the_pool_pauses_a_game_whose_deals_are_never_proved(db_url):
     from winnable.storage.engine import make_engine
     from winnable.storage.migrate import migrate
-    from winnable.web.pool import PoolSettings, WinnablePool
-    from winnable.web.solving import Solver
+    from winnable.web.play.pool import PoolSettings, WinnablePool
+    from winnable.web.play.solving import Solver
 
     engine = make_engine(db_url)
     migrate(engine)
@@ -607,6 +607,56 @@ def test_serve_with_a_bad_database_says_why(url, words, capsys):
         run("127.0.0.1", 0, url)
     assert stop.value.code == 2
     assert words in capsys.readouterr().err
+
+
+def test_serve_hands_the_app_one_settings_object_and_leaves_the_environment_alone(tmp_path, monkeypatch):
+    """`winnable serve`'s flags become fields of the one Settings object the app is built
+    with; nothing is written to WINNABLE_* variables behind the app's back."""
+    import os
+
+    import uvicorn
+
+    import winnable.web.app as web_app
+    from winnable.web import run
+    from winnable.web.settings import Settings
+
+    made: dict = {}
+
+    def build(url, settings=None, **overrides):
+        made["url"], made["settings"] = url, settings
+        return "app"
+
+    monkeypatch.setattr(web_app, "create_app", build)
+    monkeypatch.setattr(uvicorn, "run", lambda app, **options: made.setdefault("served", app))
+    for name in ("WINNABLE_DATABASE", "WINNABLE_ALLOWED_HOSTS", "WINNABLE_METRICS"):
+        monkeypatch.delenv(name, raising=False)
+    before = {name: value for name, value in os.environ.items() if name.startswith("WINNABLE_")}
+    url = f"sqlite:///{tmp_path / 'served.db'}"
+    run("127.0.0.1", 0, url, allowed_hosts=["games.example.org"], metrics=True)
+    assert made["served"] == "app" and made["url"] == url
+    settings = made["settings"]
+    assert isinstance(settings, Settings)
+    assert settings.database_url == url and settings.allowed_hosts == ["games.example.org"] and settings.metrics
+    assert {name: value for name, value in os.environ.items() if name.startswith("WINNABLE_")} == before
+
+
+def test_workers_get_the_settings_object_serve_made(tmp_path, monkeypatch):
+    import uvicorn
+
+    import winnable.web.app as web_app
+    from winnable.web import run
+    from winnable.web.settings import SETTINGS_VARIABLE
+
+    started: dict = {}
+    monkeypatch.setattr(uvicorn, "run", lambda app, **options: started.update(app=app, workers=options.get("workers")))
+    monkeypatch.setenv(SETTINGS_VARIABLE, "")  # restored (removed) after the test: run() sets it
+    url = f"sqlite:///{tmp_path / 'served.db'}"
+    run("127.0.0.1", 0, url, workers=2, allowed_hosts=["games.example.org"])
+    assert started == {"app": "winnable.web.app:app_from_env", "workers": 2}
+    made: dict = {}
+    monkeypatch.setattr(web_app, "create_app", lambda url, settings=None: made.update(url=url, settings=settings))
+    web_app.app_from_env()  # what each worker process runs
+    assert made["url"] == url and made["settings"].allowed_hosts == ["games.example.org"]
 
 
 def test_an_engine_failure_is_an_unknown_verdict_not_a_500(client, monkeypatch):

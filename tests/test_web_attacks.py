@@ -115,7 +115,7 @@ def test_a_full_solver_queue_answers_503_at_once(db_url, slow_engine):
 def test_the_queue_serves_clients_in_turn():
     import asyncio
 
-    from winnable.web.queue import SolverQueue
+    from winnable.web.play.queue import SolverQueue
 
     queue = SolverQueue(workers=1, max_waiting=20, per_client=10)
     order: list[str] = []
@@ -150,7 +150,7 @@ def test_a_winnable_storm_on_a_preset_without_proved_deals(db_url):
         codes.append(storm.post("/api/games", json={"game": "penguin-0", "winnable": True}).status_code)
     cpu = time.process_time() - started
     assert codes[:20] == [409] * 20 and set(codes[20:]) == {429}
-    assert app.state.solver.searches == 0 and len(app.state.solver.cache) == 0  # no search, no cache junk
+    assert app.state.services.solver.searches == 0 and len(app.state.services.solver.cache) == 0  # no search, no cache junk
     assert cpu < 2.0  # 40 refusals, not 40 searches
     other = client_at(app, "10.0.3.1")
     assert other.post("/api/games", json={"game": "black-hole", "deal": 5}).status_code == 201
@@ -163,14 +163,14 @@ def test_a_winnable_storm_on_a_preset_without_proved_deals(db_url):
 def test_a_10000_move_game_costs_a_few_megabytes(db_url):
     """A card moved back and forth (FreeCell deal 6: column 2 to 5 and back)."""
     app = make_app(db_url, rate_limits=False)
-    games = app.state.games
+    games = app.state.services.games
     state = games.create("freecell", 6)
     game_id = state["id"]
-    start = games.snapshot(game_id).position
+    start = games.store.snapshot(game_id).position
     there, back = "25", "52"
     assert start.play(there).play(back).to_text() == start.to_text()
     # 9,960 moves written at once, as if played; the last forty through the service
-    with app.state.engine.begin() as connection:
+    with app.state.services.engine.begin() as connection:
         from winnable.storage.tables import GameRow
 
         connection.execute(GameRow.__table__.update().where(GameRow.__table__.c.id == game_id)
@@ -188,12 +188,12 @@ def test_a_10000_move_game_costs_a_few_megabytes(db_url):
     tracemalloc.stop()
     grown = sum(stat.size_diff for stat in after.compare_to(before, "filename"))
     assert grown < 8 << 20, f"{grown / 1e6:.1f} MB"
-    assert app.state.games.positions.cache.bytes < 8 << 20
+    assert app.state.services.games.positions.cache.bytes < 8 << 20
 
 
 def test_caches_stay_within_their_byte_budgets(db_url):
     app = make_app(db_url, rate_limits=False, position_cache_mb=1)
-    games = app.state.games
+    games = app.state.services.games
     for deal in range(1, 120):
         state = games.create("black-widow", deal)
         for choice in state["legal"][:3]:
@@ -219,7 +219,7 @@ def test_large_bodies_are_refused_before_they_are_read(db_url):
 
     streamed = client.post("/api/games", content=chunks(), headers={"Content-Type": "application/json"})
     assert streamed.status_code == 413 and streamed.json()["code"] == "body_too_large"
-    assert app.state.games.count() == 0
+    assert app.state.services.games.store.count() == 0
 
 
 def test_large_headers_are_refused(db_url):
@@ -368,7 +368,7 @@ def test_reading_any_point_of_a_long_game_replays_a_few_hundred_moves_at_most(mo
     """A client stepping at random through a 10,000-move game (GET position?at=k) costs
     each time at most the replay from the nearest checkpoint, not the whole game."""
     from winnable.freecell import FreeCell
-    from winnable.web.service import CHECKPOINT, Positions
+    from winnable.web.play.positions import CHECKPOINT, Positions
 
     moves = ["25", "52"] * 5000
     positions = Positions()

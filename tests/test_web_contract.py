@@ -15,8 +15,8 @@ from fastapi.testclient import TestClient  # noqa: E402
 
 from winnable.deals import MAX_DEAL  # noqa: E402
 from winnable.web.app import create_app  # noqa: E402
-from winnable.web.scores import THINK_CHOICES  # noqa: E402
-from winnable.web.service import MAX_MOVES  # noqa: E402
+from winnable.web.play.scores import THINK_CHOICES  # noqa: E402
+from winnable.web.play.lookup import MAX_MOVES  # noqa: E402
 
 SITE = "http://testserver"
 

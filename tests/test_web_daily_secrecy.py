@@ -27,7 +27,7 @@ from winnable.games import game_class, game_ids  # noqa: E402
 from winnable.storage.engine import utcnow  # noqa: E402
 from winnable.storage.tables import DailyAttempt  # noqa: E402
 from winnable.web.app import create_app  # noqa: E402
-from winnable.web.pool import Found  # noqa: E402
+from winnable.web.play.pool import Found  # noqa: E402
 
 SITE = "http://testserver"
 PASSWORD = "correct horse battery"
@@ -56,9 +56,9 @@ def app(db_url):
     app = create_app(db_url, pool_background=False, pool_size=0, allowed_hosts=["testserver"], rate_limits=False,
                      argon2_memory_kib=1024, argon2_time_cost=1)
     for game, deal in PROVED.items():
-        app.state.pool.add(Found(game, deal, ()))
+        app.state.services.pool.add(Found(game, deal, ()))
     yield app
-    app.state.engine.dispose()
+    app.state.services.engine.dispose()
 
 
 def browser(app) -> TestClient:
@@ -74,7 +74,7 @@ def signup(client, name="ada"):
 def todays_deck(app, game: str) -> Deck:
     """The cards of today's Daily of ``game`` in dealing order, from the server's own
     record (a deck order; a number's order if the Daily is a number)."""
-    source = app.state.daily.deal_of(game, utcnow().date())
+    source = app.state.services.daily.deal_of(game, utcnow().date())
     return source if isinstance(source, Deck) else Deck.of_deal(source, game_class(game).decks)
 
 
@@ -156,7 +156,7 @@ def test_no_deal_number_of_any_game_opens_the_dailys_cards_for_the_solver(app, d
 def test_the_dailys_cards_are_no_deal_number_within_reach(app):
     """The Daily's deck order is none of the deals a search would try first: Microsoft's
     original 32,000 (PySolFC's and Microsoft's numbers agree there), nor the pool's."""
-    if app.state.engine.dialect.name != "sqlite":
+    if app.state.services.engine.dialect.name != "sqlite":
         pytest.skip("the cards do not depend on the database (and the 32,000 shuffles take seconds)")
     with browser(app) as player:
         signup(player)
@@ -210,13 +210,13 @@ def test_an_account_made_again_with_the_same_name_gets_no_second_attempt(app):
         assert other.get("/api/daily/other-game").status_code == 404
     board = TestClient(app, base_url=SITE).get("/api/daily/black-hole/leaderboard").json()
     assert board["players"] == 2 and [entry["player"] for entry in board["entries"]].count(None) == 1
-    with Session(app.state.engine) as session:
+    with Session(app.state.services.engine) as session:
         assert session.scalar(select(func.count()).select_from(DailyAttempt)) == 2
 
 
 def test_the_name_plays_again_the_next_day(app):
     clock = type("Clock", (), {"at": utcnow(), "__call__": lambda self: self.at})()
-    app.state.games.clock = clock
+    app.state.services.games.clock = clock
     with browser(app) as first:
         signup(first, "ada")
         assert first.get("/api/daily/black-hole").status_code == 200
@@ -233,7 +233,7 @@ def test_attempts_made_before_deck_orders_keep_one_attempt_per_name(tmp_path):
     import sqlalchemy as sa
     from alembic import command
 
-    from winnable.web.daily import name_digest
+    from winnable.web.players.daily import name_digest
     from winnable.storage.engine import make_engine
     from winnable.storage.migrate import alembic_config, migrate
     from winnable.storage.tables import DailyDeal
@@ -269,8 +269,8 @@ def test_a_game_whose_draws_find_no_win_has_no_daily_and_draws_once(app):
     """Penguin without free cells: every order drawn is lost, so no Daily (409
     ``daily_unavailable``), and the draw is not run again at each request."""
     calls = []
-    real = app.state.daily.draw
-    app.state.daily.draw = lambda game: calls.append(game) or real(game)
+    real = app.state.services.daily.draw
+    app.state.services.daily.draw = lambda game: calls.append(game) or real(game)
     with browser(app) as player:
         signup(player)
         for _ in range(3):

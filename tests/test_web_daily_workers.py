@@ -33,8 +33,8 @@ from winnable.decks import Deck  # noqa: E402
 from winnable.storage.engine import make_engine  # noqa: E402
 from winnable.storage.migrate import migrate  # noqa: E402
 from winnable.storage.tables import DailyAttempt, DailyDeal, GameRow  # noqa: E402
-from winnable.web.pool import Found, WinnablePool  # noqa: E402
-from winnable.web.solving import Solver  # noqa: E402
+from winnable.web.play.pool import Found, WinnablePool  # noqa: E402
+from winnable.web.play.solving import Solver  # noqa: E402
 from winnable.web.views import player_view  # noqa: E402
 
 PLAYERS = 12

@@ -22,10 +22,10 @@ from winnable.blackhole import BlackHole  # noqa: E402
 from winnable.games import game_class  # noqa: E402
 from winnable.storage.engine import utcnow  # noqa: E402
 from winnable.storage.tables import DailyAttempt, DailyDeal, GameRow, SessionRow, User  # noqa: E402
-from winnable.web.accounts import COOKIE  # noqa: E402
+from winnable.web.players.accounts import COOKIE  # noqa: E402
 from winnable.web.app import create_app  # noqa: E402
-from winnable.web.daily import draw_layout  # noqa: E402
-from winnable.web.pool import Found  # noqa: E402
+from winnable.web.players.daily import draw_layout  # noqa: E402
+from winnable.web.play.pool import Found  # noqa: E402
 from winnable.web.views import player_view  # noqa: E402
 
 SITE = "http://testserver"
@@ -54,7 +54,7 @@ def seeded_draws(app, seed=3):
         decks[game] = draw_layout(game_class(game), random.Random(f"{seed}:{game}"))
         return decks[game]
 
-    app.state.daily.draw = draw
+    app.state.services.daily.draw = draw
     app.state.decks = decks
     deck = draw("black-hole")
     app.state.line = [str(move) for move in solve(BlackHole.from_deck(deck), Budget(seconds=10)).line]
@@ -66,9 +66,9 @@ def app(sqlite_and_postgres_url):
     """The app on SQLite, then on PostgreSQL (each test runs on both)."""
     app = make_app(sqlite_and_postgres_url)
     line = solve(BlackHole.deal(DAILY_DEAL), Budget(seconds=10)).line
-    app.state.pool.add(Found("black-hole", DAILY_DEAL, tuple(str(move) for move in line)))
+    app.state.services.pool.add(Found("black-hole", DAILY_DEAL, tuple(str(move) for move in line)))
     yield seeded_draws(app)
-    app.state.engine.dispose()
+    app.state.services.engine.dispose()
 
 
 @pytest.fixture
@@ -82,12 +82,12 @@ def now(app):
             return self.at
 
     clock = Clock()
-    app.state.games.clock = clock
+    app.state.services.games.clock = clock
     return clock
 
 
 def count(app, model, *where) -> int:
-    with Session(app.state.engine) as session:
+    with Session(app.state.services.engine) as session:
         return session.scalar(select(func.count()).select_from(model).where(*where)) or 0
 
 
@@ -136,7 +136,7 @@ def test_sign_up_in_and_out_with_a_session_cookie(app):
         response = client.post("/api/auth/login", json={"name": "ADA", "password": PASSWORD})
         assert response.status_code == 200 and response.json()["name"] == "ada"
     with browser(app, "https://testserver") as secure:
-        app.state.settings.allowed_hosts  # the same host, over HTTPS
+        app.state.services.settings.allowed_hosts  # the same host, over HTTPS
         response = secure.post("/api/auth/login", json={"name": "ada", "password": PASSWORD})
         assert response.status_code == 200 and "secure" in response.headers["set-cookie"].lower()
 
@@ -144,7 +144,7 @@ def test_sign_up_in_and_out_with_a_session_cookie(app):
 def test_the_password_is_kept_as_an_argon2id_hash_only(app):
     with browser(app) as client:
         signup(client)
-    with Session(app.state.engine) as session:
+    with Session(app.state.services.engine) as session:
         user = session.scalars(select(User)).one()
         assert user.password_hash.startswith("$argon2id$") and PASSWORD not in user.password_hash
         token_digests = session.scalars(select(SessionRow.id)).all()
@@ -207,7 +207,7 @@ def test_a_session_cookie_from_before_sign_in_is_worthless_after_it(app):
 def test_a_worker_trusts_a_guest_session_for_seconds_and_a_players_not_at_all(app, monkeypatch):
     """Another worker deleting a session (here: the database directly) stops a player's
     at once, a guest's once this worker's few seconds of trust are over."""
-    import winnable.web.accounts as accounts_module
+    import winnable.web.players.accounts as accounts_module
 
     clock = [1000.0]
     monkeypatch.setattr(accounts_module.time, "monotonic", lambda: clock[0])
@@ -216,7 +216,7 @@ def test_a_worker_trusts_a_guest_session_for_seconds_and_a_players_not_at_all(ap
         signup(player)
         assert guest.get("/api/auth/me").json()["guest"] is True
         assert player.get("/api/auth/me").json()["signed_in"] is True
-        with Session(app.state.engine) as session, session.begin():
+        with Session(app.state.services.engine) as session, session.begin():
             session.query(SessionRow).delete()
         assert player.get("/api/auth/me").json()["signed_in"] is False
         assert guest.get("/api/auth/me").json()["guest"] is True
@@ -272,7 +272,7 @@ def test_any_printable_password_is_a_password_and_stays_a_hash(app):
         assert client.post("/api/auth/logout", json={}).status_code == 200
         assert client.post("/api/auth/login", json={"name": "ada", "password": "' OR 1=1 --"}).status_code == 401
         assert client.post("/api/auth/login", json={"name": "ada", "password": sql}).status_code == 200
-    with Session(app.state.engine) as session:
+    with Session(app.state.services.engine) as session:
         assert sql not in session.scalars(select(User.password_hash)).one()
 
 
@@ -551,7 +551,7 @@ def test_your_games_lists_an_accounts_games_to_it_only(app):
 
 
 def test_a_penguin_daily_ranks_by_partial_score(app, now):
-    app.state.pool.add(Found("penguin", 1, ()))
+    app.state.services.pool.add(Found("penguin", 1, ()))
     with browser(app) as ada, browser(app) as bob:
         signup(ada, "ada")
         signup(bob, "bob")

@@ -39,7 +39,7 @@ def test_play_undo_and_restart_on_postgres(postgres_url):
         deal = 10**20 - 1
         big = client.post("/api/games", json={"game": "black-hole", "deal": deal}).json()
         assert client.get(f"/api/games/{big['id']}").json()["deal"] == deal
-    client.app.state.engine.dispose()
+    client.app.state.services.engine.dispose()
     with client_for(postgres_url) as again:  # a restarted server finds everything
         state = again.get(f"/api/games/{game['id']}").json()
         assert state["moves"] == [] and state["undo_left"] == 0
@@ -61,7 +61,7 @@ def test_concurrent_moves_on_postgres_are_serialised(postgres_url):
 
 def test_winnable_pool_and_analysis_on_postgres(postgres_url):
     with client_for(postgres_url) as client:
-        pool = client.app.state.pool
+        pool = client.app.state.services.pool
         before = pool.ready("black-hole")
         assert pool.fill("black-hole", 2) == 2 and pool.ready("black-hole") == before + 2
         state = client.post("/api/games", json={"game": "black-hole", "winnable": True}).json()
@@ -91,7 +91,7 @@ def test_the_background_filler_works_on_postgres(postgres_url):
 
     with client_for(postgres_url, pool_background=True, pool_size=3, pool_seconds=1.0) as client:
         deadline = time.monotonic() + 60
-        pool = client.app.state.pool
+        pool = client.app.state.services.pool
         while pool.ready("black-hole") < 3 and time.monotonic() < deadline:
             time.sleep(0.1)
         assert pool.ready("black-hole") >= 3

@@ -18,7 +18,7 @@ from sqlalchemy.orm import Session  # noqa: E402
 
 from winnable.storage.engine import utcnow  # noqa: E402
 from winnable.storage.tables import GameRow, SessionRow, User  # noqa: E402
-from winnable.web.accounts import COOKIE, digest  # noqa: E402
+from winnable.web.players.accounts import COOKIE, digest  # noqa: E402
 from winnable.web.app import create_app  # noqa: E402
 
 SITE = "http://testserver"
@@ -40,7 +40,7 @@ def client_at(app, address: str) -> TestClient:
 
 
 def rows(app, model) -> int:
-    with Session(app.state.engine) as session:
+    with Session(app.state.services.engine) as session:
         return session.scalar(select(func.count()).select_from(model)) or 0
 
 
@@ -100,7 +100,7 @@ def test_a_guest_session_is_made_with_the_first_game_and_kept_for_the_next(db_ur
         assert second.status_code == 201 and guest.cookies[COOKIE] == token
         assert rows(app, SessionRow) == 1
         assert guest.get("/api/auth/me").json()["guest"] is True
-    with Session(app.state.engine) as session:
+    with Session(app.state.services.engine) as session:
         assert set(session.scalars(select(GameRow.guest))) == {digest(token)}
         (expires,) = session.scalars(select(SessionRow.expires_at)).all()
     left = expires.replace(tzinfo=dt.timezone.utc) - utcnow()
@@ -111,7 +111,7 @@ def test_the_guest_sessions_lifetime_is_a_setting(db_url):
     app = make_app(db_url, rate_limits=False, guest_days=2)
     with client_at(app, "10.0.0.1") as guest:
         guest.post("/api/games", json={"game": "black-hole", "deal": 2})
-    with Session(app.state.engine) as session:
+    with Session(app.state.services.engine) as session:
         (expires,) = session.scalars(select(SessionRow.expires_at)).all()
     assert expires.replace(tzinfo=dt.timezone.utc) - utcnow() <= dt.timedelta(days=2)
 
@@ -119,7 +119,7 @@ def test_the_guest_sessions_lifetime_is_a_setting(db_url):
 def add_session(app, key: str, *, user_id=None, age: dt.timedelta = dt.timedelta(0),
                 left: dt.timedelta = dt.timedelta(days=1), game: bool = False) -> None:
     now = utcnow()
-    with Session(app.state.engine) as session, session.begin():
+    with Session(app.state.services.engine) as session, session.begin():
         session.add(SessionRow(id=key, user_id=user_id, created_at=now - age, seen_at=now - age, expires_at=now + left))
         if game:
             session.add(GameRow(id=f"g-{key}", game="black-hole", deal="2", undo_mode="unlimited", guest=key))
@@ -127,7 +127,7 @@ def add_session(app, key: str, *, user_id=None, age: dt.timedelta = dt.timedelta
 
 def test_expired_and_empty_guest_sessions_are_purged_in_batches(db_url):
     app = make_app(db_url, rate_limits=False)
-    with Session(app.state.engine) as session, session.begin():
+    with Session(app.state.services.engine) as session, session.begin():
         session.add(User(id=1, name="ada", name_key="ada", password_hash="x", created_at=utcnow()))
     day = dt.timedelta(days=1)
     for k in range(7):  # expired guests (with a game or not) and an expired player's session
@@ -138,9 +138,9 @@ def test_expired_and_empty_guest_sessions_are_purged_in_batches(db_url):
     add_session(app, "empty-new")  # a minute old: its game may be on its way
     add_session(app, "guest", age=100 * day, game=True)
     add_session(app, "player", user_id=1)
-    gone = app.state.accounts.purge(batch=3, pause=0)
+    gone = app.state.services.accounts.purge(batch=3, pause=0)
     assert gone == 13
-    with Session(app.state.engine) as session:
+    with Session(app.state.services.engine) as session:
         assert set(session.scalars(select(SessionRow.id))) == {"empty-new", "guest", "player"}
         assert session.scalar(select(func.count()).select_from(GameRow)) == 5  # games stay, reached by their ids
 
@@ -153,4 +153,4 @@ def test_the_server_purges_in_the_background(db_url):
         while rows(app, SessionRow) and time.monotonic() < deadline:
             time.sleep(0.05)
         assert rows(app, SessionRow) == 0
-    assert not app.state.purger.running
+    assert not app.state.services.purger.running

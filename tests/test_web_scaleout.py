@@ -43,16 +43,16 @@ def test_the_pool_filler_runs_once_per_database_and_moves_on_when_its_server_sto
     first, second = pool_app(url), pool_app(url)
     with TestClient(first), TestClient(second):
         deadline = time.monotonic() + 20
-        while not (first.state.pool.filling or second.state.pool.filling) and time.monotonic() < deadline:
+        while not (first.state.services.pool.filling or second.state.services.pool.filling) and time.monotonic() < deadline:
             time.sleep(0.05)
         time.sleep(1.0)  # both have tried for the lease by now
-        assert [first.state.pool.filling, second.state.pool.filling].count(True) == 1
-        holder, other = (first, second) if first.state.pool.filling else (second, first)
-        holder.state.pool.stop()  # this server goes away: it gives the lease up
+        assert [first.state.services.pool.filling, second.state.services.pool.filling].count(True) == 1
+        holder, other = (first, second) if first.state.services.pool.filling else (second, first)
+        holder.state.services.pool.stop()  # this server goes away: it gives the lease up
         deadline = time.monotonic() + 20
-        while not other.state.pool.filling and time.monotonic() < deadline:
+        while not other.state.services.pool.filling and time.monotonic() < deadline:
             time.sleep(0.05)
-        assert other.state.pool.filling and not holder.state.pool.filling
+        assert other.state.services.pool.filling and not holder.state.services.pool.filling
 
 
 # -- winnable serve --workers 2 -------------------------------------------------------------

@@ -50,7 +50,7 @@ def checked(client, spec: dict, method: str, path: str, **kwargs):
 
 def test_a_games_responses_match_their_schemas(client, spec):
     app = client.app
-    assert app.state.pool.fill("black-hole", 1) == 1
+    assert app.state.services.pool.fill("black-hole", 1) == 1
     checked(client, spec, "GET", "/api/catalog")
     checked(client, spec, "GET", "/api/health")
     checked(client, spec, "GET", "/api/csrf")
@@ -79,11 +79,11 @@ def test_a_games_responses_match_their_schemas(client, spec):
 
 
 def test_game_states_are_exactly_what_their_model_writes(client):
-    """The hot routes write the game state themselves (winnable.web.responses.StateJSON),
+    """The hot routes write the game state themselves (winnable.web.models.responses.StateJSON),
     not through their response_model: the bytes must be the model's own, field for
     field and number for number (``0.0``, not ``0``), for every route that answers a
     state, plain and timed games, after moves, an undo, a restart and a loss."""
-    from winnable.web.schemas import GameState
+    from winnable.web.models.schemas import GameState
 
     def same(response, status=200):
         assert response.status_code == status, response.text

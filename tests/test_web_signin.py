@@ -183,7 +183,7 @@ def test_a_password_with_nothing_visible_is_refused_with_a_reason(tmp_path, pass
         assert refused.status_code == 422
         assert refused.json()["code"] == "blank_password"
         assert refused.json()["detail"] == "een wachtwoord heeft minstens één zichtbaar teken nodig, niet alleen spaties of onzichtbare tekens"
-    with Session(app.state.engine) as session:
+    with Session(app.state.services.engine) as session:
         assert session.scalars(select(User)).all() == []
 
 
@@ -205,13 +205,13 @@ def test_passwords_are_compared_in_nfkc(tmp_path, signed_up, signed_in):
 def old_account(app, password: str) -> None:
     """An account as the server before NFKC stored it: the hash of the password as typed."""
     hasher = PasswordHash((Argon2Hasher(time_cost=1, memory_cost=1024),))
-    with Session(app.state.engine) as session, session.begin():
+    with Session(app.state.services.engine) as session, session.begin():
         session.add(User(name="ada", name_key="ada", password_hash=hasher.hash(password), password_nfkc=False,
                          created_at=utcnow()))
 
 
 def stored(app) -> tuple[str, bool]:
-    with Session(app.state.engine) as session:
+    with Session(app.state.services.engine) as session:
         user = session.scalars(select(User)).one()
         return user.password_hash, user.password_nfkc
 
@@ -248,7 +248,7 @@ def test_sign_in_checks_one_hash_whatever_the_form(tmp_path, monkeypatch):
     with browser(app) as client:
         signup(client)
         calls = []
-        hasher = app.state.accounts.hasher
+        hasher = app.state.services.accounts.hasher
         real = hasher.verify_and_update
         monkeypatch.setattr(hasher, "verify_and_update", lambda *args: calls.append(1) or real(*args))
         for guess in ["ｇｕｅｓｓ ｏｎｅ ｔｗｏ", "guess one two", "cafe\u0301 au lait"]:
@@ -284,5 +284,5 @@ def test_accounts_of_a_database_from_before_nfkc_sign_in_after_the_upgrade(tmp_p
         for name, password in accounts:
             assert login(client, name, password).status_code == 200
         assert login(client, "bob", "full width pass").status_code == 200  # rehashed in NFKC at the first sign-in
-    with Session(app.state.engine) as session:
+    with Session(app.state.services.engine) as session:
         assert set(session.scalars(select(User.password_nfkc))) == {True}

@@ -20,7 +20,7 @@ from fastapi.testclient import TestClient  # noqa: E402
 from winnable.blackhole import BlackHole  # noqa: E402
 from winnable.web.app import create_app  # noqa: E402
 from winnable.web.errors import TooManyRequests, Unavailable  # noqa: E402
-from winnable.web.queue import SolverQueue  # noqa: E402
+from winnable.web.play.queue import SolverQueue  # noqa: E402
 
 HINT, ANALYSIS = "hint", "analysis"  # the queue's kinds of job
 
@@ -63,7 +63,7 @@ def test_forty_addresses_looping_analyses_do_not_starve_other_players_hints(tmp_
     app = create_app(f"sqlite:///{tmp_path / 'games.db'}", pool_size=0, pool_background=False,
                      allowed_hosts=["testserver"], rate_limits=False, solver_threads=2,
                      argon2_memory_kib=1024, argon2_time_cost=1)
-    queue = app.state.queue
+    queue = app.state.services.queue
     attackers = [client_at(app, f"10.66.{k // 200}.{k % 200 + 1}") for k in range(40)]
     games = [attacker.post("/api/games", json={"game": "black-hole", "deal": HELD_DEAL}).json()["id"]
              for attacker in attackers]
@@ -94,7 +94,7 @@ def test_forty_addresses_looping_analyses_do_not_starve_other_players_hints(tmp_
             answers = list(pool.map(play_and_ask, range(9)))
         assert [status for status, _ in answers] == [200] * 9, answers
         assert [hint["verdict"] for _, hint in answers if hint["verdict"] not in ("won", "lost")] == [], answers
-        assert all(hint["seconds"] <= app.state.settings.hint_seconds for _, hint in answers)
+        assert all(hint["seconds"] <= app.state.services.settings.hint_seconds for _, hint in answers)
 
         # what the attackers hold: the guests' share of analyses (8), one worker
         held = queue.stats()
@@ -209,12 +209,12 @@ def test_a_refused_analysis_reads_no_game(tmp_path, gate, monkeypatch):
     player = client_at(app, "10.0.3.1")
     game_id = player.post("/api/games", json={"game": "black-hole", "deal": HELD_DEAL}).json()["id"]
     reads: list[str] = []
-    snapshot = app.state.games.snapshot
-    monkeypatch.setattr(app.state.games, "snapshot", lambda *args: reads.append(args[0]) or snapshot(*args))
+    snapshot = app.state.services.games.store.snapshot
+    monkeypatch.setattr(app.state.services.games.store, "snapshot", lambda *args: reads.append(args[0]) or snapshot(*args))
     held = threading.Thread(target=player.get, args=(f"/api/games/{game_id}/analysis",), kwargs={"params": {"seconds": 5}})
     held.start()
     try:
-        wait_until(lambda: app.state.queue.stats()["running_analyses"] == 1, "the analysis runs")
+        wait_until(lambda: app.state.services.queue.stats()["running_analyses"] == 1, "the analysis runs")
         other = client_at(app, "10.0.3.2")
         refused = other.get(f"/api/games/{game_id}/analysis")
         assert refused.status_code == 503 and refused.json()["code"] == "solver_busy"

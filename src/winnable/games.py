@@ -47,7 +47,7 @@ class Family:
     """A family of games: one rules module (``winnable.<id>``) plays them all.
 
     Its texts are English msgids: the web app shows them translated (``make messages``
-    extracts them with the games' titles, :func:`winnable.web.i18n.extract_game_texts`).
+    extracts them with the games' titles, :func:`winnable.web.pages.i18n.extract_game_texts`).
     """
 
     id: str

@@ -97,8 +97,8 @@ def seed_pool(url: str, games: tuple[str, ...] = ("black-hole",), count: int = 3
     """Prove ``count`` deals of each game winnable and put them in the database's pool."""
     from winnable.storage.engine import make_engine
     from winnable.storage.migrate import migrate
-    from winnable.web.pool import WinnablePool
-    from winnable.web.solving import Solver
+    from winnable.web.play.pool import WinnablePool
+    from winnable.web.play.solving import Solver
 
     engine = make_engine(url)
     migrate(engine)

@@ -14,7 +14,7 @@ from babel.messages.pofile import read_po
 from browser_helpers import open_game, wait_review
 from winnable.games import game_class
 from winnable.solver import Budget, solve
-from winnable.web import i18n
+from winnable.web.pages import i18n
 
 LOCALES = {"fr-FR": "fr", "nl-NL": "nl"}
 NAMES = ["Winnable", "Black Hole", "Black Widow", "Penguin", "Spider", "FreeCell", "Baker's Game", "Eight Off",

@@ -84,7 +84,7 @@ class GameRow(Base):
     """The winning line the hints follow: ``{"from": position text, "moves": [...]}``,
     the position it starts from (in the solver's view: hidden cards included) and its
     moves. Kept with the game so that every worker and server, before and after a
-    restart, gives the next move of the same line (:mod:`winnable.web.solving`); never
+    restart, gives the next move of the same line (:mod:`winnable.web.play.solving`); never
     sent to a client (it would show face-down cards). Not read with the game's other
     columns: only hints and analyses need it."""
     # -- (revision 0008) ------------------------------------------------------------------

@@ -4,6 +4,12 @@ A game is its preset, its deal number and its moves, stored in SQLite (the user'
 folder by default) or any database SQLAlchemy speaks; the server replays the moves with
 the rules, checks every new one, and answers hints and analyses with the engine.
 The JSON API is documented at ``/docs`` on the running server.
+
+The package is in rooms, each folder's ``__init__`` saying what lives there: ``routes/``
+(one router per resource), ``models/`` (the API's JSON), ``players/`` (accounts, the
+Daily, statistics), ``play/`` (games, positions, the solver's answers), ``security/``
+(the gate, CSRF, limits, passwords), ``pages/`` (templates, scripts, languages); at the
+top the wiring: ``app.py``, ``settings.py``, ``deps.py``, ``errors.py``.
 """
 
 from __future__ import annotations
@@ -25,10 +31,10 @@ def run(host: str = "127.0.0.1", port: int = 8000, database: str | None = None, 
     """Migrate the database and serve the app until interrupted, in ``workers`` processes.
 
     Settings come from ``WINNABLE_*`` variables (see :class:`winnable.web.settings.Settings`);
-    the arguments here (``winnable serve``'s flags) win over them, and reach the worker
-    processes through the same variables.
+    the arguments here (``winnable serve``'s flags) win over them. The one
+    :class:`~winnable.web.settings.Settings` object made here is handed to the app (and,
+    serialised whole, to each worker process).
     """
-    import json
     import tempfile
 
     import uvicorn
@@ -37,28 +43,29 @@ def run(host: str = "127.0.0.1", port: int = 8000, database: str | None = None, 
     from winnable.storage.keys import server_key
     from winnable.storage.migrate import migrate
     from winnable.web.protocol import HttpProtocol
-    from winnable.web.settings import LOOPBACK_HOSTS, Settings, problem
+    from winnable.web.settings import LOOPBACK_HOSTS, SETTINGS_VARIABLE, Settings, problem
 
+    overrides: dict = {}
     if database:
-        os.environ["WINNABLE_DATABASE"] = database
+        overrides["database_url"] = database
     if allowed_hosts:
-        os.environ["WINNABLE_ALLOWED_HOSTS"] = json.dumps(allowed_hosts)
+        overrides["allowed_hosts"] = allowed_hosts
     elif "WINNABLE_ALLOWED_HOSTS" not in os.environ:
         if host in ("0.0.0.0", "::", ""):
             print("winnable: note: listening on every address and answering any Host header; "
                   "name the site with --allowed-host NAME (DNS rebinding)", file=sys.stderr)
-            os.environ["WINNABLE_ALLOWED_HOSTS"] = json.dumps(["*"])
+            overrides["allowed_hosts"] = ["*"]
         else:
-            os.environ["WINNABLE_ALLOWED_HOSTS"] = json.dumps(sorted(set(LOOPBACK_HOSTS + [host.strip("[]")])))
+            overrides["allowed_hosts"] = sorted(set(LOOPBACK_HOSTS + [host.strip("[]")]))
     if metrics is not None:
-        os.environ["WINNABLE_METRICS"] = "1" if metrics else "0"
+        overrides["metrics"] = metrics
     try:
-        settings = Settings()
+        settings = Settings(**overrides)  # the flags win over the WINNABLE_* environment
+        url = settings.database_url or default_database_url()
+        settings = settings.with_overrides(database_url=url)
     except Exception as error:
         print(f"winnable: error: {problem(error)}", file=sys.stderr)
         raise SystemExit(2) from None
-    url = settings.database_url or default_database_url()
-    os.environ["WINNABLE_DATABASE"] = url
     shown = url if "@" not in url else url.split("://", 1)[0] + "://...@" + url.rsplit("@", 1)[1]
     try:
         engine = make_engine(url)
@@ -104,5 +111,8 @@ def run(host: str = "127.0.0.1", port: int = 8000, database: str | None = None, 
         folder = tempfile.mkdtemp(prefix="winnable-metrics-")  # the workers' figures, summed at /metrics
         atexit.register(shutil.rmtree, folder, True)
         os.environ["PROMETHEUS_MULTIPROC_DIR"] = folder
+    # Worker processes are started by uvicorn from an import string: the settings object
+    # travels to them whole, serialised in one variable (read back by ``app_from_env``).
+    os.environ[SETTINGS_VARIABLE] = settings.model_dump_json()
     uvicorn.run("winnable.web.app:app_from_env", factory=True, workers=workers, **options)
 

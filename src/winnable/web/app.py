@@ -8,7 +8,7 @@ documented at ``/docs``. The layout follows the FastAPI project template:
 * :mod:`~winnable.web.routes` — one ``APIRouter`` per resource;
 * :mod:`~winnable.web.deps` — what routes depend on, from ``app.state``;
 * :mod:`~winnable.web.errors` — ``{"code", "detail"}`` errors, everywhere;
-* :mod:`~winnable.web.guard` — the gate: sizes, Host, rate limit, JSON and CSRF, headers;
+* :mod:`~winnable.web.security.guard` — the gate: sizes, Host, rate limit, JSON and CSRF, headers;
 * services: :mod:`~.service` (games), :mod:`~.solving` (request-time solving through
   :mod:`~.queue`), :mod:`~.pool` (the background pool of winnable deals), :mod:`~.db`.
 
@@ -27,6 +27,7 @@ from __future__ import annotations
 import contextlib
 import gc
 import logging
+import os
 from typing import Any
 
 import anyio.to_thread
@@ -39,25 +40,27 @@ from starlette.responses import Response
 from winnable.storage.engine import default_database_url, make_engine
 from winnable.storage.keys import server_key
 from winnable.storage.migrate import migrate
-from winnable.web import metrics, schemas
-from winnable.web.accounts import COOKIE, AccountService, digest, plausible_token
-from winnable.web.csrf import CsrfPolicy
-from winnable.web.daily import DailyService
+from winnable.web import metrics
+from winnable.web.models import schemas
+from winnable.web.players.accounts import COOKIE, AccountService, digest, plausible_token
+from winnable.web.security.csrf import CsrfPolicy
+from winnable.web.players.daily import DailyService
 from winnable.web.deps import Services
 from winnable.web.errors import CODES, ApiError, localized, problem_json, problem_response, quote
-from winnable.web.guard import Guard
-from winnable.web.i18n import N_, locale_of
-from winnable.web.pool import PoolSettings, WinnablePool
-from winnable.web.purge import Purger
-from winnable.web.queue import SolverQueue
-from winnable.web.ratelimit import RateLimits
+from winnable.web.security.guard import Guard
+from winnable.web.pages.i18n import N_, locale_of
+from winnable.web.play.pool import PoolSettings, WinnablePool
+from winnable.web.players.purge import Purger
+from winnable.web.play.queue import SolverQueue
+from winnable.web.security.ratelimit import RateLimits
 from winnable.web.routes import ROUTERS
 from winnable.web.routes import solver as solver_routes
 from winnable.web.routes.docs import swagger_files
 from winnable.web.routes.pages import Pages, Static, error_page, wants_html
-from winnable.web.service import GameService, Positions
-from winnable.web.settings import Settings
-from winnable.web.solving import Solver
+from winnable.web.play.games import GameService
+from winnable.web.play.positions import Positions
+from winnable.web.settings import SETTINGS_VARIABLE, Settings
+from winnable.web.play.solving import Solver
 
 log = logging.getLogger("winnable.web")
 
@@ -137,19 +140,8 @@ def create_app(database_url: str | None = None, settings: Settings | None = None
         responses=ERRORS,
         telemetry=None if settings.opentelemetry else {"tracing": False, "metrics": False, "logs": False},
     )
-    app.state.services = Services(settings, engine, games, solver, pool, limits, csrf, accounts, daily)
-    app.state.settings = settings
-    app.state.engine = engine
-    app.state.database_url = url
-    app.state.games = games
-    app.state.queue = queue
-    app.state.solver = solver
-    app.state.pool = pool
-    app.state.limits = limits
-    app.state.csrf = csrf
-    app.state.accounts = accounts
-    app.state.purger = purger
-    app.state.daily = daily
+    # Every service once, on one object (the routes reach it through ``deps``).
+    app.state.services = Services(settings, engine, games, solver, pool, limits, csrf, accounts, daily, queue, purger, url)
 
     add_error_handlers(app)
     for router in ROUTERS:
@@ -175,7 +167,7 @@ def create_app(database_url: str | None = None, settings: Settings | None = None
 
 def session_binding(scope: dict[str, Any]) -> str:
     """CSRF tokens are bound to the session cookie's digest: a token is worth something
-    only with the session it was issued to (see :mod:`winnable.web.csrf`)."""
+    only with the session it was issued to (see :mod:`winnable.web.security.csrf`)."""
     from http.cookies import SimpleCookie
 
     for name, value in scope.get("headers", ()):
@@ -224,7 +216,7 @@ def add_error_handlers(app: FastAPI) -> None:
             400: ("invalid_json", N_("the request body could not be read as JSON")),
             404: ("not_found", N_("no such page or endpoint")),
             405: ("method_not_allowed", N_("{method} is not allowed here", method=request.method[:20])),
-            413: ("body_too_large", N_("the request body is over {n} KiB", n=request.app.state.settings.max_body_bytes // 1024)),
+            413: ("body_too_large", N_("the request body is over {n} KiB", n=request.app.state.services.settings.max_body_bytes // 1024)),
         }.get(error.status_code, (f"http_{error.status_code}", str(error.detail)))
         return problem_response(error.status_code, code, detail, dict(error.headers or {}), locale_of(request))
 
@@ -252,6 +244,10 @@ def sentence(errors: list[dict[str, Any]]) -> str:
 
 
 def app_from_env() -> FastAPI:
-    """The app as ``winnable serve --workers N`` starts it in each worker process: all
-    settings from the ``WINNABLE_*`` environment, which ``serve`` sets from its flags."""
+    """The app as ``winnable serve --workers N`` starts it in each worker process: with the
+    settings object ``serve`` made (passed whole, as JSON), else from ``WINNABLE_*``."""
+    made = os.environ.get(SETTINGS_VARIABLE)
+    if made:
+        settings = Settings.model_validate_json(made)
+        return create_app(settings.database_url, settings)
     return create_app()

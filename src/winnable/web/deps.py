@@ -25,14 +25,16 @@ from fastapi import Depends, Request
 from sqlalchemy.engine import Engine
 from starlette.concurrency import run_in_threadpool
 
-from winnable.web.accounts import COOKIE, AccountService, Viewer
-from winnable.web.csrf import CsrfPolicy
-from winnable.web.daily import DailyService
-from winnable.web.pool import WinnablePool
-from winnable.web.ratelimit import RateLimits, client_key
-from winnable.web.service import GameService
+from winnable.web.players.accounts import COOKIE, AccountService, Viewer
+from winnable.web.security.csrf import CsrfPolicy
+from winnable.web.players.daily import DailyService
+from winnable.web.play.pool import WinnablePool
+from winnable.web.security.ratelimit import RateLimits, client_key
+from winnable.web.play.games import GameService
 from winnable.web.settings import Settings
-from winnable.web.solving import Solver
+from winnable.web.play.queue import SolverQueue
+from winnable.web.play.solving import Solver
+from winnable.web.players.purge import Purger
 
 T = TypeVar("T")
 
@@ -50,6 +52,9 @@ class Services:
     csrf: CsrfPolicy
     accounts: AccountService
     daily: DailyService
+    queue: SolverQueue
+    purger: Purger
+    database_url: str
     extra: dict[str, Any] = field(default_factory=dict)
     """Services of features that come later, by name (until they get a field)."""
 
@@ -59,35 +64,35 @@ async def get_services(request: Request) -> Services:
 
 
 async def get_settings(request: Request) -> Settings:
-    return request.app.state.settings
+    return request.app.state.services.settings
 
 
 async def get_games(request: Request) -> GameService:
-    return request.app.state.games
+    return request.app.state.services.games
 
 
 async def get_solver(request: Request) -> Solver:
-    return request.app.state.solver
+    return request.app.state.services.solver
 
 
 async def get_pool(request: Request) -> WinnablePool:
-    return request.app.state.pool
+    return request.app.state.services.pool
 
 
 async def get_limits(request: Request) -> RateLimits:
-    return request.app.state.limits
+    return request.app.state.services.limits
 
 
 async def get_csrf(request: Request) -> CsrfPolicy:
-    return request.app.state.csrf
+    return request.app.state.services.csrf
 
 
 async def get_accounts(request: Request) -> AccountService:
-    return request.app.state.accounts
+    return request.app.state.services.accounts
 
 
 async def get_daily(request: Request) -> DailyService:
-    return request.app.state.daily
+    return request.app.state.services.daily
 
 
 async def get_viewer(request: Request) -> Viewer:
@@ -95,7 +100,7 @@ async def get_viewer(request: Request) -> Viewer:
     token = request.cookies.get(COOKIE)
     if not token:
         return Viewer()
-    return await database(request.app.state.settings, request.app.state.accounts.viewer, token)
+    return await database(request.app.state.services.settings, request.app.state.services.accounts.viewer, token)
 
 
 async def get_client(request: Request) -> str:
@@ -150,7 +155,7 @@ def caller(limit: str | None = None) -> Callable:
         client = request.client
         key = client_key(client.host if client else None)
         if limit is not None:
-            state.limits.check(limit, key)
+            state.services.limits.check(limit, key)
         return Caller(state.services, await get_viewer(request), key)
 
     dependency.__name__ = f"caller_{limit}" if limit else "caller"
@@ -164,7 +169,7 @@ def rate_limit(name: str) -> Callable:
 
     async def check(request: Request) -> None:
         client = request.client
-        request.app.state.limits.check(name, client_key(client.host if client else None))
+        request.app.state.services.limits.check(name, client_key(client.host if client else None))
 
     check.__name__ = f"rate_limit_{name}"
     return check

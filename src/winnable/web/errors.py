@@ -3,8 +3,8 @@ sentence for the player>"}`` and an HTTP status, everywhere (routes, middleware,
 
 ``code`` never changes once published (clients and translations key on it); ``detail``
 is for people and may be reworded. A refused request changes nothing. ``detail`` is in
-the request's language (:mod:`winnable.web.i18n`): errors raised with an
-:func:`~winnable.web.i18n.N_` message are translated; a sentence the rules wrote in
+the request's language (:mod:`winnable.web.pages.i18n`): errors raised with an
+:func:`~winnable.web.pages.i18n.N_` message are translated; a sentence the rules wrote in
 English (why a move is illegal) is replaced in other languages by the code's sentence.
 
 >>> error = NotFound("no game with id 'x'", code="game_not_found")
@@ -30,7 +30,7 @@ from typing import Any, ClassVar
 
 from starlette.responses import Response
 
-from winnable.web.i18n import DEFAULT_LOCALE, N_, Message, translate
+from winnable.web.pages.i18n import DEFAULT_LOCALE, N_, Message, translate
 
 QUOTE_LIMIT = 40
 """Characters of a bad value quoted back in an error (the rest is cut)."""

@@ -24,7 +24,11 @@ from typing import Annotated, Any
 from pydantic import AliasChoices, Field, field_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
-STATIC = Path(__file__).with_name("static")
+STATIC = Path(__file__).parent / "pages" / "static"
+
+SETTINGS_VARIABLE = "WINNABLE_SERVE_SETTINGS"
+"""Where ``winnable serve --workers N`` puts its settings object (as JSON) for the worker
+processes uvicorn starts; nothing else reads it."""
 
 LOOPBACK_HOSTS = ["localhost", "127.0.0.1", "::1"]
 """The Host names a server on this machine answers by default (DNS rebinding: a page of

@@ -8,7 +8,7 @@ from typing import Any
 from fastapi import APIRouter, Request, Response
 from starlette.concurrency import run_in_threadpool
 
-from winnable.web import schemas
+from winnable.web.models import schemas
 from winnable.web.deps import AccountsDep, ViewerDep
 from winnable.web.routes.auth import clear_session
 

@@ -1,9 +1,9 @@
 """Sign up, sign in, sign out, and who is signed in (``/api/auth/...``).
 
 The session lives in an HttpOnly, ``SameSite=Lax`` cookie (``Secure`` over HTTPS) and in
-the database (see :mod:`winnable.web.accounts`). Signing up or in always starts a new
+the database (see :mod:`winnable.web.players.accounts`). Signing up or in always starts a new
 session: the cookie sent before is worth nothing after, and gives the browser a device
-cookie for the account (:mod:`winnable.web.devices`). A wrong name and a wrong password
+cookie for the account (:mod:`winnable.web.security.devices`). A wrong name and a wrong password
 get the same 401. Sign-in is rate-limited per client address, and per name for browsers
 without a device cookie of the account, per device cookie for those with one (429 with
 ``Retry-After``): guessing from elsewhere locks no owner out of a browser they used.
@@ -16,8 +16,10 @@ from typing import Any
 from fastapi import APIRouter, Depends, Request, Response
 from starlette.concurrency import run_in_threadpool
 
-from winnable.web import devices, i18n, schemas
-from winnable.web.accounts import COOKIE, AccountService, Viewer
+from winnable.web.models import schemas
+from winnable.web.pages import i18n
+from winnable.web.security import devices
+from winnable.web.players.accounts import COOKIE, AccountService, Viewer
 from winnable.web.deps import AccountsDep, ClientDep, LimitsDep, SettingsDep, ViewerDep, database, rate_limit
 from winnable.web.settings import Settings
 

@@ -1,5 +1,5 @@
 """The games the server plays, their titles and summaries in the request's language
-(``?lang=``, the ``lang`` cookie, ``Accept-Language``; see :mod:`winnable.web.i18n`).
+(``?lang=``, the ``lang`` cookie, ``Accept-Language``; see :mod:`winnable.web.pages.i18n`).
 
 >>> from fastapi.testclient import TestClient
 >>> from winnable.web.app import create_app
@@ -15,9 +15,9 @@ from typing import Any
 
 from fastapi import APIRouter, Request, Response
 
-from winnable.web import schemas
-from winnable.web.i18n import VARY, gettext, locale_of
-from winnable.web.service import catalog
+from winnable.web.models import schemas
+from winnable.web.pages.i18n import VARY, gettext, locale_of
+from winnable.web.play.lookup import catalog
 
 router = APIRouter(prefix="/api/catalog", tags=["games"])
 

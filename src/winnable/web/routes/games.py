@@ -2,7 +2,7 @@
 
 Moves are checked by the game's rules; a refused call changes nothing (409 with the
 rules' reason for an illegal move). State-changing calls send a JSON body (``{}`` when
-there is nothing to say) from this site's pages (see :mod:`winnable.web.csrf`).
+there is nothing to say) from this site's pages (see :mod:`winnable.web.security.csrf`).
 """
 
 from __future__ import annotations
@@ -12,20 +12,21 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Depends, Query, Request
 
 from winnable.games import game_class
-from winnable.web import schemas
+from winnable.web.models import schemas
 from winnable.web.deps import Caller, ServicesDep, ViewerDep, caller, database
 from winnable.web.errors import Conflict
-from winnable.web.i18n import N_
-from winnable.web.pool import Found
-from winnable.web.responses import StateJSON
+from winnable.web.pages.i18n import N_
+from winnable.web.play.pool import Found
+from winnable.web.models.responses import StateJSON
 from winnable.web.routes.auth import set_session
-from winnable.web.service import MAX_MOVES, initial, lookup_game
+from winnable.web.play.lookup import lookup_game, MAX_MOVES
+from winnable.web.play.positions import initial
 
 router = APIRouter(prefix="/api/games", tags=["play"])
 GAME_ID = "Game id, as returned when the game was created."
 # The hot routes (every move, every read, every new game) take the services, the viewer
 # and their rate limit from one dependency, and answer the game state as StateJSON: it is
-# the GameState model's fields already (see winnable.web.responses).
+# the GameState model's fields already (see winnable.web.models.responses).
 Reader = Annotated[Caller, Depends(caller())]
 Player = Annotated[Caller, Depends(caller("play"))]
 Creator = Annotated[Caller, Depends(caller("create"))]

@@ -10,9 +10,10 @@ from fastapi.responses import JSONResponse, Response
 from sqlalchemy import text
 from starlette.concurrency import run_in_threadpool
 
-from winnable.web import metrics, schemas
+from winnable.web import metrics
+from winnable.web.models import schemas
 from winnable.web.errors import NotFound
-from winnable.web.i18n import N_
+from winnable.web.pages.i18n import N_
 
 router = APIRouter(tags=["server"])
 
@@ -20,7 +21,7 @@ router = APIRouter(tags=["server"])
 @router.get("/api/health", response_model=schemas.Health, responses={503: {"model": schemas.Health}})
 async def health(request: Request):
     """``up`` when the server and its database answer, else 503 ``down``."""
-    engine = request.app.state.engine
+    engine = request.app.state.services.engine
 
     def ping() -> bool:
         try:
@@ -45,8 +46,8 @@ def loopback(request: Request) -> bool:
 
 @router.get("/metrics", include_in_schema=False)
 async def prometheus(request: Request) -> Response:
-    if not request.app.state.settings.metrics or not loopback(request):
+    if not request.app.state.services.settings.metrics or not loopback(request):
         raise NotFound(N_("no such page"), code="not_found")
-    pool = request.app.state.pool
+    pool = request.app.state.services.pool
     body = await run_in_threadpool(metrics.render, pool.counts)
     return Response(body, media_type="text/plain; version=0.0.4; charset=utf-8")

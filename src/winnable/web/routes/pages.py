@@ -1,8 +1,8 @@
 """The HTML pages (the lobby, a game's page, its rules), the error pages, and the static
 files they load, cached by browsers for a year under a versioned path.
 
-Pages are Jinja2 templates (``web/templates/``) rendered in the request's language
-(:mod:`winnable.web.i18n`: ``?lang=``, the ``lang`` cookie, ``Accept-Language``) with
+Pages are Jinja2 templates (``web/pages/templates/``) rendered in the request's language
+(:mod:`winnable.web.pages.i18n`: ``?lang=``, the ``lang`` cookie, ``Accept-Language``) with
 gettext's i18n extension; each page that runs JavaScript carries the script's catalogue
 as JSON in ``<script id="i18n-catalog" type="application/json">``. Links between pages
 keep ``?lang=`` when the language is not English, so a shared link opens in the language
@@ -52,17 +52,17 @@ from starlette.exceptions import HTTPException
 
 from winnable.errors import UnknownGameError
 from winnable.games import families, family_of, game_class
-from winnable.web import i18n
+from winnable.web.pages import i18n
 from winnable.web.deps import ServicesDep, ViewerDep, database
 from winnable.web.errors import NotFound, quote
-from winnable.web.i18n import N_, VARY, locale_of, translate
+from winnable.web.pages.i18n import N_, VARY, locale_of, translate
 
 log = logging.getLogger("winnable.web")
 IMMUTABLE = "public, max-age=31536000, immutable"
 REVALIDATE = "no-cache"
 VERSIONED = re.compile(r"^v([0-9a-f]{12})/")
 _IMPORT = re.compile(r"""(?:from|import)\s*["']\./([\w.-]+\.js)["']""")
-TEMPLATES = Path(__file__).parents[1] / "templates"
+TEMPLATES = Path(__file__).parents[1] / "pages" / "templates"
 
 
 def static_version(folder: Path) -> str:

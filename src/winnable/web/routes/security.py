@@ -1,5 +1,5 @@
 """A CSRF token for clients that send no ``Origin`` header (scripts, tools): browsers on
-this site's pages need none (see :mod:`winnable.web.csrf`)."""
+this site's pages need none (see :mod:`winnable.web.security.csrf`)."""
 
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ from typing import Any
 
 from fastapi import APIRouter, Request
 
-from winnable.web import schemas
-from winnable.web.csrf import TOKEN_HEADER, TOKEN_SECONDS
+from winnable.web.models import schemas
+from winnable.web.security.csrf import TOKEN_HEADER, TOKEN_SECONDS
 from winnable.web.deps import CsrfDep
 
 router = APIRouter(prefix="/api/csrf", tags=["server"])

@@ -3,7 +3,7 @@
 A request is admitted to the solver's shares (hints go before analyses) before its game
 is read, so a refusal costs nothing: a client over its share gets 429, a full analyses'
 share (of everyone, or of guests together) 503 ``solver_busy`` with ``Retry-After``. A
-hint from the game's kept line (see :mod:`winnable.web.solving`) then costs no search: it
+hint from the game's kept line (see :mod:`winnable.web.play.solving`) then costs no search: it
 counts against no solver quota and takes no place in the queue. A search runs through
 the solver queue within a time budget (the server's default, or ``?seconds=`` up to the
 server's cap: above it 422 ``budget_too_large``) and counts against the client's
@@ -17,20 +17,20 @@ from typing import Any, ContextManager
 
 from fastapi import APIRouter, Query, Request
 
-from winnable.web import schemas
+from winnable.web.models import schemas
 from winnable.web.deps import ClientDep, ServicesDep, ViewerDep, database
 from winnable.web.errors import Unprocessable
-from winnable.web.i18n import N_, locale_of, translate
-from winnable.web.queue import ANALYSIS, HINT
+from winnable.web.pages.i18n import N_, locale_of, translate
+from winnable.web.play.queue import ANALYSIS, HINT
 from winnable.web.settings import Settings
-from winnable.web.solving import Solver, analysis, hint
+from winnable.web.play.solving import Solver, analysis, hint
 
 router = APIRouter(prefix="/api/games", tags=["solver"])
 
 
 def solver_quota(request: Request, client: str):
     """What a search calls first: the client's ``solver`` rate limit (429 past it)."""
-    limits = request.app.state.limits
+    limits = request.app.state.services.limits
     return lambda: limits.check("solver", client)
 
 
@@ -71,9 +71,9 @@ async def get_hint(game_id: str, app: ServicesDep, client: ClientDep, viewer: Vi
     seconds = budget(seconds, settings.hint_seconds, settings.hint_max_seconds, N_("a hint"))
 
     def load():
-        game = games.snapshot(game_id, viewer, "hint")
+        game = games.store.snapshot(game_id, viewer, "hint")
         parent = games.positions.after(game.game, game.deal, game.moves[:-1]) if game.moves else None
-        return game, parent, games.kept_line(game_id)
+        return game, parent, games.store.kept_line(game_id)
 
     with admitted(app.solver, client, HINT, viewer.signed_in):
         game, parent, line = await database(settings, load)
@@ -83,7 +83,7 @@ async def get_hint(game_id: str, app: ServicesDep, client: ClientDep, viewer: Vi
 
         answer = await hint(app.solver, game, seconds, parent, client, line, prefix, solver_quota(request, client))
     if game.status == "playing":
-        await database(settings, games.count_hint, game_id, answer.keep)
+        await database(settings, games.store.count_hint, game_id, answer.keep)
     return in_language(answer.body, request)
 
 
@@ -95,21 +95,21 @@ async def get_analysis(game_id: str, app: ServicesDep, client: ClientDep, viewer
     games, settings = app.games, app.settings
     seconds = budget(seconds, settings.analysis_seconds, settings.analysis_max_seconds, N_("an analysis"))
     with admitted(app.solver, client, ANALYSIS, viewer.signed_in):
-        game = await database(settings, games.snapshot, game_id, viewer, "analysis")
+        game = await database(settings, games.store.snapshot, game_id, viewer, "analysis")
 
         def prefix(k: int):
             return games.positions.after(game.game, game.deal, game.moves[:k])
 
-        line = await database(settings, games.kept_line, game_id)
+        line = await database(settings, games.store.kept_line, game_id)
         answer = await analysis(app.solver, game, prefix, seconds, client, line, solver_quota(request, client))
     if answer.keep is not None and game.status == "playing":
-        await database(settings, games.keep_line, game_id, answer.keep)
+        await database(settings, games.store.keep_line, game_id, answer.keep)
     return in_language(answer.body, request)
 
 
 def admitted(solver: Solver, client: str, kind: str, signed_in: bool) -> ContextManager[None]:
     """The request's place in the solver queue's shares (see
-    :meth:`winnable.web.queue.SolverQueue.admit`), taken before any work."""
+    :meth:`winnable.web.play.queue.SolverQueue.admit`), taken before any work."""
     if solver.queue is None:
         return contextlib.nullcontext()
     return solver.queue.admit(client, kind, anonymous=not signed_in)

@@ -1,5 +1,5 @@
 """A player's statistics per game (``/api/stats``): the signed-in player's, or this
-browser's guest games' (see :mod:`winnable.web.stats`)."""
+browser's guest games' (see :mod:`winnable.web.players.stats`)."""
 
 from __future__ import annotations
 
@@ -7,10 +7,10 @@ from typing import Any
 
 from fastapi import APIRouter, Request
 
-from winnable.web import schemas
+from winnable.web.models import schemas
 from winnable.web.deps import ServicesDep, ViewerDep, database
-from winnable.web.i18n import locale_of, titled
-from winnable.web.stats import statistics_for
+from winnable.web.pages.i18n import locale_of, titled
+from winnable.web.players.stats import statistics_for
 
 router = APIRouter(prefix="/api/stats", tags=["players"])
 

@@ -27,8 +27,9 @@ from winnable.games import game_class
 from winnable.storage.engine import utcnow
 from winnable.storage.tables import GameRow
 from winnable.web.deps import ServicesDep, ViewerDep, database
-from winnable.web.i18n import locale_of, titled
-from winnable.web.service import iso, valid_id
+from winnable.web.pages.i18n import locale_of, titled
+from winnable.web.play.lookup import valid_id
+from winnable.web.play.store import iso
 
 MAX_IDS = 100
 

@@ -37,7 +37,7 @@ def upgrade() -> None:
     connection = op.get_bind()
     rows = connection.execute(sa.text("SELECT daily_attempts.id, users.name_key FROM daily_attempts "
                                       "JOIN users ON users.id = daily_attempts.user_id")).all()
-    for attempt, name_key in rows:  # the same digest as winnable.web.daily.name_digest
+    for attempt, name_key in rows:  # the same digest as winnable.web.players.daily.name_digest
         connection.execute(sa.text("UPDATE daily_attempts SET name_key = :key WHERE id = :id"),
                            {"key": hashlib.sha256(name_key.encode("utf-8")).hexdigest(), "id": attempt})
     # Today's Dailies that are deal numbers and nobody has started yet are drawn again,

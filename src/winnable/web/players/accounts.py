@@ -1,6 +1,6 @@
 """Accounts and sessions: sign up, sign in, sign out, delete, download one's data.
 
-* Passwords are normalised (NFKC, :mod:`winnable.web.passwords`) and hashed with
+* Passwords are normalised (NFKC, :mod:`winnable.web.security.passwords`) and hashed with
   argon2id (``pwdlib``); nothing else about a player is kept but the name. A wrong name
   and a wrong password get the same answer, after the same work (a hash is verified
   either way).
@@ -11,7 +11,7 @@
   Signing up or in makes a new session (the token before it is worth nothing after it)
   and moves the guest's games to the account. Expired sessions, and guest sessions that
   never kept a game, are purged in the background (:meth:`AccountService.purge`).
-* A browser that signed in keeps a device token (:mod:`winnable.web.devices`), which
+* A browser that signed in keeps a device token (:mod:`winnable.web.security.devices`), which
   spares it the name's shared sign-in limit.
 * A worker trusts a guest session it has read for :data:`GUEST_MEMORY` seconds; a
   player's session is read on every request.
@@ -58,11 +58,11 @@ from sqlalchemy.orm import Session
 from winnable.storage.engine import as_utc, utcnow, write_lock, writer
 from winnable.storage.statements import Query, Statement
 from winnable.storage.tables import DailyAttempt, GameRow, SessionRow, User
-from winnable.web.cache import ByteLRU
-from winnable.web.devices import Account, DeviceKeys, find
+from winnable.web.play.cache import ByteLRU
+from winnable.web.security.devices import Account, DeviceKeys, find
 from winnable.web.errors import Conflict, Unauthorized, Unprocessable
-from winnable.web.i18n import N_
-from winnable.web.passwords import PASSWORD_MAX, PASSWORD_MIN, check_password, normalized  # noqa: F401
+from winnable.web.pages.i18n import N_
+from winnable.web.security.passwords import PASSWORD_MAX, PASSWORD_MIN, check_password, normalized  # noqa: F401
 
 COOKIE = "winnable_session"
 """The session cookie's name."""
@@ -244,7 +244,7 @@ class AccountService:
         """The account if ``password`` is its password; the same 401 otherwise, after
         the same work whether or not the name exists (one hash verified).
 
-        The password is compared in NFKC (see :mod:`winnable.web.passwords`); a hash
+        The password is compared in NFKC (see :mod:`winnable.web.security.passwords`); a hash
         made before passwords were normalised is compared with the password as typed,
         as it was made, and replaced by the normalised one's once it matches."""
         wrong = Unauthorized(N_("wrong name or password"), code="bad_credentials")
@@ -282,7 +282,7 @@ class AccountService:
             token = self._rotate(session, old_token, user.id)
         return Viewer(digest(token), user.id, user.name), token
 
-    # -- device cookies (winnable.web.devices) ---------------------------------------
+    # -- device cookies (winnable.web.security.devices) ---------------------------------------
     @staticmethod
     def _account(user: User) -> Account:
         created = as_utc(user.created_at)

@@ -33,7 +33,7 @@ import hmac
 import time
 from typing import Any, Callable
 
-from winnable.web.i18n import N_
+from winnable.web.pages.i18n import N_
 
 TOKEN_HEADER = "X-CSRF-Token"
 TOKEN_SECONDS = 12 * 3600

@@ -25,7 +25,7 @@ import unicodedata
 from typing import Any
 
 from winnable.web.errors import Unprocessable
-from winnable.web.i18n import N_
+from winnable.web.pages.i18n import N_
 
 PASSWORD_MIN, PASSWORD_MAX = 8, 128
 """Characters of a password, counted once normalised."""

@@ -3,7 +3,7 @@
 FastAPI validates whatever a route returns against the route's ``response_model`` and
 then serialises the model: for a game state (every move, every read) that was a tenth
 of the request's CPU time. The game service already builds exactly the model's fields
-(:meth:`winnable.web.service.GameService.render`), so the hot routes return it as
+(:meth:`winnable.web.play.games.GameService.render`), so the hot routes return it as
 :class:`StateJSON` instead: the same bytes (``pydantic_core.to_json``, the serialiser
 FastAPI itself ends in), without the round trip. The routes keep their
 ``response_model`` for the OpenAPI schema, and the tests check both ways that the

@@ -7,7 +7,7 @@ the streak, anything else (a loss, an assisted win, a game left unfinished for a
 one) ends it; the latest game, while it is still being played, does not count yet.
 Best time and fewest moves are over wins; Black Hole keeps its best time per undo rule;
 the free-cell family (Penguin) its average and best partial score (cards home, of 52)
-and its best speed score (:mod:`winnable.web.scores`).
+and its best speed score (:mod:`winnable.web.play.scores`).
 
 >>> import datetime as dt
 >>> from types import SimpleNamespace as Row
@@ -39,9 +39,11 @@ from winnable.games import game_class
 from winnable.errors import UnknownGameError, WinnableError
 from winnable.storage.engine import as_utc
 from winnable.storage.tables import GameRow
-from winnable.web.accounts import Viewer
-from winnable.web.scores import speed_score
-from winnable.web.service import cards_in_play, effective_status, source_of
+from winnable.web.players.accounts import Viewer
+from winnable.web.play.scores import speed_score
+from winnable.web.play.lookup import source_of
+from winnable.web.play.positions import cards_in_play
+from winnable.web.play.store import effective_status
 
 HISTORY = 500
 """Games of each player listed for the plot (the latest)."""

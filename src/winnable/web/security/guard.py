@@ -14,7 +14,7 @@ rate_limited              429   over the client's ``limit_default``
 method_not_allowed        405   a POST/PUT/PATCH/DELETE on a path that does not have
                                 that method (with ``Allow``), before the next two
 json_required             415   a POST/PUT/PATCH/DELETE whose body is not JSON
-cross_site / csrf_failed  403   see :mod:`winnable.web.csrf`
+cross_site / csrf_failed  403   see :mod:`winnable.web.security.csrf`
 body_too_large            413   over ``max_body_bytes`` (64 KiB): by its Content-Length
                                 before reading, or a streamed body as soon as it passes
 ========================  ====  ======================================================
@@ -30,10 +30,10 @@ from starlette.exceptions import HTTPException
 from starlette.routing import Mount
 
 from winnable.web import metrics
-from winnable.web.csrf import CsrfPolicy
+from winnable.web.security.csrf import CsrfPolicy
 from winnable.web.errors import ApiError, problem_json
-from winnable.web.i18n import N_, locale_of_scope
-from winnable.web.ratelimit import RateLimits, client_key
+from winnable.web.pages.i18n import N_, locale_of_scope
+from winnable.web.security.ratelimit import RateLimits, client_key
 from winnable.web.settings import Settings
 
 Scope = dict[str, Any]

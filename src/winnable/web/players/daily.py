@@ -24,7 +24,7 @@ deck order the solver proved winnable; one scored attempt per player's name; a l
 * Every result is the server's: status, cards left and moves come from the stored
   moves, times from the server's clock. No endpoint takes a result from a client.
 * Leaderboard: wins first, by time then moves; then the other attempts by cards left
-  (Penguin: by partial score), then moves (:class:`winnable.web.scores.Result`).
+  (Penguin: by partial score), then moves (:class:`winnable.web.play.scores.Result`).
 
 The deck order comes from :func:`draw_layout`.
 """
@@ -50,12 +50,14 @@ from winnable.storage.engine import as_utc, write_lock, writer
 from winnable.storage.statements import Query
 from winnable.storage.tables import DailyAttempt, DailyDeal, GameRow, User
 from winnable.storage.verdicts import VerdictRow
-from winnable.web.accounts import Viewer
+from winnable.web.players.accounts import Viewer
 from winnable.web.errors import Conflict, NotFound, Unauthorized, Unprocessable
-from winnable.web.i18n import N_
-from winnable.web.pool import WinnablePool
-from winnable.web.scores import Result
-from winnable.web.service import GameService, Source, deck_of, effective_status, iso, lookup_game, today
+from winnable.web.pages.i18n import N_
+from winnable.web.play.pool import WinnablePool
+from winnable.web.play.scores import Result
+from winnable.web.play.games import GameService
+from winnable.web.play.lookup import deck_of, lookup_game, Source
+from winnable.web.play.store import effective_status, iso, today
 
 RESULT_COLUMNS = (GameRow.status, GameRow.move_count, GameRow.cards_left, GameRow.undo_used, GameRow.started_at,
                   GameRow.finished_at, GameRow.timed_out_at, GameRow.think_seconds, GameRow.last_move_at)
@@ -209,7 +211,7 @@ class DailyService:
             try:
                 with write_lock(self.engine), self.write_engine.begin() as connection:
                     if self._attempt_id(game, day, viewer.user_id, name, connection) is None:
-                        self.games.insert(connection, row)
+                        self.games.store.insert(connection, row)
                         connection.execute(_ATTEMPTS.insert().values(game=game, day=day, user_id=viewer.user_id,
                                                                      name_key=name, game_id=row.id,
                                                                      created_at=row.created_at))

@@ -1,6 +1,6 @@
 """Request-time solving: hints, "still winnable?" and "where did I lose?".
 
-Every search goes through the :class:`~winnable.web.queue.SolverQueue` (bounded workers,
+Every search goes through the :class:`~winnable.web.play.queue.SolverQueue` (bounded workers,
 bounded queue, fair between clients); each request has a time budget that covers its
 wait in the queue as well as the search; when it runs out the answer is "unknown",
 never a late reply. The budgets a client may ask for are capped by the settings.
@@ -23,7 +23,7 @@ Winnability is monotone along a game: a position from which no win exists leads 
 such positions. So the move that lost a game is found by a binary search over its
 history, a handful of solver calls, after the cache has narrowed it.
 
-The pool of proved-winnable deals is not here: :mod:`winnable.web.pool` fills it in the
+The pool of proved-winnable deals is not here: :mod:`winnable.web.play.pool` fills it in the
 background, and requests only take from it.
 """
 
@@ -41,10 +41,11 @@ from winnable.errors import WinnableError
 from winnable.game import Position
 from winnable.guide import Line, home_first, undo_free
 from winnable.solver import Budget, Status, solve
-from winnable.web.cache import ByteLRU
-from winnable.web.i18n import NP_, N_
-from winnable.web.queue import ANALYSIS, HINT, Expired, SolverQueue
-from winnable.web.service import Snapshot, hides_cards
+from winnable.web.play.cache import ByteLRU
+from winnable.web.pages.i18n import NP_, N_
+from winnable.web.play.queue import ANALYSIS, HINT, Expired, SolverQueue
+from winnable.web.play.lookup import hides_cards
+from winnable.web.play.store import Snapshot
 from winnable.web.views import describe_move
 
 log = logging.getLogger("winnable.web")

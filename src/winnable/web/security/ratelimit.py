@@ -36,7 +36,7 @@ from limits.storage import Storage, storage_from_string
 from limits.strategies import FixedWindowRateLimiter
 
 from winnable.web.errors import TooManyRequests
-from winnable.web.i18n import N_, NP_, Message
+from winnable.web.pages.i18n import N_, NP_, Message
 from winnable.web.settings import Settings
 
 WHAT = {

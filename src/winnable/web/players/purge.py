@@ -2,7 +2,7 @@
 game (a browser that only read, or was refused), every ``WINNABLE_PURGE_MINUTES``.
 
 One thread per server process, at the lowest CPU priority, deleting a few hundred rows a
-transaction (:meth:`~winnable.web.accounts.AccountService.purge`): a request never waits
+transaction (:meth:`~winnable.web.players.accounts.AccountService.purge`): a request never waits
 behind more than one small batch. Several workers or servers purging at once do no harm
 (each deletes what is left); each starts at a random point of the period, so they rarely do.
 

@@ -26,7 +26,7 @@ request.
 
 The engine releases the GIL while it searches, so the workers' searches run beside the
 event loop, at a lower CPU priority (``nice``) so that moves and reads come first. The pool of winnable deals is filled by its own low-priority process
-(:mod:`winnable.web.pool`), never by requests.
+(:mod:`winnable.web.play.pool`), never by requests.
 
 >>> import asyncio, time
 >>> from concurrent.futures import ThreadPoolExecutor
@@ -54,7 +54,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Iterator
 
 from winnable.web.errors import TooManyRequests, Unavailable
-from winnable.web.i18n import NP_, N_
+from winnable.web.pages.i18n import NP_, N_
 
 
 HINT = "hint"

@@ -50,12 +50,12 @@ Deal = Annotated[int | str | None, PlainValidator(_deal), WithJsonSchema({"anyOf
     {"type": "integer", "minimum": 1, "maximum": MAX_DEAL},
     {"type": "string", "pattern": f"^{DEAL_TEXT.pattern}$"},
     {"type": "null"}]})]
-ThinkSeconds = Annotated[Literal[10, 30, 60], BeforeValidator(_whole)]  # winnable.web.scores.THINK_CHOICES
+ThinkSeconds = Annotated[Literal[10, 30, 60], BeforeValidator(_whole)]  # winnable.web.play.scores.THINK_CHOICES
 MOVE_TEXT = Field(description="A move in the game's notation (a `legal` entry's `move`); one this game "
                               "cannot read: 409 `bad_move`.", min_length=1, max_length=64, pattern=r"\S")
-NAME_PATTERN = r"^[A-Za-z0-9]+(?:[._-][A-Za-z0-9]+)*$"  # winnable.web.accounts.check_name
+NAME_PATTERN = r"^[A-Za-z0-9]+(?:[._-][A-Za-z0-9]+)*$"  # winnable.web.players.accounts.check_name
 # No control characters (category Cc) and something besides spaces: the schema's share of
-# winnable.web.passwords.check_password, which also refuses a password of invisible characters.
+# winnable.web.security.passwords.check_password, which also refuses a password of invisible characters.
 PASSWORD_PATTERN = r"^[^\x00-\x1f\x7f-\x9f]*[^\s\x00-\x1f\x7f-\x9f][^\x00-\x1f\x7f-\x9f]*$"
 
 
@@ -254,14 +254,14 @@ class NewAccount(BaseModel):
     @field_validator("name", mode="before")
     @classmethod
     def _reasoned_name(cls, name: Any) -> Any:
-        from winnable.web.accounts import check_name
+        from winnable.web.players.accounts import check_name
 
         return check_name(name)
 
     @field_validator("password", mode="before")
     @classmethod
     def _reasoned_password(cls, password: Any) -> Any:
-        from winnable.web.passwords import check_password
+        from winnable.web.security.passwords import check_password
 
         check_password(password)
         return password

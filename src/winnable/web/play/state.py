@@ -1,0 +1,89 @@
+"""The game state the browser draws: one stored game and its position as JSON (the
+player's view, the legal moves described, status, score, undo, clock and links)."""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+from winnable.game import Position
+from winnable.storage.engine import as_utc
+from winnable.web.play.lookup import hides_cards, source_of
+from winnable.web.play.positions import cards_in_play, shown
+from winnable.web.play.scores import speed_score
+from winnable.web.play.store import Stored, effective_status, iso, think_deadline, today
+
+
+def render(row: Stored, position: Position, now: dt.datetime) -> dict[str, Any]:
+    """The game state the browser draws, on the server's clock ``now``."""
+    cls = type(position)
+    view = shown(position)
+    status = effective_status(row, view.status, now)
+    timed_out = status == "lost" and view.status == "playing"
+    deadline = think_deadline(row)
+    started, finished = as_utc(row.started_at), as_utc(row.finished_at)
+    if timed_out and finished is None:
+        finished = as_utc(row.timed_out_at) or deadline
+    # The clock starts with the first move (and again after a restart); a Daily's
+    # starts when it is dealt.
+    elapsed = 0.0 if started is None else ((finished or now) - started).total_seconds()
+    hints = row.hints_used or 0
+    daily_open = row.daily_day is not None and row.daily_day >= today(now)
+    moves = list(row.moves)
+    source = source_of(row)
+    # A game dealt from a deck order has no number: nothing shows a Daily's cards
+    # but its own position.
+    deal = source if isinstance(source, int) and not daily_open else None  # (a Daily from before 0008)
+    out_of = cards_in_play(row.game, source)
+    if row.undo_mode == "unlimited":
+        undo_left = None
+    else:
+        undo_left = max(0, (1 if row.undo_mode == "one" else 0) - row.undo_used)
+    return {
+        "id": row.id,
+        "game": row.game,
+        "title": cls.title,
+        "family": cls.family,
+        "deal": deal,
+        "undo": row.undo_mode,
+        "undo_left": undo_left,
+        "moves": moves,
+        "move_count": len(moves),
+        "position": view.view,
+        "legal": view.legal if not timed_out else [],
+        "safe": view.safe if not timed_out else [],
+        "finish": view.finish if not timed_out else None,
+        "status": status,
+        "winnable_deal": row.winnable_deal,
+        "hidden_cards": hides_cards(cls),
+        "restarts": row.restarts,
+        "created_at": iso(row.created_at),
+        "started_at": iso(row.started_at),
+        "finished_at": iso(finished),
+        "elapsed_seconds": round(max(0.0, elapsed), 3),
+        "score": {
+            "won": status == "won",
+            "partial": out_of - position.cards_left(),
+            "out_of": out_of,
+            "cards_left": position.cards_left(),
+            "moves": len(moves),
+            "seconds": round(max(0.0, elapsed), 3),
+            "speed": speed_score(status == "won", len(moves), elapsed) if cls.family == "freecell" else None,
+        },
+        "undo_used": row.undo_used,
+        "hints_used": hints,
+        "assisted": hints > 0,
+        "think_seconds": row.think_seconds,
+        "think_deadline": iso(deadline) if status == "playing" else None,
+        "think_left": round(max(0.0, (deadline - now).total_seconds()), 3) if status == "playing" and deadline else None,
+        "timed_out": timed_out,
+        "daily": row.daily_day.isoformat() if row.daily_day is not None else None,
+        "hint_allowed": status == "playing" and not daily_open,
+        "restart_allowed": row.daily_day is None,
+        "links": ({"deal": f"/play/{row.game}?deal={deal}"} if deal is not None else {}) | {
+            "resume": f"/play/{row.game}?id={row.id}",
+            "rules": f"/rules/{row.game}",
+            "self": f"/api/games/{row.id}",
+        },
+    }
+
