@@ -353,10 +353,9 @@ class BlackHole(Position):
             "lost": self.is_lost(),
         }
 
-    def describe_move(self, move: Move) -> dict[str, Any]:
-        card = getattr(move, "card", None)
-        pile = self.pile_of(card) if card is not None else None
-        return {"move": str(move), "from": f"pile:{pile}", "to": "foundation", "card": str(card), "count": 1}
+    def moved_card(self, move: Move) -> Card | None:
+        """The card the move plays to the foundation (the top card of its pile)."""
+        return getattr(move, "card", None)
 
     # -- search ----------------------------------------------------------------------
     def engine_search(self, nodes: int | None, seconds: float | None) -> tuple[str, list[str], int]:

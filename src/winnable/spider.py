@@ -30,7 +30,7 @@ True
 
 A move is written with 1-based column numbers: ``6>10`` moves the top card of column 6
 onto column 10, ``3>7x4`` moves the top four cards of column 3, and ``deal`` deals the
-stock. The browser and :meth:`Spider.describe_move` count columns from 0.
+stock. The browser (:mod:`winnable.web.views.spider`) counts columns from 0.
 
 Spider with one or two suits uses PySolFC's decks for those games: its card *slots*
 are shuffled exactly like the four-suit deck, with spades and diamonds replaced by clubs
@@ -41,7 +41,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Iterable, Self, cast
+from typing import Any, ClassVar, Self
 
 from winnable import deals
 from winnable.cards import Card, Rank, Suit, format_cards, parse_cards
@@ -158,7 +158,7 @@ class SpiderMove(Move):
             move = cls(int(source) - 1, int(target) - 1, int(count) if times else 1)
         except ValueError:
             raise ParseError(f"not a Spider move: {text!r} (write 3>7, 3>7x4 or deal)") from None
-        if not (0 <= cast(int, move.source) < COLUMNS and 0 <= cast(int, move.target) < COLUMNS):  # made from ints
+        if not (0 <= move.source < COLUMNS and 0 <= move.target < COLUMNS):
             raise ParseError(f"no such column in {text!r}: columns are numbered 1 to {COLUMNS}")
         if move.source == move.target:
             raise ParseError(f"{text!r} moves a column onto itself")
@@ -170,8 +170,7 @@ class SpiderMove(Move):
         if self.is_deal:
             return "deal"
         suffix = f"x{self.count}" if self.count != 1 else ""
-        source, target = cast(int, self.source), cast(int, self.target)  # not a deal: two columns
-        return f"{source + 1}>{target + 1}{suffix}"
+        return f"{self.source + 1}>{self.target + 1}{suffix}"
 
 
 SpiderMove.DEAL = SpiderMove(None, None, 0)
@@ -245,7 +244,7 @@ class Spider(Position):
 
     # -- dealing ---------------------------------------------------------------------
     @classmethod
-    def deal(cls, number: int | str | deals.DealNumber) -> Self:
+    def deal(cls, number: int) -> Self:
         """PySolFC's shuffle of two decks, dealt as ``docs/RULES.md#black-widow`` says: four
         rows of ten face down, a fifth face-down row on the first four columns, a face-up
         row of ten; the other 50 cards are the stock, in the order they come.
@@ -313,12 +312,11 @@ class Spider(Position):
             return False
         if move.is_deal:
             return bool(self.stock) and not self.empty_columns()
-        source, target = cast(int, move.source), cast(int, move.target)  # not a deal: two columns
-        if not (0 <= source < COLUMNS and 0 <= target < COLUMNS) or source == target:
+        if not (0 <= move.source < COLUMNS and 0 <= move.target < COLUMNS) or move.source == move.target:
             return False
-        if not 1 <= move.count <= self.movable(source):
+        if not 1 <= move.count <= self.movable(move.source):
             return False
-        return self.accepts(target, self.columns[source].up[-move.count])
+        return self.accepts(move.target, self.columns[move.source].up[-move.count])
 
     def why_illegal(self, move: Move) -> str:
         if not isinstance(move, SpiderMove):
@@ -331,22 +329,21 @@ class Spider(Position):
                 names = ", ".join(str(index + 1) for index in empty)
                 return f"the stock does not deal while a column is empty (column {names})"
             return "the stock cannot deal"
-        source, target = cast(int, move.source), cast(int, move.target)  # not a deal: two columns
-        column = self.columns[source]
+        column = self.columns[move.source]
         if not column.up:
-            return f"column {source + 1} is empty"
+            return f"column {move.source + 1} is empty"
         if move.count > len(column.up):
-            return f"column {source + 1} has only {len(column.up)} face-up cards"
-        if move.count > self.movable(source):
+            return f"column {move.source + 1} has only {len(column.up)} face-up cards"
+        if move.count > self.movable(move.source):
             kind = "of one suit" if self.by_suit else "descending one rank at a time"
-            return f"the top {move.count} cards of column {source + 1} are not a run {kind}"
+            return f"the top {move.count} cards of column {move.source + 1} are not a run {kind}"
         card = column.up[-move.count]
-        top = self.columns[target].top
+        top = self.columns[move.target].top
         if card.rank == Rank.KING and top is not None and top.rank == Rank.ACE:
             return "a King is never placed on an Ace"
         return f"{card} cannot go on {top}: it needs a card one rank higher or an empty column"
 
-    def apply(self, move: SpiderMove) -> Self:  # type: ignore[override]  # only its own moves: see Position.apply
+    def apply(self, move: SpiderMove) -> Self:
         """Play ``move``, then turn exposed cards and remove completed runs."""
         columns = list(self.columns)
         auto: list[dict[str, Any]] = []
@@ -358,15 +355,14 @@ class Spider(Position):
             stock = self.stock[COLUMNS:]
             for index in range(COLUMNS):
                 columns[index] = Column(columns[index].down, columns[index].up + (dealt[index],))
-            touched: Iterable[int] = range(COLUMNS)
+            touched = range(COLUMNS)
         else:
             stock = self.stock
-            i, j = cast(int, move.source), cast(int, move.target)  # not a deal: two columns
-            source, target = columns[i], columns[j]
+            source, target = columns[move.source], columns[move.target]
             run = source.up[len(source.up) - move.count :]
-            columns[i] = Column(source.down, source.up[: len(source.up) - move.count])
-            columns[j] = Column(target.down, target.up + run)
-            touched = (j, i)
+            columns[move.source] = Column(source.down, source.up[: len(source.up) - move.count])
+            columns[move.target] = Column(target.down, target.up + run)
+            touched = (move.target, move.source)
         for index in touched:
             column = columns[index]
             if is_complete_run(column.up):
@@ -381,14 +377,7 @@ class Spider(Position):
         return self._trusted(tuple(columns), stock, tuple(foundations), self.deal_number, tuple(auto))
 
     @classmethod
-    def _trusted(
-        cls,
-        columns: tuple[Column, ...],
-        stock: tuple[Card, ...],
-        foundations: tuple[Suit, ...],
-        deal_number: int | None,
-        auto: tuple[dict[str, Any], ...],
-    ) -> Self:
+    def _trusted(cls, columns, stock, foundations, deal_number, auto) -> Self:
         """A position made by the rules from a valid one: no need to check the cards."""
         position = object.__new__(cls)
         for name, value in (("columns", columns), ("stock", stock), ("foundations", foundations), ("deal_number", deal_number), ("auto", auto)):
@@ -409,62 +398,16 @@ class Spider(Position):
         """
         return 2 * 52
 
-    # -- clicks and the browser --------------------------------------------------------
-    def click_targets(self, source: int, count: int) -> list[int]:
-        """Where a click sends the top ``count`` cards of ``source``, best first: columns
-        whose top is one rank higher and of the run's suit, then of any suit (left to
-        right), then the first empty column."""
-        card = self.columns[source].up[-count]
-        same: list[int] = []
-        other: list[int] = []
-        empty: list[int] = []
-        for target, column in enumerate(self.columns):
-            if target == source:
-                continue
-            top = column.top
-            if top is None:
-                empty.append(target)
-            elif top.rank == card.rank + 1:
-                (same if top.suit == card.suit else other).append(target)
-        return same + other + empty[:1]
+    def moved_card(self, move: Move) -> Card | None:
+        """The deepest card of the run a move takes (None for the deal).
 
-    def click_choices(self) -> list[dict[str, Any]]:
-        """Every legal move described, in click-to-move order: for each card that can
-        move, the move a click plays comes first; moves to the other empty columns
-        (for dragging) and the deal follow."""
-        legal = self.legal_moves()
-        ordered: list[SpiderMove] = []
-        for source in range(COLUMNS):
-            for count in range(1, self.movable(source) + 1):
-                preferred = [SpiderMove(source, target, count) for target in self.click_targets(source, count)]
-                rest = [move for move in legal if move.source == source and move.count == count and move not in preferred]
-                ordered += preferred + rest
-        ordered += [move for move in legal if move.is_deal]
-        return [self.describe_move(move) for move in ordered]
-
-    def describe_move(self, move: Move) -> dict[str, Any]:
-        if not isinstance(move, SpiderMove):
-            return {"move": str(move)}
-        if move.is_deal:
-            return {"move": str(move), "from": "stock", "to": "columns", "card": None, "count": min(COLUMNS, len(self.stock))}
-        up = self.columns[cast(int, move.source)].up  # not a deal: a column
-        card = str(up[-move.count]) if move.count <= len(up) else None
-        return {"move": str(move), "from": f"column:{move.source}", "to": f"column:{move.target}", "card": card, "count": move.count}
-
-    def player_view(self) -> dict[str, Any]:
-        """What a player sees: face-down cards and the stock are counts only."""
-        return {
-            "game": self.game_id,
-            "deal": self.deal_number,
-            "family": self.family,
-            "columns": [{"down": len(column.down), "up": [str(card) for card in column.up]} for column in self.columns],
-            "stock": self.stocks_left(),
-            "foundations": [suit.char for suit in self.foundations],
-            "cards_left": self.cards_left(),
-            "won": self.is_won(),
-            "lost": self.is_lost(),
-            "auto": list(self.auto),
-        }
+        >>> BlackWidow.deal(1).moved_card(SpiderMove.from_text("10>5"))
+        Card.from_text('3S')
+        """
+        if not isinstance(move, SpiderMove) or move.is_deal:
+            return None
+        up = self.columns[move.source].up
+        return up[-move.count] if move.count <= len(up) else None
 
     def to_json(self) -> dict[str, Any]:
         """The whole position, face-down cards and stock order included."""
@@ -527,39 +470,6 @@ class Spider(Position):
         stock = [card.index for card in self.stock]
         line = _engine.spider_legal_moves(columns, stock, self.by_suit)
         return [str(SpiderMove.DEAL if source == 255 else SpiderMove(source, target, count)) for source, target, count in line]
-
-
-def click_move(position: Spider, column: int, index: int) -> SpiderMove | None:
-    """The move a click on a card plays, or ``None`` if the click does nothing.
-
-    ``column`` counts from 0; ``index`` is the card's place in its column, face-down
-    cards included, from 0 for the deepest card (negative counts from the top: -1 is
-    the top card). The card moves with every card on it, to a column whose top is one
-    rank higher and of its own suit first, any suit next, else to the first empty
-    column.
-
-    >>> position = BlackWidow.deal(1)
-    >>> click_move(position, 9, -1)
-    SpiderMove.from_text('10>5')
-    >>> click_move(position, 0, 0) is None  # a face-down card
-    True
-    """
-    if not 0 <= column < COLUMNS:
-        raise ParseError(f"no column {column}: columns are numbered 0 to {COLUMNS - 1} here")
-    cards = position.columns[column]
-    size = len(cards)
-    if index < 0:
-        index += size
-    if not 0 <= index < size:
-        raise ParseError(f"column {column} has no card {index}")
-    count = size - index
-    if index < len(cards.down) or count > position.movable(column):
-        return None
-    targets = position.click_targets(column, count)
-    if not targets:
-        return None
-    move = SpiderMove(column, targets[0], count)
-    return move if move in position.legal_moves() else None
 
 
 class BlackWidow(Spider):

@@ -45,6 +45,7 @@ def opening(game: str, family: str) -> list[str]:
     """A few moves of a winning line, or of the first click choices if none is found."""
     from winnable.games import game_class
     from winnable.solver import Budget, solve
+    from winnable.web.views import click_choices
 
     position = game_class(game).deal(deal_of(game))
     wanted = MOVES.get(family, 10)
@@ -57,7 +58,7 @@ def opening(game: str, family: str) -> list[str]:
         return [str(move) for move in verdict.line[:wanted]]
     line = []
     for _ in range(wanted):
-        choices = [c for c in position.click_choices() if c.get("from") != "stock"]
+        choices = [c for c in click_choices(position) if c.get("from") != "stock"]
         if not choices:
             break
         line.append(choices[0]["move"])

@@ -1,10 +1,10 @@
 """The JSON the API reads and writes, for validation and the OpenAPI docs at ``/docs``.
 
 Positions and move descriptions depend on the game's family, so they are free-form
-objects here: ``position`` is ``Position.player_view()`` (Black Hole: ``foundation`` and
+objects here: ``position`` is :func:`winnable.web.views.player_view` (Black Hole: ``foundation`` and
 17 ``piles``; free-cell family: ``columns``, ``cells``, ``foundations``, ``base_rank``,
 ``score``; spider family: ``columns`` of ``{"down": n, "up": [...]}``, ``stock``,
-``foundations``), and each ``legal`` entry is one ``click_choices()`` entry: ``move``
+``foundations``), and each ``legal`` entry is one :func:`~winnable.web.views.click_choices` entry: ``move``
 (notation), ``from``, ``to``, ``card``, ``count``, in click-to-move priority.
 """
 
@@ -51,7 +51,7 @@ Deal = Annotated[int | str | None, PlainValidator(_deal), WithJsonSchema({"anyOf
     {"type": "string", "pattern": f"^{DEAL_TEXT.pattern}$"},
     {"type": "null"}]})]
 ThinkSeconds = Annotated[Literal[10, 30, 60], BeforeValidator(_whole)]  # winnable.web.play.scores.THINK_CHOICES
-MOVE_TEXT = Field(description="A move in the game's notation (a click_choices entry's `move`); one this game "
+MOVE_TEXT = Field(description="A move in the game's notation (a `legal` entry's `move`); one this game "
                               "cannot read: 409 `bad_move`.", min_length=1, max_length=64, pattern=r"\S")
 NAME_PATTERN = r"^[A-Za-z0-9]+(?:[._-][A-Za-z0-9]+)*$"  # winnable.web.players.accounts.check_name
 # No control characters (category Cc) and something besides spaces: the schema's share of
@@ -151,7 +151,7 @@ class GameState(BaseModel):
     undo_left: int | None = Field(description="Undos left; null when unlimited.")
     moves: list[str]
     move_count: int
-    position: dict[str, Any] = Field(description="The table as the player sees it (Position.player_view()).")
+    position: dict[str, Any] = Field(description="The table as the player sees it (winnable.web.views.player_view).")
     legal: list[dict[str, Any]] = Field(description="Every legal move, described, in click-to-move priority.")
     safe: list[str] = Field(default_factory=list, description="Moves to the foundations that lose nothing: no card in play could be built on the card.")
     finish: list[str] | None = Field(None, description="When the rest of the game is a plain run home: its moves, in order.")

@@ -16,6 +16,7 @@ from winnable.game import Position
 from winnable.web.errors import Conflict
 from winnable.web.play.cache import ByteLRU, deep_size, position_size
 from winnable.web.play.lookup import Source, lookup_game
+from winnable.web.views import click_choices, player_view
 
 def moves_key(moves: Sequence[str]) -> tuple[bytes, bytes]:
     """Digests of ``moves`` and of ``moves[:-1]``: a cache key costs 16 bytes however
@@ -167,8 +168,8 @@ def shown(position: Position) -> Shown:
     entry = Shown(
         position,
         status,
-        position.player_view(),
-        position.click_choices() if playing else [],
+        player_view(position),
+        click_choices(position) if playing else [],
         safe_moves_home(position) if playing else [],
         finishing_line(position) if playing else None,
     )

@@ -46,6 +46,7 @@ from winnable.web.pages.i18n import NP_, N_
 from winnable.web.play.queue import ANALYSIS, HINT, Expired, SolverQueue
 from winnable.web.play.lookup import hides_cards
 from winnable.web.play.store import Snapshot
+from winnable.web.views import describe_move
 
 log = logging.getLogger("winnable.web")
 
@@ -160,7 +161,7 @@ class Solver:
 
 
 def describe(position: Position, notation: str) -> dict[str, Any]:
-    return position.describe_move(position.parse_move(notation))
+    return describe_move(position, position.parse_move(notation))
 
 
 # -- the hints' line ----------------------------------------------------------------------
@@ -206,7 +207,7 @@ def rest_on_line(line: Line | None, game: Snapshot, prefixes: Callable[[int], Po
     for k in range(len(moves) - 1, max(-1, len(moves) - 60), -1):
         before = prefixes(k)
         try:
-            if before.describe_move(before.parse_move(moves[k])).get("to") != "foundation":
+            if describe_move(before, before.parse_move(moves[k])).get("to") != "foundation":
                 return None
         except WinnableError:
             return None
