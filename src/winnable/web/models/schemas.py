@@ -373,11 +373,35 @@ class HistoryEntry(BaseModel):
     daily: str | None
 
 
+class DealAttempt(BaseModel):
+    id: str = Field(description="Your game's id.")
+    at: str = Field(description="When its result was reached (or it was last played).")
+    status: str
+    seconds: float | None = Field(description="From the first move to the last, for a game won or lost.")
+    moves: int
+    undos: int
+    hints: int
+    undo_rule: UndoMode
+    current: bool = Field(description="The game the record was asked from.")
+
+
+class DealRecord(BaseModel):
+    game: str
+    title: str
+    deal: int | None = Field(description="The deal number; null for a deal dealt from a deck order (a Daily, a "
+                                         "challenge).")
+    daily: str | None = Field(description="The Daily (YYYY-MM-DD) the deal was, if it was one.")
+    played: int
+    attempts: list[DealAttempt] = Field(description="Your games of the deal, oldest first.")
+
+
 class Statistics(BaseModel):
     player: str | None
     signed_in: bool
     games: list[GameStatistics]
     history: list[HistoryEntry]
+    records: list[DealRecord] = Field(default_factory=list, description="Every deal you played more than once: "
+                                                                        "your games of it side by side.")
 
 
 def exact_bounds(openapi: dict[str, Any]) -> dict[str, Any]:
