@@ -279,3 +279,28 @@ def test_old_challenges_stay_readable(app, now):
     assert board["players"] == 1 and board["entries"][0]["moves"] == 4
     assert board["entries"][0]["status"] == "playing" and board["title"] == "Black Hole"
     assert count(app, GameRow, GameRow.challenge == token) == 1
+
+
+def test_no_practice_before_or_beside_the_ranked_attempt(app, now):
+    line = app.state.deal_line
+    with browser(app) as ada, browser(app) as bob, browser(app) as cyd, browser(app) as guest:
+        signup(ada, "ada")
+        signup(bob, "bob")
+        signup(cyd, "cyd")
+        token = make_challenge(ada, new_game(ada)["id"])["id"]
+        # Beside a ranked attempt in play, an unranked copy (with hints) is refused.
+        ranked = play(bob, token).json()
+        beside = play(bob, token, ranked=False)
+        assert beside.status_code == 409 and beside.json()["code"] == "challenge_in_play"
+        # Cards seen unranked first rank no more.
+        assert play(cyd, token, ranked=False).status_code == 201
+        late = play(cyd, token)
+        assert late.status_code == 409 and late.json()["code"] == "challenge_played"
+        # A guest who played it and then signs up brings the game along: not ranked either.
+        seen = play(guest, token).json()
+        move(guest, seen["id"], line[0])
+        signup(guest, "dee")
+        refused = play(guest, token)
+        assert refused.status_code == 409 and refused.json()["code"] == "challenge_played"
+        assert bob.get(f"/api/challenges/{token}").json()["players"] == 1
+        assert ranked["challenge"] == token

@@ -199,6 +199,7 @@ CODES: dict[str, Message] = {
     "challenge_no_help": N_("Hints and analyses are off in a ranked challenge attempt until it is over."),
     "challenge_no_restart": N_("A ranked challenge attempt is one attempt: it cannot be restarted."),
     "challenge_played": N_("A name has one ranked attempt at each challenge, whatever happens to its account."),
+    "challenge_in_play": N_("A ranked challenge attempt is being played: no unranked copy beside it."),
     "challenge_daily": N_("A Daily becomes a challenge only once its day is over."),
     "challenge_limit": N_("Too many challenges made by this account today."),
 }

@@ -21,7 +21,11 @@
   ``challenge_played``) and the player may play the deal again unranked. The attempt
   is kept per account and per digest of the lower-cased name (as the Daily's), so a name
   whose account was deleted and made again gets no second ranked attempt. A guest plays
-  unranked (and is asked to sign in to be ranked); the creator too, having seen the cards.
+  unranked (and is asked to sign in to be ranked); the creator too, having seen the cards;
+  and so does an account that has a game of these cards already (a guest's game moves to
+  the account that signs in: seen first as a guest, the cards rank no more). While the
+  ranked attempt is played, no unranked copy is dealt beside it (409
+  ``challenge_in_play``): it would be the attempt's hints.
 * **Results** come from the stored moves and the server's clock, ranked as the Daily's
   (:func:`winnable.web.players.ranking.ranked_entries`): wins by time then moves
   (Penguin: by speed score), then the rest by cards left (partial score), then moves.
@@ -156,16 +160,45 @@ class ChallengeService:
         new game)."""
         challenge = self._load(token)
         deck = deck_of(challenge.layout)
-        if not ranked or not viewer.signed_in or viewer.user_id == challenge.creator_id:
-            row, position = self.games.new_row(challenge.game, None, challenge.undo_mode, owner=owner or viewer,
-                                               think_seconds=challenge.think_seconds, layout=deck)
-            with transaction(self.engine) as cursor:
-                if before is not None:
-                    before(cursor)
-                self.games.store.insert_game.run(cursor, **row.columns())
-            return self.games.render(row, position)
-        name = name_digest(viewer.name or "")
-        existing = self._attempt_id(token, viewer.user_id, name)
+        if viewer.signed_in and viewer.user_id != challenge.creator_id:
+            name = name_digest(viewer.name or "")
+            try:
+                existing = self._attempt_id(token, viewer.user_id, name)
+            except Conflict:  # the name played it ranked under a deleted account
+                if ranked:
+                    raise
+                existing = None
+            if existing is not None and not ranked and self.games.state(existing, viewer)["status"] == "playing":
+                # An unranked copy beside the ranked attempt would be its hints.
+                raise Conflict(N_("finish your ranked attempt at this challenge first; then play it again unranked"),
+                               code="challenge_in_play")
+            if ranked:
+                return self._ranked(challenge, viewer, name, existing)
+        row, position = self.games.new_row(challenge.game, None, challenge.undo_mode, owner=owner or viewer,
+                                           think_seconds=challenge.think_seconds, layout=deck)
+        with transaction(self.engine) as cursor:
+            if before is not None:
+                before(cursor)
+            self.games.store.insert_game.run(cursor, **row.columns())
+        return self.games.render(row, position)
+
+    def _seen(self, challenge: Challenge, user_id: int) -> bool:
+        """Whether the account has a game of the challenge's cards already (played as a
+        guest before signing in, unranked, or from the deal's number)."""
+        cards = GameRow.layout == challenge.layout
+        if challenge.deal is not None:
+            cards = cards | (GameRow.deal == challenge.deal)
+        with Session(self.engine) as session:
+            return session.scalar(select(GameRow.id).where(GameRow.user_id == user_id, GameRow.game == challenge.game,
+                                                           cards).limit(1)) is not None
+
+    def _ranked(self, challenge: Challenge, viewer: Viewer, name: str, existing: str | None) -> dict[str, Any]:
+        """The signed-in player's one ranked attempt: started, or resumed while played."""
+        token = challenge.id
+        deck = deck_of(challenge.layout)
+        if existing is None and self._seen(challenge, viewer.user_id):
+            raise Conflict(N_("you have played these cards already, so you cannot be ranked on them; "
+                              "play the challenge unranked"), code="challenge_played")
         if existing is None:
             row, _ = self.games.new_row(challenge.game, None, challenge.undo_mode, owner=viewer,
                                         think_seconds=challenge.think_seconds, layout=deck, challenge=token)
