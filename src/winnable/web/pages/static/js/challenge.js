@@ -113,7 +113,8 @@ async function main() {
     document.body.dataset.ready = "1";
     return;
   }
-  document.title = `${t("A {game} challenge", { game: challenge.title })} \u00b7 Winnable`;
+  const heading = t("A {game} challenge", { game: challenge.title });
+  document.title = `${heading} \u00b7 Winnable`;
   $("challenge-title").textContent = challenge.creator
     ? t("{game}: a challenge from {name}", { game: challenge.title, name: challenge.creator })
     : t("A {game} challenge", { game: challenge.title });

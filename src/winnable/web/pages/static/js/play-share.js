@@ -5,9 +5,9 @@
 // than once (your games of it side by side).
 
 import { call, ApiError } from "./api.js";
-import { clock, el } from "./dom.js";
-import { formatDate, localHref, t, tn } from "./i18n.js";
-import { resultText } from "./players-api.js";
+import { el } from "./dom.js";
+import { localHref, t, tn } from "./i18n.js";
+import { recordTable } from "./record.js";
 import { say } from "./play-state.js";
 import { shareLink } from "./share.js";
 
@@ -60,45 +60,16 @@ const recordBox = el("section", { id: "deal-record", class: "deal-record", hidde
 shareButton.addEventListener("click", () => share().catch(console.error));
 challengeButton.addEventListener("click", () => challenge().catch(console.error));
 
-function outcome(attempt) {
-  return attempt.seconds === null || attempt.seconds === undefined ? "\u2014" : clock(attempt.seconds);
-}
-
 function showRecord(record) {
   if (!record || record.played < 2) {
     recordBox.hidden = true;
     recordBox.replaceChildren();
     return;
   }
-  const head = [t("Date"), t("Result"), t("Time"), t("Moves"), t("Undos"), t("Hints")];
   recordBox.replaceChildren(
     el("h2", { class: "menu-title", id: "deal-record-title" }, t("Your record of this deal")),
     el("p", { class: "record-summary" }, tn("You played this deal {n} time.", "You played this deal {n} times.", record.played, { n: record.played })),
-    el(
-      "div",
-      { class: "record-scroll" },
-      el(
-        "table",
-        { class: "board record-table" },
-        el("thead", {}, el("tr", {}, ...head.map((text) => el("th", { scope: "col" }, text)))),
-        el(
-          "tbody",
-          {},
-          ...record.attempts.map((attempt) =>
-            el(
-              "tr",
-              { class: attempt.current ? "you" : null, "aria-current": attempt.current ? "true" : null },
-              el("td", {}, formatDate(attempt.at, { day: "numeric", month: "short" }), attempt.current ? el("span", { class: "visually-hidden" }, ` (${t("this game")})`) : null),
-              el("td", {}, resultText(attempt.status)),
-              el("td", { class: "num" }, outcome(attempt)),
-              el("td", { class: "num" }, String(attempt.moves)),
-              el("td", { class: "num" }, String(attempt.undos)),
-              el("td", { class: "num" }, String(attempt.hints)),
-            ),
-          ),
-        ),
-      ),
-    ),
+    recordTable(record.attempts),
   );
   recordBox.hidden = false;
 }

@@ -4,6 +4,7 @@
 
 import { clock, el } from "./dom.js";
 import { players, resultText } from "./players-api.js";
+import { recordTable } from "./record.js";
 import { formatDate, formatNumber, t, tn } from "./i18n.js";
 
 const $ = (id) => document.getElementById(id);
@@ -88,6 +89,31 @@ function showPlot(data, game) {
     el("p", { class: "muted small" }, t("Each dot is a game: how many of its cards went home (a win: all). The line is the share of wins among the last ten games.")));
 }
 
+/** Every deal played more than once: its games side by side. */
+function showRecords(records) {
+  const box = $("records");
+  if (!box) return;
+  box.hidden = !records.length;
+  if (!records.length) return;
+  const name = (record) =>
+    record.deal !== null
+      ? t("{game}, deal #{n}", { game: record.title, n: record.deal })
+      : record.daily
+        ? t("{game}, Daily {date}", { game: record.title, date: formatDate(record.daily) })
+        : t("{game}, a challenge's deal", { game: record.title });
+  box.replaceChildren(
+    el("h2", {}, t("Deals you played more than once")),
+    ...records.map((record) =>
+      el(
+        "section",
+        { class: "deal-record", "data-game": record.game, "data-deal": record.deal === null ? "" : String(record.deal) },
+        el("h3", {}, name(record), " ", el("span", { class: "muted" }, tn("{n} game", "{n} games", record.played, { n: record.played }))),
+        recordTable(record.attempts),
+      ),
+    ),
+  );
+}
+
 async function main() {
   const data = await players.stats();
   const who = $("stats-who");
@@ -99,6 +125,7 @@ async function main() {
     return;
   }
   root.replaceChildren(...data.games.map(card));
+  showRecords(data.records || []);
   const select = $("plot-game");
   select.replaceChildren(...data.games.map((g) => el("option", { value: g.game }, g.title)));
   const busiest = [...data.games].sort((a, b) => b.played - a.played)[0];
