@@ -44,7 +44,7 @@ function board(found) {
     el("p", { class: "muted", id: "board-summary" }, summary.join(" \u00b7 ")),
     el(
       "div",
-      { class: "board-scroll" },
+      { class: "board-scroll", tabindex: "0", role: "region", "aria-label": t("Leaderboard") },
       el(
         "table",
         { class: "board", id: "board-table" },

@@ -11,7 +11,7 @@ export function recordTable(attempts) {
   const head = [t("Date"), t("Result"), t("Time"), t("Moves"), t("Undos"), t("Hints")];
   return el(
     "div",
-    { class: "record-scroll" },
+    { class: "record-scroll", tabindex: "0", role: "region", "aria-label": t("Your record of this deal") },
     el(
       "table",
       { class: "board record-table" },
