@@ -145,6 +145,11 @@ def test_two_players_a_challenge_shared_played_and_ranked_in_french_and_dutch(br
     assert "Classement" in ada.inner_text("main") and "1 joueur" in ada.inner_text("#board-summary")
     assert axe_violations(ada) == []
     assert axe_violations(bob) == []
+    # The creator finds her challenges again in her statistics, with who played.
+    ada.goto(server.url("/stats?lang=fr"))
+    ada.wait_for_selector("#challenges-made:not([hidden]) a")
+    assert "Vos défis" in ada.inner_text("#challenges-made") and "1 joueur" in ada.inner_text("#challenges-made")
+    assert ada.get_attribute("#challenges-made a", "href") == f"/challenge/{token}?lang=fr"
     assert not ada.page_errors and not bob.page_errors
     bob.context.close()
     ada.context.close()

@@ -5,7 +5,8 @@
 import { clock, el } from "./dom.js";
 import { players, resultText } from "./players-api.js";
 import { recordTable } from "./record.js";
-import { formatDate, formatNumber, t, tn } from "./i18n.js";
+import { call, ApiError } from "./api.js";
+import { formatDate, formatNumber, localHref, t, tn } from "./i18n.js";
 
 const $ = (id) => document.getElementById(id);
 const UNDO_NAMES = () => ({ unlimited: t("unlimited undo"), one: t("one undo"), none: t("no undo") });
@@ -89,6 +90,37 @@ function showPlot(data, game) {
     el("p", { class: "muted small" }, t("Each dot is a game: how many of its cards went home (a win: all). The line is the share of wins among the last ten games.")));
 }
 
+/** The challenges the player made, newest first, each with its page and how many played it. */
+async function showChallenges(signedIn) {
+  const box = $("challenges-made");
+  if (!box || !signedIn) return;
+  let made;
+  try {
+    made = (await call("GET", "/api/challenges/mine")).challenges;
+  } catch (error) {
+    if (error instanceof ApiError) return;
+    throw error;
+  }
+  box.hidden = !made.length;
+  if (!made.length) return;
+  box.replaceChildren(
+    el("h2", {}, t("Your challenges")),
+    el(
+      "ul",
+      { class: "challenge-list" },
+      ...made.map((challenge) =>
+        el(
+          "li",
+          {},
+          el("a", { href: localHref(challenge.links.page) }, t("{game}, made {date}", { game: challenge.title, date: formatDate(challenge.created_at) })),
+          " ",
+          el("span", { class: "muted" }, tn("{n} player", "{n} players", challenge.players, { n: challenge.players })),
+        ),
+      ),
+    ),
+  );
+}
+
 /** Every deal played more than once: its games side by side. */
 function showRecords(records) {
   const box = $("records");
@@ -126,6 +158,7 @@ async function main() {
   }
   root.replaceChildren(...data.games.map(card));
   showRecords(data.records || []);
+  await showChallenges(data.signed_in);
   const select = $("plot-game");
   select.replaceChildren(...data.games.map((g) => el("option", { value: g.game }, g.title)));
   const busiest = [...data.games].sort((a, b) => b.played - a.played)[0];
