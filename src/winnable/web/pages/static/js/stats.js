@@ -153,6 +153,7 @@ async function main() {
   const root = $("stats");
   if (!data.games.length) {
     root.replaceChildren(el("p", { class: "lead" }, t("No game played yet. Play a game and come back!")));
+    await showChallenges(data.signed_in);
     document.body.dataset.ready = "1";
     return;
   }
