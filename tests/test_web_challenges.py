@@ -177,6 +177,7 @@ def test_a_remade_account_gets_no_second_ranked_attempt(app, now):
         refused = play(again, token)
         assert refused.status_code == 409 and refused.json()["code"] == "challenge_played"
         assert again.get(f"/api/games/{attempt['id']}").status_code == 404
+        assert again.post("/api/games/summaries", json={"ids": [attempt["id"]]}).json()["games"] == []
         # Unranked is still open to the name.
         assert play(again, token, ranked=False).status_code == 201
 
