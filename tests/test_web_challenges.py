@@ -305,3 +305,27 @@ def test_no_practice_before_or_beside_the_ranked_attempt(app, now):
         assert refused.status_code == 409 and refused.json()["code"] == "challenge_played"
         assert bob.get(f"/api/challenges/{token}").json()["players"] == 1
         assert ranked["challenge"] == token
+
+
+def test_one_ranking_penguin_wins_by_speed_score_then_partial_score():
+    """The Daily's ranking, which a challenge's leaderboard reuses: Penguin's wins by speed
+    score (not by time alone), the rest by partial score; Black Hole's wins by time."""
+    from types import SimpleNamespace as Row
+
+    from winnable.web.players.ranking import ranked_entries
+
+    at = dt.datetime(2026, 12, 1, tzinfo=dt.timezone.utc)
+
+    def attempt(name, status, seconds, moves, left):
+        return Row(user_id=None, name=name, status=status, move_count=moves, cards_left=left, undo_used=0,
+                   started_at=at, finished_at=at + dt.timedelta(seconds=seconds) if status != "playing" else None,
+                   timed_out_at=None, think_seconds=None, last_move_at=None)
+
+    rows = [attempt("quick-but-long", "won", 95, 200, 0), attempt("steady", "won", 100, 50, 0),
+            attempt("far", "lost", 300, 80, 10), attempt("near", "playing", 0, 60, 3)]
+    penguin = ranked_entries(rows, "penguin", at)
+    assert [entry["player"] for entry in penguin] == ["steady", "quick-but-long", "near", "far"]
+    assert [entry["speed"] for entry in penguin] == [666, 338, None, None]
+    assert [entry["partial"] for entry in penguin] == [52, 52, 49, 42]
+    black_hole = ranked_entries(rows, "black-hole", at)
+    assert [entry["player"] for entry in black_hole] == ["quick-but-long", "steady", "near", "far"]
