@@ -89,6 +89,11 @@ def test_a_deal_played_three_times_shows_its_games_side_by_side(app, now):
         assert [attempt["moves"] for attempt in stats["records"][0]["attempts"]] == [5, len(line), 2]
         assert all(not attempt["current"] for attempt in stats["records"][0]["attempts"])
 
+        # A new game of the deal, before its first move: listed beside the three, not counted.
+        fourth = new_game(ada)
+        record = ada.get(f"/api/stats/record/{fourth['id']}").json()
+        assert record["played"] == 3 and [attempt["current"] for attempt in record["attempts"]] == [False] * 3 + [True]
+
         # A deal played once: its record holds that game alone.
         single = ada.get(f"/api/stats/record/{other['id']}").json()
         assert single["played"] == 1 and len(single["attempts"]) == 1

@@ -188,15 +188,17 @@ def deal_records(rows: Iterable[Any], now: dt.datetime, current: str | None = No
                  least: int = 2) -> list[dict[str, Any]]:
     """Your record of each deal played at least ``least`` times: its games side by side,
     oldest first (date, result, time, moves, undos, hints); the deals most played first.
+    The game ``current`` (the one a page shows) is listed even before its first move.
     A deal dealt from a deck order (a Daily, a challenge) has no number to show; a
     Daily's day is named instead."""
     by_deal: dict[tuple[str, str], list] = {}
     for row in rows:
-        if (row.move_count or 0) > 0 and family_of(row.game) is not None:
+        if ((row.move_count or 0) > 0 or row.id == current) and family_of(row.game) is not None:
             by_deal.setdefault(deal_key(row), []).append(row)
     records = []
     for (game, _), games in by_deal.items():
-        if len(games) < least:
+        played = sum(1 for row in games if (row.move_count or 0) > 0)
+        if played < least:
             continue
         games.sort(key=lambda row: (as_utc(row.created_at), row.id))
         first = games[0]
@@ -206,7 +208,7 @@ def deal_records(rows: Iterable[Any], now: dt.datetime, current: str | None = No
             "title": game_class(game).title,
             "deal": int(first.deal) if first.deal is not None and daily is None else None,
             "daily": daily.isoformat() if daily is not None else None,
-            "played": len(games),
+            "played": played,
             "attempts": [attempt_of(row, now, current) for row in games],
         })
     records.sort(key=lambda record: (-record["played"], record["game"], record["attempts"][-1]["at"]))
