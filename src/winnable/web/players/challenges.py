@@ -197,6 +197,8 @@ class ChallengeService:
         token = challenge.id
         deck = deck_of(challenge.layout)
         if existing is None and self._seen(challenge, viewer.user_id):
+            existing = self._attempt_id(token, viewer.user_id, name)  # the player's other tab dealt it just now?
+        if existing is None and self._seen(challenge, viewer.user_id):
             raise Conflict(N_("you have played these cards already, so you cannot be ranked on them; "
                               "play the challenge unranked"), code="challenge_played")
         if existing is None:
