@@ -44,6 +44,7 @@ from winnable.web import metrics
 from winnable.web.models import schemas
 from winnable.web.players.accounts import COOKIE, AccountService, digest, plausible_token
 from winnable.web.security.csrf import CsrfPolicy
+from winnable.web.players.challenges import ChallengeService
 from winnable.web.players.daily import DailyService
 from winnable.web.deps import Services
 from winnable.web.errors import CODES, ApiError, localized, problem_json, problem_response, quote
@@ -141,7 +142,8 @@ def create_app(database_url: str | None = None, settings: Settings | None = None
         telemetry=None if settings.opentelemetry else {"tracing": False, "metrics": False, "logs": False},
     )
     # Every service once, on one object (the routes reach it through ``deps``).
-    app.state.services = Services(settings, engine, games, solver, pool, limits, csrf, accounts, daily, queue, purger, url)
+    app.state.services = Services(settings, engine, games, solver, pool, limits, csrf, accounts, daily, queue, purger, url,
+                                  ChallengeService(games))
 
     add_error_handlers(app)
     for router in ROUTERS:

@@ -27,6 +27,7 @@ from starlette.concurrency import run_in_threadpool
 
 from winnable.web.players.accounts import COOKIE, AccountService, Viewer
 from winnable.web.security.csrf import CsrfPolicy
+from winnable.web.players.challenges import ChallengeService
 from winnable.web.players.daily import DailyService
 from winnable.web.play.pool import WinnablePool
 from winnable.web.security.ratelimit import RateLimits, client_key
@@ -55,6 +56,8 @@ class Services:
     queue: SolverQueue
     purger: Purger
     database_url: str
+    challenges: ChallengeService | None = None
+    """Challenges (made with the app; None only for a Services built by hand)."""
     extra: dict[str, Any] = field(default_factory=dict)
     """Services of features that come later, by name (until they get a field)."""
 

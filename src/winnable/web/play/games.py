@@ -54,7 +54,7 @@ from winnable.web.play.scores import THINK_CHOICES
 from winnable.web.play.store import CHANGED, GameStore, Stored, think_deadline, today
 
 if TYPE_CHECKING:
-    from winnable.web.players.accounts import Viewer
+    from winnable.web.security.identity import Viewer
 
 ServiceError = ApiError  # the name other modules knew
 __all__ = ["GameService", "GameStore", "Positions", "ServiceError", "BadRequest", "Conflict", "NotFound", "Unavailable"]
@@ -110,13 +110,14 @@ class GameService:
     # -- writing ---------------------------------------------------------------------
     def new_row(self, game: str, deal: Any = None, undo: str = "unlimited", winnable_deal: bool = False,
                 owner: Viewer | None = None, think_seconds: int | None = None, daily_day: dt.date | None = None,
-                layout: Deck | None = None) -> tuple[Stored, Position]:
+                layout: Deck | None = None, challenge: str | None = None) -> tuple[Stored, Position]:
         """A new game's row (not stored yet) and its position, after every check.
 
         ``owner`` is the :class:`~winnable.web.players.accounts.Viewer` who starts it (the game is
         the account's, or the guest session's); ``think_seconds`` makes a timed Black Hole
         game; ``daily_day`` a Daily attempt, whose clock runs from the deal; ``layout``
-        deals it from that deck order instead of a deal number (the Daily's)."""
+        deals it from that deck order instead of a deal number (the Daily's); ``challenge``
+        a ranked challenge attempt, whose clock runs from the deal too."""
         cls = lookup_game(game)
         if undo not in UNDO_MODES:
             raise BadRequest(N_("unknown undo mode {mode} (modes: {modes})", mode=quote(undo), modes=", ".join(UNDO_MODES)), code="bad_request")
@@ -144,7 +145,7 @@ class GameService:
             winnable_deal=winnable_deal,
             restarts=0,
             created_at=now,
-            started_at=now if daily_day is not None else None,
+            started_at=now if daily_day is not None or challenge is not None else None,
             updated_at=now,
             finished_at=None,
             status=status_of(position),
@@ -158,6 +159,7 @@ class GameService:
             timed_out_at=None,
             daily_day=daily_day,
             layout=None if layout is None else str(layout),
+            challenge=challenge,
         )
         return row, position
 
@@ -203,6 +205,9 @@ class GameService:
                     if row.daily_day < today(now):
                         raise Conflict(N_("the Daily of {day} is over: its result is final", day=row.daily_day.isoformat()),
                                        code="daily_over")
+                if row.challenge is not None and what == "restart":
+                    raise Conflict(N_("a ranked challenge attempt cannot be restarted: it is one attempt "
+                                      "(play the challenge again unranked)"), code="challenge_no_restart")
                 position = self.store.position(row)
                 deadline = think_deadline(row)
                 if (what != "restart" and row.timed_out_at is None and deadline is not None and now > deadline

@@ -29,7 +29,7 @@ from winnable.web.play.lookup import Source, game_not_found, lookup_game, source
 from winnable.web.play.positions import Positions, status_of
 
 if TYPE_CHECKING:
-    from winnable.web.players.accounts import Viewer
+    from winnable.web.security.identity import Viewer
 
 def iso(moment: dt.datetime | None) -> str | None:
     moment = as_utc(moment)
@@ -125,6 +125,8 @@ class Stored:
     daily_day: dt.date | None = None
     layout: str | None = None
     """A Daily's deck order (then ``deal`` is None)."""
+    challenge: str | None = None
+    """The challenge this game is the ranked attempt at."""
     hint_line: dict[str, Any] | None = None
     """The hints' line (see :class:`~winnable.storage.tables.GameRow`): set when a game is made
     with a known line, else only by :meth:`GameStore.keep_line`."""
@@ -166,7 +168,7 @@ class GameStore:
         on the leaderboard, and no one plays it on."""
         if viewer is not None and row.user_id is not None and row.user_id != viewer.user_id:
             raise game_not_found(game_id)
-        if viewer is not None and row.user_id is None and row.daily_day is not None:
+        if viewer is not None and row.user_id is None and (row.daily_day is not None or row.challenge is not None):
             raise game_not_found(game_id)
 
     def lock(self, game_id: str) -> threading.Lock:
@@ -186,7 +188,8 @@ class GameStore:
 
     def snapshot(self, game_id: str, viewer: Viewer | None = None, purpose: str | None = None) -> Snapshot:
         """The game for the solver; ``purpose`` ("hint", "analysis") is refused with 403
-        ``daily_no_help`` on a Daily attempt while its day lasts."""
+        ``daily_no_help`` on a Daily attempt while its day lasts, and with 403
+        ``challenge_no_help`` in a ranked challenge attempt while it is played."""
         row = self.read(game_id)
         self.check_owner(row, game_id, viewer)
         if purpose is not None and row.daily_day is not None and row.daily_day >= today(self.clock()):
@@ -196,6 +199,11 @@ class GameStore:
                             code="daily_no_help")
         position = self.position(row)
         status = effective_status(row, status_of(position), self.clock())
+        if purpose is not None and row.challenge is not None and status == "playing":
+            raise Forbidden(N_("hints are off in a ranked challenge attempt until it is over")
+                            if purpose == "hint" else
+                            N_("the solver is off in a ranked challenge attempt until it is over"),
+                            code="challenge_no_help")
         return Snapshot(row.id, row.game, source_of(row), tuple(row.moves), position, status, row.daily_day)
 
     def count_hint(self, game_id: str, keep: dict[str, Any] | None = None) -> None:

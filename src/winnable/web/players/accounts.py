@@ -50,15 +50,16 @@ import time
 from typing import Any, TypeGuard, cast
 
 import sqlalchemy as sa
-from sqlalchemy import delete, select, update
+from sqlalchemy import delete, or_, select, update
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from winnable.storage.engine import as_utc, utcnow, write_lock, writer
 from winnable.storage.statements import Query, Statement
-from winnable.storage.tables import DailyAttempt, GameRow, SessionRow, User
+from winnable.storage.tables import Challenge, ChallengeAttempt, DailyAttempt, GameRow, SessionRow, User
 from winnable.web.play.cache import ByteLRU
+from winnable.web.security.identity import NOBODY, Viewer
 from winnable.web.security.devices import Account, DeviceKeys, find
 from winnable.web.errors import Conflict, Unauthorized, Unprocessable
 from winnable.web.pages.i18n import N_
@@ -98,27 +99,6 @@ def check_name(name: Any) -> str:
     return name
 
 
-@dataclasses.dataclass(frozen=True)
-class Viewer:
-    """Who is asking: a signed-in player, a guest with a session, or nobody yet."""
-
-    session: str | None = None
-    """The session's digest (None: no valid session cookie)."""
-    user_id: int | None = None
-    name: str | None = None
-
-    @property
-    def signed_in(self) -> bool:
-        return self.user_id is not None
-
-    def owns(self, user_id: int | None, guest: str | None) -> bool:
-        """True if a game with this owner is this viewer's."""
-        if user_id is not None:
-            return user_id == self.user_id
-        return guest is not None and guest == self.session
-
-
-NOBODY = Viewer()
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -353,17 +333,21 @@ class AccountService:
 
     def delete(self, viewer: Viewer, password: Any) -> None:
         """Delete the account (password asked again): its sessions, its games and its
-        name go; its Daily results stay on the leaderboards, without a name, and the
-        name cannot play today's Dailies again."""
+        name go; its Daily and challenge results stay on the leaderboards, without a
+        name, and the name cannot play today's Dailies nor those challenges ranked again."""
         if not viewer.signed_in:
             raise Unauthorized(N_("sign in to delete your account"), code="sign_in_required")
         user = self._check(viewer.name, password)
         with write_lock(self.engine), Session(self.write_engine) as session, session.begin():
             daily = select(DailyAttempt.game_id).where(DailyAttempt.user_id == user.id).scalar_subquery()
-            session.execute(update(GameRow).where(GameRow.user_id == user.id, GameRow.id.in_(daily))
+            # Ranked attempts (the Daily's, a challenge's) stay, nobody's, on their boards.
+            session.execute(update(GameRow).where(GameRow.user_id == user.id,
+                                                  or_(GameRow.id.in_(daily), GameRow.challenge.is_not(None)))
                             .values(user_id=None, guest=None))
             session.execute(delete(GameRow).where(GameRow.user_id == user.id))
             session.execute(update(DailyAttempt).where(DailyAttempt.user_id == user.id).values(user_id=None))
+            session.execute(update(ChallengeAttempt).where(ChallengeAttempt.user_id == user.id).values(user_id=None))
+            session.execute(update(Challenge).where(Challenge.creator_id == user.id).values(creator_id=None))
             # The name's digest stays on today's attempts only (one attempt per name and
             # day, whatever happens to the account; a day's margin for clocks), and goes
             # from older ones, this account's and those deleted before.

@@ -8,7 +8,8 @@ one) ends it; the latest game, while it is still being played, does not count ye
 Best time and fewest moves are over wins; Black Hole and Fourteen Out keep their best
 time per undo rule; the free-cell family (Penguin) its average and best partial score
 (cards home, of 52) and its best speed score (:mod:`winnable.web.play.scores`); Fourteen
-Out the average and the most cards taken out (of 52).
+Out the average and the most cards taken out (of 52). Every deal played
+more than once has its record: its games side by side (:func:`deal_records`).
 
 >>> import datetime as dt
 >>> from types import SimpleNamespace as Row
@@ -43,7 +44,7 @@ from winnable.storage.engine import as_utc
 from winnable.storage.tables import GameRow
 from winnable.web.players.accounts import Viewer
 from winnable.web.play.scores import speed_score
-from winnable.web.play.lookup import source_of
+from winnable.web.play.lookup import game_not_found, source_of, valid_id
 from winnable.web.play.positions import cards_in_play
 from winnable.web.play.store import effective_status
 
@@ -169,6 +170,79 @@ COLUMNS = (GameRow.id, GameRow.game, GameRow.deal, GameRow.status, GameRow.move_
            GameRow.layout)
 
 
+def deal_key(row) -> tuple[str, str]:
+    """What makes two games the same deal: the game id and its deal number, or the deck
+    order it was dealt from (a Daily's, a challenge's)."""
+    return row.game, (f"#{row.deal}" if row.deal is not None else f"@{row.layout}")
+
+
+def attempt_of(row, now: dt.datetime, current: str | None = None) -> dict[str, Any]:
+    """One game of a deal's record, as the server's figures give it."""
+    status = effective_status(row, row.status, now)
+    return {
+        "id": row.id,
+        "at": moment(row),
+        "status": status,
+        "seconds": seconds_of(row, status),
+        "moves": row.move_count or 0,
+        "undos": row.undo_used or 0,
+        "hints": row.hints_used or 0,
+        "undo_rule": row.undo_mode,
+        "current": row.id == current,
+    }
+
+
+def deal_records(rows: Iterable[Any], now: dt.datetime, current: str | None = None,
+                 least: int = 2) -> list[dict[str, Any]]:
+    """Your record of each deal played at least ``least`` times: its games side by side,
+    oldest first (date, result, time, moves, undos, hints); the deals most played first.
+    The game ``current`` (the one a page shows) is listed even before its first move.
+    A deal dealt from a deck order (a Daily, a challenge) has no number to show; a
+    Daily's day is named instead."""
+    by_deal: dict[tuple[str, str], list] = {}
+    for row in rows:
+        if ((row.move_count or 0) > 0 or row.id == current) and family_of(row.game) is not None:
+            by_deal.setdefault(deal_key(row), []).append(row)
+    records = []
+    for (game, _), games in by_deal.items():
+        played = sum(1 for row in games if (row.move_count or 0) > 0)
+        if played < least:
+            continue
+        games.sort(key=lambda row: (as_utc(row.created_at), row.id))
+        first = games[0]
+        daily = next((row.daily_day for row in games if row.daily_day is not None), None)
+        records.append({
+            "game": game,
+            "title": game_class(game).title,
+            "deal": int(first.deal) if first.deal is not None and daily is None else None,
+            "daily": daily.isoformat() if daily is not None else None,
+            "played": played,
+            "attempts": [attempt_of(row, now, current) for row in games],
+        })
+    records.sort(key=lambda record: (-record["played"], record["game"], record["attempts"][-1]["at"]))
+    return records
+
+
+def record_for(engine, viewer: Viewer, game_id: str, now: dt.datetime) -> dict[str, Any]:
+    """Your record of the deal of your game ``game_id``: every game of yours of that
+    deal (played, or this one), side by side. Someone else's game is no such game."""
+    with Session(engine) as session:
+        row = session.scalars(select(GameRow).options(load_only(*COLUMNS, GameRow.user_id, GameRow.guest))
+                              .where(GameRow.id == game_id)).first() if valid_id(game_id) else None
+        if row is None or not viewer.owns(row.user_id, row.guest):
+            raise game_not_found(game_id)
+        owner = GameRow.user_id == viewer.user_id if viewer.signed_in else GameRow.guest == viewer.session
+        same = GameRow.deal == row.deal if row.deal is not None else GameRow.layout == row.layout
+        rows = session.scalars(select(GameRow).options(load_only(*COLUMNS)).where(
+            owner, GameRow.game == row.game, same, (GameRow.move_count > 0) | (GameRow.id == row.id))).all()
+        found = deal_records(list(rows), now, current=row.id, least=1)
+    record = next((entry for entry in found if any(attempt["current"] for attempt in entry["attempts"])), None)
+    if record is None:  # this game not played yet, and no other game of the deal
+        record = {"game": row.game, "title": game_class(row.game).title, "deal": None, "daily": None, "played": 0,
+                  "attempts": []}
+    return record
+
+
 def statistics_for(engine: Engine, viewer: Viewer, now: dt.datetime) -> dict[str, Any]:
     """The statistics of the signed-in player, or of this browser's guest session."""
     if viewer.signed_in:
@@ -176,9 +250,10 @@ def statistics_for(engine: Engine, viewer: Viewer, now: dt.datetime) -> dict[str
     elif viewer.session is not None:
         owner = GameRow.guest == viewer.session
     else:
-        return {"player": None, "signed_in": False, "games": [], "history": []}
+        return {"player": None, "signed_in": False, "games": [], "history": [], "records": []}
     with Session(engine) as session:
         rows = session.scalars(select(GameRow).options(load_only(*COLUMNS)).where(owner, GameRow.move_count > 0)).all()
         result = player_statistics(rows, now)
-    return {"player": viewer.name, "signed_in": viewer.signed_in, **result}
+        records = deal_records(rows, now)
+    return {"player": viewer.name, "signed_in": viewer.signed_in, **result, "records": records}
 
