@@ -57,10 +57,13 @@ impl FreeCellLines<'_> {
         r.auto_beak && m.dst == FOUNDATION && m.src < 8 && m.card != NO_CARD && r.shifted[m.card as usize] == 0
     }
 
-    fn slots(m: Move) -> [u8; 2] {
-        // Cells are told apart by index; the foundation is no place a move undoes.
-        [m.src, if m.dst == FOUNDATION { 254 } else { m.dst }]
-    }
+}
+
+/// A move made in place and the beak cards the rules then sent home (four at most).
+#[derive(Clone, Copy)]
+pub struct Undo {
+    moves: [Move; 5],
+    count: u8,
 }
 
 /// What `near` compares: each column's height, top and bottom card (in place: along a
@@ -77,6 +80,7 @@ impl Domain for FreeCellLines<'_> {
     type Move = Move;
     type Perm = [u8; MAX_COLUMNS];
     type Sig = Sig;
+    type Undo = Undo;
 
     fn sig(&self, s: &Position) -> Sig {
         let mut cols = [0u32; MAX_COLUMNS];
@@ -268,15 +272,31 @@ impl Domain for FreeCellLines<'_> {
         (next, played)
     }
 
-    fn child(&mut self, s: &mut Position, m: Move) -> (u128, bool) {
-        if self.game.rules.auto_beak {
-            let (next, _) = self.play(s, m);
-            return (next.key, next.is_won());
-        }
+    fn play_in(&mut self, s: &mut Position, m: Move) -> (Move, Undo) {
+        let m = if m.dst >= 8 && m.dst != FOUNDATION { Move { dst: ANY_CELL, ..m } } else { m };
         let played = self.game.play(s, m);
-        let out = (s.key, s.is_won());
-        self.game.undo(s, played);
-        out
+        let mut undo = Undo { moves: [played; 5], count: 1 };
+        let r = &self.game.rules;
+        if r.auto_beak && m.src < 8 {
+            // `settle`, each move kept to be taken back: along a line, positions are
+            // settled, so a beak can only be turned up in the column the cards left.
+            let c = m.src as usize;
+            loop {
+                let top = s.top(c);
+                if top == NO_CARD || !self.game.pending_beak(s, top) || undo.count as usize == undo.moves.len() {
+                    break;
+                }
+                undo.moves[undo.count as usize] = self.game.play(s, mv(c as u8, FOUNDATION, 1));
+                undo.count += 1;
+            }
+        }
+        (played, undo)
+    }
+
+    fn undo_in(&mut self, s: &mut Position, undo: Undo) {
+        for &m in undo.moves[..undo.count as usize].iter().rev() {
+            self.game.undo(s, m);
+        }
     }
 
     fn won(&self, s: &Position) -> bool {
@@ -325,8 +345,8 @@ impl Domain for FreeCellLines<'_> {
         Some(Move { src, dst, count: m.count, card })
     }
 
-    fn join(&self, a: Move, a_from: &Position, b: Move, b_from: &Position) -> Joined<Move> {
-        if a.dst == FOUNDATION || b.src != a.dst || a.count != b.count || self.card(a_from, a) != self.card(b_from, b) {
+    fn join(&self, a: Move, b: Move) -> Joined<Move> {
+        if a.dst == FOUNDATION || b.src != a.dst || a.count != b.count || a.card != b.card || a.card == NO_CARD {
             return Joined::Apart;
         }
         let back = if a.src < 8 { b.dst == a.src } else { b.dst >= 8 && b.dst != FOUNDATION };
@@ -337,9 +357,9 @@ impl Domain for FreeCellLines<'_> {
         }
     }
 
-    fn touches(&self, a: Move, b: Move) -> bool {
-        let (x, y) = (Self::slots(a), Self::slots(b));
-        x.iter().any(|p| *p != 254 && y.contains(p))
+    fn places(&self, m: Move) -> [u8; 2] {
+        // Cells are told apart by index; the foundation is no place a move undoes.
+        [m.src, if m.dst == FOUNDATION { shorten::NOWHERE } else { m.dst }]
     }
 }
 
@@ -354,11 +374,9 @@ pub fn shorten(game: &Game, root: &Position, line: &[Move], limits: &Limits) -> 
     cells[..game.rules.cells].copy_from_slice(&start.cells[..game.rules.cells]);
     let mine: Vec<Move> = line.iter().copied().filter(|m| !domain.automatic(m)).collect();
     let mut own = Vec::with_capacity(line.len());
-    let mut states = Vec::with_capacity(line.len() + 1);
-    states.push(Box::new(start.clone()));
+    let mut at = start.clone();
     for &m in mine.iter() {
-        let at: &Position = states.last().unwrap();
-        let card = if m.src >= 8 && m.src != FOUNDATION { cells[(m.src - 8) as usize] } else { domain.card(at, m) };
+        let card = if m.src >= 8 && m.src != FOUNDATION { cells[(m.src - 8) as usize] } else { domain.card(&at, m) };
         if card == NO_CARD || m.src == FOUNDATION {
             break; // not a line of the rules: `shorten` refuses it as it is
         }
@@ -373,18 +391,19 @@ pub fn shorten(game: &Game, root: &Position, line: &[Move], limits: &Limits) -> 
         }
         let src = if m.src >= 8 { 8 + at.cells.iter().position(|&c| c == card).unwrap_or(0) as u8 } else { m.src };
         let made = Move { src, ..m };
-        if !domain.legal(at, made) {
+        if !domain.legal(&at, made) {
             break;
         }
-        let (next, played) = domain.play(at, made);
-        states.push(Box::new(next));
-        own.push(played);
+        own.push(domain.play_in(&mut at, made).0);
     }
     let between_cells = mine.iter().filter(|m| m.src >= 8 && m.src != FOUNDATION && m.dst >= 8 && m.dst != FOUNDATION).count();
     let (mut out, mut stats) = if own.len() + between_cells != mine.len() {
         shorten::shorten(&mut domain, &start, &mine, limits) // refused as it is
+    } else if !at.is_won() {
+        let n = own.len();
+        (own, Stats { before: n, after: n, ..Stats::default() })
     } else {
-        shorten::shorten_played(&mut domain, (states, own), limits)
+        shorten::shorten_moves(&mut domain, &start, own, limits)
     };
     out.retain(|m| !domain.automatic(m));
     stats.after = out.len();
