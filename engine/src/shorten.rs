@@ -68,6 +68,17 @@ pub trait Domain {
     fn key(&self, s: &Self::State) -> u128;
     /// Every move worth trying from `s`.
     fn moves(&mut self, s: &Self::State, out: &mut Vec<Self::Move>);
+    /// The columns (bits below 32) the positions
+    /// whose summaries are `a` and `b` differ in; every bit when the family cannot tell.
+    fn differ(&self, _a: &Self::Sig, _b: &Self::Sig) -> u32 {
+        u32::MAX
+    }
+    /// The moves from `s` that `moves` gives and that use a place of `mask` or a cell
+    /// (the first of two moves between positions that differ in `mask`: a first move
+    /// touching none of those places would have to be taken back by the second).
+    fn moves_toward(&mut self, s: &Self::State, _mask: u32, out: &mut Vec<Self::Move>) {
+        self.moves(s, out)
+    }
     /// Is `m` legal in `s`?
     fn legal(&mut self, s: &Self::State, m: Self::Move) -> bool;
     /// The position after the legal move `m`, and the move as played (what the line
@@ -129,7 +140,7 @@ pub trait Domain {
     /// elsewhere ([`Joined::Into`]: the one move, made where `a` was, that takes them
     /// there at once).
     fn join(&self, a: Self::Move, b: Self::Move) -> Joined<Self::Move>;
-    /// The places a move uses (a column, a cell: numbers below 32), [`NOWHERE`] for
+    /// The places a move uses (a column, a cell: numbers below 64), [`NOWHERE`] for
     /// none (the foundations are no place a move undoes), [`EVERYWHERE`] for a move that
     /// touches every place (a deal from the stock).
     fn places(&self, m: Self::Move) -> [u8; 2];
@@ -274,16 +285,22 @@ pub fn shorten_moves<D: Domain>(d: &mut D, root: &D::State, mut moves: Vec<D::Mo
         spend.stopped |= Instant::now() >= deadline;
     }
     let mut joined = false; // the moves taken back are out already
+    let mut loops = true; // the line may repeat a position
     for _ in 0..limits.rounds {
         if spend.stopped {
             break;
         }
         stats.rounds += 1;
         let before = moves.len();
-        if let Some(m) = shortest(d, root, &moves, limits.depth, &mut spend) {
+        let found = shortest(d, root, &moves, limits.depth, &mut spend);
+        // The shortest line through the line's positions repeats none of them; only
+        // the moves joined below make new positions (or a shortest line that did not
+        // play, if any).
+        loops = found.is_none();
+        if let Some(m) = found {
             moves = m;
         }
-        join_pairs(d, root, &mut moves);
+        loops |= join_pairs(d, root, &mut moves);
         joined = true;
         if moves.len() >= before {
             break;
@@ -291,11 +308,14 @@ pub fn shorten_moves<D: Domain>(d: &mut D, root: &D::State, mut moves: Vec<D::Mo
     }
     // Whatever the limits: no move taken back without need, no position twice.
     if !joined {
+        loops = true;
         join_pairs(d, root, &mut moves);
     }
     let mut none = Spend { tries: 0, max: 0, deadline: None, stopped: true };
-    if let Some(m) = shortest(d, root, &moves, 0, &mut none) {
-        moves = m;
+    if loops {
+        if let Some(m) = shortest(d, root, &moves, 0, &mut none) {
+            moves = m;
+        }
     }
     stats.tries = spend.tries;
     stats.after = moves.len();
@@ -403,7 +423,8 @@ fn shortest<D: Domain>(d: &mut D, root: &D::State, moves: &[D::Move], depth: u8,
                     continue;
                 }
             }
-            d.moves(&cur, &mut generated);
+            let mask = two.iter().fold(0, |mask, &j| mask | d.differ(&sigs[i], &sigs[j as usize]));
+            d.moves_toward(&cur, mask, &mut generated);
             for &m in generated.iter() {
                 // (With `bridge`, the one-move shortcuts are found above.)
                 let next = d.after(&cur, &sigs[i], m);
@@ -586,7 +607,7 @@ fn pairs<D: Domain>(d: &D, moves: &[D::Move], from: usize, out: &mut Vec<Pair<D:
     // Moves join only moves that touch them (the second takes the cards from where the
     // first put them): for each move, the last earlier one using one of its places.
     out.clear();
-    let mut last = [usize::MAX; 32];
+    let mut last = [usize::MAX; 64];
     let mut all = usize::MAX; // the last move touching every place
     for j in from..moves.len() {
         let places = d.places(moves[j]);
@@ -618,18 +639,28 @@ fn pairs<D: Domain>(d: &D, moves: &[D::Move], from: usize, out: &mut Vec<Pair<D:
 /// they came from, no move between touching either place) goes with the move taking it
 /// back; two moves of the same cards become one. Each change is kept when the line
 /// still plays and wins. The line is walked in one position; a change made, the pairs
-/// after it are looked for again, and the whole line once more at the end.
-fn join_pairs<D: Domain>(d: &mut D, root: &D::State, moves: &mut Vec<D::Move>) {
+/// after it are looked for again, and the whole line once more while pairs not tried
+/// yet are left. Whether anything changed.
+fn join_pairs<D: Domain>(d: &mut D, root: &D::State, moves: &mut Vec<D::Move>) -> bool {
     let mut found = Vec::new();
+    let mut failed: Vec<(usize, usize)> = Vec::new(); // tried in vain, in the line as it now is
+    let mut any = false;
+    let mut cur = root.clone();
     loop {
-        let mut changed = false;
-        let mut cur = root.clone();
-        let mut at = 0; // `cur` is the position before move `at`
         pairs(d, moves, 0, &mut found);
+        found.retain(|&(i, j, _)| !failed.contains(&(i, j)));
+        if found.is_empty() {
+            return any;
+        }
+        cur.clone_from(root);
+        let mut at = 0; // `cur` is the position before move `at`
         let mut next = 0;
         while next < found.len() {
             let (i, j, joined) = found[next];
             next += 1;
+            if i < at {
+                continue; // behind the walk: the next round
+            }
             while at < i {
                 d.play_in(&mut cur, moves[at]);
                 at += 1;
@@ -653,18 +684,27 @@ fn join_pairs<D: Domain>(d: &mut D, root: &D::State, moves: &mut Vec<D::Move>) {
                     edited(d, &cur, moves, i, j, None, Some(m))
                 }),
             };
-            if let Some((new_moves, end)) = edit {
-                moves.splice(i..end, new_moves);
-                changed = true;
-                // The pairs from move `i` on, in the line as it now is.
-                let mut rest = Vec::new();
-                pairs(d, moves, i, &mut rest);
-                found = rest;
-                next = 0;
-            }
-        }
-        if !changed {
-            return;
+            let Some((new_moves, end)) = edit else {
+                failed.push((i, j));
+                continue;
+            };
+            let (removed, added) = (end - i, new_moves.len());
+            moves.splice(i..end, new_moves);
+            any = true;
+            // The pairs tried in vain before or after the change keep (their places).
+            failed.retain_mut(|(a, b)| {
+                if *a >= end {
+                    *a = *a + added - removed;
+                    *b = *b + added - removed;
+                    true
+                } else {
+                    *b < i
+                }
+            });
+            // The pairs from move `i` on, in the line as it now is.
+            pairs(d, moves, i, &mut found);
+            found.retain(|&(a, b, _)| !failed.contains(&(a, b)));
+            next = 0;
         }
     }
 }
@@ -674,8 +714,15 @@ fn join_pairs<D: Domain>(d: &mut D, root: &D::State, moves: &mut Vec<D::Move>) {
 /// `i`, which is `start`), if the line still plays and wins. Once the edited line is
 /// back on the old one, place for place, the rest is kept.
 fn edited<D: Domain>(d: &mut D, start: &D::State, moves: &[D::Move], i: usize, j: usize, at_i: Option<D::Move>, at_j: Option<D::Move>) -> Option<(Vec<D::Move>, usize)> {
-    let mut new_moves: Vec<D::Move> = Vec::new();
+    let mut new_moves: Vec<D::Move> = Vec::with_capacity(j + 2 - i);
     let same = d.identity();
+    if let Some(m) = at_i {
+        // Most joins fail at once: the place does not take the cards yet.
+        let m = d.translate(&same, m, start, start)?;
+        if !d.legal(start, m) {
+            return None;
+        }
+    }
     let mut cur = start.clone(); // the edited line
     let mut old = start.clone(); // the old line: position `k` at step `k`
     for k in i..moves.len() {
