@@ -173,14 +173,14 @@ export async function newGame({ deal = null } = {}) {
   const slow = setTimeout(() => say(winnable ? t("Finding a deal the solver has proved winnable\u2026") : t("Dealing\u2026"), { sticky: true }), 400);
   try {
     let state;
+    // Hook: other modules add options of the next game (timed play's seconds a move).
+    const extra = {};
+    document.dispatchEvent(new CustomEvent("winnable:new-game", { detail: { game: gameName, options: extra } }));
     try {
-      // Hook: other modules add options of the next game (timed play's seconds a move).
-      const extra = {};
-      document.dispatchEvent(new CustomEvent("winnable:new-game", { detail: { game: gameName, options: extra } }));
       state = await api.create(gameName, { deal, winnable, undo, ...extra });
     } catch (error) {
       if (!winnable || !(error instanceof ApiError) || error.status === 0) throw error;
-      state = await api.create(gameName, { undo });
+      state = await api.create(gameName, { undo, ...extra });
       say(t("{reason} This deal was picked at random.", { reason: error.detail }), { kind: "info" });
     }
     clearTimeout(slow);
