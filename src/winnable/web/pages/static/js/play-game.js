@@ -343,6 +343,7 @@ function hintRefusal(state) {
 }
 
 let asking = null; // the state a hint is on its way for: one question at a time
+let answered = null; // {state, answer}: the last hint, shown again without asking while nothing moved
 
 export async function hint() {
   if (!app.state || app.finishing) return;
@@ -354,16 +355,19 @@ export async function hint() {
   if (asking === app.state) return; // tapped again while the answer is on its way
   clearSelection(false);
   const asked = app.state;
-  asking = asked;
-  say(t("Looking for a winning line\u2026"), { sticky: true, kind: "hint" });
-  let answer;
-  try {
-    answer = await api.hint(asked.id);
-  } catch (error) {
-    report(error);
-    return;
-  } finally {
-    if (asking === asked) asking = null;
+  let answer = answered && answered.state === asked ? answered.answer : null;
+  if (!answer) {
+    asking = asked;
+    say(t("Looking for a winning line\u2026"), { sticky: true, kind: "hint" });
+    try {
+      answer = await api.hint(asked.id);
+    } catch (error) {
+      report(error);
+      return;
+    } finally {
+      if (asking === asked) asking = null;
+    }
+    answered = { state: asked, answer };
   }
   if (app.state !== asked) return; // a move was played meanwhile
   const hidden = answer.knows_hidden ? [el("br"), el("small", {}, t("The hint knows the face-down cards, which you cannot see."))] : [];
