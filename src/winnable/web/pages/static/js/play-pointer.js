@@ -206,7 +206,9 @@ export function listenPointer() {
     if (press && event.pointerId === press.id) {
       const finger = press;
       press = null;
-      if (!dragged && Math.hypot(event.clientX - finger.x, event.clientY - finger.y) <= TAP_SLOP) {
+      // (A link on the table, as when the game cannot be shown, follows its own click.)
+      const played = app.state && !finger.target.closest("a");
+      if (played && !dragged && Math.hypot(event.clientX - finger.x, event.clientY - finger.y) <= TAP_SLOP) {
         fingerTapAt = performance.now();
         tapOn(finger.target);
       }
