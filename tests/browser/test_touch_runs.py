@@ -138,6 +138,9 @@ def test_a_mouse_picks_exactly_the_card_it_clicks(browser, server, line):
         wait_moves(page, PLAYED + 1)
         page.click("#undo")
         wait_moves(page, PLAYED)
+        page.reload()  # the cards back where they were, not flying there
+        page.wait_for_selector("body[data-ready='1']")
+        wait_moves(page, PLAYED)
         # and the mouse drags the run from its 2♦
         box = card(page, "2D").bounding_box()
         goal = page.locator(f'#table [data-place="{TARGET}"][data-card="3D"]').bounding_box()
