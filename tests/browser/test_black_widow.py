@@ -61,6 +61,8 @@ def test_complete_a_run(page, server, widow):
     assert done is not None
     first = max(0, done - BROWSER_MOVES)
 
+    # Clicks pick up, then put down (select-then-place; click to move is test_click_to_move.py's).
+    page.context.add_init_script("try { localStorage.setItem('winnable:clickmove:spider', '0'); } catch (e) {}")
     game_id = open_game(page, server, GAME, DEAL)
     for move in line[:first]:
         server.api("POST", f"/api/games/{game_id}/moves", {"move": move})

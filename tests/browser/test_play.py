@@ -30,6 +30,7 @@ from winnable.solver import Budget, solve
 from winnable.web.views import click_choices, player_view
 
 GAMES = ["black-hole", "black-widow", "penguin", "freecell"]
+SELECT_THEN_PLACE = {"winnable:clickmove:spider": "0"}  # the Spider family's click moves the card by default
 DEAL = 3
 
 
@@ -152,7 +153,7 @@ def test_a_run_goes_into_an_empty_column_by_taps(browser, server, lines, game, d
             break
         position = position.play(move)
     entry = max((e for e in runs if e["to"] == runs[0]["to"] and e["from"] == runs[0]["from"]), key=lambda e: e["count"])
-    page = new_page(browser, size, NO_AUTO)
+    page = new_page(browser, size, NO_AUTO | SELECT_THEN_PLACE)
     try:
         game_id = open_game(page, server, game, deal)
         play_api(server, game_id, line[:k])
@@ -530,7 +531,7 @@ CONTRAST = """
 
 @pytest.mark.parametrize("game", ["penguin", "black-widow"])
 def test_text_contrast_and_accessible_names(browser, server, game):
-    page = new_page(browser, "desktop")
+    page = new_page(browser, "desktop", SELECT_THEN_PLACE)
     try:
         open_game(page, server, game, DEAL)
         assert page.evaluate(CONTRAST) == []

@@ -126,7 +126,11 @@ class Settings(BaseSettings):
     limit_create: str = "30/minute"
     """New games."""
     limit_solver: str = "30/minute"
-    """Hints and analyses."""
+    """Searches: hints and analyses that run the solver (a hint from the game's kept line
+    runs none and counts only against ``limit_hint``)."""
+    limit_hint: str = "300/minute"
+    """Every hint, searched or not: what bounds the hints a client asks for, since those
+    from the game's kept line cost no search, no solver quota and no solver share."""
 
     # -- players ---------------------------------------------------------------------
     limit_signup: str = "5/minute;30/hour"
@@ -175,7 +179,7 @@ class Settings(BaseSettings):
             return [part.strip() for part in text.split(",") if part.strip()]
         return value
 
-    @field_validator("limit_default", "limit_play", "limit_create", "limit_solver", "limit_signup", "limit_login",
+    @field_validator("limit_default", "limit_play", "limit_create", "limit_solver", "limit_hint", "limit_signup", "limit_login",
                      "limit_login_name", "limit_login_device")
     @classmethod
     def _limits(cls, value: str) -> str:

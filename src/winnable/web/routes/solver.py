@@ -1,13 +1,16 @@
 """Hints and analyses: the solver's answers on a stored game.
 
-A request is admitted to the solver's shares (hints go before analyses) before its game
-is read, so a refusal costs nothing: a client over its share gets 429, a full analyses'
-share (of everyone, or of guests together) 503 ``solver_busy`` with ``Retry-After``. A
-hint from the game's kept line (see :mod:`winnable.web.play.solving`) then costs no search: it
-counts against no solver quota and takes no place in the queue. A search runs through
-the solver queue within a time budget (the server's default, or ``?seconds=`` up to the
-server's cap: above it 422 ``budget_too_large``) and counts against the client's
-``solver`` rate limit (429 past it); a full queue answers 503 ``solver_busy``.
+Every hint counts against the client's plain ``hint`` rate limit (429 past it, a
+generous one). A hint from the game's kept line (see :mod:`winnable.web.play.solving`)
+costs nothing more: no search, no solver quota, no share of the solver and no place in
+its queue. A hint that must search is admitted to the solver's shares first (429 past
+the client's share), then counted against the client's ``solver`` rate limit (429 past
+it). An analysis is admitted to the shares (hints go before analyses) before its game is
+read, so a refusal costs nothing: a client over its share gets 429, a full analyses'
+share (of everyone, or of guests together) 503 ``solver_busy`` with ``Retry-After``.
+A search runs through the solver queue within a time budget (the server's default, or
+``?seconds=`` up to the server's cap: above it 422 ``budget_too_large``) and counts
+against the ``solver`` rate limit; a full queue answers 503 ``solver_busy``.
 """
 
 from __future__ import annotations
@@ -15,10 +18,10 @@ from __future__ import annotations
 import contextlib
 from typing import TYPE_CHECKING, Any, Callable, ContextManager
 
-from fastapi import APIRouter, Query, Request
+from fastapi import APIRouter, Depends, Query, Request
 
 from winnable.web.models import schemas
-from winnable.web.deps import ClientDep, ServicesDep, ViewerDep, database, services_of
+from winnable.web.deps import ClientDep, ServicesDep, ViewerDep, database, rate_limit, services_of
 from winnable.web.errors import Unprocessable
 from winnable.web.pages.i18n import N_, locale_of, translate
 from winnable.web.play.queue import ANALYSIS, HINT
@@ -64,7 +67,7 @@ def declare_caps(openapi: dict[str, Any], settings: Settings) -> dict[str, Any]:
     return openapi
 
 
-@router.get("/{game_id}/hint", response_model=schemas.Hint)
+@router.get("/{game_id}/hint", response_model=schemas.Hint, dependencies=[Depends(rate_limit("hint"))])
 async def get_hint(game_id: str, app: ServicesDep, client: ClientDep, viewer: ViewerDep, request: Request,
                    seconds: float | None = Seconds) -> dict[str, Any]:
     """The next move of a winning line from here, or the verdict (lost / unknown). A
@@ -79,13 +82,20 @@ async def get_hint(game_id: str, app: ServicesDep, client: ClientDep, viewer: Vi
         parent = games.positions.after(game.game, game.deal, game.moves[:-1]) if game.moves else None
         return game, parent, games.store.kept_line(game_id)
 
-    with admitted(app.solver, client, HINT, viewer.signed_in):
-        game, parent, line = await database(settings, load)
+    game, parent, line = await database(settings, load)
 
-        def prefix(k: int) -> Position:
-            return games.positions.after(game.game, game.deal, game.moves[:k])
+    def prefix(k: int) -> Position:
+        return games.positions.after(game.game, game.deal, game.moves[:k])
 
-        answer = await hint(app.solver, game, seconds, parent, client, line, prefix, solver_quota(request, client))
+    with contextlib.ExitStack() as held:
+        quota = solver_quota(request, client)
+
+        def searching() -> None:
+            """Before a search (only then): a share of the solver, then the quota."""
+            held.enter_context(admitted(app.solver, client, HINT, viewer.signed_in))
+            quota()
+
+        answer = await hint(app.solver, game, seconds, parent, client, line, prefix, searching)
     if game.status == "playing":
         await database(settings, games.store.count_hint, game_id, answer.keep)
     return in_language(answer.body, request)

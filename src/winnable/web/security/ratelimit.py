@@ -71,6 +71,9 @@ def refusal(name: str, item: RateLimitItem, wait: int) -> Message:
         return N_("too many sign-in attempts for this name from browsers it has not signed in with (the limit is "
                   "{n} per {period}); {retry}, or sign in from a browser you signed in with before",
                   n=item.amount, period=period, retry=retry_in(wait))
+    if name == "hint":  # its own sentence: French elides before the word ("trop d'indices")
+        return N_("too many hints from your address (the limit is {n} per {period}); {retry}",
+                  n=item.amount, period=period, retry=retry_in(wait))
     if name == "login_device":
         return N_("too many sign-in attempts from this browser (the limit is {n} per {period}); {retry}",
                   n=item.amount, period=period, retry=retry_in(wait))
@@ -148,7 +151,7 @@ class WindowCounts(Storage):
 
 
 class RateLimits:
-    """Named limits (``default``, ``play``, ``create``, ``solver``) counted per client."""
+    """Named limits (``default``, ``play``, ``create``, ``solver``, ``hint``...) counted per client."""
 
     def __init__(self, settings: Settings) -> None:
         self.enabled = settings.rate_limits
@@ -160,6 +163,7 @@ class RateLimits:
             "play": parse_many(settings.limit_play),
             "create": parse_many(settings.limit_create),
             "solver": parse_many(settings.limit_solver),
+            "hint": parse_many(settings.limit_hint),
             "signup": parse_many(settings.limit_signup),
             "login": parse_many(settings.limit_login),
             "login_name": parse_many(settings.limit_login_name),

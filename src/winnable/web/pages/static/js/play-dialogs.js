@@ -62,6 +62,10 @@ export function showWin() {
 export function showLost() {
   const state = app.state;
   if (state.status !== "lost") return;
+  if (state.timed_out) {
+    showTimedOut(state);
+    return;
+  }
   const left = state.position.cards_left;
   const buttons = [button(t("Where did I lose?"), whereDidILose, { primary: true, id: "where-lost" })];
   if (state.undo !== "none" && state.undo_left !== 0) buttons.push(button(t("Undo"), () => (closeOverlay(), undo())));
@@ -80,6 +84,30 @@ export function showLost() {
       el("p", { class: "muted" }, t("The solver can show you the move that lost the game.")),
     ].filter(Boolean),
     buttons,
+  });
+}
+
+/** Timed play lost on the clock: the time ran out (moves were left, or not), where the
+ * player was, and what can be done: the same deal again, a new one (no undo: the
+ * server refuses it). */
+function showTimedOut(state) {
+  const left = state.position.cards_left;
+  const seconds = state.think_seconds || 0;
+  const legalLeft = state.position.lost === false;
+  openOverlay({
+    title: t("Time ran out"),
+    kind: "lost timed-out",
+    art: "stuck",
+    body: [
+      el("p", {}, tn("Each move had to be played within {n} second, and the time ran out.", "Each move had to be played within {n} seconds, and the time ran out.", seconds, { n: seconds })),
+      el("p", { id: "timed-out-where" }, tn("Where you were: {n} card left on the table", "Where you were: {n} cards left on the table", left, { n: left }), ` \u00b7 ${movesText(state.move_count)} \u00b7 ${clock(state.elapsed_seconds || 0)}`),
+      el("p", { class: "muted" }, legalLeft ? t("Cards could still move: the table behind shows where you stopped.") : t("No card could move any more either.")),
+    ],
+    buttons: [
+      button(t("Play this deal again"), () => (closeOverlay(), restart()), { primary: true, id: "timed-again" }),
+      button(t("New deal"), () => newGame().catch(report), { id: "timed-new" }),
+      button(t("Look at the table"), closeOverlay, { id: "timed-look" }),
+    ],
   });
 }
 

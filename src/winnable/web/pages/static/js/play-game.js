@@ -28,8 +28,9 @@ export function updateChrome() {
   $("moves-word").textContent = tn("move", "moves", state.move_count);
   const undo = $("undo");
   const left = state.undo_left;
-  undo.disabled = state.undo === "none" || left === 0 || state.move_count === 0 || (state.status !== "playing" && state.status !== "lost");
-  undo.title = state.undo === "none" ? t("This game is played without undo") : left === 0 ? t("Your undo is used up") : t("Take back the last move (U)");
+  const refusal = undoRefusal(state);
+  undo.disabled = refusal !== null;
+  undo.title = refusal || t("Take back the last move (U)");
   const count = $("undo-left");
   count.hidden = left === null || left === undefined || state.undo === "none";
   count.textContent = count.hidden ? "" : String(left);
@@ -47,6 +48,18 @@ export function updateChrome() {
   base.textContent = base.hidden ? "" : t("Foundations from {rank}", { rank: rankLabel(rank) });
   tick();
   if (state.status === "won") setBadge("won", t("Won"));
+}
+
+/** Why the last move cannot be taken back now (what the Undo button's title and the U
+ * key say), or null when it can. */
+export function undoRefusal(state) {
+  if (state.timed_out) return t("Time ran out: this game is lost, and its moves cannot be taken back.");
+  if (state.undo === "none") return t("This game is played without undo");
+  if (state.undo_left === 0) return t("Your undo is used up");
+  if (state.status === "won") return t("The game is won: there is nothing to take back.");
+  if (state.move_count === 0) return t("No move to take back yet.");
+  if (state.status !== "playing" && state.status !== "lost") return t("The game is over.");
+  return null;
 }
 
 export function scoreLine(state) {
@@ -164,14 +177,14 @@ export async function newGame({ deal = null } = {}) {
   const slow = setTimeout(() => say(winnable ? t("Finding a deal the solver has proved winnable\u2026") : t("Dealing\u2026"), { sticky: true }), 400);
   try {
     let state;
+    // Hook: other modules add options of the next game (timed play's seconds a move).
+    const extra = {};
+    document.dispatchEvent(new CustomEvent("winnable:new-game", { detail: { game: gameName, options: extra } }));
     try {
-      // Hook: other modules add options of the next game (timed play's seconds a move).
-      const extra = {};
-      document.dispatchEvent(new CustomEvent("winnable:new-game", { detail: { game: gameName, options: extra } }));
       state = await api.create(gameName, { deal, winnable, undo, ...extra });
     } catch (error) {
       if (!winnable || !(error instanceof ApiError) || error.status === 0) throw error;
-      state = await api.create(gameName, { undo });
+      state = await api.create(gameName, { undo, ...extra });
       say(t("{reason} This deal was picked at random.", { reason: error.detail }), { kind: "info" });
     }
     clearTimeout(slow);
@@ -227,7 +240,10 @@ export function play(entry, node) {
 
 export function refuse(place, index, node) {
   const state = app.state;
-  if (state.status !== "playing") return;
+  if (state.status !== "playing") {
+    if (!app.review) say(state.timed_out ? t("Time ran out: this game is lost.") : t("The game is over."));
+    return;
+  }
   if (place.startsWith("foundation") || place === "runs") return; // cards that are home stay home
   node = node && node.isConnected ? node : elementAt(place, index);
   if (node) {
@@ -285,7 +301,16 @@ function plainParts(list) {
 }
 
 export function undo() {
-  if (!app.state || $("undo").disabled || app.review || app.finishing) return;
+  if (!app.state || app.finishing) return;
+  if (app.review) {
+    say(t("You are looking back at this game. Close the replay to play on."));
+    return;
+  }
+  const refusal = undoRefusal(app.state);
+  if (refusal) {
+    say(refusal); // the U key, refused: said, not silent
+    return;
+  }
   clearSelection(false);
   enqueue(async () => {
     busy(true);
@@ -316,7 +341,11 @@ export function restart() {
 /** Play the rest of the game home, one card after the other. */
 export function finish() {
   const state = app.state;
-  if (!state || state.status !== "playing" || !state.finish || !state.finish.length || app.review || app.finishing) return;
+  if (!state || app.finishing) return;
+  if (app.review || state.status !== "playing" || !state.finish || !state.finish.length) {
+    say(app.review ? t("You are looking back at this game. Close the replay to play on.") : state.status !== "playing" ? t("The game is over.") : t("Nothing to finish yet: F plays the rest home once every card can go there."));
+    return;
+  }
   clearSelection(false);
   enqueue(async () => {
     app.finishing = true;
@@ -336,17 +365,41 @@ export function finish() {
   });
 }
 
+/** Why no hint can be asked for now (the H key says it), or null. */
+function hintRefusal(state) {
+  if (app.review) return t("You are looking back at this game. Close the replay to play on.");
+  if (state.timed_out) return t("Time ran out: this game is lost.");
+  if (state.status !== "playing") return t("The game is over.");
+  if (state.hint_allowed === false) return t("Hints are off in the Daily");
+  return null;
+}
+
+let asking = null; // the state a hint is on its way for: one question at a time
+let answered = null; // {state, answer}: the last hint, shown again without asking while nothing moved
+
 export async function hint() {
-  if (!app.state || app.state.status !== "playing" || app.review || app.finishing) return;
+  if (!app.state || app.finishing) return;
+  const refusal = hintRefusal(app.state);
+  if (refusal) {
+    say(refusal);
+    return;
+  }
+  if (asking === app.state) return; // tapped again while the answer is on its way
   clearSelection(false);
   const asked = app.state;
-  say(t("Looking for a winning line\u2026"), { sticky: true, kind: "hint" });
-  let answer;
-  try {
-    answer = await api.hint(asked.id);
-  } catch (error) {
-    report(error);
-    return;
+  let answer = answered && answered.state === asked ? answered.answer : null;
+  if (!answer) {
+    asking = asked;
+    say(t("Looking for a winning line\u2026"), { sticky: true, kind: "hint" });
+    try {
+      answer = await api.hint(asked.id);
+    } catch (error) {
+      report(error);
+      return;
+    } finally {
+      if (asking === asked) asking = null;
+    }
+    answered = { state: asked, answer };
   }
   if (app.state !== asked) return; // a move was played meanwhile
   const hidden = answer.knows_hidden ? [el("br"), el("small", {}, t("The hint knows the face-down cards, which you cannot see."))] : [];

@@ -29,10 +29,11 @@ function select(selection) {
   clearSelection(false);
   app.selection = selection;
   showSelection(selection);
-  const first = selection.entries[0];
   const count = selection.targets.length;
-  const name = first.card ? cardName(first.card) : "";
-  if (app.family.pickedText) announce(app.family.pickedText(first.card, count));
+  // The card picked up is the run's deepest (a run's entries may start with its top card's).
+  const code = (placesOf(currentPosition()).get(selection.place) || [])[selection.index];
+  const name = code ? cardName(code) : "";
+  if (app.family.pickedText) announce(app.family.pickedText(code, count));
   else announce(tn("{card} picked up: {n} place to go. Choose it, or press Escape.", "{card} picked up: {n} places to go. Choose one, or press Escape.", count, { card: name, n: count }));
   if (app.keyboard && selection.targets.length) {
     selection.focus = 0;
@@ -56,7 +57,28 @@ function unmarkTarget(node) {
   node.removeAttribute("tabindex");
 }
 
+// A place the picked-up cards may go is a button: meanwhile the cards in it are no
+// controls of their own (a control inside a control is announced as neither).
+function quiet(place) {
+  for (const inner of place.querySelectorAll("[tabindex]")) {
+    inner.dataset.quietRole = inner.getAttribute("role") || "";
+    inner.dataset.quietTab = inner.getAttribute("tabindex");
+    inner.removeAttribute("tabindex");
+    if (inner.getAttribute("role") === "button") inner.setAttribute("role", "img");
+  }
+}
+
+function unquiet() {
+  for (const inner of table.querySelectorAll("[data-quiet-tab]")) {
+    if (inner.dataset.quietRole) inner.setAttribute("role", inner.dataset.quietRole);
+    inner.setAttribute("tabindex", inner.dataset.quietTab);
+    delete inner.dataset.quietRole;
+    delete inner.dataset.quietTab;
+  }
+}
+
 export function showSelection(selection) {
+  unquiet();
   for (const node of table.querySelectorAll(".selected, .target")) {
     node.classList.remove("selected", "target");
     unmarkTarget(node);
@@ -72,6 +94,7 @@ export function showSelection(selection) {
     const picked = (placesOf(currentPosition()).get(selection.place) || [])[selection.index];
     node.setAttribute("aria-label", app.family.targetLabel ? app.family.targetLabel(node, picked) : t("Put it here: {place}", { place: app.family.targetName(node) }));
     node.tabIndex = -1;
+    quiet(node);
   }
   document.body.dataset.selected = selection.place;
 }
@@ -80,6 +103,7 @@ export function clearSelection(refocus = true) {
   const had = app.selection;
   app.selection = null;
   delete document.body.dataset.selected;
+  unquiet();
   for (const node of table.querySelectorAll(".selected, .target")) {
     node.classList.remove("selected", "target", "kfocus");
     unmarkTarget(node);
@@ -90,14 +114,17 @@ export function clearSelection(refocus = true) {
   }
 }
 
-/** How a tap on `node` picks cards up: the card itself, or (touch, thin strips) the run. */
-function pickFrom(node, { keyboard = false } = {}) {
+/** How a tap (or a finger's drag) on `node` picks cards up: the card itself, or (touch)
+ * the run whose strips are too thin for a finger, tapped anywhere from its deepest card
+ * to its top card (a tap on what is picked up then gives back its deepest card). */
+export function pickFrom(node, { keyboard = false } = {}) {
   const place = node.dataset.place;
   const position = currentPosition();
   const cards = placesOf(position).get(place) || [];
   const index = Number(node.dataset.index);
   const legal = currentLegal();
-  const grouped = !keyboard && place.startsWith("column:") && (node.classList.contains("in-run") || !node.classList.contains("playable"));
+  const onThinRun = node.classList.contains("in-run") || !!elementAt(place, index - 1)?.classList.contains("in-run");
+  const grouped = !keyboard && place.startsWith("column:") && (onThinRun || !node.classList.contains("playable"));
   if (grouped && coarse.matches) {
     const counts = [...new Set(legal.filter((e) => e.from === place).map((e) => e.count))].sort((a, b) => b - a);
     if (counts.length) {
@@ -157,6 +184,14 @@ export function activate(node, { keyboard = false } = {}) {
   if (!pick.entries.length) {
     clearSelection(false);
     refuse(place, Number(node.dataset.index), node);
+    return;
+  }
+  if (!keyboard && settings().clickMove) {
+    // Click to move (the Spider family): the card and the cards on it go to the first
+    // place the server lists for them (a column one rank higher, its own suit first,
+    // else an empty column). The keyboard still picks up and chooses.
+    clearSelection(false);
+    play(pick.entries.find((e) => e.count === pick.count) || pick.entries[0], node);
     return;
   }
   if (settings().oneTap && destinations(pick.entries) === 1) {

@@ -90,7 +90,9 @@ thinkSelect.addEventListener("change", () => local.set(THINK_KEY, thinkSelect.va
 
 document.addEventListener("winnable:new-game", (event) => {
   const { game, options } = event.detail;
-  if (game === gameName && !thinkLabel.hidden && thinkSelect.value) options.think = Number(thinkSelect.value);
+  // Black Hole's (the page knows the family before its first deal: a deal's link opened
+  // with timed play chosen is timed too).
+  if (game === gameName && document.body.dataset.family === "blackhole" && thinkSelect.value) options.think = Number(thinkSelect.value);
 });
 
 const thinkLeft = el("span", { id: "think-left", class: "stat think-left", hidden: true, role: "timer", "aria-live": "off" });

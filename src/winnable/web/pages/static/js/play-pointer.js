@@ -4,11 +4,18 @@ import { el } from "./dom.js";
 import { t } from "./i18n.js";
 import { draw, focusCard } from "./play-draw.js";
 import { refuse, sendMove } from "./play-game.js";
-import { activate, clearSelection, placeAt } from "./play-pick.js";
-import { announce, app, enqueue, entriesFor, plainSentence, say, table } from "./play-state.js";
+import { activate, clearSelection, pickFrom, placeAt } from "./play-pick.js";
+import { announce, app, currentLegal, enqueue, plainSentence, say, table } from "./play-state.js";
 
 let drag = null;
 let suppressClick = false;
+// A finger's tap is played from its own pointer events, where the finger touched: the
+// click the browser makes of it afterwards may land elsewhere (touch adjustment moves it
+// to a nearby card, e.g. from a run's thin strip to the card on it), so it is dropped.
+let press = null; // a finger down on the table: {target, x, y, id}
+let fingerTapAt = -Infinity;
+const TAP_SLOP = 10; // CSS px a finger may move and still tap
+const CLICK_AFTER_TAP = 800; // ms during which the browser's click after a tap is dropped
 
 // A tap outside the table (not on a control) puts a picked-up card back.
 
@@ -20,6 +27,10 @@ function runNodes(place, index) {
 
 function startDrag() {
   clearSelection(false);
+  // What a tap there would pick up (touch: a run whose strips are thin, whole), the
+  // longest part of it that fits a place going there.
+  const pick = pickFrom(drag.node);
+  drag.index = pick.index;
   const nodes = runNodes(drag.place, drag.index);
   const ghost = el("div", { class: "drag-ghost" });
   ghost.style.setProperty("--cw", getComputedStyle(drag.node).width);
@@ -39,7 +50,7 @@ function startDrag() {
   document.body.append(ghost);
   drag.ghost = ghost;
   drag.nodes = nodes;
-  drag.entries = entriesFor(drag.place, drag.index);
+  drag.entries = [...pick.entries].sort((a, b) => b.count - a.count);
   drag.targets = drag.entries.map((entry) => [entry, app.family.targetsFor(table, entry)]);
   for (const [, targets] of drag.targets) targets.forEach((target) => target.classList.add("drop-ok"));
 }
@@ -91,7 +102,7 @@ function endDrag(event, cancelled) {
     enqueue(async () => {
       try {
         if (app.review) return;
-        const still = entriesFor(current.place, current.index).find((e) => e.move === entry.move);
+        const still = currentLegal().find((e) => e.move === entry.move);
         if (still) {
           const spoken = plainSentence(still, app.state.position);
           await sendMove(still.move);
@@ -116,31 +127,41 @@ function endDrag(event, cancelled) {
   }
 }
 
+/** A tap or click on `target` in the table: pick up, put down, play or refuse. */
+function tapOn(target) {
+  if (!app.state || !target.isConnected) return;
+  if (app.review) {
+    if (target.closest("[data-place]")) say(t("You are looking back at this game. Close the replay to play on."));
+    return;
+  }
+  app.keyboard = false;
+  // With a card picked up, a tap on one of its places puts it there.
+  const drop = target.closest("[data-drop]");
+  if (app.selection && drop && table.contains(drop) && placeAt(drop)) return;
+  const node = target.closest("[data-place]");
+  if (node && table.contains(node) && node.dataset.place !== "runs" && !node.dataset.place.startsWith("foundation")) {
+    activate(node);
+    return;
+  }
+  // Anywhere else: put the card back.
+  if (app.selection) {
+    clearSelection();
+    announce(t("Put back."));
+  } else if (node) {
+    refuse(node.dataset.place, Number(node.dataset.index), node);
+  }
+}
+
 /** Taps, clicks and drags on the table (the page calls this once, before anything else listens). */
 export function listenPointer() {
   table.addEventListener("click", (event) => {
     if (suppressClick) return;
-    if (!app.state) return;
-    if (app.review) {
-      if (event.target.closest("[data-place]")) say(t("You are looking back at this game. Close the replay to play on."));
-      return;
-    }
-    app.keyboard = false;
-    // With a card picked up, a tap on one of its places puts it there.
-    const drop = event.target.closest("[data-drop]");
-    if (app.selection && drop && table.contains(drop) && placeAt(drop)) return;
-    const node = event.target.closest("[data-place]");
-    if (node && table.contains(node) && node.dataset.place !== "runs" && !node.dataset.place.startsWith("foundation")) {
-      activate(node);
-      return;
-    }
-    // Anywhere else: put the card back.
-    if (app.selection) {
-      clearSelection();
-      announce(t("Put back."));
-    } else if (node) {
-      refuse(node.dataset.place, Number(node.dataset.index), node);
-    }
+    if (performance.now() - fingerTapAt < CLICK_AFTER_TAP) return; // played already, where the finger was
+    tapOn(event.target);
+  });
+  // A tap's browser-made mouse events and click are not wanted: the tap has been played.
+  table.addEventListener("touchend", (event) => {
+    if (performance.now() - fingerTapAt < 100 && event.cancelable) event.preventDefault();
   });
   document.addEventListener("click", (event) => {
     if (!app.selection || table.contains(event.target) || event.target.closest("button, a, input, select, label, .menu, .overlay")) return;
@@ -158,6 +179,7 @@ export function listenPointer() {
     }
   });
   table.addEventListener("pointerdown", (event) => {
+    if (event.pointerType === "touch" && event.isPrimary) press = { target: event.target, x: event.clientX, y: event.clientY, id: event.pointerId };
     if (event.button !== 0 || app.review || app.finishing) return;
     const node = event.target.closest(".card.playable[data-card]");
     if (!node) return;
@@ -176,12 +198,24 @@ export function listenPointer() {
     event.preventDefault();
   });
   window.addEventListener("pointerup", (event) => {
+    const dragged = !!(drag && event.pointerId === drag.id && drag.ghost);
     if (drag && event.pointerId === drag.id) {
       if (drag.ghost) endDrag(event, false);
       else drag = null;
     }
+    if (press && event.pointerId === press.id) {
+      const finger = press;
+      press = null;
+      // (A link on the table, as when the game cannot be shown, follows its own click.)
+      const played = app.state && !finger.target.closest("a");
+      if (played && !dragged && Math.hypot(event.clientX - finger.x, event.clientY - finger.y) <= TAP_SLOP) {
+        fingerTapAt = performance.now();
+        tapOn(finger.target);
+      }
+    }
   });
   window.addEventListener("pointercancel", (event) => {
+    if (press && event.pointerId === press.id) press = null;
     if (drag && event.pointerId === drag.id) endDrag(event, true);
   });
 }

@@ -44,6 +44,9 @@ export const KEY_WATCH = "winnable:watch";
 export const KEY_SAFE = "winnable:safe-home";
 export const KEY_GAMES = "winnable:games"; // this browser's games, newest first (shared with the lobby)
 export const keyOneTap = (family) => `winnable:onetap:${family}`;
+export const keyClickMove = (family) => `winnable:clickmove:${family}`;
+/** The families whose click moves the card (as the original games did), unless the player chose select-then-place. */
+export const CLICK_MOVE_FAMILIES = ["spider"];
 
 export const app = {
   info: null, // the catalog entry
@@ -88,6 +91,7 @@ export function settings() {
   return {
     oneTap: store.get(keyOneTap(app.info?.family || "blackhole"), ONE_TAP_FAMILIES.has(app.info?.family || "blackhole") ? "1" : "0") === "1",
     safe: store.get(KEY_SAFE, "1") === "1" && hasSafeMoves(),
+    clickMove: CLICK_MOVE_FAMILIES.includes(app.info?.family) && store.get(keyClickMove(app.info.family), "1") === "1",
   };
 }
 

@@ -4,8 +4,9 @@
 //
 // Playing: a tap (click, Enter) on a card picks it up and marks every place it may go;
 // a tap on one of them puts it there; a tap elsewhere or Esc puts it back. Cards with a
-// single place to go may go at once ("one-tap moves"); the hinted card plays the hinted
-// move; dragging chooses the place directly.
+// single place to go may go at once ("one-tap moves"); in the Spider family a tap or
+// click moves the card to its first place ("click moves the card", a setting); the
+// hinted card plays the hinted move; dragging chooses the place directly.
 //
 // This module wires the page and starts it; the rest lives by concern in play-state.js
 // (the shared state, settings and messages), play-draw.js (the table), play-pick.js
@@ -24,7 +25,7 @@ import { askNewGame, finish, hint, loadGame, newGame, restart, sendMove, setStat
 import { listenKeys } from "./play-keys.js";
 import { listenPointer } from "./play-pointer.js";
 import { endReview, playOnFromHere, replay, reviewFromBadge, setWatching, showReviewAt, stopReplay } from "./play-review.js";
-import { app, enqueue, FAMILIES, gameName, KEY_GAME, KEY_SAFE, KEY_UNDO, KEY_WATCH, KEY_WINNABLE, keyOneTap, report, say, settings, store, table, UNDO_LABELS } from "./play-state.js";
+import { app, CLICK_MOVE_FAMILIES, enqueue, FAMILIES, gameName, KEY_GAME, KEY_SAFE, KEY_UNDO, KEY_WATCH, KEY_WINNABLE, keyClickMove, keyOneTap, report, say, settings, store, table, UNDO_LABELS } from "./play-state.js";
 
 function wire() {
   // Hook: another module asks for the server's state again (a timed move's time is up).
@@ -51,6 +52,11 @@ function wire() {
   });
   const oneTap = $("onetap-toggle");
   oneTap.addEventListener("change", () => store.set(keyOneTap(app.info.family), oneTap.checked ? "1" : "0"));
+  const clickMove = $("clickmove-toggle");
+  clickMove.addEventListener("change", () => {
+    store.set(keyClickMove(app.info.family), clickMove.checked ? "1" : "0");
+    showTapRows();
+  });
   $("undo-mode").addEventListener("change", (event) => {
     const mode = event.target.value;
     store.set(KEY_UNDO, mode);
@@ -75,6 +81,15 @@ function wire() {
     resizeTimer = setTimeout(() => draw({ animate: false }), 60);
   });
   setInterval(tick, 1000);
+}
+
+/** The menu's rows about taps: click to move (Spider family) and, when a tap picks the
+ * card up instead, one-tap moves. */
+function showTapRows() {
+  const clickMove = settings().clickMove;
+  $("clickmove-row").hidden = !CLICK_MOVE_FAMILIES.includes(app.info.family);
+  $("clickmove-toggle").checked = clickMove;
+  $("onetap-row").hidden = clickMove;
 }
 
 function fatal(message) {
@@ -106,6 +121,7 @@ async function main() {
   $("rules-link").href = localHref(`/rules/${gameName}`);
   $("menu-rules").href = localHref(`/rules/${gameName}`);
   $("onetap-toggle").checked = settings().oneTap;
+  showTapRows();
   $("safe-row").hidden = app.info.family !== "freecell";
   const modes = app.info.undo_modes && app.info.undo_modes.length ? app.info.undo_modes : ["unlimited"];
   $("undo-mode").replaceChildren(...modes.map((mode) => el("option", { value: mode }, (UNDO_LABELS[mode] || (() => mode))())));
