@@ -58,7 +58,7 @@ position), :mod:`winnable.freecell_engine` (the engine's glue), and here the mov
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Self
+from typing import Any, Self, cast
 
 from winnable import deals
 from winnable.cards import Card, Rank, Suit
@@ -163,13 +163,13 @@ class FreeCellFamily(FreeCellNotation, FreeCellEngine):
             moves.extend(FreeCellMove(source, cell) for cell in empty_cells)
         return moves
 
-    def is_legal(self, move: FreeCellMove) -> bool:
+    def is_legal(self, move: FreeCellMove) -> bool:  # type: ignore[override]  # only its own moves, as apply: see Position.apply
         """Check one move directly (the same answer as ``move in legal_moves()``)."""
         return self.why_illegal(move) is None
 
-    def why_illegal(self, move: Move) -> str | None:  # type: ignore[override]
+    def why_illegal(self, move: FreeCellMove) -> str | None:  # type: ignore[override]  # own moves; None: legal
         """A sentence on why ``move`` is refused, or ``None`` if it is legal."""
-        source, target, count = move.source, move.target, move.count  # type: ignore[attr-defined]
+        source, target, count = move.source, move.target, move.count
         card = self._card_at(source)
         if card is None:
             where = "column" if source in COLUMN_DIGITS else "cell"
@@ -239,6 +239,7 @@ class FreeCellFamily(FreeCellNotation, FreeCellEngine):
         """
         if isinstance(move, str):
             move = self.parse_move(move)
+        move = cast(FreeCellMove, move)  # a free-cell position's moves (see Position.apply)
         if move.target == FOUNDATION and move.count == 1:
             # The commonest move, checked inline.
             card = self._card_at(move.source)
@@ -265,7 +266,7 @@ class FreeCellFamily(FreeCellNotation, FreeCellEngine):
                 raise ParseError(f"no cell {token}: {cls.title} has {cells}")
         return move
 
-    def apply(self, move: FreeCellMove) -> Self:
+    def apply(self, move: FreeCellMove) -> Self:  # type: ignore[override]  # only its own moves: see Position.apply
         columns, cells, foundations = self.columns, self.cells, self.foundations
         source, target, count = move.source, move.target, move.count
         i = COLUMN_INDEX.get(source)
@@ -275,7 +276,7 @@ class FreeCellFamily(FreeCellNotation, FreeCellEngine):
             columns = columns[:i] + (column[:-count],) + columns[i + 1 :]
         else:
             i = CELL_INDEX[source]
-            moving = (cells[i],)
+            moving = (cast(Card, cells[i]),)  # the source cell of a legal move holds a card
             cells = cells[:i] + (None,) + cells[i + 1 :]
         if target == FOUNDATION:
             suit = moving[0].suit
@@ -286,7 +287,7 @@ class FreeCellFamily(FreeCellNotation, FreeCellEngine):
         else:
             j = COLUMN_INDEX[target]
             columns = columns[:j] + (columns[j] + moving,) + columns[j + 1 :]
-        auto: tuple = ()
+        auto: tuple[tuple[Card, str], ...] = ()
         if self.AUTO_BEAK:
             column_list, foundation_list = list(columns), list(foundations)
             auto = self._auto_moves(column_list, foundation_list)
@@ -353,7 +354,8 @@ class FreeCellFamily(FreeCellNotation, FreeCellEngine):
             home = [move for move in position._moves_home()]
             if not home:
                 return None
-            move = min(home, key=lambda m: position.shifted(position._card_at(m.source).rank))
+            # A move home has a card at its source.
+            move = min(home, key=lambda m: position.shifted(cast(Card, position._card_at(m.source)).rank))
             line.append(move)
             position = position.apply(move)
         return line
@@ -365,7 +367,7 @@ class FreeCellFamily(FreeCellNotation, FreeCellEngine):
 
 
 @lru_cache(maxsize=8192)
-def _checked_move(cls: type, text: str) -> FreeCellMove:
+def _checked_move(cls: type[FreeCellFamily], text: str) -> FreeCellMove:
     return cls._check_move(text)
 
 
@@ -425,7 +427,7 @@ class Penguin(FreeCellFamily):
     LAYOUT = "penguin"
     ENGINE_PRESET = "mixed"  # with fewer flippers, most deals are lost
 
-    def __init_subclass__(cls, **kwargs):
+    def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
         cls.FCS_OPTIONS = penguin_fcs_options(cls)
 

@@ -9,10 +9,13 @@ position as the engine reads them, and its search.
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from winnable.errors import EngineError
 from winnable.freecell_table import FreeCellTable
+
+if TYPE_CHECKING:
+    from winnable._engine import FreeCellRules
 
 
 class FreeCellEngine(FreeCellTable):
@@ -22,9 +25,11 @@ class FreeCellEngine(FreeCellTable):
     """The engine's search preset: ``default`` for games where nearly every deal is won
     (long soft threads first), ``mixed`` where many are lost (exact searches sooner);
     ``winnable._engine.freecell_presets()`` describes them."""
+    _engine_rules: ClassVar[FreeCellRules]
+    """Each game's own, made by :meth:`engine_rules`."""
 
     @classmethod
-    def engine_rules(cls) -> Any:
+    def engine_rules(cls) -> FreeCellRules:
         """The rules as the engine reads them: a ``winnable._engine.FreeCellRules``,
         named fields, made once per game.
 
@@ -32,7 +37,7 @@ class FreeCellEngine(FreeCellTable):
         >>> FreeCell.engine_rules()
         FreeCellRules(columns=8, cells=4, build="alternate", wrap="none", empty_column="any", runs="supermove", auto_beak=False)
         """
-        rules = cls.__dict__.get("_engine_rules")
+        rules: FreeCellRules | None = cls.__dict__.get("_engine_rules")
         if rules is None:
             from winnable import _engine
 

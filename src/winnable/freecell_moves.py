@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Self
+from typing import Self, cast
 
 from winnable.errors import ParseError
 from winnable.game import Move
@@ -46,7 +46,7 @@ class FreeCellMove(Move):
 
     @classmethod
     def from_text(cls, text: str) -> Self:
-        return _parse_move(cls, text)
+        return cast(Self, _parse_move(cls, text))  # _parse_move makes a cls
 
     def __str__(self) -> str:
         suffix = f"x{self.count}" if self.count != 1 else ""
@@ -54,7 +54,7 @@ class FreeCellMove(Move):
 
 
 @lru_cache(maxsize=4096)
-def _parse_move(cls: type, text: str) -> FreeCellMove:
+def _parse_move(cls: type[FreeCellMove], text: str) -> FreeCellMove:
     cleaned = text.strip().lower()
     body, sep, count_text = cleaned.partition("x")
     count = 1

@@ -164,7 +164,7 @@ class FreeCellNotation(FreeCellTable):
         }
 
 
-def penguin_fcs_options(cls: type) -> str:
+def penguin_fcs_options(cls: type[FreeCellTable]) -> str:
     """fc-solve's options for a Penguin preset, once its ranks are shifted so that the
     base rank is the Ace (PySolFC's own Penguin options, with this preset's cells,
     empty-column rule and run moves)."""

@@ -19,14 +19,14 @@ deals and moves (``winnable.freecell``); its notations are in
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import ClassVar, Self
+from typing import Any, Callable, ClassVar, Self, cast
 
 from winnable.cards import Card, Rank, Suit
 from winnable.errors import ParseError
 from winnable.freecell_moves import CELL_INDEX, CELL_LETTERS, COLUMN_DIGITS, COLUMN_INDEX, FreeCellMove
 from winnable.game import Move, Position
 
-_ON_TABLES: dict = {}
+_ON_TABLES: dict[tuple[type[FreeCellTable], Rank], bytes] = {}
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,7 +44,7 @@ class FreeCellTable(Position):
 
     columns: tuple[tuple[Card, ...], ...]
     cells: tuple[Card | None, ...]
-    foundations: tuple[int, int, int, int]
+    foundations: tuple[int, ...]  # four, one a suit (checked in __post_init__)
     base_rank: Rank
     deal_number: int | None = field(default=None, compare=False)
     auto: tuple[tuple[Card, str], ...] = field(default=(), compare=False)
@@ -84,7 +84,15 @@ class FreeCellTable(Position):
             raise ParseError(f"cards missing from the position: {' '.join(str(card) for card in missing)}")
 
     @classmethod
-    def _make(cls, columns, cells, foundations, base_rank, deal_number, auto=()) -> Self:
+    def _make(
+        cls,
+        columns: tuple[tuple[Card, ...], ...],
+        cells: tuple[Card | None, ...],
+        foundations: tuple[int, ...],
+        base_rank: Rank,
+        deal_number: int | None,
+        auto: tuple[tuple[Card, str], ...] = (),
+    ) -> Self:
         """Build a position known to be consistent, without the checks (fast replay)."""
         position = object.__new__(cls)
         _SET_COLUMNS(position, columns)
@@ -152,7 +160,7 @@ class FreeCellTable(Position):
         if self.RUNS == "cells":
             return self.free_cells() + 1
         empty = max(0, self.empty_columns() - (1 if to_empty_column else 0))
-        return (self.free_cells() + 1) * 2**empty
+        return (self.free_cells() + 1) << empty  # (cells + 1) * 2**empty
 
     def run_length(self, column: tuple[Card, ...]) -> int:
         """How many cards at the end of ``column`` form a run that may move together."""
@@ -172,7 +180,8 @@ class FreeCellTable(Position):
         >>> position.moved_card(FreeCellMove("2", "5", 2)), position.play("2a").moved_card(FreeCellMove("a", "b"))
         (Card.from_text('8S'), Card.from_text('9C'))
         """
-        source, count = move.source, move.count  # type: ignore[attr-defined]
+        move = cast(FreeCellMove, move)  # a free-cell position's moves (see Position.apply)
+        source, count = move.source, move.count
         if source in COLUMN_DIGITS:
             column = self.columns[COLUMN_DIGITS.index(source)]
             return column[-count] if len(column) >= count else None
@@ -189,7 +198,7 @@ class FreeCellTable(Position):
         return self.cells[index] if index < self.CELLS else None
 
     # -- the automatic moves ----------------------------------------------------------
-    def _auto_moves(self, columns: list, foundations: list) -> tuple[tuple[Card, str], ...]:
+    def _auto_moves(self, columns: list[tuple[Card, ...]], foundations: list[int]) -> tuple[tuple[Card, str], ...]:
         """The beak goes to its empty foundation as soon as it is playable (in place)."""
         done = []
         for i, column in enumerate(columns):
@@ -241,10 +250,12 @@ class FreeCellTable(Position):
         return tops
 
 
-# Slot setters for `_make` (they bypass the frozen dataclass's __setattr__).
-_SET_COLUMNS = FreeCellTable.columns.__set__
-_SET_CELLS = FreeCellTable.cells.__set__
-_SET_FOUNDATIONS = FreeCellTable.foundations.__set__
-_SET_BASE = FreeCellTable.base_rank.__set__
-_SET_DEAL = FreeCellTable.deal_number.__set__
-_SET_AUTO = FreeCellTable.auto.__set__
+# Slot setters for `_make` (they bypass the frozen dataclass's __setattr__): the slots'
+# member descriptors, read from the class's namespace (typed: the checker sees fields).
+_Setter = Callable[[FreeCellTable, Any], None]
+_SET_COLUMNS: _Setter = vars(FreeCellTable)["columns"].__set__
+_SET_CELLS: _Setter = vars(FreeCellTable)["cells"].__set__
+_SET_FOUNDATIONS: _Setter = vars(FreeCellTable)["foundations"].__set__
+_SET_BASE: _Setter = vars(FreeCellTable)["base_rank"].__set__
+_SET_DEAL: _Setter = vars(FreeCellTable)["deal_number"].__set__
+_SET_AUTO: _Setter = vars(FreeCellTable)["auto"].__set__

@@ -41,7 +41,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Self
+from typing import Any, ClassVar, Iterable, Self, cast
 
 from winnable import deals
 from winnable.cards import Card, Rank, Suit, format_cards, parse_cards
@@ -158,7 +158,7 @@ class SpiderMove(Move):
             move = cls(int(source) - 1, int(target) - 1, int(count) if times else 1)
         except ValueError:
             raise ParseError(f"not a Spider move: {text!r} (write 3>7, 3>7x4 or deal)") from None
-        if not (0 <= move.source < COLUMNS and 0 <= move.target < COLUMNS):
+        if not (0 <= cast(int, move.source) < COLUMNS and 0 <= cast(int, move.target) < COLUMNS):  # made from ints
             raise ParseError(f"no such column in {text!r}: columns are numbered 1 to {COLUMNS}")
         if move.source == move.target:
             raise ParseError(f"{text!r} moves a column onto itself")
@@ -170,7 +170,8 @@ class SpiderMove(Move):
         if self.is_deal:
             return "deal"
         suffix = f"x{self.count}" if self.count != 1 else ""
-        return f"{self.source + 1}>{self.target + 1}{suffix}"
+        source, target = cast(int, self.source), cast(int, self.target)  # not a deal: two columns
+        return f"{source + 1}>{target + 1}{suffix}"
 
 
 SpiderMove.DEAL = SpiderMove(None, None, 0)
@@ -244,7 +245,7 @@ class Spider(Position):
 
     # -- dealing ---------------------------------------------------------------------
     @classmethod
-    def deal(cls, number: int) -> Self:
+    def deal(cls, number: int | str | deals.DealNumber) -> Self:
         """PySolFC's shuffle of two decks, dealt as ``docs/RULES.md#black-widow`` says: four
         rows of ten face down, a fifth face-down row on the first four columns, a face-up
         row of ten; the other 50 cards are the stock, in the order they come.
@@ -312,11 +313,12 @@ class Spider(Position):
             return False
         if move.is_deal:
             return bool(self.stock) and not self.empty_columns()
-        if not (0 <= move.source < COLUMNS and 0 <= move.target < COLUMNS) or move.source == move.target:
+        source, target = cast(int, move.source), cast(int, move.target)  # not a deal: two columns
+        if not (0 <= source < COLUMNS and 0 <= target < COLUMNS) or source == target:
             return False
-        if not 1 <= move.count <= self.movable(move.source):
+        if not 1 <= move.count <= self.movable(source):
             return False
-        return self.accepts(move.target, self.columns[move.source].up[-move.count])
+        return self.accepts(target, self.columns[source].up[-move.count])
 
     def why_illegal(self, move: Move) -> str:
         if not isinstance(move, SpiderMove):
@@ -329,21 +331,22 @@ class Spider(Position):
                 names = ", ".join(str(index + 1) for index in empty)
                 return f"the stock does not deal while a column is empty (column {names})"
             return "the stock cannot deal"
-        column = self.columns[move.source]
+        source, target = cast(int, move.source), cast(int, move.target)  # not a deal: two columns
+        column = self.columns[source]
         if not column.up:
-            return f"column {move.source + 1} is empty"
+            return f"column {source + 1} is empty"
         if move.count > len(column.up):
-            return f"column {move.source + 1} has only {len(column.up)} face-up cards"
-        if move.count > self.movable(move.source):
+            return f"column {source + 1} has only {len(column.up)} face-up cards"
+        if move.count > self.movable(source):
             kind = "of one suit" if self.by_suit else "descending one rank at a time"
-            return f"the top {move.count} cards of column {move.source + 1} are not a run {kind}"
+            return f"the top {move.count} cards of column {source + 1} are not a run {kind}"
         card = column.up[-move.count]
-        top = self.columns[move.target].top
+        top = self.columns[target].top
         if card.rank == Rank.KING and top is not None and top.rank == Rank.ACE:
             return "a King is never placed on an Ace"
         return f"{card} cannot go on {top}: it needs a card one rank higher or an empty column"
 
-    def apply(self, move: SpiderMove) -> Self:
+    def apply(self, move: SpiderMove) -> Self:  # type: ignore[override]  # only its own moves: see Position.apply
         """Play ``move``, then turn exposed cards and remove completed runs."""
         columns = list(self.columns)
         auto: list[dict[str, Any]] = []
@@ -355,14 +358,15 @@ class Spider(Position):
             stock = self.stock[COLUMNS:]
             for index in range(COLUMNS):
                 columns[index] = Column(columns[index].down, columns[index].up + (dealt[index],))
-            touched = range(COLUMNS)
+            touched: Iterable[int] = range(COLUMNS)
         else:
             stock = self.stock
-            source, target = columns[move.source], columns[move.target]
+            i, j = cast(int, move.source), cast(int, move.target)  # not a deal: two columns
+            source, target = columns[i], columns[j]
             run = source.up[len(source.up) - move.count :]
-            columns[move.source] = Column(source.down, source.up[: len(source.up) - move.count])
-            columns[move.target] = Column(target.down, target.up + run)
-            touched = (move.target, move.source)
+            columns[i] = Column(source.down, source.up[: len(source.up) - move.count])
+            columns[j] = Column(target.down, target.up + run)
+            touched = (j, i)
         for index in touched:
             column = columns[index]
             if is_complete_run(column.up):
@@ -377,7 +381,14 @@ class Spider(Position):
         return self._trusted(tuple(columns), stock, tuple(foundations), self.deal_number, tuple(auto))
 
     @classmethod
-    def _trusted(cls, columns, stock, foundations, deal_number, auto) -> Self:
+    def _trusted(
+        cls,
+        columns: tuple[Column, ...],
+        stock: tuple[Card, ...],
+        foundations: tuple[Suit, ...],
+        deal_number: int | None,
+        auto: tuple[dict[str, Any], ...],
+    ) -> Self:
         """A position made by the rules from a valid one: no need to check the cards."""
         position = object.__new__(cls)
         for name, value in (("columns", columns), ("stock", stock), ("foundations", foundations), ("deal_number", deal_number), ("auto", auto)):
@@ -406,7 +417,7 @@ class Spider(Position):
         """
         if not isinstance(move, SpiderMove) or move.is_deal:
             return None
-        up = self.columns[move.source].up
+        up = self.columns[cast(int, move.source)].up  # not a deal: a column
         return up[-move.count] if move.count <= len(up) else None
 
     def to_json(self) -> dict[str, Any]:

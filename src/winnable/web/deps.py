@@ -25,8 +25,9 @@ from fastapi import Depends, Request
 from sqlalchemy.engine import Engine
 from starlette.concurrency import run_in_threadpool
 
-from winnable.web.players.accounts import COOKIE, AccountService, Viewer
+from winnable.web.players.accounts import COOKIE, AccountService
 from winnable.web.security.csrf import CsrfPolicy
+from winnable.web.security.identity import Viewer
 from winnable.web.players.challenges import ChallengeService
 from winnable.web.players.daily import DailyService
 from winnable.web.play.pool import WinnablePool

@@ -36,7 +36,7 @@
 
 >>> from winnable.storage.engine import make_engine
 >>> from winnable.storage.migrate import migrate
->>> from winnable.web.players.accounts import Viewer
+>>> from winnable.web.security.identity import Viewer
 >>> from winnable.web.play.games import GameService
 >>> engine = make_engine("sqlite://"); migrate(engine)
 >>> games = GameService(engine)
@@ -61,8 +61,9 @@ from __future__ import annotations
 
 import datetime as dt
 import secrets
-from typing import Any, Callable
+from typing import Any, Callable, cast
 
+import sqlalchemy as sa
 from sqlalchemy import func, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
@@ -76,7 +77,7 @@ from winnable.web.pages.i18n import N_
 from winnable.web.play.games import GameService
 from winnable.web.play.lookup import deck_of, game_not_found, lookup_game, source_of, valid_id
 from winnable.web.play.store import iso, today
-from winnable.web.players.accounts import Viewer
+from winnable.web.security.identity import Viewer
 from winnable.web.players.daily import name_digest
 from winnable.web.players.ranking import RESULT_COLUMNS, ranked_entries
 
@@ -87,7 +88,7 @@ PER_DAY = 50
 SHOWN = 200
 """Entries of a challenge's leaderboard shown at most (the ranks count every attempt)."""
 
-_ATTEMPTS = ChallengeAttempt.__table__
+_ATTEMPTS = cast(sa.Table, ChallengeAttempt.__table__)  # a declarative class maps a Table
 
 
 def challenge_not_found(token: str) -> NotFound:
@@ -196,9 +197,10 @@ class ChallengeService:
         """The signed-in player's one ranked attempt: started, or resumed while played."""
         token = challenge.id
         deck = deck_of(challenge.layout)
-        if existing is None and self._seen(challenge, viewer.user_id):
+        user_id = cast(int, viewer.user_id)  # signed in: attempt calls this only then
+        if existing is None and self._seen(challenge, user_id):
             existing = self._attempt_id(token, viewer.user_id, name)  # the player's other tab dealt it just now?
-        if existing is None and self._seen(challenge, viewer.user_id):
+        if existing is None and self._seen(challenge, user_id):
             raise Conflict(N_("you have played these cards already, so you cannot be ranked on them; "
                               "play the challenge unranked"), code="challenge_played")
         if existing is None:
@@ -214,14 +216,16 @@ class ChallengeService:
             except IntegrityError:  # the same player's other tab started it first
                 pass
             existing = self._attempt_id(token, viewer.user_id, name)
-            return self.games.state(existing, viewer)
+            # Inserted just now, by this request or by the player's other tab.
+            return self.games.state(cast(str, existing), viewer)
         state = self.games.state(existing, viewer)
         if state["status"] != "playing":
             raise Conflict(N_("you have played this challenge: one ranked attempt per player; play it again unranked"),
                            code="challenge_played")
         return state
 
-    def _attempt_id(self, token: str, user_id: int | None, name: str, connection=None) -> str | None:
+    def _attempt_id(self, token: str, user_id: int | None, name: str,
+                    connection: sa.Connection | None = None) -> str | None:
         """The player's ranked attempt, if any; 409 ``challenge_played`` when the name
         played it under an account since deleted (one ranked attempt per name)."""
         query = select(ChallengeAttempt.game_id, ChallengeAttempt.user_id).where(

@@ -52,7 +52,7 @@ from winnable.storage.engine import write_lock, writer
 from winnable.storage.statements import Query
 from winnable.storage.tables import DailyAttempt, DailyDeal, GameRow, User
 from winnable.storage.verdicts import VerdictRow
-from winnable.web.players.accounts import Viewer
+from winnable.web.security.identity import Viewer
 from winnable.web.errors import Conflict, NotFound, Unauthorized, Unprocessable
 from winnable.web.pages.i18n import N_
 from winnable.web.play.pool import WinnablePool

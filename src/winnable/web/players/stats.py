@@ -42,7 +42,7 @@ from winnable.games import game_class
 from winnable.errors import UnknownGameError, WinnableError
 from winnable.storage.engine import as_utc
 from winnable.storage.tables import GameRow
-from winnable.web.players.accounts import Viewer
+from winnable.web.security.identity import Viewer
 from winnable.web.play.scores import speed_score
 from winnable.web.play.lookup import game_not_found, source_of, valid_id
 from winnable.web.play.positions import cards_in_play
@@ -170,13 +170,13 @@ COLUMNS = (GameRow.id, GameRow.game, GameRow.deal, GameRow.status, GameRow.move_
            GameRow.layout)
 
 
-def deal_key(row) -> tuple[str, str]:
+def deal_key(row: Any) -> tuple[str, str]:  # a games row, as seconds_of
     """What makes two games the same deal: the game id and its deal number, or the deck
     order it was dealt from (a Daily's, a challenge's)."""
     return row.game, (f"#{row.deal}" if row.deal is not None else f"@{row.layout}")
 
 
-def attempt_of(row, now: dt.datetime, current: str | None = None) -> dict[str, Any]:
+def attempt_of(row: Any, now: dt.datetime, current: str | None = None) -> dict[str, Any]:
     """One game of a deal's record, as the server's figures give it."""
     status = effective_status(row, row.status, now)
     return {
@@ -199,11 +199,11 @@ def deal_records(rows: Iterable[Any], now: dt.datetime, current: str | None = No
     The game ``current`` (the one a page shows) is listed even before its first move.
     A deal dealt from a deck order (a Daily, a challenge) has no number to show; a
     Daily's day is named instead."""
-    by_deal: dict[tuple[str, str], list] = {}
+    by_deal: dict[tuple[str, str], list[Any]] = {}
     for row in rows:
         if ((row.move_count or 0) > 0 or row.id == current) and family_of(row.game) is not None:
             by_deal.setdefault(deal_key(row), []).append(row)
-    records = []
+    records: list[dict[str, Any]] = []
     for (game, _), games in by_deal.items():
         played = sum(1 for row in games if (row.move_count or 0) > 0)
         if played < least:
@@ -223,7 +223,7 @@ def deal_records(rows: Iterable[Any], now: dt.datetime, current: str | None = No
     return records
 
 
-def record_for(engine, viewer: Viewer, game_id: str, now: dt.datetime) -> dict[str, Any]:
+def record_for(engine: Engine, viewer: Viewer, game_id: str, now: dt.datetime) -> dict[str, Any]:
     """Your record of the deal of your game ``game_id``: every game of yours of that
     deal (played, or this one), side by side. Someone else's game is no such game."""
     with Session(engine) as session:

@@ -15,7 +15,7 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Request
 
-from winnable.web.deps import Caller, ServicesDep, ViewerDep, caller, database
+from winnable.web.deps import Caller, Services, ServicesDep, ViewerDep, caller, database
 from winnable.web.errors import Forbidden
 from winnable.web.models import schemas
 from winnable.web.models.responses import StateJSON
@@ -29,7 +29,7 @@ PROBLEMS: dict[int | str, dict[str, Any]] = {401: {"model": schemas.Problem}, 40
                                              409: {"model": schemas.Problem}, 429: {"model": schemas.Problem}}
 
 
-def service(app) -> ChallengeService:
+def service(app: Services) -> ChallengeService:
     assert app.challenges is not None
     return app.challenges
 

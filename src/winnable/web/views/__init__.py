@@ -54,7 +54,8 @@ def click_choices(position: Position) -> list[dict[str, Any]]:
     view = FAMILIES.get(position.family)
     if view is None:
         return [describe_move(position, move) for move in position.legal_moves()]
-    return view.click_choices(position)
+    choices: list[dict[str, Any]] = view.click_choices(position)  # a family's module: typed for its positions
+    return choices
 
 
 def player_view(position: Position) -> dict[str, Any]:
