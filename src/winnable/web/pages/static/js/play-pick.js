@@ -39,6 +39,25 @@ function select(selection) {
   }
 }
 
+/** A place that becomes a button ("Put it here") holds no button of its own meanwhile:
+ * its playable cards are shown as pictures until the choice is made (no nested controls). */
+function quiet(place) {
+  if (!place.dataset.drop) return;
+  for (const card of place.querySelectorAll("[data-card][role='button']")) {
+    card.dataset.quiet = card.getAttribute("tabindex") ?? "";
+    card.setAttribute("role", "img");
+    card.removeAttribute("tabindex");
+  }
+}
+
+function wake(place) {
+  for (const card of place.querySelectorAll("[data-quiet]")) {
+    card.setAttribute("role", "button");
+    if (card.dataset.quiet !== "") card.setAttribute("tabindex", card.dataset.quiet);
+    delete card.dataset.quiet;
+  }
+}
+
 export function showSelection(selection) {
   for (const node of table.querySelectorAll(".selected, .target")) {
     node.classList.remove("selected", "target");
@@ -46,6 +65,7 @@ export function showSelection(selection) {
       node.removeAttribute("role");
       node.removeAttribute("aria-label");
       node.removeAttribute("tabindex");
+      wake(node);
     }
   }
   const cards = placesOf(currentPosition()).get(selection.place) || [];
@@ -55,6 +75,7 @@ export function showSelection(selection) {
   selection.targets = targetsOf(selection.entries);
   for (const { node } of selection.targets) {
     node.classList.add("target");
+    quiet(node);
     node.setAttribute("role", "button");
     node.setAttribute("aria-label", t("Put it here: {place}", { place: app.family.targetName(node) }));
     node.tabIndex = -1;
@@ -72,6 +93,7 @@ export function clearSelection(refocus = true) {
       node.removeAttribute("role");
       node.removeAttribute("aria-label");
       node.removeAttribute("tabindex");
+      wake(node);
     }
   }
   if (had && refocus && app.keyboard) {
