@@ -15,7 +15,7 @@ from screen_checks import LANGUAGES, lang_url
 HINTS = {
     ("desktop", "en"): "Click the marked card to play it.",
     ("desktop", "fr"): "Cliquez sur la carte marquée pour la jouer.",
-    ("desktop", "nl"): "Klik op de gemarkeerde kaart om die te spelen.",
+    ("desktop", "nl"): "Klik op de gemarkeerde kaart om hem te spelen.",
     ("phone", "en"): "Tap the marked card to play it.",
 }
 
