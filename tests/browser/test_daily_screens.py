@@ -136,3 +136,28 @@ def test_a_desktops_lobby_shows_the_dailies_open(browser, daily_server):
         assert page.locator("#daily-banner .daily-item").first.is_visible()
     finally:
         page.context.close()
+
+
+def test_the_dailys_loss_offers_nothing_that_can_only_fail(browser, daily_server):
+    """Lost while the day lasts: no restart (one attempt), no "Where did I lose?" (the
+    solver is off until the day is over); the rank and the leaderboard instead."""
+    page = new_page(browser, "phone")
+    try:
+        sign_up(page, daily_server, "loser")
+        status, state = call(page, "GET", "/api/daily/black-hole")
+        position = table_of(state)
+        while position.legal_moves():
+            move = position.legal_moves()[0]
+            status, state = call(page, "POST", f"/api/games/{state['id']}/moves", {"move": str(move)})
+            assert status == 200, state
+            position = position.play(move)
+        if state["status"] != "lost":
+            pytest.skip("the first moves every time won today's Daily")
+        page.goto(daily_server.url(f"/play/black-hole?id={state['id']}"))
+        page.wait_for_selector("#overlay.lost:not([hidden]) #daily-leaderboard")
+        labels = page.locator("#overlay-buttons .btn").all_inner_texts()
+        assert "Restart" not in labels and page.locator("#where-lost").count() == 0, labels
+        page.wait_for_function("document.querySelector('#daily-result-rank')?.textContent.includes(' of ')")
+        assert axe_violations(page) == []
+    finally:
+        page.context.close()
