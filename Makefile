@@ -41,6 +41,7 @@ system-deps:
 test: setup system-deps
 	cd engine && cargo test --release --quiet
 	$(BIN)/lint-imports  # the layers and no cycles: [tool.importlinter] in pyproject.toml
+	$(BIN)/mypy  # src/ in strict mode: [tool.mypy] in pyproject.toml
 	$(BIN)/python -m pytest -q
 
 # Gather every string players read into the catalogue template and merge it into the

@@ -7,6 +7,7 @@ from reference_blackhole import random_position
 from winnable.blackhole import PILES, BlackHole, BlackHoleMove
 from winnable.cards import Card, parse_cards
 from winnable.errors import IllegalMoveError, ParseError
+from winnable.web.views import click_choices
 
 ALL = [Card.from_index(i) for i in range(52)]
 
@@ -194,7 +195,7 @@ def test_json_and_click_descriptions():
     pos = BlackHole.deal(2)
     data = pos.to_json()
     assert data["game"] == "black-hole" and len(data["piles"]) == 17 and data["foundation"] == ["AS"]
-    described = pos.click_choices()
+    described = click_choices(pos)
     assert {entry["move"] for entry in described} == set(moves(pos))
     for entry in described:
         pile = int(entry["from"].split(":")[1])

@@ -15,7 +15,7 @@ from reference_fourteen import reference_solve
 from shared_data import DATA
 from winnable import _engine
 from winnable.cards import Card, parse_cards
-from winnable.errors import IllegalMoveError, ParseError, UnknownGameError
+from winnable.errors import IllegalMoveError, ParseError
 from winnable.fourteen import PILES, FourteenMove, FourteenOut
 from winnable.games import LIBRARY_ONLY, game_class, game_ids
 from winnable.solver import Budget, Status, solve
@@ -290,37 +290,14 @@ def test_a_line_the_rules_refuse_is_never_trusted(monkeypatch):
 
 
 # -- the registry and the web app -----------------------------------------------------------
-def test_the_library_plays_it_and_the_web_app_does_not_list_it_yet():
-    assert "fourteen-out" in LIBRARY_ONLY
-    assert "fourteen-out" not in game_ids() and "fourteen-out" in game_ids(library=True)
-    assert game_ids(library=True)[: len(game_ids())] == game_ids()
-    assert game_class("fourteen-out", library=True) is FourteenOut
-    with pytest.raises(UnknownGameError, match="unknown game 'fourteen-out'"):
-        game_class("fourteen-out")
-    # Looked up by the library first, still unknown to the web's default.
-    with pytest.raises(UnknownGameError):
-        game_class("fourteen-out")
+def test_the_library_and_the_web_app_play_it():
+    """On the web since issue 22 (tests/test_web_fourteen.py plays it there)."""
+    assert "fourteen-out" not in LIBRARY_ONLY
+    assert "fourteen-out" in game_ids() and game_ids(library=True) == game_ids()
+    assert game_class("fourteen-out") is game_class("fourteen-out", library=True) is FourteenOut
     import winnable
 
     assert winnable.deal("fourteen-out", 7) == FourteenOut.deal(7)
-
-
-@pytest.mark.filterwarnings("ignore:.*httpx.*")
-def test_the_web_app_answers_404_for_it(tmp_path):
-    from fastapi.testclient import TestClient
-
-    from winnable.web.app import create_app
-
-    app = create_app(f"sqlite:///{tmp_path / 'games.db'}", pool_background=False, pool_size=0,
-                     allowed_hosts=["testserver"], rate_limits=False)
-    with TestClient(app, headers={"Origin": "http://testserver"}) as client:
-        game_class("fourteen-out", library=True)  # the library has it loaded
-        catalog = client.get("/api/catalog").json()
-        assert "fourteen-out" not in json.dumps(catalog)
-        created = client.post("/api/games", json={"game": "fourteen-out", "deal": 1})
-        assert created.status_code == 404 and created.json()["code"] == "unknown_game"
-        for page in ("/play/fourteen-out", "/rules/fourteen-out"):
-            assert client.get(page).status_code == 404
 
 
 # -- the command line -----------------------------------------------------------------------

@@ -24,6 +24,7 @@ from winnable.freecell import (
     RelaxedPenguin,
 )
 from winnable.games import game_class, game_ids
+from winnable.web.views import click_choices, describe_move
 
 DATA = Path(__file__).parent / "data"
 GAMES = tuple(game_class(game, library=True) for game in game_ids(library=True, family="freecell"))
@@ -208,9 +209,9 @@ def test_to_json_has_the_contract_keys():
 def test_describe_move_and_click_priority():
     board = ["KC", "KS QS", "JS", "TS"]
     position = BakersGame.from_text(_complete(board, "9S - - -", Rank.ACE, 8))
-    assert position.describe_move(FreeCellMove("a", "4")) == {"move": "a4", "from": "cell:0", "to": "column:3", "card": "9S", "count": 1}
-    assert position.describe_move(FreeCellMove("2", "5", 2))["card"] == "KS"
-    choices = position.click_choices()
+    assert describe_move(position, FreeCellMove("a", "4")) == {"move": "a4", "from": "cell:0", "to": "column:3", "card": "9S", "count": 1}
+    assert describe_move(position, FreeCellMove("2", "5", 2))["card"] == "KS"
+    choices = click_choices(position)
     first_kc = next(c for c in choices if c["from"] == "column:0" and c["count"] == 1)
     assert first_kc["to"] == "foundation"  # the foundation first
     first_js = next(c for c in choices if c["from"] == "column:2" and c["count"] == 1)
@@ -377,7 +378,7 @@ def test_beak_goes_to_its_foundation_by_itself():
     before = position
     for letter in "abcde":
         before = before.play(f"1{letter}")
-    described = before.describe_move(FreeCellMove("1", "f"))
+    described = describe_move(before, FreeCellMove("1", "f"))
     assert described["auto"] == [{"card": "JH", "from": "column:0", "to": "foundation"}]
     # Any other move makes no automatic move.
     assert before.play("2g").auto == ()
@@ -619,7 +620,7 @@ def test_a_card_moves_from_one_cell_to_another():
         position.play("bc")
     penguin = Penguin.deal(1).play("7a")
     assert "ag" in {str(m) for m in penguin.legal_moves()}
-    assert penguin.describe_move(FreeCellMove("a", "g"))["to"] == "cell:6"
+    assert describe_move(penguin, FreeCellMove("a", "g"))["to"] == "cell:6"
 
 
 def test_eight_off_moves_runs_of_empty_cells_plus_one():

@@ -31,7 +31,7 @@ def test_a_family_s_games_are_listed_together_in_the_families_order():
     order = [family.id for family in FAMILIES]
     seen = [game.family for game in GAMES]
     assert seen == sorted(seen, key=order.index)
-    assert [family.id for family in families()] == ["blackhole", "freecell", "spider"]
+    assert [family.id for family in families()] == ["blackhole", "freecell", "spider", "fourteen"]
     assert [family.id for family in families(library=True)] == order
 
 
@@ -56,20 +56,34 @@ def test_pictures_are_three_cards_or_face_down_cards():
     assert picture("freecell") == ("KS", "QH", "JC")
 
 
-def test_library_only_is_the_games_the_web_does_not_play():
-    assert LIBRARY_ONLY == {game.id for game in GAMES if not game.web} == {"fourteen-out"}
-    assert game_ids() == [game.id for game in GAMES if game.web]
-    with pytest.raises(UnknownGameError, match="unknown game 'fourteen-out'"):
-        registered("fourteen-out")
-    assert registered("fourteen-out", library=True).family == "fourteen"
+def test_library_only_is_the_games_the_web_does_not_play(monkeypatch):
+    assert LIBRARY_ONLY == {game.id for game in GAMES if not game.web} == set()  # the web app plays every game
+    assert game_ids() == [game.id for game in GAMES if game.web] == game_ids(library=True)
     with pytest.raises(UnknownGameError, match="unknown game 'nope'"):
         family_of("nope")
+    # A line that says web=False keeps its game out of the web app's listings and lookups.
+    import dataclasses
+
+    import winnable.games as registry
+
+    hidden = dataclasses.replace(registered("fourteen-out"), web=False)
+    monkeypatch.setattr(registry, "GAMES", tuple(hidden if game.id == hidden.id else game for game in GAMES))
+    monkeypatch.setitem(registry._BY_ID, hidden.id, hidden)
+    monkeypatch.setattr(registry, "_classes", {})
+    monkeypatch.setattr(registry, "_library_classes", {})
+    assert "fourteen-out" not in registry.game_ids() and "fourteen-out" in registry.game_ids(library=True)
+    with pytest.raises(UnknownGameError, match="unknown game 'fourteen-out'"):
+        registry.registered("fourteen-out")
+    assert registry.registered("fourteen-out", library=True).family == "fourteen"
+    assert registry.game_class("fourteen-out", library=True).game_id == "fourteen-out"
+    with pytest.raises(UnknownGameError):  # looked up by the library first, still unknown to the web's default
+        registry.game_class("fourteen-out")
 
 
 def test_a_family_s_games():
     assert game_ids(family="freecell") == ["penguin", "penguin-relaxed", "penguin-6", "penguin-5", "penguin-3",
                                           "penguin-0", "penguin-pysolfc", "freecell", "eight-off", "bakers-game"]
-    assert game_ids(family="fourteen") == [] and game_ids(family="fourteen", library=True) == ["fourteen-out"]
+    assert game_ids(family="fourteen") == game_ids(family="fourteen", library=True) == ["fourteen-out"]
     assert sum((game_ids(family=family.id) for family in FAMILIES), []) == game_ids()
     assert family_of("spider-1").title == "Spider games" and family_of("spider-1").page_title == "Black Widow and Spider"
     assert family_of("penguin").page_title == "Penguin and the free-cell games"

@@ -18,8 +18,9 @@ from winnable.spider import (
     Spider2,
     Spider4,
     SpiderMove,
-    click_move,
 )
+from winnable.web.views import click_choices, describe_move, player_view
+from winnable.web.views.spider import click_move
 
 # Six runs already removed leave one suit of spades and one of hearts on the table
 # (26 cards), so small positions can be written out in full.
@@ -108,7 +109,7 @@ def test_a_deal_puts_one_card_on_each_column_left_to_right() -> None:
     assert [column.top for column in after.columns] == list(before)
     assert after.stock == position.stock[10:]
     assert after.stocks_left() == 4
-    assert position.player_view()["stock"] == 5 and after.player_view()["stock"] == 4
+    assert player_view(position)["stock"] == 5 and player_view(after)["stock"] == 4
 
 
 def test_an_empty_stock_refuses_to_deal() -> None:
@@ -154,7 +155,7 @@ def test_a_face_down_card_turns_when_it_becomes_the_top() -> None:
     after = position.play("10>5")
     assert after.columns[9].up == (Card.from_text("2S"),)
     assert len(after.columns[9].down) == 3
-    assert after.player_view()["columns"][9] == {"down": 3, "up": ["2S"]}
+    assert player_view(after)["columns"][9] == {"down": 3, "up": ["2S"]}
 
 
 def test_won_after_eight_runs() -> None:
@@ -168,7 +169,7 @@ def test_won_after_eight_runs() -> None:
     assert not position.is_won()
     after = position.play("2>1").play("4>3")
     assert after.is_won() and after.cards_left() == 0 and not after.is_lost()
-    assert after.player_view()["won"] is True
+    assert player_view(after)["won"] is True
 
 
 # -- clicks ---------------------------------------------------------------------------
@@ -186,7 +187,7 @@ def test_click_prefers_own_suit_then_any_suit_then_the_first_empty_column() -> N
     assert click_move(position, 8, 0) is None
     after = position.play("1>3")
     assert click_move(after, 1, 0) == SpiderMove.from_text("2>1")  # 9S to the first empty column
-    choices = position.click_choices()
+    choices = click_choices(position)
     first = {}
     for choice in choices:
         first.setdefault((choice["from"], choice["count"]), choice["to"])
@@ -206,9 +207,9 @@ def test_click_takes_the_run_on_the_card() -> None:
 
 def test_describe_move_and_player_view_shapes() -> None:
     position = BlackWidow.deal(1)
-    assert position.describe_move(SpiderMove.from_text("10>5")) == {"move": "10>5", "from": "column:9", "to": "column:4", "card": "3S", "count": 1}
-    assert position.describe_move(SpiderMove.DEAL) == {"move": "deal", "from": "stock", "to": "columns", "card": None, "count": 10}
-    view = position.player_view()
+    assert describe_move(position, SpiderMove.from_text("10>5")) == {"move": "10>5", "from": "column:9", "to": "column:4", "card": "3S", "count": 1}
+    assert describe_move(position, SpiderMove.DEAL) == {"move": "deal", "from": "stock", "to": "columns", "card": None, "count": 10}
+    view = player_view(position)
     assert set(view) >= {"game", "deal", "family", "columns", "stock", "foundations", "cards_left", "won", "lost"}
     assert view["game"] == "black-widow" and view["deal"] == 1 and view["family"] == "spider"
     assert [column["down"] for column in view["columns"]] == [5, 5, 5, 5, 4, 4, 4, 4, 4, 4]

@@ -16,6 +16,7 @@ from winnable import Budget, solve  # noqa: E402
 from winnable.blackhole import BlackHole  # noqa: E402
 from winnable.web.app import create_app  # noqa: E402
 from winnable.web.settings import Settings  # noqa: E402
+from winnable.web.views import click_choices, player_view  # noqa: E402
 
 BUDGET = Budget(seconds=10)
 
@@ -110,10 +111,10 @@ def test_the_lobby_is_rendered_with_the_registry_s_families_in_the_request_s_lan
         return json.loads(found.group(1))
 
     english, dutch = families("en"), families("nl")
-    assert [family["id"] for family in english] == ["blackhole", "freecell", "spider"]  # no family without a web game
-    assert [family["title"] for family in english] == ["Black Hole", "Penguin and the free-cell games", "Spider games"]
+    assert [family["id"] for family in english] == ["blackhole", "freecell", "spider", "fourteen"]  # no family without a web game
+    assert [family["title"] for family in english] == ["Black Hole", "Penguin and the free-cell games", "Spider games", "Fourteen Out"]
     assert english[2]["blurb"] == "Two decks, ten columns: clear King-to-Ace runs of one suit."
-    assert [family["title"] for family in dutch] == ["Black Hole", "Penguin en de spellen met vrije cellen", "Spider-spellen"]
+    assert [family["title"] for family in dutch] == ["Black Hole", "Penguin en de spellen met vrije cellen", "Spider-spellen", "Veertien"]
     # The rules pages keep their own titles: the Spider family's names both its games.
     assert "<title>Black Widow en Spider" in client.get("/rules/spider-2?lang=nl").text
 
@@ -131,8 +132,8 @@ def test_create_game_returns_the_deal_and_its_legal_moves(client):
     state = new_game(client, 2)
     position = BlackHole.deal(2)
     assert state["game"] == "black-hole" and state["deal"] == 2 and state["family"] == "blackhole"
-    assert state["position"] == position.player_view()
-    assert state["legal"] == position.click_choices()
+    assert state["position"] == player_view(position)
+    assert state["legal"] == click_choices(position)
     assert state["moves"] == [] and state["move_count"] == 0
     assert state["status"] == "playing" and state["finished_at"] is None
     assert state["undo"] == "unlimited" and state["undo_left"] is None
@@ -152,7 +153,7 @@ def test_a_deal_number_beyond_64_bits_is_kept_exactly(client):
     deal = 10**20 - 1
     state = new_game(client, deal)
     assert client.get(f"/api/games/{state['id']}").json()["deal"] == deal
-    assert state["position"] == BlackHole.deal(deal).player_view()
+    assert state["position"] == player_view(BlackHole.deal(deal))
 
 
 @pytest.mark.parametrize(
@@ -210,8 +211,8 @@ def test_a_legal_move_is_played_and_stored(client):
     state = play(client, game["id"], "KH").json()
     expected = BlackHole.deal(2).play("KH")
     assert state["moves"] == ["KH"] and state["move_count"] == 1
-    assert state["position"] == expected.player_view()
-    assert state["legal"] == expected.click_choices()
+    assert state["position"] == player_view(expected)
+    assert state["legal"] == click_choices(expected)
     assert state["score"]["partial"] == 1
     assert client.get(f"/api/games/{game['id']}").json()["moves"] == ["KH"]
 
@@ -284,7 +285,7 @@ def test_unlimited_undo(client):
         play(client, game["id"], move)
     assert client.post(f"/api/games/{game['id']}/undo", json={}).json()["moves"] == ["KH"]
     state = client.post(f"/api/games/{game['id']}/undo", json={}).json()
-    assert state["moves"] == [] and state["position"] == BlackHole.deal(2).player_view()
+    assert state["moves"] == [] and state["position"] == player_view(BlackHole.deal(2))
     response = client.post(f"/api/games/{game['id']}/undo", json={})
     assert response.status_code == 409 and "nothing to undo" in response.json()["detail"]
 
@@ -332,7 +333,7 @@ def test_position_at_replays_the_history(client):
         play(client, game["id"], move)
     at = client.get(f"/api/games/{game['id']}/position", params={"at": 1}).json()
     assert at["moves"] == ["KH"] and at["next_move"] == "AD"
-    assert at["position"] == BlackHole.deal(2).play("KH").player_view()
+    assert at["position"] == player_view(BlackHole.deal(2).play("KH"))
     past = client.get(f"/api/games/{game['id']}/position", params={"at": 4})  # no such position (yet): 404
     assert past.status_code == 404 and past.json()["code"] == "bad_position"
     assert client.get(f"/api/games/{game['id']}/position", params={"at": 10_001}).status_code == 422  # the move cap
@@ -351,7 +352,7 @@ def test_games_survive_a_server_restart(db_url):
     with make_client(db_url) as second:  # a new app, a new process's worth of memory
         state = second.get(f"/api/games/{game['id']}").json()
         assert state["moves"] == ["KH", "AD"] and state["undo_left"] == 0
-        assert state["position"] == BlackHole.deal(2).play_line(["KH", "AD"]).player_view()
+        assert state["position"] == player_view(BlackHole.deal(2).play_line(["KH", "AD"]))
         again = second.get(f"/api/games/{lost['id']}").json()
         assert again["status"] == "lost" and again["moves"] == lost["moves"]
         assert again["finished_at"] == lost["finished_at"]
@@ -369,7 +370,7 @@ def test_the_schema_matches_the_models(db_url):
     engine = make_engine(db_url)
     migrate(engine)
     migrate(engine)  # idempotent
-    assert schema_revision(engine) == "0009"
+    assert schema_revision(engine) == "0010"
     with engine.connect() as connection:
         assert compare_metadata(MigrationContext.configure(connection), Base.metadata) == []
 
@@ -381,7 +382,7 @@ def test_hint_is_legal_and_keeps_the_game_winnable(client):
     hint = client.get(f"/api/games/{game['id']}/hint").json()
     assert hint["verdict"] == "won" and hint["knows_hidden"] is False
     position = BlackHole.deal(2).play("KH")
-    assert hint["describe"] in position.click_choices() and hint["describe"]["move"] == hint["move"]
+    assert hint["describe"] in click_choices(position) and hint["describe"]["move"] == hint["move"]
     assert winnable(position.play(hint["move"]))
 
 
@@ -426,7 +427,7 @@ def test_analysis_finds_the_move_that_lost_the_game(client):
     assert report["better_move"] != moves[k] and winnable(before.play(report["better_move"]))
     # the replay endpoint shows the position to come back to
     at = client.get(f"/api/games/{game['id']}/position", params={"at": k}).json()
-    assert at["position"] == before.player_view() and at["next_move"] == moves[k]
+    assert at["position"] == player_view(before) and at["next_move"] == moves[k]
 
 
 def test_analysis_of_an_unwinnable_deal_blames_no_move(client):
@@ -571,7 +572,7 @@ def test_upgrading_an_older_database_keeps_its_games(db_url):
                 " 0, 0, '2026-01-01 10:00:00', '2026-01-01 10:00:00', '2026-01-01 10:05:00', :finished, 'playing')"),
                 {"id": game_id, "moves": moves, "finished": finished})
     migrate(engine)
-    assert schema_revision(engine) == "0009"
+    assert schema_revision(engine) == "0010"
     with make_client(db_url) as client:
         played = client.get("/api/games/played").json()
         assert played["moves"] == ["KH", "AD"] and played["started_at"].startswith("2026-01-01T10:00:00")

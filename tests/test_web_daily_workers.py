@@ -35,6 +35,7 @@ from winnable.storage.migrate import migrate  # noqa: E402
 from winnable.storage.tables import DailyAttempt, DailyDeal, GameRow  # noqa: E402
 from winnable.web.play.pool import Found, WinnablePool  # noqa: E402
 from winnable.web.play.solving import Solver  # noqa: E402
+from winnable.web.views import player_view  # noqa: E402
 
 PLAYERS = 12
 PROVED = (3, 4, 5, 6)  # Black Hole deals the solver wins: they offer Black Hole a Daily
@@ -123,7 +124,7 @@ def test_two_workers_hand_out_one_daily_deal_and_one_attempt_per_player(served):
     with Session(engine) as session:
         assert session.scalar(select(func.count()).select_from(DailyDeal)) == 1
         layout = session.scalar(select(DailyDeal.layout))
-        assert BlackHole.from_deck(Deck.parse(layout)).player_view() == json.loads(tables.pop())
+        assert player_view(BlackHole.from_deck(Deck.parse(layout))) == json.loads(tables.pop())
         assert all(Deck.parse(layout) != Deck.of_deal(deal) for deal in PROVED)
         assert session.scalar(select(func.count()).select_from(DailyAttempt)) == PLAYERS
         assert session.scalar(select(func.count()).select_from(GameRow).where(GameRow.daily_day.is_not(None))) == PLAYERS

@@ -26,6 +26,7 @@ from winnable.web.players.accounts import COOKIE  # noqa: E402
 from winnable.web.app import create_app  # noqa: E402
 from winnable.web.players.daily import draw_layout  # noqa: E402
 from winnable.web.play.pool import Found  # noqa: E402
+from winnable.web.views import player_view  # noqa: E402
 
 SITE = "http://testserver"
 PASSWORD = "correct horse battery"
@@ -350,7 +351,7 @@ def test_one_deal_for_everyone_and_one_attempt_per_player(app, now):
         first = daily(ada)
         # (deal: null since the Daily is a secret deck order, no longer deal 3 of the pool)
         assert first["daily"] == now.at.date().isoformat() and first["deal"] is None
-        assert first["position"] == BlackHole.from_deck(app.state.decks["black-hole"]).player_view()
+        assert first["position"] == player_view(BlackHole.from_deck(app.state.decks["black-hole"]))
         assert first["started_at"] is not None and first["undo"] == "unlimited" and not first["hint_allowed"]
         again = daily(ada)  # a second tab, or later: the same attempt
         assert again["id"] == first["id"]

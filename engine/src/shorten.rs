@@ -61,21 +61,40 @@ pub trait Domain {
     type Perm;
     /// What `near` compares (made once per position).
     type Sig;
+    /// What [`Domain::undo_in`] needs to take a move back.
+    type Undo;
 
     /// The canonical key (equal for positions the family's search treats as one).
     fn key(&self, s: &Self::State) -> u128;
     /// Every move worth trying from `s`.
     fn moves(&mut self, s: &Self::State, out: &mut Vec<Self::Move>);
+    /// The columns (bits below 32) the positions
+    /// whose summaries are `a` and `b` differ in; every bit when the family cannot tell.
+    fn differ(&self, _a: &Self::Sig, _b: &Self::Sig) -> u32 {
+        u32::MAX
+    }
+    /// The moves from `s` that `moves` gives and that use a place of `mask` or a cell
+    /// (the first of two moves between positions that differ in `mask`: a first move
+    /// touching none of those places would have to be taken back by the second).
+    fn moves_toward(&mut self, s: &Self::State, _mask: u32, out: &mut Vec<Self::Move>) {
+        self.moves(s, out)
+    }
     /// Is `m` legal in `s`?
     fn legal(&mut self, s: &Self::State, m: Self::Move) -> bool;
     /// The position after the legal move `m`, and the move as played (what the line
     /// records), with whatever the rules do by themselves after it.
     fn play(&mut self, s: &Self::State, m: Self::Move) -> (Self::State, Self::Move);
-    /// The key of the position after `m` and whether it is won (`s` may be used as
-    /// scratch but must be as it was on return).
+    /// `play` made in `s` itself: the move as played, and what takes it back.
+    fn play_in(&mut self, s: &mut Self::State, m: Self::Move) -> (Self::Move, Self::Undo);
+    /// Take back what `play_in` did (`s` as it was before).
+    fn undo_in(&mut self, s: &mut Self::State, undo: Self::Undo);
+    /// The key of the position after `m` and whether it is won (`s` is as it was on
+    /// return).
     fn child(&mut self, s: &mut Self::State, m: Self::Move) -> (u128, bool) {
-        let (next, _) = self.play(s, m);
-        (self.key(&next), self.won(&next))
+        let (_, undo) = self.play_in(s, m);
+        let out = (self.key(s), self.won(s));
+        self.undo_in(s, undo);
+        out
     }
     fn won(&self, s: &Self::State) -> bool;
     /// Are the two positions the same place for place (not only by key)?
@@ -116,13 +135,29 @@ pub trait Domain {
     /// The move `m`, made in `from`, made instead in `to` through `perm` (`None` when
     /// it cannot be: the edited line is then refused).
     fn translate(&self, perm: &Self::Perm, m: Self::Move, from: &Self::State, to: &Self::State) -> Option<Self::Move>;
-    /// When `b` (made in `b_from`) moves on the cards `a` (made in `a_from`) moved, from
-    /// where `a` put them: back where they came from ([`Joined::Back`]), or elsewhere
-    /// ([`Joined::Into`]: the one move, made in `a_from`, that takes them there at once).
-    fn join(&self, a: Self::Move, a_from: &Self::State, b: Self::Move, b_from: &Self::State) -> Joined<Self::Move>;
-    /// Do the two moves share a place (a column, a cell, the stock)?
-    fn touches(&self, a: Self::Move, b: Self::Move) -> bool;
+    /// When `b` moves on the cards `a` moved, from where `a` put them (both moves as
+    /// played: they tell their cards): back where they came from ([`Joined::Back`]), or
+    /// elsewhere ([`Joined::Into`]: the one move, made where `a` was, that takes them
+    /// there at once).
+    fn join(&self, a: Self::Move, b: Self::Move) -> Joined<Self::Move>;
+    /// The places a move uses (a column, a cell: numbers below 64), [`NOWHERE`] for
+    /// none (the foundations are no place a move undoes), [`EVERYWHERE`] for a move that
+    /// touches every place (a deal from the stock).
+    fn places(&self, m: Self::Move) -> [u8; 2];
+    /// Do the two moves share a place?
+    fn touches(&self, a: Self::Move, b: Self::Move) -> bool {
+        let (x, y) = (self.places(a), self.places(b));
+        if x.contains(&EVERYWHERE) || y.contains(&EVERYWHERE) {
+            return true;
+        }
+        x.iter().any(|p| *p != NOWHERE && y.contains(p))
+    }
 }
+
+/// [`Domain::places`]: no place.
+pub const NOWHERE: u8 = 255;
+/// [`Domain::places`]: every place.
+pub const EVERYWHERE: u8 = 254;
 
 /// Two moves of the same cards, one after the other (see [`Domain::join`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -223,36 +258,49 @@ pub fn replay<D: Domain>(d: &mut D, root: &D::State, line: &[D::Move]) -> Option
 /// A shorter winning line from `root` than `line` (which must win), within `limits`,
 /// and what it cost. The line returned repeats no position.
 pub fn shorten<D: Domain>(d: &mut D, root: &D::State, line: &[D::Move], limits: &Limits) -> (Vec<D::Move>, Stats) {
-    match replay(d, root, line) {
-        Some(played) => shorten_played(d, played, limits),
-        None => (line.to_vec(), Stats { before: line.len(), after: line.len(), ..Stats::default() }),
+    let mut s = root.clone();
+    let mut moves = Vec::with_capacity(line.len());
+    for &m in line {
+        if !d.legal(&s, m) {
+            return (line.to_vec(), Stats { before: line.len(), after: line.len(), ..Stats::default() });
+        }
+        moves.push(d.play_in(&mut s, m).0);
     }
+    if !d.won(&s) {
+        let n = moves.len();
+        return (moves, Stats { before: n, after: n, ..Stats::default() });
+    }
+    shorten_moves(d, root, moves, limits)
 }
 
-/// [`shorten`] for a line already played (its positions and moves, as [`replay`] gives
-/// them): the caller who made the positions does not make them again.
-pub fn shorten_played<D: Domain>(d: &mut D, played: Played<D>, limits: &Limits) -> (Vec<D::Move>, Stats) {
-    let (mut states, mut moves) = played;
+/// [`shorten`] for a line already checked: its moves as played from `root` (as
+/// [`Domain::play_in`] gives them), legal and winning.
+///
+/// No position of the line is kept: each pass plays the line again in one position
+/// (made and taken back in place), which costs less than copying a hundred positions.
+pub fn shorten_moves<D: Domain>(d: &mut D, root: &D::State, mut moves: Vec<D::Move>, limits: &Limits) -> (Vec<D::Move>, Stats) {
     let mut stats = Stats { before: moves.len(), after: moves.len(), ..Stats::default() };
-    if !d.won(states.last().unwrap()) {
-        return (moves, stats);
-    }
     let mut spend = Spend { tries: 0, max: limits.max_tries, deadline: limits.deadline, stopped: limits.max_tries == 0 };
     if let Some(deadline) = limits.deadline {
         spend.stopped |= Instant::now() >= deadline;
     }
     let mut joined = false; // the moves taken back are out already
+    let mut loops = true; // the line may repeat a position
     for _ in 0..limits.rounds {
         if spend.stopped {
             break;
         }
         stats.rounds += 1;
         let before = moves.len();
-        if let Some((s, m)) = shortest(d, &states, &moves, limits.depth, &mut spend) {
-            states = s;
+        let found = shortest(d, root, &moves, limits.depth, &mut spend);
+        // The shortest line through the line's positions repeats none of them; only
+        // the moves joined below make new positions (or a shortest line that did not
+        // play, if any).
+        loops = found.is_none();
+        if let Some(m) = found {
             moves = m;
         }
-        join_pairs(d, &mut states, &mut moves);
+        loops |= join_pairs(d, root, &mut moves);
         joined = true;
         if moves.len() >= before {
             break;
@@ -260,14 +308,15 @@ pub fn shorten_played<D: Domain>(d: &mut D, played: Played<D>, limits: &Limits) 
     }
     // Whatever the limits: no move taken back without need, no position twice.
     if !joined {
-        join_pairs(d, &mut states, &mut moves);
+        loops = true;
+        join_pairs(d, root, &mut moves);
     }
     let mut none = Spend { tries: 0, max: 0, deadline: None, stopped: true };
-    if let Some((s, m)) = shortest(d, &states, &moves, 0, &mut none) {
-        states = s;
-        moves = m;
+    if loops {
+        if let Some(m) = shortest(d, root, &moves, 0, &mut none) {
+            moves = m;
+        }
     }
-    let _ = states;
     stats.tries = spend.tries;
     stats.after = moves.len();
     (moves, stats)
@@ -290,31 +339,52 @@ struct Shortcut<M> {
 
 /// The shortest line through the line's positions (a position met twice is one: a
 /// loop costs nothing to leave out) and (with `depth`) the shortcuts of one or two
-/// moves between them, as its positions and moves; `None` if nothing is shorter.
+/// moves between them, as its moves; `None` if nothing is shorter.
 ///
 /// Only the neighbourhood that can pay is made: the moves from position `i` that
 /// `Domain::covers` lets through (the move changes what `i` and a later position `j`
 /// differ in, so that `j` may be one move away, or none), and from a position one move
 /// away, only where `near` lets a later position be one move away. Every edge goes
 /// forward along the line, so the shortest line is one pass over the positions.
-fn shortest<D: Domain>(d: &mut D, states: &[Box<D::State>], moves: &[D::Move], depth: u8, spend: &mut Spend) -> Option<Played<D>> {
+fn shortest<D: Domain>(d: &mut D, root: &D::State, moves: &[D::Move], depth: u8, spend: &mut Spend) -> Option<Vec<D::Move>> {
     let n = moves.len();
+    let search = depth >= 1 && !spend.stopped;
+    // The line played once: each position's key (and summary, when shortcuts are looked for).
+    let mut keys: Vec<u128> = Vec::with_capacity(n + 1);
+    let mut sigs: Vec<D::Sig> = Vec::with_capacity(if search { n + 1 } else { 0 });
+    let mut cur = root.clone();
+    for k in 0..=n {
+        keys.push(d.key(&cur));
+        if search {
+            sigs.push(d.sig(&cur));
+        }
+        if k < n {
+            d.play_in(&mut cur, moves[k]);
+        }
+    }
     let mut last: KeyMap<u32> = KeyMap::default();
     last.reserve(n + 1);
-    let keys: Vec<u128> = states.iter().map(|s| d.key(s)).collect();
+    let mut repeated = false;
     for (i, &key) in keys.iter().enumerate() {
-        last.insert(key, i as u32);
+        repeated |= last.insert(key, i as u32).is_some();
+    }
+    if !search && !repeated {
+        return None;
     }
     let mut cuts: Vec<Shortcut<D::Move>> = Vec::new();
-    if depth >= 1 && !spend.stopped {
-        let sigs: Vec<D::Sig> = states.iter().map(|s| d.sig(s)).collect();
+    if search {
         let mut generated = Vec::with_capacity(64);
         let mut second = Vec::with_capacity(64);
         let mut one: Vec<u32> = Vec::new(); // later positions maybe one move away
         let mut two: Vec<u32> = Vec::new(); // later positions maybe two moves away
         let mut pick: Vec<u32> = Vec::new();
         let (w1, w2) = (WINDOW_ONE, WINDOW_TWO);
+        // `cur` walks the line again: position `i` at step `i`.
+        cur.clone_from(root);
         'line: for i in 0..n {
+            if i > 0 {
+                d.play_in(&mut cur, moves[i - 1]);
+            }
             one.clear();
             two.clear();
             for j in i + 2..=n.min(i + w1.max(w2)) {
@@ -335,15 +405,14 @@ fn shortest<D: Domain>(d: &mut D, states: &[Box<D::State>], moves: &[D::Move], d
             if D::BRIDGES {
                 // One move straight to a later position: read from what they differ in.
                 for &j in one.iter() {
-                    let Some(m) = d.bridge(&states[i], &sigs[i], &sigs[j as usize]) else { continue };
-                    if !d.legal(&states[i], m) {
+                    let Some(m) = d.bridge(&cur, &sigs[i], &sigs[j as usize]) else { continue };
+                    if !d.legal(&cur, m) {
                         continue;
                     }
                     if !spend.take() {
                         break 'line;
                     }
-                    let mut x = (*states[i]).clone();
-                    let (kx, _) = d.child(&mut x, m);
+                    let (kx, _) = d.child(&mut cur, m);
                     if let Some(&to) = last.get(&kx) {
                         if to as usize > i + 1 {
                             cuts.push(Shortcut { from: i as u32, to, first: m, second: None });
@@ -354,13 +423,14 @@ fn shortest<D: Domain>(d: &mut D, states: &[Box<D::State>], moves: &[D::Move], d
                     continue;
                 }
             }
-            d.moves(&states[i], &mut generated);
+            let mask = two.iter().fold(0, |mask, &j| mask | d.differ(&sigs[i], &sigs[j as usize]));
+            d.moves_toward(&cur, mask, &mut generated);
             for &m in generated.iter() {
                 // (With `bridge`, the one-move shortcuts are found above.)
-                let next = d.after(&states[i], &sigs[i], m);
+                let next = d.after(&cur, &sigs[i], m);
                 let (direct, via) = match &next {
                     Some(sx) => (!D::BRIDGES && one.iter().any(|&j| d.near(sx, &sigs[j as usize]) == 0), two.iter().any(|&j| d.near(sx, &sigs[j as usize]) <= 1)),
-                    None => (!D::BRIDGES && one.iter().any(|&j| d.covers(&states[i], &sigs[i], &sigs[j as usize], m, 0)), two.iter().any(|&j| d.covers(&states[i], &sigs[i], &sigs[j as usize], m, 1))),
+                    None => (!D::BRIDGES && one.iter().any(|&j| d.covers(&cur, &sigs[i], &sigs[j as usize], m, 0)), two.iter().any(|&j| d.covers(&cur, &sigs[i], &sigs[j as usize], m, 1))),
                 };
                 if !direct && !via {
                     continue;
@@ -368,54 +438,62 @@ fn shortest<D: Domain>(d: &mut D, states: &[Box<D::State>], moves: &[D::Move], d
                 if !spend.take() {
                     break 'line;
                 }
-                let (mut x, _) = d.play(&states[i], m);
-                let kx = d.key(&x);
+                // The move made in place, taken back before the next one.
+                let (_, undo) = d.play_in(&mut cur, m);
+                let kx = d.key(&cur);
                 if let Some(&j) = last.get(&kx) {
                     if j as usize > i + 1 {
                         cuts.push(Shortcut { from: i as u32, to: j, first: m, second: None });
                     }
                 }
-                if !via {
-                    continue;
-                }
-                let sx = next.unwrap_or_else(|| d.sig(&x));
-                pick.clear();
-                pick.extend(two.iter().copied().filter(|&j| d.covers(&states[i], &sigs[i], &sigs[j as usize], m, 1) && d.near(&sx, &sigs[j as usize]) <= 1));
-                if pick.is_empty() {
-                    continue;
-                }
-                if D::BRIDGES {
-                    for &j in pick.iter() {
-                        let Some(m2) = d.bridge(&x, &sx, &sigs[j as usize]) else { continue };
-                        if !d.legal(&x, m2) {
+                let stop = 'via: {
+                    if !via {
+                        break 'via false;
+                    }
+                    let sx = next.unwrap_or_else(|| d.sig(&cur));
+                    pick.clear();
+                    pick.extend(two.iter().copied().filter(|&j| d.covers(&cur, &sigs[i], &sigs[j as usize], m, 1) && d.near(&sx, &sigs[j as usize]) <= 1));
+                    if pick.is_empty() {
+                        break 'via false;
+                    }
+                    if D::BRIDGES {
+                        for &j in pick.iter() {
+                            let Some(m2) = d.bridge(&cur, &sx, &sigs[j as usize]) else { continue };
+                            if !d.legal(&cur, m2) {
+                                continue;
+                            }
+                            if !spend.take() {
+                                break 'via true;
+                            }
+                            let (k2, _) = d.child(&mut cur, m2);
+                            if let Some(&to) = last.get(&k2) {
+                                if to as usize > i + 2 {
+                                    cuts.push(Shortcut { from: i as u32, to, first: m, second: Some(m2) });
+                                }
+                            }
+                        }
+                        break 'via false;
+                    }
+                    d.moves(&cur, &mut second);
+                    for &m2 in second.iter() {
+                        if !pick.iter().any(|&j| d.covers(&cur, &sx, &sigs[j as usize], m2, 0)) {
                             continue;
                         }
                         if !spend.take() {
-                            break 'line;
+                            break 'via true;
                         }
-                        let (k2, _) = d.child(&mut x, m2);
-                        if let Some(&to) = last.get(&k2) {
-                            if to as usize > i + 2 {
-                                cuts.push(Shortcut { from: i as u32, to, first: m, second: Some(m2) });
+                        let (k2, _) = d.child(&mut cur, m2);
+                        if let Some(&j) = last.get(&k2) {
+                            if j as usize > i + 2 {
+                                cuts.push(Shortcut { from: i as u32, to: j, first: m, second: Some(m2) });
                             }
                         }
                     }
-                    continue;
-                }
-                d.moves(&x, &mut second);
-                for &m2 in second.iter() {
-                    if !pick.iter().any(|&j| d.covers(&x, &sx, &sigs[j as usize], m2, 0)) {
-                        continue;
-                    }
-                    if !spend.take() {
-                        break 'line;
-                    }
-                    let (k2, _) = d.child(&mut x, m2);
-                    if let Some(&j) = last.get(&k2) {
-                        if j as usize > i + 2 {
-                            cuts.push(Shortcut { from: i as u32, to: j, first: m, second: Some(m2) });
-                        }
-                    }
+                    false
+                };
+                d.undo_in(&mut cur, undo);
+                if stop {
+                    break 'line;
                 }
             }
         }
@@ -479,129 +557,196 @@ fn shortest<D: Domain>(d: &mut D, states: &[Box<D::State>], moves: &[D::Move], d
         }
     }
     steps.reverse();
-    // Play the path from the first position, each move made where the line now is.
-    let mut new_states = Vec::with_capacity(steps.len() + 1);
+    // Play the path from the first position, each move made where the line now is:
+    // `old` walks the old line (the positions the steps were made in), `cur` the new one.
+    let mut old = root.clone();
+    let mut old_at = 0;
+    cur.clone_from(root);
     let mut new_moves = Vec::with_capacity(steps.len());
-    new_states.push(states[0].clone());
     for (from, mv) in steps {
-        let cur = new_states.last().unwrap();
+        let i = match from {
+            Origin::Line(i) | Origin::Near(i, _) => i as usize,
+        };
+        while old_at < i {
+            d.play_in(&mut old, moves[old_at]);
+            old_at += 1;
+        }
         let m = match from {
-            Origin::Line(i) => {
-                let made_in = &states[i as usize];
-                if d.same(made_in, cur) {
+            Origin::Line(_) => {
+                if d.same(&old, &cur) {
                     mv
                 } else {
-                    let perm = d.perm(made_in, cur);
-                    d.translate(&perm, mv, made_in, cur)?
+                    let perm = d.perm(&old, &cur);
+                    d.translate(&perm, mv, &old, &cur)?
                 }
             }
-            Origin::Near(i, m) => {
-                let made_in = d.play(&states[i as usize], m).0;
-                let perm = d.perm(&made_in, cur);
-                d.translate(&perm, mv, &made_in, cur)?
+            Origin::Near(_, m) => {
+                let made_in = d.play(&old, m).0;
+                let perm = d.perm(&made_in, &cur);
+                d.translate(&perm, mv, &made_in, &cur)?
             }
         };
-        if !d.legal(cur, m) {
+        if !d.legal(&cur, m) {
             return None;
         }
-        let (next, played) = d.play(cur, m);
-        new_states.push(Box::new(next));
-        new_moves.push(played);
+        new_moves.push(d.play_in(&mut cur, m).0);
     }
-    if !d.won(new_states.last().unwrap()) {
+    if !d.won(&cur) {
         return None;
     }
-    Some((new_states, new_moves))
+    Some(new_moves)
+}
+
+/// A pair of moves of the same cards (see [`join_pairs`]): move `i`, move `j`, and how.
+type Pair<M> = (usize, usize, Joined<M>);
+
+/// The pairs of moves of the same cards from move `from` on, by their first move: for
+/// each move `j`, the nearest earlier move `i` it joins, with no move between touching
+/// the places of either.
+fn pairs<D: Domain>(d: &D, moves: &[D::Move], from: usize, out: &mut Vec<Pair<D::Move>>) {
+    // Moves join only moves that touch them (the second takes the cards from where the
+    // first put them): for each move, the last earlier one using one of its places.
+    out.clear();
+    let mut last = [usize::MAX; 64];
+    let mut all = usize::MAX; // the last move touching every place
+    for j in from..moves.len() {
+        let places = d.places(moves[j]);
+        let mut i = all;
+        if places.contains(&EVERYWHERE) {
+            i = if j > from { j - 1 } else { usize::MAX };
+            all = j;
+        } else {
+            for &p in places.iter().filter(|&&p| p != NOWHERE) {
+                if last[p as usize] != usize::MAX && (i == usize::MAX || last[p as usize] > i) {
+                    i = last[p as usize];
+                }
+            }
+            for &p in places.iter().filter(|&&p| p != NOWHERE) {
+                last[p as usize] = j;
+            }
+        }
+        if i != usize::MAX {
+            let joined = d.join(moves[i], moves[j]);
+            if !matches!(joined, Joined::Apart) {
+                out.push((i, j, joined));
+            }
+        }
+    }
+    out.sort_by_key(|&(i, j, _)| (i, j));
 }
 
 /// Join the moves of the same cards: a move later taken back (same cards, back where
 /// they came from, no move between touching either place) goes with the move taking it
 /// back; two moves of the same cards become one. Each change is kept when the line
-/// still plays and wins.
-fn join_pairs<D: Domain>(d: &mut D, states: &mut Vec<Box<D::State>>, moves: &mut Vec<D::Move>) {
-    let mut j = 1;
-    while j < moves.len() {
-        let mut changed = false;
-        let mut i = j;
-        while i > 0 {
-            i -= 1;
-            let joined = d.join(moves[i], &states[i], moves[j], &states[j]);
-            changed = match joined {
-                Joined::Apart => {
-                    if d.touches(moves[i], moves[j]) {
-                        break;
-                    }
-                    continue;
-                }
-                Joined::Back => edited(d, states, moves, i, j, None, None),
+/// still plays and wins. The line is walked in one position; a change made, the pairs
+/// after it are looked for again, and the whole line once more while pairs not tried
+/// yet are left. Whether anything changed.
+fn join_pairs<D: Domain>(d: &mut D, root: &D::State, moves: &mut Vec<D::Move>) -> bool {
+    let mut found = Vec::new();
+    let mut failed: Vec<(usize, usize)> = Vec::new(); // tried in vain, in the line as it now is
+    let mut any = false;
+    let mut cur = root.clone();
+    loop {
+        pairs(d, moves, 0, &mut found);
+        found.retain(|&(i, j, _)| !failed.contains(&(i, j)));
+        if found.is_empty() {
+            return any;
+        }
+        cur.clone_from(root);
+        let mut at = 0; // `cur` is the position before move `at`
+        let mut next = 0;
+        while next < found.len() {
+            let (i, j, joined) = found[next];
+            next += 1;
+            if i < at {
+                continue; // behind the walk: the next round
+            }
+            while at < i {
+                d.play_in(&mut cur, moves[at]);
+                at += 1;
+            }
+            let edit = match joined {
+                Joined::Apart => None,
+                Joined::Back => edited(d, &cur, moves, i, j, None, None),
                 // The cards moved at once where the second move takes them (fails
                 // at once when that place does not take them yet), or left where they
                 // were until then: only if the rules moved nothing else after the first
                 // move, and no move between uses the place they would stay in.
-                Joined::Into(m) => {
-                    edited(d, states, moves, i, j, Some(m), None)
-                        || (d.alone(&states[i], moves[i], &states[i + 1]) && !(i + 1..j).any(|k| d.touches(moves[k], moves[i])) && edited(d, states, moves, i, j, None, Some(m)))
-                }
+                Joined::Into(m) => edited(d, &cur, moves, i, j, Some(m), None).or_else(|| {
+                    if (i + 1..j).any(|k| d.touches(moves[k], moves[i])) {
+                        return None;
+                    }
+                    let mut after = cur.clone();
+                    d.play_in(&mut after, moves[i]);
+                    if !d.alone(&cur, moves[i], &after) {
+                        return None;
+                    }
+                    edited(d, &cur, moves, i, j, None, Some(m))
+                }),
             };
-            break;
-        }
-        if changed {
-            j = i.max(1);
-        } else {
-            j += 1;
+            let Some((new_moves, end)) = edit else {
+                failed.push((i, j));
+                continue;
+            };
+            let (removed, added) = (end - i, new_moves.len());
+            moves.splice(i..end, new_moves);
+            any = true;
+            // The pairs tried in vain before or after the change keep (their places).
+            failed.retain_mut(|(a, b)| {
+                if *a >= end {
+                    *a = *a + added - removed;
+                    *b = *b + added - removed;
+                    true
+                } else {
+                    *b < i
+                }
+            });
+            // The pairs from move `i` on, in the line as it now is.
+            pairs(d, moves, i, &mut found);
+            found.retain(|&(a, b, _)| !failed.contains(&(a, b)));
+            next = 0;
         }
     }
 }
 
-/// The line with move `i` replaced by `at_i` and move `j` by `at_j` (i < j; `None`:
-/// left out; both made as in position `i`), if it still plays and wins, made in place.
-/// Once the edited line is back on the old one, place for place, the rest is kept.
-fn edited<D: Domain>(d: &mut D, states: &mut Vec<Box<D::State>>, moves: &mut Vec<D::Move>, i: usize, j: usize, at_i: Option<D::Move>, at_j: Option<D::Move>) -> bool {
-    // The positions after position `i` and the moves from move `i`, up to `resume`.
-    let mut new_states: Vec<Box<D::State>> = Vec::new();
-    let mut new_moves: Vec<D::Move> = Vec::new();
-    let mut resume = None;
+/// The moves that replace moves `i..end` of the line when move `i` is replaced by
+/// `at_i` and move `j` by `at_j` (i < j; `None`: left out; both made as in position
+/// `i`, which is `start`), if the line still plays and wins. Once the edited line is
+/// back on the old one, place for place, the rest is kept.
+fn edited<D: Domain>(d: &mut D, start: &D::State, moves: &[D::Move], i: usize, j: usize, at_i: Option<D::Move>, at_j: Option<D::Move>) -> Option<(Vec<D::Move>, usize)> {
+    let mut new_moves: Vec<D::Move> = Vec::with_capacity(j + 2 - i);
     let same = d.identity();
+    if let Some(m) = at_i {
+        // Most joins fail at once: the place does not take the cards yet.
+        let m = d.translate(&same, m, start, start)?;
+        if !d.legal(start, m) {
+            return None;
+        }
+    }
+    let mut cur = start.clone(); // the edited line
+    let mut old = start.clone(); // the old line: position `k` at step `k`
     for k in i..moves.len() {
-        let (m, from) = match k {
+        if k > i {
+            d.play_in(&mut old, moves[k - 1]);
+        }
+        if k > j && d.same(&cur, &old) {
+            return Some((new_moves, k));
+        }
+        let m = match k {
             _ if k == i => match at_i {
-                Some(m) => (m, i),
+                Some(m) => d.translate(&same, m, start, &cur)?,
                 None => continue,
             },
             _ if k == j => match at_j {
-                Some(m) => (m, i),
+                Some(m) => d.translate(&same, m, start, &cur)?,
                 None => continue,
             },
-            _ => (moves[k], k),
+            _ => d.translate(&same, moves[k], &old, &cur)?,
         };
-        let cur = new_states.last().unwrap_or(&states[i]);
-        if k > j && d.same(cur, &states[k]) {
-            // `cur` is the last new position, or position `i` itself.
-            resume = Some(if new_states.pop().is_some() { (k, k) } else { (k + 1, k) });
-            break;
+        if !d.legal(&cur, m) {
+            return None;
         }
-        let Some(m) = d.translate(&same, m, &states[from], cur) else { return false };
-        if !d.legal(cur, m) {
-            return false;
-        }
-        let (next, played) = d.play(cur, m);
-        new_states.push(Box::new(next));
-        new_moves.push(played);
+        new_moves.push(d.play_in(&mut cur, m).0);
     }
-    match resume {
-        Some((state_end, move_end)) => {
-            // The old moves `i .. k` and the positions between them give way to the new
-            // ones; the old position `k` stays (the same), unless it is position `i`.
-            states.splice(i + 1..state_end, new_states);
-            moves.splice(i..move_end, new_moves);
-        }
-        None => {
-            if !new_states.last().is_some_and(|s| d.won(s)) {
-                return false;
-            }
-            states.splice(i + 1.., new_states);
-            moves.splice(i.., new_moves);
-        }
-    }
-    true
+    d.won(&cur).then_some((new_moves, moves.len()))
 }

@@ -147,7 +147,7 @@ class BlackHole(Position):
 
     # -- dealing ---------------------------------------------------------------------
     @classmethod
-    def deal(cls, number: int) -> Self:
+    def deal(cls, number: int | str | deals.DealNumber) -> Self:
         """PySolFC's Black Hole: the Ace of Spades goes to the hole, then the other 51
         cards are dealt round the 17 piles, three times."""
         deal = deals.DealNumber.parse(number)
@@ -198,7 +198,7 @@ class BlackHole(Position):
                 return index
         return None
 
-    def apply(self, move: BlackHoleMove) -> Self:
+    def apply(self, move: BlackHoleMove) -> Self:  # type: ignore[override]  # only its own moves: see Position.apply
         index = self.pile_of(move.card)
         if index is None:
             raise IllegalMoveError(f"{move.card} is not the top card of a pile")
@@ -353,10 +353,9 @@ class BlackHole(Position):
             "lost": self.is_lost(),
         }
 
-    def describe_move(self, move: Move) -> dict[str, Any]:
-        card = getattr(move, "card", None)
-        pile = self.pile_of(card) if card is not None else None
-        return {"move": str(move), "from": f"pile:{pile}", "to": "foundation", "card": str(card), "count": 1}
+    def moved_card(self, move: Move) -> Card | None:
+        """The card the move plays to the foundation (the top card of its pile)."""
+        return getattr(move, "card", None)
 
     # -- search ----------------------------------------------------------------------
     def engine_search(self, nodes: int | None, seconds: float | None) -> tuple[str, list[str], int]:

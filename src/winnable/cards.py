@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass, field
+from typing import Iterable, cast
 
 from winnable.errors import ParseError
 
@@ -64,8 +65,9 @@ class Rank(enum.IntEnum):
 
 
 # Looked up, not computed: the rules ask for neighbours of ranks millions of times a survey.
-_NEXT_RANK = (None,) + tuple(Rank(rank % 13 + 1) for rank in range(1, 14))
-_PREVIOUS_RANK = (None,) + tuple(Rank((rank - 2) % 13 + 1) for rank in range(1, 14))
+# Indexed by a Rank (1-13): the None at index 0 is never read, hence the cast.
+_NEXT_RANK = cast("tuple[Rank, ...]", (None,) + tuple(Rank(rank % 13 + 1) for rank in range(1, 14)))
+_PREVIOUS_RANK = cast("tuple[Rank, ...]", (None,) + tuple(Rank((rank - 2) % 13 + 1) for rank in range(1, 14)))
 
 
 class Suit(enum.IntEnum):
@@ -166,5 +168,5 @@ def parse_cards(text: str) -> list[Card]:
     return [Card.from_text(word) for word in text.split()]
 
 
-def format_cards(cards) -> str:
+def format_cards(cards: Iterable[Card]) -> str:
     return " ".join(str(card) for card in cards)

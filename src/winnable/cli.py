@@ -15,7 +15,7 @@ import os
 import sys
 import time
 from pathlib import Path
-from typing import TYPE_CHECKING, Optional
+from typing import TYPE_CHECKING, Any, Optional, cast
 
 import typer
 
@@ -24,7 +24,8 @@ from winnable.games import game_class, game_ids
 from winnable.solver import Budget
 
 if TYPE_CHECKING:
-    from winnable.deals import Numbering
+    from winnable.deals import DealNumber, Numbering
+    from winnable.game import Position
 
 app = typer.Typer(
     add_completion=False,
@@ -75,7 +76,7 @@ def make_budget(nodes: Optional[int], seconds: Optional[float]) -> Budget:
         raise fail(str(error)) from None
 
 
-def lookup(game: str):
+def lookup(game: str) -> type[Position]:
     try:
         return game_class(game, library=True)
     except WinnableError as error:
@@ -143,7 +144,7 @@ def solve(
                 raise fail(f"cannot read {file}: {error.strerror}") from None
             position = cls.import_(fmt, text)
         else:
-            chosen = DealNumber.parse(number)
+            chosen = DealNumber.parse(cast(str, number))  # given: exactly one of it and --file
             position = cls.deal(chosen)
         verdict = run_solver(position, budget)
     except WinnableError as error:
@@ -164,7 +165,7 @@ def solve(
     typer.echo(f"time: {verdict.seconds:.3f} s")
 
 
-def with_numbering(data: dict, chosen) -> dict:
+def with_numbering(data: dict[str, Any], chosen: DealNumber | None) -> dict[str, Any]:
     """``data`` (whose ``deal`` is an int) with ``"numbering": "microsoft"`` when the
     deal is Microsoft's."""
     from winnable.deals import Numbering
@@ -222,7 +223,7 @@ def survey(
     if resume and out is None:
         raise fail("--resume continues the survey in --out: give --out")
     try:
-        done = read_done(out, game, low, high, chosen) if resume else []
+        done = read_done(out, game, low, high, chosen) if resume and out is not None else []  # --resume needs --out
         handle = out.open("a" if resume else "w") if out is not None else None
     except OSError as error:
         raise fail(f"cannot write {out}: {error.strerror}") from None

@@ -25,10 +25,13 @@ import random
 import secrets
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Iterable
+from typing import TYPE_CHECKING, Iterable, Iterator
 
 from winnable.cards import Card, format_cards, new_deck, parse_cards
 from winnable.errors import ParseError
+
+if TYPE_CHECKING:
+    from winnable.deals import DealNumber
 
 DECK_SIZE = 52
 
@@ -78,10 +81,10 @@ class Deck:
         """The notation (cards separated by white space) back to a deck order."""
         if not isinstance(text, str):
             raise ParseError(f"not a deck order: {text!r}")
-        return cls(parse_cards(text))
+        return cls(tuple(parse_cards(text)))
 
     @classmethod
-    def of_deal(cls, number, decks: int = 1) -> Deck:
+    def of_deal(cls, number: int | str | DealNumber, decks: int = 1) -> Deck:
         """PySolFC's order of deal ``number`` (an int, ``"ms146692"`` or a
         :class:`~winnable.deals.DealNumber`), as :func:`winnable.deals.shuffled` gives it."""
         from winnable.deals import shuffled
@@ -106,7 +109,7 @@ class Deck:
     def __len__(self) -> int:
         return len(self.cards)
 
-    def __iter__(self):
+    def __iter__(self) -> Iterator[Card]:
         return iter(self.cards)
 
     def __hash__(self) -> int:
@@ -121,4 +124,4 @@ class Deck:
 
 def as_deck(cards: Deck | Iterable[Card] | str) -> Deck:
     """A :class:`Deck` from a deck, cards or the notation."""
-    return cards if isinstance(cards, Deck) else Deck(cards if isinstance(cards, str) else tuple(cards))
+    return cards if isinstance(cards, Deck) else Deck(tuple(parse_cards(cards)) if isinstance(cards, str) else tuple(cards))

@@ -214,7 +214,7 @@ class FourteenOut(Position):
                 return f"{card} is not available: only the top card of a pile can be removed"
         return f"{a} and {b} add up to {a.rank + b.rank}, not {SUM} (Ace 1, Jack 11, Queen 12, King 13)"
 
-    def apply(self, move: FourteenMove) -> Self:
+    def apply(self, move: FourteenMove) -> Self:  # type: ignore[override]  # only its own moves: see Position.apply
         i, j = self._piles_of(move.first, move.second)
         if i is None or j is None:
             raise IllegalMoveError(self.why_illegal(move))
@@ -334,13 +334,10 @@ class FourteenOut(Position):
             "lost": self.is_lost(),
         }
 
-    def describe_move(self, move: Move) -> dict[str, Any]:
-        """A move from the pile of its first card to the pile of its second."""
+    def moved_card(self, move: Move) -> Card | None:
+        """The first card of the pair the move removes."""
         cards = getattr(move, "cards", None)
-        if cards is None:
-            return {"move": str(move)}
-        return {"move": str(move), "from": f"pile:{self.pile_of(cards[0])}", "to": f"pile:{self.pile_of(cards[1])}",
-                "card": str(cards[0]), "count": 1}
+        return None if cards is None else cards[0]
 
     # -- search ----------------------------------------------------------------------
     def engine_search(self, nodes: int | None, seconds: float | None) -> tuple[str, list[str], int]:

@@ -13,6 +13,7 @@ the CLI, the web app) talks to games through this interface only:
 * ``hidden_cards`` (does the player see every card?), ``cards_left()`` and
   ``cards_total()`` (the cards a player brings home: the partial score);
 * ``parse_move(text)`` and ``str(move)``: a move notation that round-trips;
+  ``moved_card(move)``: the card a move takes;
 * ``to_text()`` / ``from_text()``: a position notation that round-trips, plus any
   other board ``FORMATS`` (``export(fmt)`` / ``import_(fmt, text)``);
 * ``to_json()``: what the CLI's ``--json`` and the web app show;
@@ -23,7 +24,7 @@ the CLI, the web app) talks to games through this interface only:
 from __future__ import annotations
 
 import abc
-from typing import TYPE_CHECKING, Any, ClassVar, Iterable, Self
+from typing import TYPE_CHECKING, Any, ClassVar, Iterable, Self, Sequence
 
 from winnable.errors import IllegalMoveError, ParseError
 
@@ -67,7 +68,8 @@ class Position(abc.ABC):
     hidden_cards: ClassVar[bool] = False
     """True when the player does not see every card (face-down cards, the order of a
     stock): the solver knows them, the player does not, so a verdict speaks of the
-    whole deal. :meth:`player_view` then hides them."""
+    whole deal. The web app's view of the table (:mod:`winnable.web.views`) then
+    hides them."""
 
     decks: ClassVar[int] = 1
     """How many whole decks a deal uses (the :class:`~winnable.decks.Deck` that
@@ -118,12 +120,16 @@ class Position(abc.ABC):
 
     # -- rules -----------------------------------------------------------------------
     @abc.abstractmethod
-    def legal_moves(self) -> list[Move]:
+    def legal_moves(self) -> Sequence[Move]:
         """Every move the rules allow here, in a stable order."""
 
     @abc.abstractmethod
     def apply(self, move: Move) -> Self:
-        """The position after ``move``, which must be legal (not checked here)."""
+        """The position after ``move``, which must be legal (not checked here).
+
+        Each game takes only its own ``move_type`` here (a legal move is one), so its
+        ``apply`` narrows the argument: the one override the type checker is told to allow.
+        """
 
     @abc.abstractmethod
     def is_won(self) -> bool: ...
@@ -163,22 +169,18 @@ class Position(abc.ABC):
             position = position.play(move)
         return position
 
-    # -- what the browser needs ---------------------------------------------------------
-    def describe_move(self, move: Move) -> dict[str, Any]:
-        """A move as the browser draws it: ``move`` (notation), ``from`` and ``to``
-        (locations such as ``pile:4``, ``column:2``, ``cell:0``, ``foundation``,
-        ``stock``; indices from 0), ``card`` (the card moved, or the deepest card of a
-        run) and ``count`` (cards moved)."""
-        return {"move": str(move)}
+    def moved_card(self, move: Move) -> Card | None:
+        """The card ``move`` takes here (the deepest card of a run), or None when the
+        move takes no one card (Spider's deal) or the game does not say. The rules'
+        answer to "which card is this move about?", which a line keeps when its moves
+        are replayed elsewhere (:mod:`winnable.guide`, :mod:`winnable.lines`).
 
-    def click_choices(self) -> list[dict[str, Any]]:
-        """Every legal move, described, in click-to-move priority: a click on a card
-        plays the first entry whose ``from`` and ``count`` match that card."""
-        return [self.describe_move(move) for move in self.legal_moves()]
-
-    def player_view(self) -> dict[str, Any]:
-        """What a player may see (games with hidden cards override this to hide them)."""
-        return self.to_json()
+        >>> from winnable.freecell import FreeCell
+        >>> position = FreeCell.deal(1)
+        >>> position.moved_card(position.parse_move("1a"))
+        Card.from_text('6S')
+        """
+        return None
 
     # -- scores ----------------------------------------------------------------------
     @abc.abstractmethod
@@ -204,14 +206,16 @@ class Position(abc.ABC):
         written by a method ``to_<fmt>``."""
         if fmt not in self.FORMATS:
             raise ParseError(f"{self.game_id} has no board format {fmt!r} (formats: {', '.join(self.FORMATS)})")
-        return getattr(self, f"to_{fmt}")()
+        text: str = getattr(self, f"to_{fmt}")()  # a FORMATS entry has its to_<fmt> -> str
+        return text
 
     @classmethod
     def import_(cls, fmt: str, text: str) -> Self:
         """Read a position in board format ``fmt`` (a class method ``from_<fmt>``)."""
         if fmt not in cls.FORMATS:
             raise ParseError(f"{cls.game_id} has no board format {fmt!r} (formats: {', '.join(cls.FORMATS)})")
-        return getattr(cls, f"from_{fmt}")(text)
+        position: Self = getattr(cls, f"from_{fmt}")(text)  # a FORMATS entry has its from_<fmt>
+        return position
 
     @abc.abstractmethod
     def to_json(self) -> dict[str, Any]:

@@ -120,10 +120,10 @@ class Line:
             for index in range(at, len(self.moves)):
                 before, text = self.positions[index], self.moves[index]
                 move = before.parse_move(text)
-                card = before.describe_move(move).get("card")
-                if card is not None and card in {str(home) for home in current.foundation_cards()}:
+                card = before.moved_card(move)
+                if card is not None and card in current.foundation_cards():
                     continue  # that card went home early: where the line moves it is moot
-                if current.describe_move(move).get("card") != card:
+                if current.moved_card(move) != card:
                     return None  # the line would move another card here
                 current = current.play(text)
                 rest.append(text)
@@ -148,7 +148,7 @@ def home_first(line: Line) -> Line:
     True
     """
     start = line.start
-    if not hasattr(start, "safe_moves_home"):
+    if not hasattr(start, "safe_moves_home") or not hasattr(start, "foundation_cards"):  # the free-cell family has both
         return line
     moves: list[str] = []
     current, index = start, 0
@@ -164,10 +164,10 @@ def home_first(line: Line) -> Line:
             before, text = line.positions[index], line.moves[index]
             index += 1
             move = before.parse_move(text)
-            card = before.describe_move(move).get("card")
-            if card is not None and card in {str(home) for home in current.foundation_cards()}:
+            card = before.moved_card(move)
+            if card is not None and card in current.foundation_cards():
                 continue
-            if current.describe_move(move).get("card") != card:
+            if current.moved_card(move) != card:
                 return line
             current = current.play(text)
             moves.append(text)

@@ -105,7 +105,7 @@ def taken_back(start: Position, moves: Sequence[Move]) -> list[tuple[int, int]]:
 
 def _cards(position: Position, move: Move) -> object:
     """What a move takes, as the rules describe it (its deepest card)."""
-    return position.describe_move(move).get("card")
+    return position.moved_card(move)
 
 
 def needless(start: Position, moves: Sequence[Move]) -> list[tuple[int, int]]:

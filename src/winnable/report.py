@@ -22,11 +22,14 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterable
+from typing import TYPE_CHECKING, Any, Iterable, Sequence, cast
 
 from winnable.deals import MS_LIMIT, Numbering
 from winnable.games import family_named, game_class, game_ids
-from winnable.survey_data import DealVerdicts, SurveyData
+from winnable.survey_data import DealVerdicts, SurveyData, SurveyFigures
+
+if TYPE_CHECKING:
+    from matplotlib.colors import ListedColormap
 
 FREE_CELL_GAMES = tuple(game_ids(library=True, family="freecell"))
 SPIDER_GAMES = tuple(game_ids(library=True, family="spider"))
@@ -141,7 +144,9 @@ def text_table(table: Table, data: SurveyData) -> str:
     total = surveyed or 1
     first, last = verdicts.span() or (table.first, table.first - 1)
     cpu, positions = figures.cpu_seconds, figures.positions
-    ms = lambda seconds: f"{seconds * 1000:,.3f} ms"  # noqa: E731
+    def ms(seconds: float) -> str:
+        return f"{seconds * 1000:,.3f} ms"
+
     out = [
         f"{table.title or table.id}",
         "",
@@ -231,7 +236,7 @@ def draw(surveys: list[tuple[Table, SurveyData]], folder: Path) -> list[Path]:
 
     folder.mkdir(parents=True, exist_ok=True)
     names = [table.title for table, _ in surveys]
-    shares = {verdict: [] for verdict in ("won", "lost", "unknown")}
+    shares: dict[str, list[float]] = {verdict: [] for verdict in ("won", "lost", "unknown")}
     for _, data in surveys:
         counts = data.verdicts.counts()
         for verdict in shares:
@@ -258,10 +263,12 @@ def draw(surveys: list[tuple[Table, SurveyData]], folder: Path) -> list[Path]:
     shown = [(name, [(t, r) for t, r in surveys if t.game in games]) for name, games in families]
     shown = [(name, group) for name, group in shown if group]
     figure, panels = plt.subplots(1, len(shown), figsize=(5 * len(shown), 5), sharey=True, squeeze=False)
-    palette = plt.get_cmap("tab20").colors
+    tab20 = cast("ListedColormap", plt.get_cmap("tab20"))  # a listed colour map:
+    palette = cast("Sequence[Any]", tab20.colors)  # its 20 colours, RGB triples
     for axes, (name, group) in zip(panels[0], shown):
         for index, (table, data) in enumerate(group):
-            seconds, shares_within = data.figures.curve()  # at most 2,000 points, evenly spaced in rank
+            # At most 2,000 points, evenly spaced in rank; every survey drawn has its figures (text_table).
+            seconds, shares_within = cast(SurveyFigures, data.figures).curve()
             if seconds:
                 axes.plot(seconds, shares_within, label=table.title,
                           linewidth=1.3, color=palette[(2 * index) % 20 if index < 10 else (2 * index + 1) % 20])
@@ -321,7 +328,7 @@ def load(table: Table, data: Path) -> SurveyData | None:
     return None if lines is None else convert(table, lines)
 
 
-def convert(table: Table, lines: Path, run: dict | None = None) -> SurveyData:
+def convert(table: Table, lines: Path, run: dict[str, Any] | None = None) -> SurveyData:
     """``table``'s JSON lines made into its kept data, written beside them; the run is
     ``run``, else what ``<lines>.meta.json`` says (``make_tables.py run`` wrote it)."""
     if run is None:

@@ -20,13 +20,17 @@ import multiprocessing
 import uuid
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field
-from typing import Callable, Iterator
+from typing import TYPE_CHECKING, Any, Callable, Iterator, cast
 
 from winnable.deals import Numbering
 from winnable.errors import SurveyError
 from winnable.solver import Budget
 
-Solve = Callable[[str, int, int, Budget, bool, Numbering], list[dict]]
+if TYPE_CHECKING:
+    import distributed
+    from distributed import Client
+
+Solve = Callable[[str, int, int, Budget, bool, Numbering], list[dict[str, Any]]]
 """Solves one chunk: ``(game, first, last, budget, lines, numbering)`` to its records."""
 
 
@@ -69,26 +73,27 @@ class LocalRunner:
             self._pool.submit(int).result()
         return self
 
-    def __exit__(self, *exc) -> None:
+    def __exit__(self, *exc: object) -> None:
         if self._pool is not None:
             self._pool.shutdown(wait=exc[0] is None, cancel_futures=True)
             self._pool = None
 
-    def run(self, plan: Plan, back: Back) -> Iterator[tuple[int, list[dict]]]:
-        if self._pool is None:
+    def run(self, plan: Plan, back: Back) -> Iterator[tuple[int, list[dict[str, Any]]]]:
+        pool = self._pool
+        if pool is None:
             for index, (first, last) in enumerate(plan.chunks):
                 records = plan.solve(plan.game, first, last, plan.budget, plan.lines, plan.numbering)
                 back(len(records))
                 yield index, records
             return
         # A bounded number of chunks in flight keeps memory flat on long surveys.
-        pending: dict[Future, int] = {}
+        pending: dict[Future[list[dict[str, Any]]], int] = {}
         queue = iter(enumerate(plan.chunks))
         limit = self.jobs * 4
 
         def top_up() -> None:
             for index, (first, last) in queue:
-                pending[self._pool.submit(plan.solve, plan.game, first, last, plan.budget, plan.lines, plan.numbering)] = index
+                pending[pool.submit(plan.solve, plan.game, first, last, plan.budget, plan.lines, plan.numbering)] = index
                 if len(pending) >= limit:
                     return
 
@@ -113,7 +118,7 @@ class DaskRunner:
         self.address = address
         self.timeout = timeout
         self.where = f"Dask cluster at {address}"
-        self.client = None
+        self.client: Client | None = None
 
     def __enter__(self) -> DaskRunner:
         try:
@@ -132,28 +137,30 @@ class DaskRunner:
             raise SurveyError(f"the Dask scheduler at {self.address} has no worker: {error}") from None
         return self
 
-    def __exit__(self, *exc) -> None:
+    def __exit__(self, *exc: object) -> None:
         if self.client is not None:
             self.client.close()
             self.client = None
 
     def workers(self) -> int:
-        return sum(self.client.nthreads().values()) or 1
+        client = cast("Client", self.client)  # connected: inside "with"
+        return sum(client.nthreads().values()) or 1
 
-    def run(self, plan: Plan, back: Back) -> Iterator[tuple[int, list[dict]]]:
+    def run(self, plan: Plan, back: Back) -> Iterator[tuple[int, list[dict[str, Any]]]]:
         from distributed import as_completed
         from distributed.scheduler import KilledWorker
 
+        client = cast("Client", self.client)  # connected: inside "with"
         token = uuid.uuid4().hex[:8]
-        futures = {}
+        futures: dict[distributed.Future[list[dict[str, Any]]], int] = {}
         for index, (first, last) in enumerate(plan.chunks):
             # Chunks submitted first run first; a readable key names them on the dashboard.
-            future = self.client.submit(
+            future = client.submit(
                 plan.solve, plan.game, first, last, plan.budget, plan.lines, plan.numbering,
                 key=f"survey-{plan.game}-{plan.numbering.prefix}{first}-{last}-{token}", pure=False,
             )
             futures[future] = index
-        for future in as_completed(futures, loop=self.client.loop):
+        for future in as_completed(futures, loop=client.loop):
             index = futures.pop(future)
             try:
                 records = future.result()

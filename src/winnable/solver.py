@@ -14,6 +14,7 @@ import enum
 import math
 import time
 from dataclasses import dataclass, field
+from typing import Any
 
 from winnable.errors import BudgetError, EngineError, WinnableError
 from winnable.game import Move, Position
@@ -76,7 +77,7 @@ class Verdict:
     seconds: float = 0.0
     game: str = ""
     deal: int | None = None
-    extra: dict = field(default_factory=dict)
+    extra: dict[str, Any] = field(default_factory=dict)
 
     @property
     def won(self) -> bool:
@@ -86,7 +87,7 @@ class Verdict:
     def lost(self) -> bool:
         return self.status is Status.LOST
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return {
             "game": self.game,
             "deal": self.deal,

@@ -30,7 +30,7 @@ True
 
 A move is written with 1-based column numbers: ``6>10`` moves the top card of column 6
 onto column 10, ``3>7x4`` moves the top four cards of column 3, and ``deal`` deals the
-stock. The browser and :meth:`Spider.describe_move` count columns from 0.
+stock. The browser (:mod:`winnable.web.views.spider`) counts columns from 0.
 
 Spider with one or two suits uses PySolFC's decks for those games: its card *slots*
 are shuffled exactly like the four-suit deck, with spades and diamonds replaced by clubs
@@ -398,60 +398,16 @@ class Spider(Position):
         """
         return 2 * 52
 
-    # -- clicks and the browser --------------------------------------------------------
-    def click_targets(self, source: int, count: int) -> list[int]:
-        """Where a click sends the top ``count`` cards of ``source``, best first: columns
-        whose top is one rank higher and of the run's suit, then of any suit (left to
-        right), then the first empty column."""
-        card = self.columns[source].up[-count]
-        same, other, empty = [], [], []
-        for target, column in enumerate(self.columns):
-            if target == source:
-                continue
-            top = column.top
-            if top is None:
-                empty.append(target)
-            elif top.rank == card.rank + 1:
-                (same if top.suit == card.suit else other).append(target)
-        return same + other + empty[:1]
+    def moved_card(self, move: Move) -> Card | None:
+        """The deepest card of the run a move takes (None for the deal).
 
-    def click_choices(self) -> list[dict[str, Any]]:
-        """Every legal move described, in click-to-move order: for each card that can
-        move, the move a click plays comes first; moves to the other empty columns
-        (for dragging) and the deal follow."""
-        legal = self.legal_moves()
-        ordered: list[SpiderMove] = []
-        for source in range(COLUMNS):
-            for count in range(1, self.movable(source) + 1):
-                preferred = [SpiderMove(source, target, count) for target in self.click_targets(source, count)]
-                rest = [move for move in legal if move.source == source and move.count == count and move not in preferred]
-                ordered += preferred + rest
-        ordered += [move for move in legal if move.is_deal]
-        return [self.describe_move(move) for move in ordered]
-
-    def describe_move(self, move: Move) -> dict[str, Any]:
-        if not isinstance(move, SpiderMove):
-            return {"move": str(move)}
-        if move.is_deal:
-            return {"move": str(move), "from": "stock", "to": "columns", "card": None, "count": min(COLUMNS, len(self.stock))}
+        >>> BlackWidow.deal(1).moved_card(SpiderMove.from_text("10>5"))
+        Card.from_text('3S')
+        """
+        if not isinstance(move, SpiderMove) or move.is_deal:
+            return None
         up = self.columns[move.source].up
-        card = str(up[-move.count]) if move.count <= len(up) else None
-        return {"move": str(move), "from": f"column:{move.source}", "to": f"column:{move.target}", "card": card, "count": move.count}
-
-    def player_view(self) -> dict[str, Any]:
-        """What a player sees: face-down cards and the stock are counts only."""
-        return {
-            "game": self.game_id,
-            "deal": self.deal_number,
-            "family": self.family,
-            "columns": [{"down": len(column.down), "up": [str(card) for card in column.up]} for column in self.columns],
-            "stock": self.stocks_left(),
-            "foundations": [suit.char for suit in self.foundations],
-            "cards_left": self.cards_left(),
-            "won": self.is_won(),
-            "lost": self.is_lost(),
-            "auto": list(self.auto),
-        }
+        return up[-move.count] if move.count <= len(up) else None
 
     def to_json(self) -> dict[str, Any]:
         """The whole position, face-down cards and stock order included."""
@@ -514,39 +470,6 @@ class Spider(Position):
         stock = [card.index for card in self.stock]
         line = _engine.spider_legal_moves(columns, stock, self.by_suit)
         return [str(SpiderMove.DEAL if source == 255 else SpiderMove(source, target, count)) for source, target, count in line]
-
-
-def click_move(position: Spider, column: int, index: int) -> SpiderMove | None:
-    """The move a click on a card plays, or ``None`` if the click does nothing.
-
-    ``column`` counts from 0; ``index`` is the card's place in its column, face-down
-    cards included, from 0 for the deepest card (negative counts from the top: -1 is
-    the top card). The card moves with every card on it, to a column whose top is one
-    rank higher and of its own suit first, any suit next, else to the first empty
-    column.
-
-    >>> position = BlackWidow.deal(1)
-    >>> click_move(position, 9, -1)
-    SpiderMove.from_text('10>5')
-    >>> click_move(position, 0, 0) is None  # a face-down card
-    True
-    """
-    if not 0 <= column < COLUMNS:
-        raise ParseError(f"no column {column}: columns are numbered 0 to {COLUMNS - 1} here")
-    cards = position.columns[column]
-    size = len(cards)
-    if index < 0:
-        index += size
-    if not 0 <= index < size:
-        raise ParseError(f"column {column} has no card {index}")
-    count = size - index
-    if index < len(cards.down) or count > position.movable(column):
-        return None
-    targets = position.click_targets(column, count)
-    if not targets:
-        return None
-    move = SpiderMove(column, targets[0], count)
-    return move if move in position.legal_moves() else None
 
 
 class BlackWidow(Spider):

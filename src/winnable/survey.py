@@ -31,7 +31,7 @@ import statistics
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO, Callable, Iterable, Iterator
+from typing import IO, TYPE_CHECKING, Any, Callable, Iterable, Iterator, Sequence
 
 from winnable.deals import DealNumber, Numbering
 from winnable.errors import SurveyError  # raised here; importers of the survey catch it by this name
@@ -39,6 +39,11 @@ from winnable.game import Position
 from winnable.games import game_class
 from winnable.runners import DaskRunner, LocalRunner, Plan
 from winnable.solver import Budget, Status, replay
+
+if TYPE_CHECKING:
+    from types import TracebackType
+
+    from rich.progress import Progress, TaskID
 
 DETERMINISTIC = ("game", "deal", "verdict", "positions", "moves")
 """The fields of a record that are the same whatever machine solved the deal (the
@@ -55,7 +60,7 @@ def search(position: Position, budget: Budget) -> tuple[str, list[str], int]:
 
 
 def record(position: Position, status: str, line: list[str], positions: int, seconds: float, cpu: float, lines: bool,
-           numbering: Numbering = Numbering.PYSOLFC) -> dict:
+           numbering: Numbering = Numbering.PYSOLFC) -> dict[str, Any]:
     """One survey record: game, deal, verdict, positions, seconds (wall), cpu_seconds
     (of the process, search and replay), moves; ``line`` too if ``lines``; ``numbering``
     after the deal when it is Microsoft's."""
@@ -75,7 +80,7 @@ def record(position: Position, status: str, line: list[str], positions: int, sec
 
 
 def solve_deal(game: str, number: int, budget: Budget, lines: bool = False,
-               numbering: Numbering | str = Numbering.PYSOLFC) -> dict:
+               numbering: Numbering | str = Numbering.PYSOLFC) -> dict[str, Any]:
     """Deal, search and replay one deal: its survey record.
 
     >>> entry = solve_deal("black-hole", 2, Budget(), lines=True)
@@ -86,7 +91,7 @@ def solve_deal(game: str, number: int, budget: Budget, lines: bool = False,
 
 
 def solve_chunk(game: str, first: int, last: int, budget: Budget, lines: bool = False,
-                numbering: Numbering | str = Numbering.PYSOLFC) -> list[dict]:
+                numbering: Numbering | str = Numbering.PYSOLFC) -> list[dict[str, Any]]:
     """The records of deals ``first`` to ``last`` of ``game`` (in ``numbering``), in order.
 
     This is the unit of work a runner ships: one call, one answer, plain data. Every
@@ -125,7 +130,7 @@ def default_chunk(game: str, count: int, workers: int) -> int:
 
 
 # -- resuming ------------------------------------------------------------------------
-def read_done(path: Path, game: str, low: int, high: int, numbering: Numbering | str = Numbering.PYSOLFC) -> list[dict]:
+def read_done(path: Path, game: str, low: int, high: int, numbering: Numbering | str = Numbering.PYSOLFC) -> list[dict[str, Any]]:
     """The records already in ``path`` for a survey of ``game`` deals ``low``-``high``
     in ``numbering``.
 
@@ -190,7 +195,7 @@ def percentile(sorted_values: list[float], fraction: float) -> float:
     return sorted_values[index]
 
 
-def verdicts_digest(records: Iterable[dict]) -> str:
+def verdicts_digest(records: Iterable[dict[str, Any]]) -> str:
     """SHA-256 of the deterministic fields of ``records`` in deal order: two surveys of
     the same deals with the same engine and node budget have the same digest, whatever
     machines ran them (the file's own checksum changes with the timings)."""
@@ -224,7 +229,7 @@ class Summary:
         prefix = self.numbering.prefix
         return f"{prefix}{self.first}-{prefix}{self.last}"
 
-    def add(self, record: dict) -> None:
+    def add(self, record: dict[str, Any]) -> None:
         self.counts[record["verdict"]] += 1
         self.seconds.append(record["seconds"])
         self.cpu_seconds.append(record.get("cpu_seconds", record["seconds"]))
@@ -236,7 +241,7 @@ class Summary:
     def total(self) -> int:
         return sum(self.counts.values())
 
-    def stats(self, values: list[float]) -> dict[str, float]:
+    def stats(self, values: Sequence[float]) -> dict[str, float]:
         ordered = sorted(values)
         return {
             "median": statistics.median(ordered) if ordered else 0,
@@ -245,7 +250,7 @@ class Summary:
             "total": sum(ordered),
         }
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         total = self.total or 1
         return {
             "game": self.game,
@@ -284,16 +289,16 @@ class Summary:
 
 
 # -- running -------------------------------------------------------------------------
-Sink = Callable[[list[dict]], None]
+Sink = Callable[[list[dict[str, Any]]], object]
 """Something told each chunk's records, in deal order, after they are written (the
 verdicts table of ``--database``)."""
 
 
-def ordered(results: Iterator[tuple[int, list[dict]]], count: int) -> Iterator[tuple[list[dict], int]]:
+def ordered(results: Iterator[tuple[int, list[dict[str, Any]]]], count: int) -> Iterator[tuple[list[dict[str, Any]], int]]:
     """Chunks handed back in any order, as ``(index, records)``, put back in order:
     yields ``(records, finished)`` for each chunk in turn, ``finished`` counting the
     chunks back so far (for a progress bar). A chunk seen twice is ignored."""
-    waiting: dict[int, list[dict]] = {}
+    waiting: dict[int, list[dict[str, Any]]] = {}
     following = 0
     finished = 0
     for index, records in results:
@@ -320,7 +325,7 @@ def run_survey(
     scheduler: str | None = None,
     chunk: int | None = None,
     lines: bool = False,
-    done: list[dict] | None = None,
+    done: list[dict[str, Any]] | None = None,
     sink: Sink | None = None,
     numbering: Numbering | str = Numbering.PYSOLFC,
 ) -> Summary:
@@ -359,7 +364,7 @@ def run_survey(
     return summary
 
 
-def without_line(entry: dict, lines: bool) -> dict:
+def without_line(entry: dict[str, Any], lines: bool) -> dict[str, Any]:
     """``entry`` as the ``--out`` file holds it: the line only if asked for."""
     if lines or "line" not in entry:
         return entry
@@ -371,8 +376,8 @@ class Bar:
 
     def __init__(self, title: str, total: int, done: int, won: int, show: bool) -> None:
         self.title, self.total, self.done, self.won, self.show = title, total, done, won, show
-        self._progress = None
-        self._task = None
+        self._progress: Progress | None = None
+        self._task: TaskID | None = None
 
     def __enter__(self) -> Bar:
         if self.show:
@@ -384,16 +389,16 @@ class Bar:
             self._task = self._progress.add_task(self.title, total=self.total, completed=self.done, won=self.won)
         return self
 
-    def __exit__(self, *exc) -> None:
+    def __exit__(self, kind: type[BaseException] | None, error: BaseException | None, trace: TracebackType | None) -> None:
         if self._progress is not None:
-            self._progress.__exit__(*exc)
+            self._progress.__exit__(kind, error, trace)
 
     def chunk_back(self, deals: int) -> None:
         """A chunk of ``deals`` came back from a worker (maybe ahead of its turn)."""
         self.done += deals
-        if self._progress is not None:
+        if self._progress is not None and self._task is not None:  # set together
             self._progress.update(self._task, completed=self.done)
 
     def written(self, won: int) -> None:
-        if self._progress is not None:
+        if self._progress is not None and self._task is not None:  # set together
             self._progress.update(self._task, won=won)

@@ -75,7 +75,7 @@ class DealVerdicts:
             raise ValueError(f"{len(self.packed)} bytes of verdicts for deals {self.first}-{self.last}")
 
     @classmethod
-    def of(cls, game: str, first: int, last: int, records: Iterable[dict], numbering: Numbering = Numbering.PYSOLFC) -> Self:
+    def of(cls, game: str, first: int, last: int, records: Iterable[dict[str, Any]], numbering: Numbering = Numbering.PYSOLFC) -> Self:
         """The verdicts of a survey's records (``game``, ``deal``, ``verdict``), each deal once."""
         packed = bytearray((last - first + 4) // 4)
         for record in records:
@@ -167,7 +167,7 @@ class SurveyFigures:
     """How many deals (JSON lines) they cover."""
     cpu_seconds: dict[str, float]
     """CPU time per deal (search and replay): ``median``, ``p90``, ``p99``, ``max``, ``total``."""
-    positions: dict[str, int]
+    positions: dict[str, float]  # whole numbers (0.0 for no deal: see percentile)
     """Positions searched per deal: ``median``, ``p90``, ``max``, ``total``."""
     cpu_curve_us: tuple[int, ...]
     """CPU time per deal in microseconds, sorted, at :func:`curve_ranks`."""
@@ -175,7 +175,7 @@ class SurveyFigures:
     """The JSON lines they came from: ``file``, ``sha256`` (of the lines), ``verdicts_sha256``."""
 
     @classmethod
-    def of(cls, records: list[dict], lines: dict[str, str] | None = None) -> Self:
+    def of(cls, records: list[dict[str, Any]], lines: dict[str, str] | None = None) -> Self:
         cpu = sorted(record.get("cpu_seconds", record["seconds"]) for record in records)
         positions = sorted(record["positions"] for record in records)
         floored = [max(seconds, 1e-6) for seconds in cpu]  # a log scale has no 0
@@ -206,7 +206,7 @@ class SurveyData:
 
     @classmethod
     def from_lines(cls, path: Path, game: str | None = None, first: int | None = None, last: int | None = None,
-                   numbering: Numbering | None = None, run: dict | None = None, figures: bool = True) -> Self:
+                   numbering: Numbering | None = None, run: dict[str, Any] | None = None, figures: bool = True) -> Self:
         """The converter: a survey's JSON lines (plain or gzipped) made small. The range is
         the survey's (a partial run leaves the rest unsurveyed), else the deals found."""
         records = read_records(path)
@@ -271,7 +271,7 @@ def open_lines(path: Path) -> io.TextIOBase:
     return path.open(encoding="utf-8")
 
 
-def read_records(path: Path) -> list[dict]:
+def read_records(path: Path) -> list[dict[str, Any]]:
     with open_lines(path) as handle:
         return [json.loads(line) for line in handle if line.strip()]
 

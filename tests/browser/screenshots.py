@@ -5,7 +5,7 @@
 Starts its own `winnable serve` on a free port with a throw-away database, plays a few
 moves of each game (along the solver's line when it finds one quickly) so the table
 looks like a game in progress, and saves `<game>-<size>.png`: Black Hole, Black Widow,
-Penguin, FreeCell and Eight Off (eight free cells) at the four sizes the browser tests
+Penguin, FreeCell, Eight Off (eight free cells) and Fourteen Out at the four sizes the browser tests
 check (`phone` 390 x 844 touch, `small` 320 x 568 touch, `sideways` 844 x 390 touch,
 `desktop` 1280 x 800), the other games at `phone` and `desktop`, the lobby at the four sizes, FreeCell
 on a phone with a card picked up (`freecell-phone-picked.png`) and Penguin won on a phone
@@ -36,18 +36,19 @@ import tempfile
 from pathlib import Path
 
 SIZES = {"phone": (390, 844, True), "small": (320, 568, True), "sideways": (844, 390, True), "desktop": (1280, 800, False)}
-EVERY_SIZE = {"black-hole", "black-widow", "penguin", "freecell", "eight-off"}
+EVERY_SIZE = {"black-hole", "black-widow", "penguin", "freecell", "eight-off", "fourteen-out"}
 IN_EVERY_LANGUAGE = ("black-hole", "black-widow", "penguin")
 BROWSER_LOCALES = {"fr": "fr-FR", "nl": "nl-NL"}
-MOVES = {"blackhole": 12, "freecell": 10, "spider": 14}
+MOVES = {"blackhole": 12, "freecell": 10, "spider": 14, "fourteen": 6}
 
 
 def opening(game: str, family: str) -> list[str]:
     """A few moves of a winning line, or of the first click choices if none is found."""
     from winnable.games import game_class
     from winnable.solver import Budget, solve
+    from winnable.web.views import click_choices
 
-    position = game_class(game).deal(DEAL)
+    position = game_class(game).deal(deal_of(game))
     wanted = MOVES.get(family, 10)
     try:
         verdict = solve(position, Budget(seconds=10))
@@ -58,7 +59,7 @@ def opening(game: str, family: str) -> list[str]:
         return [str(move) for move in verdict.line[:wanted]]
     line = []
     for _ in range(wanted):
-        choices = [c for c in position.click_choices() if c.get("from") != "stock"]
+        choices = [c for c in click_choices(position) if c.get("from") != "stock"]
         if not choices:
             break
         line.append(choices[0]["move"])
@@ -67,11 +68,17 @@ def opening(game: str, family: str) -> list[str]:
 
 
 DEAL = 3
+DEALS = {"fourteen-out": 1}
+"""Games whose deal 3 is no picture of a game in progress (Fourteen Out's is lost at once)."""
 
-# The narrowest card on the table and its height (the hole's cards left out: they are
-# shown, not played).
+
+def deal_of(game: str) -> int:
+    return DEALS.get(game, DEAL)
+
+# The narrowest card on the table and its height (the hole's cards and Fourteen Out's
+# pairs taken out left out: they are shown, not played).
 SMALLEST_CARD = """() => {
-  const boxes = [...document.querySelectorAll('#table .card[data-card]')].filter((n) => !n.closest('.hole-stack')).map((n) => n.getBoundingClientRect());
+  const boxes = [...document.querySelectorAll('#table .card[data-card]')].filter((n) => !n.closest('.hole-stack, .removed')).map((n) => n.getBoundingClientRect());
   const narrowest = boxes.reduce((a, b) => (b.width < a.width ? b : a));
   return [Math.round(narrowest.width * 10) / 10, Math.round(narrowest.height * 10) / 10];
 }"""
@@ -187,7 +194,7 @@ def main(argv: list[str] | None = None) -> int:
                     sizes = SIZES if game["id"] in EVERY_SIZE else ("phone", "desktop")
                     for size in sizes:
                         width, height, touch = SIZES[size]
-                        state = server.api("POST", "/api/games", {"game": game["id"], "deal": DEAL})
+                        state = server.api("POST", "/api/games", {"game": game["id"], "deal": deal_of(game["id"])})
                         for move in line:
                             server.api("POST", f"/api/games/{state['id']}/moves", {"move": move})
                         page = browser.new_context(viewport={"width": width, "height": height}, has_touch=touch, is_mobile=touch).new_page()
@@ -242,7 +249,7 @@ def languages(browser, server, catalog, args, shots: Shots) -> None:
             page.wait_for_selector(".game-tile")
             shots.save(page, f"lobby-{size}-{lang}.png")
             for game in IN_EVERY_LANGUAGE:
-                state = server.api("POST", "/api/games", {"game": game, "deal": DEAL})
+                state = server.api("POST", "/api/games", {"game": game, "deal": deal_of(game)})
                 for move in opening(game, families[game]):
                     server.api("POST", f"/api/games/{state['id']}/moves", {"move": move})
                 page.goto(server.url(f"/play/{game}?id={state['id']}"))

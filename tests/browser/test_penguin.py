@@ -20,9 +20,11 @@ def penguin(server):
 
 
 def test_the_table(page, server, penguin):
+    from winnable.web.views import player_view
+
     open_game(page, server, GAME, DEAL)
     position = penguin.deal(DEAL)
-    view = position.player_view()
+    view = player_view(position)
     assert page.locator("#table .cell").count() == len(view["cells"])
     assert page.locator("#table .foundation").count() == 4
     for index, column in enumerate(view["columns"]):
@@ -39,11 +41,13 @@ def test_the_table(page, server, penguin):
 
 
 def test_click_and_drag(browser, server, penguin):
+    from winnable.web.views import click_choices
+
     page = new_page(browser, "desktop", NO_AUTO)
     open_game(page, server, GAME, DEAL)
     position = penguin.deal(DEAL)
     # A click picks the card up, a click on a marked place puts it there.
-    entry = position.click_choices()[0]
+    entry = click_choices(position)[0]
     column = position.columns[int(entry["from"].split(":")[1])] if entry["from"].startswith("column") else None
     index = len(column) - entry["count"] if column is not None else 0
     page.locator(f'#table [data-place="{entry["from"]}"][data-index="{index}"]').click(position={"x": 10, "y": 5})
@@ -53,7 +57,7 @@ def test_click_and_drag(browser, server, penguin):
     position = position.play(entry["move"])
 
     # Dragging chooses the place: a top card into a free cell.
-    choices = position.click_choices()
+    choices = click_choices(position)
     to_cell = next(e for e in choices if e["to"].startswith("cell:") and e["from"].startswith("column:") and e["count"] == 1)
     source = position.columns[int(to_cell["from"].split(":")[1])]
     card = page.locator(f'#table [data-place="{to_cell["from"]}"][data-index="{len(source) - 1}"]')

@@ -27,6 +27,7 @@ from browser_helpers import (
 )
 from winnable.games import game_class
 from winnable.solver import Budget, solve
+from winnable.web.views import click_choices, player_view
 
 GAMES = ["black-hole", "black-widow", "penguin", "freecell"]
 DEAL = 3
@@ -95,12 +96,12 @@ def test_every_screen(browser, server, game, size):
 
 def entry_for(game, deal, moves, predicate):
     position = game_class(game).deal(deal).play_line(moves)
-    return next(e for e in position.click_choices() if predicate(e, position))
+    return next(e for e in click_choices(position) if predicate(e, position))
 
 
 def lead_index(position, entry):
     places = {"column": None}
-    view = position.player_view()
+    view = player_view(position)
     kind, _, i = entry["from"].partition(":")
     if kind == "cell":
         return 0
@@ -115,13 +116,13 @@ def test_tap_picks_up_and_a_free_cell_takes_it(browser, server, size):
     try:
         game_id = open_game(page, server, "freecell", DEAL)
         position = game_class("freecell").deal(DEAL)
-        entry = next(e for e in position.click_choices() if e["to"] == "cell:2")
+        entry = next(e for e in click_choices(position) if e["to"] == "cell:2")
         card = card_at(page, entry["from"], lead_index(position, entry))
         card.tap()
         page.wait_for_selector("#table .card.selected")
         # Every place it may go is marked; nothing was played yet.
         targets = page.locator("#table .target").evaluate_all("nodes => nodes.map(n => n.dataset.drop)")
-        wanted = {e["to"] for e in position.click_choices() if e["from"] == entry["from"] and e["count"] == 1}
+        wanted = {e["to"] for e in click_choices(position) if e["from"] == entry["from"] and e["count"] == 1}
         assert set(targets) == wanted and "cell:2" in targets
         assert game_state(server, page)["moves"] == []
         page.locator('#table [data-drop="cell:2"]').tap()
@@ -130,7 +131,7 @@ def test_tap_picks_up_and_a_free_cell_takes_it(browser, server, size):
         assert page.get_attribute('#table [data-place="cell:2"]', "data-card") == entry["card"]
         assert "free cell" in page.inner_text("#announce")
         # A tap elsewhere puts a picked-up card back.
-        other = next(e for e in game_class("freecell").deal(DEAL).play(entry["move"]).click_choices())
+        other = next(e for e in click_choices(game_class("freecell").deal(DEAL).play(entry["move"])))
         card_at(page, other["from"], lead_index(game_class("freecell").deal(DEAL).play(entry["move"]), other)).tap()
         page.wait_for_selector("#table .card.selected")
         page.locator(".statusbar").tap()
@@ -146,7 +147,7 @@ def test_a_run_goes_into_an_empty_column_by_taps(browser, server, lines, game, d
     line = lines(game, deal)
     position = game_class(game).deal(deal)
     for k, move in enumerate(line):
-        runs = [e for e in position.click_choices() if e["count"] >= 2 and e["to"].startswith("column:") and is_empty(position, e["to"])]
+        runs = [e for e in click_choices(position) if e["count"] >= 2 and e["to"].startswith("column:") and is_empty(position, e["to"])]
         if runs:
             break
         position = position.play(move)
@@ -178,14 +179,14 @@ def test_two_rows_of_columns_on_a_small_phone(browser, server, lines, game):
     # 4 + 4 and Penguin's 4 + 3; a tap picks a card up in one row and puts it in the other.
     line = lines(game, DEAL)
     position = game_class(game).deal(DEAL)
-    count = len(position.player_view()["columns"])
+    count = len(player_view(position)["columns"])
     upper = (count + 1) // 2  # columns in the upper row
 
     def row(place):
         return int(place.split(":")[1]) >= upper
 
     for k, move in enumerate(line):
-        across = [e for e in position.click_choices() if e["count"] == 1 and e["from"].startswith("column:") and e["to"].startswith("column:") and row(e["from"]) != row(e["to"])]
+        across = [e for e in click_choices(position) if e["count"] == 1 and e["from"].startswith("column:") and e["to"].startswith("column:") and row(e["from"]) != row(e["to"])]
         if across:
             break
         position = position.play(move)
@@ -211,7 +212,7 @@ def test_two_rows_of_columns_on_a_small_phone(browser, server, lines, game):
 
 
 def is_empty(position, place):
-    column = position.player_view()["columns"][int(place.split(":")[1])]
+    column = player_view(position)["columns"][int(place.split(":")[1])]
     return not column if isinstance(column, list) else not column["down"] and not column["up"]
 
 
@@ -235,7 +236,7 @@ def test_keyboard_picks_up_chooses_and_places(browser, server, lines):
     try:
         game_id = open_game(page, server, "freecell", 1)
         position = game_class("freecell").deal(1)
-        entry = next(e for e in position.click_choices() if e["to"] == "cell:1")
+        entry = next(e for e in click_choices(position) if e["to"] == "cell:1")
         focus(page, card_at(page, entry["from"], lead_index(position, entry)))
         page.keyboard.press("Enter")
         page.wait_for_selector("#table .card.selected")
@@ -245,7 +246,7 @@ def test_keyboard_picks_up_chooses_and_places(browser, server, lines):
         assert game_state(server, page)["moves"] == [entry["move"]]
         # Escape puts a picked-up card back.
         position = position.play(entry["move"])
-        other = position.click_choices()[0]
+        other = click_choices(position)[0]
         focus(page, card_at(page, other["from"], lead_index(position, other)))
         page.keyboard.press("Enter")
         page.wait_for_selector("#table .card.selected")
@@ -257,7 +258,7 @@ def test_keyboard_picks_up_chooses_and_places(browser, server, lines):
         line = lines("freecell", 1)
         position = game_class("freecell").deal(1)
         for k, move in enumerate(line):
-            runs = [e for e in position.click_choices() if e["count"] >= 2 and e["to"].startswith("column:") and is_empty(position, e["to"])]
+            runs = [e for e in click_choices(position) if e["count"] >= 2 and e["to"].startswith("column:") and is_empty(position, e["to"])]
             if runs:
                 break
             position = position.play(move)

@@ -30,6 +30,17 @@ impl FreeCellLines<'_> {
         }
     }
 
+    /// `m` with its source cell the one that holds its card in `s` (a move as played
+    /// tells its card; along an edited line the cards in cells may sit in other cells).
+    fn resolve(&self, s: &Position, m: Move) -> Move {
+        if m.src >= 8 && m.src != FOUNDATION && m.card != NO_CARD && s.cells.get((m.src - 8) as usize) != Some(&m.card) {
+            if let Some(c) = s.cells[..self.game.rules.cells].iter().position(|&c| c == m.card) {
+                return Move { src: 8 + c as u8, ..m };
+            }
+        }
+        m
+    }
+
     /// The beak home where the rules put it there by themselves.
     fn settle(&self, s: &mut Position) {
         let r = &self.game.rules;
@@ -57,10 +68,13 @@ impl FreeCellLines<'_> {
         r.auto_beak && m.dst == FOUNDATION && m.src < 8 && m.card != NO_CARD && r.shifted[m.card as usize] == 0
     }
 
-    fn slots(m: Move) -> [u8; 2] {
-        // Cells are told apart by index; the foundation is no place a move undoes.
-        [m.src, if m.dst == FOUNDATION { 254 } else { m.dst }]
-    }
+}
+
+/// A move made in place and the beak cards the rules then sent home (four at most).
+#[derive(Clone, Copy)]
+pub struct Undo {
+    moves: [Move; 5],
+    count: u8,
 }
 
 /// What `near` compares: each column's height, top and bottom card (in place: along a
@@ -77,6 +91,7 @@ impl Domain for FreeCellLines<'_> {
     type Move = Move;
     type Perm = [u8; MAX_COLUMNS];
     type Sig = Sig;
+    type Undo = Undo;
 
     fn sig(&self, s: &Position) -> Sig {
         let mut cols = [0u32; MAX_COLUMNS];
@@ -218,7 +233,85 @@ impl Domain for FreeCellLines<'_> {
         }
     }
 
+    fn differ(&self, a: &Sig, b: &Sig) -> u32 {
+        (0..MAX_COLUMNS).filter(|&c| a.cols[c] != b.cols[c]).fold(0, |mask, c| mask | 1 << c)
+    }
+
+    fn moves_toward(&mut self, s: &Position, mask: u32, out: &mut Vec<Move>) {
+        // `Game::moves`, from and to the columns of `mask` only (and from the cells).
+        out.clear();
+        let g = self.game;
+        let r = &g.rules;
+        let inside = |c: usize| mask >> c & 1 != 0;
+        let (free, empty) = (g.free_cells(s), g.empty_columns(s));
+        let first_empty = (0..r.columns).find(|&i| s.len[i] == 0);
+        let limit = r.run_limit(free, empty, false);
+        let limit_empty = if empty > 0 { r.run_limit(free, empty, true) } else { 0 };
+        let beak = |card: u8| r.auto_beak && g.pending_beak(s, card);
+        for i in 0..r.columns {
+            let n = s.len[i] as usize;
+            if n == 0 {
+                continue;
+            }
+            let top = s.cols[i][n - 1];
+            let mine = inside(i);
+            if mine && g.accepts(s, top) {
+                out.push(mv(i as u8, FOUNDATION, 1));
+            }
+            if beak(top) {
+                continue; // the rules move it home
+            }
+            let run = g.run_length(s, i);
+            let reach = run.min(limit);
+            let top_rank = r.shifted[top as usize] as usize;
+            for j in 0..r.columns {
+                if j == i || s.len[j] == 0 || !(mine || inside(j)) {
+                    continue;
+                }
+                let target = s.top(j);
+                let k = (r.shifted[target as usize] as usize + 13 - top_rank) % 13;
+                if k >= 1 && k <= reach && r.builds_on(s.cols[i][n - k], target) && !beak(s.cols[i][n - k]) {
+                    out.push(mv(i as u8, j as u8, k as u8));
+                }
+            }
+            if let Some(j) = first_empty.filter(|&j| mine || inside(j)) {
+                for k in 1..=run.min(limit_empty).min(n - 1) {
+                    if r.fills[s.cols[i][n - k] as usize] && !beak(s.cols[i][n - k]) {
+                        out.push(mv(i as u8, j as u8, k as u8));
+                    }
+                }
+            }
+            if mine && free > 0 {
+                out.push(mv(i as u8, ANY_CELL, 1));
+            }
+        }
+        for c in 0..r.cells {
+            let card = s.cells[c];
+            if card == NO_CARD {
+                continue;
+            }
+            let src = (8 + c) as u8;
+            if g.accepts(s, card) {
+                out.push(mv(src, FOUNDATION, 1));
+            }
+            if beak(card) {
+                continue;
+            }
+            for j in 0..r.columns {
+                if inside(j) && s.len[j] != 0 && r.builds_on(card, s.top(j)) {
+                    out.push(mv(src, j as u8, 1));
+                }
+            }
+            if let Some(j) = first_empty.filter(|&j| inside(j)) {
+                if r.fills[card as usize] {
+                    out.push(mv(src, j as u8, 1));
+                }
+            }
+        }
+    }
+
     fn legal(&mut self, s: &Position, m: Move) -> bool {
+        let m = self.resolve(s, m);
         let g = self.game;
         let r = &g.rules;
         let card = self.card(s, m);
@@ -261,6 +354,7 @@ impl Domain for FreeCellLines<'_> {
     }
 
     fn play(&mut self, s: &Position, m: Move) -> (Position, Move) {
+        let m = self.resolve(s, m);
         let mut next = s.clone();
         let m = if m.dst >= 8 && m.dst != FOUNDATION { Move { dst: ANY_CELL, ..m } } else { m };
         let played = self.game.play(&mut next, m);
@@ -268,15 +362,32 @@ impl Domain for FreeCellLines<'_> {
         (next, played)
     }
 
-    fn child(&mut self, s: &mut Position, m: Move) -> (u128, bool) {
-        if self.game.rules.auto_beak {
-            let (next, _) = self.play(s, m);
-            return (next.key, next.is_won());
-        }
+    fn play_in(&mut self, s: &mut Position, m: Move) -> (Move, Undo) {
+        let m = self.resolve(s, m);
+        let m = if m.dst >= 8 && m.dst != FOUNDATION { Move { dst: ANY_CELL, ..m } } else { m };
         let played = self.game.play(s, m);
-        let out = (s.key, s.is_won());
-        self.game.undo(s, played);
-        out
+        let mut undo = Undo { moves: [played; 5], count: 1 };
+        let r = &self.game.rules;
+        if r.auto_beak && m.src < 8 {
+            // `settle`, each move kept to be taken back: along a line, positions are
+            // settled, so a beak can only be turned up in the column the cards left.
+            let c = m.src as usize;
+            loop {
+                let top = s.top(c);
+                if top == NO_CARD || !self.game.pending_beak(s, top) || undo.count as usize == undo.moves.len() {
+                    break;
+                }
+                undo.moves[undo.count as usize] = self.game.play(s, mv(c as u8, FOUNDATION, 1));
+                undo.count += 1;
+            }
+        }
+        (played, undo)
+    }
+
+    fn undo_in(&mut self, s: &mut Position, undo: Undo) {
+        for &m in undo.moves[..undo.count as usize].iter().rev() {
+            self.game.undo(s, m);
+        }
     }
 
     fn won(&self, s: &Position) -> bool {
@@ -284,7 +395,9 @@ impl Domain for FreeCellLines<'_> {
     }
 
     fn same(&self, a: &Position, b: &Position) -> bool {
-        a.key == b.key && a.cells == b.cells && a.len == b.len && (0..self.game.rules.columns).all(|i| a.cols[i][..a.len[i] as usize] == b.cols[i][..b.len[i] as usize])
+        // The cells as a set (the key counts them so): a move from a cell is made from
+        // the cell that holds its card.
+        a.key == b.key && a.len == b.len && (0..self.game.rules.columns).all(|i| a.cols[i][..a.len[i] as usize] == b.cols[i][..b.len[i] as usize])
     }
 
     fn perm(&self, from: &Position, to: &Position) -> [u8; MAX_COLUMNS] {
@@ -305,7 +418,8 @@ impl Domain for FreeCellLines<'_> {
     }
 
     fn translate(&self, perm: &[u8; MAX_COLUMNS], m: Move, from: &Position, to: &Position) -> Option<Move> {
-        let card = self.card(from, m);
+        // A move as played tells its card.
+        let card = if m.card != NO_CARD { m.card } else { self.card(from, m) };
         if card == NO_CARD {
             return None;
         }
@@ -325,21 +439,33 @@ impl Domain for FreeCellLines<'_> {
         Some(Move { src, dst, count: m.count, card })
     }
 
-    fn join(&self, a: Move, a_from: &Position, b: Move, b_from: &Position) -> Joined<Move> {
-        if a.dst == FOUNDATION || b.src != a.dst || a.count != b.count || self.card(a_from, a) != self.card(b_from, b) {
+    fn join(&self, a: Move, b: Move) -> Joined<Move> {
+        // (A card in a cell is told by the card, not the cell.)
+        let from_there = if a.dst < 8 { b.src == a.dst } else { b.src >= 8 };
+        if a.dst == FOUNDATION || !from_there || a.count != b.count || a.card != b.card || a.card == NO_CARD {
             return Joined::Apart;
         }
         let back = if a.src < 8 { b.dst == a.src } else { b.dst >= 8 && b.dst != FOUNDATION };
         if back {
             Joined::Back
         } else {
-            Joined::Into(Move { src: a.src, dst: b.dst, count: a.count, card: NO_CARD })
+            Joined::Into(Move { src: a.src, dst: b.dst, count: a.count, card: a.card })
         }
     }
 
-    fn touches(&self, a: Move, b: Move) -> bool {
-        let (x, y) = (Self::slots(a), Self::slots(b));
-        x.iter().any(|p| *p != 254 && y.contains(p))
+    fn places(&self, m: Move) -> [u8; 2] {
+        // A cell is told apart by the card in it (an edited line may keep it in another
+        // cell); the foundation is no place a move undoes.
+        let cell = |place: u8| if m.card == NO_CARD { place } else { 8 + m.card };
+        let src = if m.src < 8 { m.src } else { cell(m.src) };
+        let dst = if m.dst < 8 {
+            m.dst
+        } else if m.dst == FOUNDATION {
+            shorten::NOWHERE
+        } else {
+            cell(m.dst)
+        };
+        [src, dst]
     }
 }
 
@@ -354,11 +480,9 @@ pub fn shorten(game: &Game, root: &Position, line: &[Move], limits: &Limits) -> 
     cells[..game.rules.cells].copy_from_slice(&start.cells[..game.rules.cells]);
     let mine: Vec<Move> = line.iter().copied().filter(|m| !domain.automatic(m)).collect();
     let mut own = Vec::with_capacity(line.len());
-    let mut states = Vec::with_capacity(line.len() + 1);
-    states.push(Box::new(start.clone()));
+    let mut at = start.clone();
     for &m in mine.iter() {
-        let at: &Position = states.last().unwrap();
-        let card = if m.src >= 8 && m.src != FOUNDATION { cells[(m.src - 8) as usize] } else { domain.card(at, m) };
+        let card = if m.src >= 8 && m.src != FOUNDATION { cells[(m.src - 8) as usize] } else { domain.card(&at, m) };
         if card == NO_CARD || m.src == FOUNDATION {
             break; // not a line of the rules: `shorten` refuses it as it is
         }
@@ -373,18 +497,26 @@ pub fn shorten(game: &Game, root: &Position, line: &[Move], limits: &Limits) -> 
         }
         let src = if m.src >= 8 { 8 + at.cells.iter().position(|&c| c == card).unwrap_or(0) as u8 } else { m.src };
         let made = Move { src, ..m };
-        if !domain.legal(at, made) {
+        if !domain.legal(&at, made) {
             break;
         }
-        let (next, played) = domain.play(at, made);
-        states.push(Box::new(next));
-        own.push(played);
+        own.push(domain.play_in(&mut at, made).0);
     }
     let between_cells = mine.iter().filter(|m| m.src >= 8 && m.src != FOUNDATION && m.dst >= 8 && m.dst != FOUNDATION).count();
     let (mut out, mut stats) = if own.len() + between_cells != mine.len() {
         shorten::shorten(&mut domain, &start, &mine, limits) // refused as it is
+    } else if !at.is_won() {
+        let n = own.len();
+        (own, Stats { before: n, after: n, ..Stats::default() })
     } else {
-        shorten::shorten_played(&mut domain, (states, own), limits)
+        let (mut out, stats) = shorten::shorten_moves(&mut domain, &start, own, limits);
+        // Each move from a cell named by the cell that holds its card in the line as
+        // it now is (an edited line may have its cards in other cells).
+        let mut at = start;
+        for m in out.iter_mut() {
+            *m = domain.play_in(&mut at, *m).0;
+        }
+        (out, stats)
     };
     out.retain(|m| !domain.automatic(m));
     stats.after = out.len();

@@ -25,6 +25,7 @@ impl Domain for SpiderLines {
     type Move = Move;
     type Perm = [u8; COLUMNS];
     type Sig = Sig;
+    type Undo = Pos;
 
     fn key(&self, s: &Pos) -> u128 {
         self.game.key(s) as u128
@@ -56,6 +57,16 @@ impl Domain for SpiderLines {
 
     fn play(&mut self, s: &Pos, m: Move) -> (Pos, Move) {
         (self.game.apply(s, m), m)
+    }
+
+    fn play_in(&mut self, s: &mut Pos, m: Move) -> (Move, Pos) {
+        let before = *s;
+        *s = self.game.apply(&before, m);
+        (m, before)
+    }
+
+    fn undo_in(&mut self, s: &mut Pos, undo: Pos) {
+        *s = undo;
     }
 
     fn won(&self, s: &Pos) -> bool {
@@ -122,7 +133,7 @@ impl Domain for SpiderLines {
         Some(Move { src: perm[m.src as usize], dst: perm[m.dst as usize], count: m.count })
     }
 
-    fn join(&self, a: Move, _a_from: &Pos, b: Move, _b_from: &Pos) -> Joined<Move> {
+    fn join(&self, a: Move, b: Move) -> Joined<Move> {
         if a.src == DEAL || b.src != a.dst || b.count != a.count {
             Joined::Apart
         } else if b.dst == a.src {
@@ -132,8 +143,12 @@ impl Domain for SpiderLines {
         }
     }
 
-    fn touches(&self, a: Move, b: Move) -> bool {
-        a.src == DEAL || b.src == DEAL || a.src == b.src || a.src == b.dst || a.dst == b.src || a.dst == b.dst
+    fn places(&self, m: Move) -> [u8; 2] {
+        if m.src == DEAL {
+            [shorten::EVERYWHERE; 2]
+        } else {
+            [m.src, m.dst]
+        }
     }
 }
 

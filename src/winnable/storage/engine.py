@@ -21,22 +21,29 @@ import datetime as dt
 import os
 import threading
 import weakref
-from typing import Any
+from typing import TYPE_CHECKING, Any, overload
 
 import sqlalchemy as sa
 from sqlalchemy import event
 from sqlalchemy.engine import Engine
 
+if TYPE_CHECKING:
+    import sqlite3  # the driver behind SQLite URLs (for the connect hook's types)
+
 try:
     import fcntl
 except ImportError:  # not on Windows: SQLite's busy handler alone serialises processes
-    fcntl = None  # type: ignore[assignment]
+    fcntl = None  # type: ignore[assignment]  # the module or None: checked before each use
 
 
 def utcnow() -> dt.datetime:
     return dt.datetime.now(dt.timezone.utc)
 
 
+@overload
+def as_utc(moment: dt.datetime) -> dt.datetime: ...
+@overload
+def as_utc(moment: None) -> None: ...
 def as_utc(moment: dt.datetime | None) -> dt.datetime | None:
     """SQLite hands back naive datetimes; everything stored here is UTC."""
     if moment is not None and moment.tzinfo is None:
@@ -67,7 +74,7 @@ def make_engine(url: str) -> Engine:
     engine = sa.create_engine(url, **kwargs)
 
     @event.listens_for(engine, "connect")
-    def _on_connect(dbapi_connection, _record) -> None:
+    def _on_connect(dbapi_connection: sqlite3.Connection, _record: object) -> None:
         dbapi_connection.isolation_level = None  # let the "begin" hook below start transactions
         cursor = dbapi_connection.cursor()
         if not memory:
@@ -79,7 +86,7 @@ def make_engine(url: str) -> Engine:
         cursor.close()
 
     @event.listens_for(engine, "begin")
-    def _on_begin(connection) -> None:
+    def _on_begin(connection: sa.Connection) -> None:
         immediate = connection.get_execution_options().get("winnable_write", False)
         connection.exec_driver_sql("BEGIN IMMEDIATE" if immediate else "BEGIN")
 
@@ -125,11 +132,11 @@ class SqliteWriteLock:
 
 
 _write_locks: dict[str, SqliteWriteLock] = {}
-_engine_locks: "weakref.WeakKeyDictionary[Engine, contextlib.AbstractContextManager]" = weakref.WeakKeyDictionary()
+_engine_locks: "weakref.WeakKeyDictionary[Engine, contextlib.AbstractContextManager[object]]" = weakref.WeakKeyDictionary()
 _write_locks_lock = threading.Lock()
 
 
-def write_lock(engine: Engine) -> contextlib.AbstractContextManager:
+def write_lock(engine: Engine) -> contextlib.AbstractContextManager[object]:
     """Held around every write transaction on SQLite, which has one writer at a time
     anyway (see :class:`SqliteWriteLock`). Other databases lock rows, so nothing is
     needed there."""

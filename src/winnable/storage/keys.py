@@ -10,6 +10,8 @@ True
 
 from __future__ import annotations
 
+from typing import cast
+
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import Session
 
@@ -34,4 +36,4 @@ def server_key(engine: Engine, name: str) -> str:
     except IntegrityError:  # another server made it at the same moment: use theirs
         pass
     with Session(engine) as session:
-        return session.get(ServerKey, name).value
+        return cast(ServerKey, session.get(ServerKey, name)).value  # there now: ours or another server's

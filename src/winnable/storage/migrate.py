@@ -13,17 +13,21 @@ True
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import sqlalchemy as sa
 from sqlalchemy.engine import Engine
 
 from winnable.storage.engine import write_lock
 
+if TYPE_CHECKING:
+    from alembic.config import Config
+
 MIGRATIONS = Path(__file__).with_name("migrations")
 
 
 
-def alembic_config(connection: sa.Connection | None = None):
+def alembic_config(connection: sa.Connection | None = None) -> Config:
     from alembic.config import Config
 
     config = Config()

@@ -9,10 +9,13 @@ from __future__ import annotations
 import contextlib
 import threading
 import weakref
-from typing import Any
+from typing import TYPE_CHECKING, Any, Iterator, cast
 
 import sqlalchemy as sa
 from sqlalchemy.engine import Engine
+
+if TYPE_CHECKING:
+    from sqlalchemy.sql.compiler import SQLCompiler
 
 from winnable.storage.engine import _write_locks_lock, write_lock
 
@@ -40,24 +43,24 @@ class Statement:
     (['KH'], False, True)
     """
 
-    def __init__(self, engine: Engine, statement: sa.Executable) -> None:
+    def __init__(self, engine: Engine, statement: sa.ClauseElement) -> None:
         dialect = engine.dialect
-        compiled = statement.compile(dialect=dialect)
+        compiled = cast("SQLCompiler", statement.compile(dialect=dialect))  # a statement's compiler
         self.engine = engine
         self.sql = str(compiled)
-        self.names = list(compiled.positiontup) if compiled.positional else None
+        self.names = list(compiled.positiontup or ()) if compiled.positional else None
         self.binds = {name: bind.type.dialect_impl(dialect).bind_processor(dialect)
                       for name, bind in compiled.binds.items()}
         columns = list(getattr(statement, "selected_columns", ()))
         self.keys = [column.key for column in columns]
         self.processors = [column.type.dialect_impl(dialect).result_processor(dialect, None) for column in columns]
 
-    def arguments(self, params: dict[str, Any]) -> tuple | dict:
-        converted = {name: (value if value is None or self.binds.get(name) is None else self.binds[name](value))
+    def arguments(self, params: dict[str, Any]) -> tuple[Any, ...] | dict[str, Any]:
+        converted = {name: (value if value is None or (process := self.binds.get(name)) is None else process(value))
                      for name, value in params.items()}
         return tuple(converted[name] for name in self.names) if self.names is not None else converted
 
-    def row(self, values: tuple | None) -> dict[str, Any] | None:
+    def row(self, values: tuple[Any, ...] | None) -> dict[str, Any] | None:
         if values is None:
             return None
         return {key: (value if process is None or value is None else process(value))
@@ -74,7 +77,7 @@ class Query(Statement):
     :func:`read_engine`: on PostgreSQL in autocommit, so a read is one round trip, not a
     ping, the query and a rollback)."""
 
-    def __init__(self, engine: Engine, statement: sa.Select) -> None:
+    def __init__(self, engine: Engine, statement: sa.SelectBase) -> None:
         super().__init__(read_engine(engine), statement)
         self._readers = kept_connections(self.engine, "read")
 
@@ -175,7 +178,7 @@ def read_engine(engine: Engine) -> Engine:
 
 
 @contextlib.contextmanager
-def transaction(engine: Engine):
+def transaction(engine: Engine) -> Iterator[Any]:  # a DBAPI cursor
     """A write transaction on a DBAPI cursor (SQLite: ``BEGIN IMMEDIATE`` under the write
     lock, on the thread's kept connection; elsewhere a pooled one), committed at the end
     of the block, rolled back if it raises."""

@@ -8,7 +8,8 @@ rebuilds them by replaying the moves with the rules. ``leases`` say which server
 once-per-database work (the pool's filler); ``server_keys`` hold shared secrets.
 ``users`` and ``sessions`` are the accounts and who is signed in (or a guest);
 ``daily_deals`` the Daily of each game and day (a secret deck order), ``daily_attempts``
-each player's one scored attempt at it (a game row).
+each player's one scored attempt at it (a game row); ``challenges`` a deal sent to
+friends with its settings, ``challenge_attempts`` each player's one ranked attempt at it.
 
 The schema belongs to Alembic (``winnable/storage/migrations``);
 :func:`winnable.storage.migrate.migrate` brings any database to the newest revision and
@@ -29,6 +30,7 @@ runs every time the server starts.
 from __future__ import annotations
 
 import datetime as dt
+from typing import Any, cast
 
 import sqlalchemy as sa
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column  # noqa: F401 (Session: the doctest)
@@ -80,7 +82,7 @@ class GameRow(Base):
     daily_day: Mapped[dt.date | None] = mapped_column(sa.Date, nullable=True)
     """The Daily this game is an attempt at (None for any other game)."""
     # -- the hints' line (revision 0007) ----------------------------------------------
-    hint_line: Mapped[dict | None] = mapped_column(sa.JSON, nullable=True)
+    hint_line: Mapped[dict[str, Any] | None] = mapped_column(sa.JSON, nullable=True)
     """The winning line the hints follow: ``{"from": position text, "moves": [...]}``,
     the position it starts from (in the solver's view: hidden cards included) and its
     moves. Kept with the game so that every worker and server, before and after a
@@ -91,6 +93,9 @@ class GameRow(Base):
     layout: Mapped[str | None] = mapped_column(sa.Text, nullable=True)
     """The cards in dealing order (:class:`winnable.decks.Deck`'s notation) when the game
     was dealt from a secret deck order and has no deal number (a Daily attempt)."""
+    # -- (revision 0010) ------------------------------------------------------------------
+    challenge: Mapped[str | None] = mapped_column(sa.String(32), nullable=True)
+    """The challenge this game is the ranked attempt at (hints and restarts refused)."""
 
     @property
     def deal_number(self) -> int | None:
@@ -100,7 +105,7 @@ class GameRow(Base):
 # The verdicts table (what the solver proved about each deal, the pool of Winnable mode
 # among them) is shared with the command line and has its own module;
 # a copy in this metadata lets the migrations' checks see every table.
-VerdictRow.__table__.to_metadata(Base.metadata)
+cast(sa.Table, VerdictRow.__table__).to_metadata(Base.metadata)  # a declarative class maps a Table
 
 
 class Lease(Base):
@@ -190,3 +195,44 @@ class DailyAttempt(Base):
     game_id: Mapped[str] = mapped_column(sa.String(32), sa.ForeignKey("games.id", ondelete="CASCADE"), unique=True)
     created_at: Mapped[dt.datetime] = mapped_column(sa.DateTime(timezone=True), default=utcnow)
     name_key: Mapped[str | None] = mapped_column(sa.String(64), nullable=True)
+
+
+class Challenge(Base):
+    """A deal sent to friends: the same cards (a deck order, never shown to anyone) with
+    the same settings for whoever opens its link, ``id`` a random token. A challenge made
+    from a numbered deal keeps the number for its creator (``deal``); the attempts are
+    dealt from the deck order, so the number cannot be looked up for hints."""
+
+    __tablename__ = "challenges"
+    __table_args__ = (sa.Index("ix_challenges_creator_id", "creator_id", "created_at"),)
+
+    id: Mapped[str] = mapped_column(sa.String(32), primary_key=True)
+    game: Mapped[str] = mapped_column(sa.String(64))
+    deal: Mapped[str | None] = mapped_column(sa.String(24), nullable=True)
+    layout: Mapped[str] = mapped_column(sa.Text)
+    undo_mode: Mapped[str] = mapped_column(sa.String(16))
+    think_seconds: Mapped[int | None] = mapped_column(sa.Integer, nullable=True)
+    creator_id: Mapped[int | None] = mapped_column(sa.Integer, sa.ForeignKey("users.id", ondelete="SET NULL"),
+                                                   nullable=True)
+    source_game: Mapped[str | None] = mapped_column(sa.String(32), nullable=True)
+    """The creator's game it was made from (asking again from it gives the same challenge)."""
+    created_at: Mapped[dt.datetime] = mapped_column(sa.DateTime(timezone=True), default=utcnow)
+
+
+class ChallengeAttempt(Base):
+    """A player's one ranked attempt at a challenge (the game row holds its moves and
+    clock). ``user_id`` becomes None when the account is deleted (the result stays,
+    anonymous); ``name_key``, a digest of the lower-cased name, stays, so that an account
+    made again with the same name gets no second ranked attempt."""
+
+    __tablename__ = "challenge_attempts"
+    __table_args__ = (sa.UniqueConstraint("challenge_id", "user_id", name="uq_challenge_attempts_player"),
+                      sa.UniqueConstraint("challenge_id", "name_key", name="uq_challenge_attempts_name"))
+
+    id: Mapped[int] = mapped_column(sa.Integer, primary_key=True, autoincrement=True)
+    challenge_id: Mapped[str] = mapped_column(sa.String(32), sa.ForeignKey("challenges.id", ondelete="CASCADE"))
+    user_id: Mapped[int | None] = mapped_column(sa.Integer, sa.ForeignKey("users.id", ondelete="SET NULL"),
+                                                nullable=True, index=True)
+    name_key: Mapped[str] = mapped_column(sa.String(64))
+    game_id: Mapped[str] = mapped_column(sa.String(32), sa.ForeignKey("games.id", ondelete="CASCADE"), unique=True)
+    created_at: Mapped[dt.datetime] = mapped_column(sa.DateTime(timezone=True), default=utcnow)

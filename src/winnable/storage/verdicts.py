@@ -31,7 +31,7 @@ import datetime as dt
 import hashlib
 import random
 from dataclasses import dataclass
-from typing import Iterable
+from typing import TYPE_CHECKING, Any, Callable, Iterable, cast
 
 import sqlalchemy as sa
 from sqlalchemy.engine import Engine
@@ -40,6 +40,11 @@ from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
 from winnable.errors import WinnableError
 from winnable.storage.engine import database_problem, make_engine, write_lock, writer
 from winnable.storage.migrate import migrate
+
+if TYPE_CHECKING:
+    import contextlib
+
+    from winnable.solver import Budget
 
 VERDICTS = ("won", "lost", "unknown")
 
@@ -114,7 +119,7 @@ def _proved(row: VerdictRow) -> Proved:
     return Proved(row.game, int(row.deal), tuple(row.line or ()), row.positions, row.seconds)
 
 
-def _as_row(entry: dict, source: str, engine: str, nodes: int | None, seconds: float | None, now: dt.datetime) -> dict:
+def _as_row(entry: dict[str, Any], source: str, engine: str, nodes: int | None, seconds: float | None, now: dt.datetime) -> dict[str, Any]:
     verdict = entry["verdict"]
     if verdict not in VERDICTS:
         raise ValueError(f"unknown verdict {verdict!r}")
@@ -146,7 +151,7 @@ class VerdictStore:
     def __init__(self, engine: Engine, own_engine: bool = False) -> None:
         self.engine = engine
         self._writer = writer(engine)
-        self._lock = lambda: write_lock(engine)
+        self._lock: Callable[[], contextlib.AbstractContextManager[object]] = lambda: write_lock(engine)
         self._own = own_engine
         self._engine_version: str | None = None
 
@@ -165,7 +170,7 @@ class VerdictStore:
             self.engine.dispose()
 
     # -- writing ---------------------------------------------------------------------
-    def record(self, records: Iterable[dict], source: str = "survey", nodes: int | None = None,
+    def record(self, records: Iterable[dict[str, Any]], source: str = "survey", nodes: int | None = None,
                seconds: float | None = None, engine: str | None = None) -> int:
         """Store survey records (``game``, ``deal``, ``verdict``, ``moves``, ``line``,
         ``positions``, ``seconds``, ``cpu_seconds``) found within a budget of ``nodes``
@@ -179,17 +184,15 @@ class VerdictStore:
         rows = [_as_row(entry, source, engine, nodes, seconds, now) for entry in records]
         if not rows:
             return 0
-        table = VerdictRow.__table__
+        table = cast(sa.Table, VerdictRow.__table__)  # a declarative class with __tablename__ maps a Table
         dialect = self.engine.dialect.name
         with self._lock(), self._writer.begin() as connection:
             if dialect in ("sqlite", "postgresql"):
-                if dialect == "sqlite":
-                    from sqlalchemy.dialects.sqlite import insert
-                else:
-                    from sqlalchemy.dialects.postgresql import insert
-                statement = insert(table)
-                updated = {key: statement.excluded[key] for key in rows[0] if key not in ("game", "deal")}
-                statement = statement.on_conflict_do_update(
+                from sqlalchemy.dialects import postgresql, sqlite
+
+                insert = sqlite.insert(table) if dialect == "sqlite" else postgresql.insert(table)
+                updated = {key: insert.excluded[key] for key in rows[0] if key not in ("game", "deal")}
+                statement = insert.on_conflict_do_update(
                     index_elements=["game", "deal"], set_=updated, where=table.c.verdict == "unknown",
                 ).returning(table.c.id)  # a row kept as it was returns nothing
                 return len(connection.execute(statement, rows).all())
@@ -207,7 +210,7 @@ class VerdictStore:
                 written += 1
             return written
 
-    def sink(self, budget) -> callable:
+    def sink(self, budget: Budget) -> Callable[[Iterable[dict[str, Any]]], int]:
         """A survey's ``sink``: each chunk's records stored as they are written."""
         return lambda records: self.record(records, "survey", budget.nodes, budget.seconds)
 
@@ -269,7 +272,7 @@ class VerdictStore:
             # by scanning every won deal).
             low = session.scalar(sa.select(VerdictRow.id).where(*won).order_by(VerdictRow.id).limit(1))
             high = session.scalar(sa.select(VerdictRow.id).where(*won).order_by(VerdictRow.id.desc()).limit(1))
-            if low is None:
+            if low is None or high is None:  # both or neither: the same won deals
                 return None
             pick = (rng or random).randint(low, high)
             row = session.scalars(sa.select(VerdictRow).where(*won, VerdictRow.id >= pick)

@@ -16,9 +16,13 @@ from __future__ import annotations
 
 import os
 import sys
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from fastapi import FastAPI
 
 
-def create_app(database_url: str | None = None, **settings):
+def create_app(database_url: str | None = None, **settings: Any) -> FastAPI:
     """The FastAPI app (see :func:`winnable.web.app.create_app`)."""
     from winnable.web.app import create_app as build
 
@@ -45,7 +49,7 @@ def run(host: str = "127.0.0.1", port: int = 8000, database: str | None = None, 
     from winnable.web.protocol import HttpProtocol
     from winnable.web.settings import LOOPBACK_HOSTS, SETTINGS_VARIABLE, Settings, problem
 
-    overrides: dict = {}
+    overrides: dict[str, Any] = {}
     if database:
         overrides["database_url"] = database
     if allowed_hosts:
@@ -81,7 +85,7 @@ def run(host: str = "127.0.0.1", port: int = 8000, database: str | None = None, 
     except Exception as error:  # a bad URL, a missing driver, an unreachable server
         print(f"winnable: error: cannot use the database {shown}: {database_problem(error)}", file=sys.stderr)
         raise SystemExit(2) from None
-    options: dict = {
+    options: dict[str, Any] = {
         "host": host,
         "port": port,
         "log_level": os.environ.get("WINNABLE_LOG_LEVEL", "warning"),

@@ -28,7 +28,7 @@ import contextlib
 import gc
 import logging
 import os
-from typing import Any
+from typing import Any, AsyncIterator, Mapping
 
 import anyio.to_thread
 from brotli_asgi import BrotliMiddleware
@@ -44,6 +44,7 @@ from winnable.web import metrics
 from winnable.web.models import schemas
 from winnable.web.players.accounts import COOKIE, AccountService, digest, plausible_token
 from winnable.web.security.csrf import CsrfPolicy
+from winnable.web.players.challenges import ChallengeService
 from winnable.web.players.daily import DailyService
 from winnable.web.deps import Services
 from winnable.web.errors import CODES, ApiError, localized, problem_json, problem_response, quote
@@ -64,7 +65,7 @@ from winnable.web.play.solving import Solver
 
 log = logging.getLogger("winnable.web")
 
-ERRORS = {
+ERRORS: dict[int | str, dict[str, Any]] = {
     status: {"model": schemas.ValidationProblem if status == 422 else schemas.Problem}
     for status in (400, 401, 403, 404, 409, 413, 415, 422, 429, 503)
 }
@@ -112,7 +113,7 @@ def create_app(database_url: str | None = None, settings: Settings | None = None
     daily = DailyService(games, pool)
 
     @contextlib.asynccontextmanager
-    async def lifespan(app: FastAPI):
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         if settings.pool_background and settings.pool_size > 0:
             pool.start()
         purger.start()
@@ -141,7 +142,8 @@ def create_app(database_url: str | None = None, settings: Settings | None = None
         telemetry=None if settings.opentelemetry else {"tracing": False, "metrics": False, "logs": False},
     )
     # Every service once, on one object (the routes reach it through ``deps``).
-    app.state.services = Services(settings, engine, games, solver, pool, limits, csrf, accounts, daily, queue, purger, url)
+    app.state.services = Services(settings, engine, games, solver, pool, limits, csrf, accounts, daily, queue, purger, url,
+                                  ChallengeService(games))
 
     add_error_handlers(app)
     for router in ROUTERS:
@@ -153,7 +155,7 @@ def create_app(database_url: str | None = None, settings: Settings | None = None
             app.openapi_schema = schemas.exact_bounds(solver_routes.declare_caps(made(), settings))
         return app.openapi_schema
 
-    app.openapi = openapi  # type: ignore[method-assign]
+    app.openapi = openapi  # type: ignore[method-assign]  # FastAPI's documented way to change the schema
     app.state.pages = pages = Pages(settings.static_dir)
     app.mount("/static", Static(pages=pages, directory=settings.static_dir, check_dir=False), name="static")
     app.mount("/docs/assets", Static(directory=swagger_files(), check_dir=False), name="docs-assets")
@@ -165,7 +167,7 @@ def create_app(database_url: str | None = None, settings: Settings | None = None
     return app
 
 
-def session_binding(scope: dict[str, Any]) -> str:
+def session_binding(scope: Mapping[str, Any]) -> str:
     """CSRF tokens are bound to the session cookie's digest: a token is worth something
     only with the session it was issued to (see :mod:`winnable.web.security.csrf`)."""
     from http.cookies import SimpleCookie

@@ -19,7 +19,7 @@ take all of it from one dependency, ``Annotated[Caller, Depends(caller("play"))]
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Annotated, Any, Callable, TypeVar
+from typing import Annotated, Any, Awaitable, Callable, TypeVar, cast
 
 from fastapi import Depends, Request
 from sqlalchemy.engine import Engine
@@ -27,6 +27,7 @@ from starlette.concurrency import run_in_threadpool
 
 from winnable.web.players.accounts import COOKIE, AccountService, Viewer
 from winnable.web.security.csrf import CsrfPolicy
+from winnable.web.players.challenges import ChallengeService
 from winnable.web.players.daily import DailyService
 from winnable.web.play.pool import WinnablePool
 from winnable.web.security.ratelimit import RateLimits, client_key
@@ -55,44 +56,52 @@ class Services:
     queue: SolverQueue
     purger: Purger
     database_url: str
+    challenges: ChallengeService | None = None
+    """Challenges (made with the app; None only for a Services built by hand)."""
     extra: dict[str, Any] = field(default_factory=dict)
     """Services of features that come later, by name (until they get a field)."""
 
 
+def services_of(request: Request) -> Services:
+    """The app's services (``app.state`` is Starlette's, untyped: it holds the one
+    :class:`Services` that create_app put there)."""
+    return cast(Services, request.app.state.services)
+
+
 async def get_services(request: Request) -> Services:
-    return request.app.state.services
+    return services_of(request)
 
 
 async def get_settings(request: Request) -> Settings:
-    return request.app.state.services.settings
+    return services_of(request).settings
 
 
 async def get_games(request: Request) -> GameService:
-    return request.app.state.services.games
+    return services_of(request).games
 
 
 async def get_solver(request: Request) -> Solver:
-    return request.app.state.services.solver
+    return services_of(request).solver
 
 
 async def get_pool(request: Request) -> WinnablePool:
-    return request.app.state.services.pool
+    return services_of(request).pool
 
 
 async def get_limits(request: Request) -> RateLimits:
-    return request.app.state.services.limits
+    return services_of(request).limits
 
 
 async def get_csrf(request: Request) -> CsrfPolicy:
-    return request.app.state.services.csrf
+    return services_of(request).csrf
 
 
 async def get_accounts(request: Request) -> AccountService:
-    return request.app.state.services.accounts
+    return services_of(request).accounts
 
 
 async def get_daily(request: Request) -> DailyService:
-    return request.app.state.services.daily
+    return services_of(request).daily
 
 
 async def get_viewer(request: Request) -> Viewer:
@@ -100,7 +109,7 @@ async def get_viewer(request: Request) -> Viewer:
     token = request.cookies.get(COOKIE)
     if not token:
         return Viewer()
-    return await database(request.app.state.services.settings, request.app.state.services.accounts.viewer, token)
+    return await database(services_of(request).settings, services_of(request).accounts.viewer, token)
 
 
 async def get_client(request: Request) -> str:
@@ -146,30 +155,29 @@ class Caller:
     client: str
 
 
-def caller(limit: str | None = None) -> Callable:
+def caller(limit: str | None = None) -> Callable[[Request], Awaitable[Caller]]:
     """A dependency giving the :class:`Caller`, after counting the request against the
     named rate limit (429 past it), as ``rate_limit(limit)`` would, before anything else."""
 
     async def dependency(request: Request) -> Caller:
-        state = request.app.state
         client = request.client
         key = client_key(client.host if client else None)
         if limit is not None:
-            state.services.limits.check(limit, key)
-        return Caller(state.services, await get_viewer(request), key)
+            services_of(request).limits.check(limit, key)
+        return Caller(services_of(request), await get_viewer(request), key)
 
     dependency.__name__ = f"caller_{limit}" if limit else "caller"
     return dependency
 
 
-def rate_limit(name: str) -> Callable:
+def rate_limit(name: str) -> Callable[[Request], Awaitable[None]]:
     """A dependency counting the request against the named limit (429 past it). It reads
     the request itself rather than depending on ``LimitsDep`` and ``ClientDep``: each
     dependency costs FastAPI tens of microseconds a request."""
 
     async def check(request: Request) -> None:
         client = request.client
-        request.app.state.services.limits.check(name, client_key(client.host if client else None))
+        services_of(request).limits.check(name, client_key(client.host if client else None))
 
     check.__name__ = f"rate_limit_{name}"
     return check

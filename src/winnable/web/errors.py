@@ -195,4 +195,11 @@ CODES: dict[str, Message] = {
     "time_out": N_("A timed game's move came after its thinking time: the game is lost."),
     "bad_think": N_("Timed play is for Black Hole, with 10, 30 or 60 seconds a move."),
     "bad_date": N_("A date is YYYY-MM-DD, not in the future."),
+    "challenge_not_found": N_("No challenge with that link."),
+    "challenge_no_help": N_("Hints and analyses are off in a ranked challenge attempt until it is over."),
+    "challenge_no_restart": N_("A ranked challenge attempt is one attempt: it cannot be restarted."),
+    "challenge_played": N_("A name has one ranked attempt at each challenge, whatever happens to its account."),
+    "challenge_in_play": N_("A ranked challenge attempt is being played: no unranked copy beside it."),
+    "challenge_daily": N_("A Daily becomes a challenge only once its day is over."),
+    "challenge_limit": N_("Too many challenges made by this account today."),
 }

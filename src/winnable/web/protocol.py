@@ -70,5 +70,5 @@ class CorkedTransport:
 class HttpProtocol(HttpToolsProtocol):
     """uvicorn's httptools protocol on a :class:`CorkedTransport`."""
 
-    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
-        super().connection_made(CorkedTransport(transport, self.loop))  # type: ignore[arg-type]
+    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]  # as uvicorn's (asyncio says BaseTransport)
+        super().connection_made(CorkedTransport(transport, self.loop))  # type: ignore[arg-type]  # a Transport by delegation

@@ -1,10 +1,10 @@
 """The JSON the API reads and writes, for validation and the OpenAPI docs at ``/docs``.
 
 Positions and move descriptions depend on the game's family, so they are free-form
-objects here: ``position`` is ``Position.player_view()`` (Black Hole: ``foundation`` and
+objects here: ``position`` is :func:`winnable.web.views.player_view` (Black Hole: ``foundation`` and
 17 ``piles``; free-cell family: ``columns``, ``cells``, ``foundations``, ``base_rank``,
 ``score``; spider family: ``columns`` of ``{"down": n, "up": [...]}``, ``stock``,
-``foundations``), and each ``legal`` entry is one ``click_choices()`` entry: ``move``
+``foundations``), and each ``legal`` entry is one :func:`~winnable.web.views.click_choices` entry: ``move``
 (notation), ``from``, ``to``, ``card``, ``count``, in click-to-move priority.
 """
 
@@ -51,7 +51,7 @@ Deal = Annotated[int | str | None, PlainValidator(_deal), WithJsonSchema({"anyOf
     {"type": "string", "pattern": f"^{DEAL_TEXT.pattern}$"},
     {"type": "null"}]})]
 ThinkSeconds = Annotated[Literal[10, 30, 60], BeforeValidator(_whole)]  # winnable.web.play.scores.THINK_CHOICES
-MOVE_TEXT = Field(description="A move in the game's notation (a click_choices entry's `move`); one this game "
+MOVE_TEXT = Field(description="A move in the game's notation (a `legal` entry's `move`); one this game "
                               "cannot read: 409 `bad_move`.", min_length=1, max_length=64, pattern=r"\S")
 NAME_PATTERN = r"^[A-Za-z0-9]+(?:[._-][A-Za-z0-9]+)*$"  # winnable.web.players.accounts.check_name
 # No control characters (category Cc) and something besides spaces: the schema's share of
@@ -151,7 +151,7 @@ class GameState(BaseModel):
     undo_left: int | None = Field(description="Undos left; null when unlimited.")
     moves: list[str]
     move_count: int
-    position: dict[str, Any] = Field(description="The table as the player sees it (Position.player_view()).")
+    position: dict[str, Any] = Field(description="The table as the player sees it (winnable.web.views.player_view).")
     legal: list[dict[str, Any]] = Field(description="Every legal move, described, in click-to-move priority.")
     safe: list[str] = Field(default_factory=list, description="Moves to the foundations that lose nothing: no card in play could be built on the card.")
     finish: list[str] | None = Field(None, description="When the rest of the game is a plain run home: its moves, in order.")
@@ -172,6 +172,8 @@ class GameState(BaseModel):
     think_left: float | None = Field(None, description="Timed play: seconds left for the current move, on the server's clock.")
     timed_out: bool = Field(False, description="Timed play: the time ran out, the game is lost.")
     daily: str | None = Field(None, description="The Daily (YYYY-MM-DD) this game is an attempt at.")
+    challenge: str | None = Field(None, description="The challenge (its token) this game is the ranked attempt at: "
+                                                    "hints and restarts are off in it.")
     hint_allowed: bool = True
     restart_allowed: bool = True
     links: dict[str, str]
@@ -322,6 +324,7 @@ class LeaderboardEntry(BaseModel):
     undos: int
     cards_left: int
     partial: int | None = Field(description="Penguin family: cards on the foundations, of 52.")
+    speed: int | None = Field(None, description="Penguin family: the speed score of a win (wins rank by it).")
     finished_at: str | None
     you: bool
 
@@ -352,10 +355,12 @@ class GameStatistics(BaseModel):
     best_streak: int
     best_seconds: float | None
     fewest_moves: int | None
-    best_seconds_by_undo: dict[str, float] | None = Field(description="Black Hole: best time per undo rule.")
+    best_seconds_by_undo: dict[str, float] | None = Field(description="Black Hole and Fourteen Out: best time per undo rule.")
     partial_average: float | None = Field(description="Penguin family: average cards home, of 52.")
     partial_best: int | None
     speed_best: int | None = Field(description="Penguin family: best speed score.")
+    removed_average: float | None = Field(default=None, description="Fourteen Out: average cards taken out, of 52.")
+    removed_best: int | None = Field(default=None, description="Fourteen Out: most cards taken out in one game.")
 
 
 class HistoryEntry(BaseModel):
@@ -370,11 +375,35 @@ class HistoryEntry(BaseModel):
     daily: str | None
 
 
+class DealAttempt(BaseModel):
+    id: str = Field(description="Your game's id.")
+    at: str = Field(description="When its result was reached (or it was last played).")
+    status: str
+    seconds: float | None = Field(description="From the first move to the last, for a game won or lost.")
+    moves: int
+    undos: int
+    hints: int
+    undo_rule: UndoMode
+    current: bool = Field(description="The game the record was asked from.")
+
+
+class DealRecord(BaseModel):
+    game: str
+    title: str
+    deal: int | None = Field(description="The deal number; null for a deal dealt from a deck order (a Daily, a "
+                                         "challenge).")
+    daily: str | None = Field(description="The Daily (YYYY-MM-DD) the deal was, if it was one.")
+    played: int
+    attempts: list[DealAttempt] = Field(description="Your games of the deal, oldest first.")
+
+
 class Statistics(BaseModel):
     player: str | None
     signed_in: bool
     games: list[GameStatistics]
     history: list[HistoryEntry]
+    records: list[DealRecord] = Field(default_factory=list, description="Every deal you played more than once: "
+                                                                        "your games of it side by side.")
 
 
 def exact_bounds(openapi: dict[str, Any]) -> dict[str, Any]:
@@ -404,3 +433,61 @@ def _restore(theirs: Any, ours: Any) -> None:
     elif isinstance(theirs, list) and isinstance(ours, list) and len(theirs) == len(ours):
         for mine, own in zip(theirs, ours):
             _restore(mine, own)
+
+
+# -- challenges ------------------------------------------------------------------------------
+class NewChallenge(BaseModel):
+    """Make a challenge from one of your games (started or finished)."""
+
+    model_config = ConfigDict(json_schema_extra={"examples": [{"game_id": "Zq3v0xYw1bC9"}]})
+
+    game_id: str = Field(description="The id of one of your games; its deal and settings become the challenge's.",
+                         min_length=1, max_length=32, pattern=r"^[A-Za-z0-9_-]+$")
+
+
+class ChallengePlay(BaseModel):
+    """Deal a challenge to the caller."""
+
+    model_config = ConfigDict(json_schema_extra={"examples": [{}, {"ranked": False}]})
+
+    ranked: Flag = Field(True, description="The signed-in player's one ranked attempt (default), or an unranked "
+                                           "game of the same cards (false). Guests always play unranked.")
+
+
+class ChallengeAttemptSummary(BaseModel):
+    id: str = Field(description="The game id of your ranked attempt.")
+    status: str
+    rank: int
+
+
+class ChallengeView(BaseModel):
+    id: str = Field(description="The challenge's random token: its page is /challenge/{id}.")
+    game: str
+    title: str
+    family: str
+    undo: UndoMode
+    think_seconds: int | None
+    created_at: str | None
+    creator: str | None = Field(description="Who made it; null once the account is deleted.")
+    yours: bool = Field(description="You made it.")
+    deal: int | None = Field(description="The deal number it was made from: shown to its creator only.")
+    signed_in: bool
+    players: int = Field(description="Ranked attempts so far.")
+    your_rank: int | None
+    your_attempt: ChallengeAttemptSummary | None
+    entries: list[LeaderboardEntry]
+    links: dict[str, str]
+
+
+class ChallengeListed(BaseModel):
+    id: str
+    game: str
+    title: str
+    undo: UndoMode
+    created_at: str | None
+    players: int
+    links: dict[str, str]
+
+
+class ChallengeList(BaseModel):
+    challenges: list[ChallengeListed]

@@ -37,9 +37,10 @@ import io
 import json
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any, Iterator, Mapping, Sequence, cast
 
 from babel import Locale
+from babel.messages.catalog import Catalog
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 from babel.support import NullTranslations, Translations
@@ -134,7 +135,7 @@ def _cookie_lang(cookie: str | None) -> str | None:
 def locale_of_scope(scope: Mapping[str, Any]) -> str:
     """The language of an ASGI request (cached in the scope). A signed-in player's
     account setting reaches it through the cookie, which signing in sets."""
-    cached = scope.get("winnable.locale")
+    cached: str | None = scope.get("winnable.locale")
     if cached:
         return cached
     headers: dict[bytes, bytes] = {}
@@ -159,7 +160,7 @@ def po_path(locale: str) -> Path:
 
 
 @lru_cache(maxsize=None)
-def catalog(locale: str):
+def catalog(locale: str) -> Catalog | None:
     """The Babel catalogue of ``locale`` as read from its ``.po`` file (None for English)."""
     if locale == DEFAULT_LOCALE or locale not in LOCALES:
         return None
@@ -212,7 +213,7 @@ class Message(str):
         self.msgid, self.plural, self.n, self.params = msgid, plural, n, params
         return self
 
-    def translate(self, locale: str) -> str:
+    def translate(self, locale: str) -> str:  # type: ignore[override]  # a message's language, not str's table
         """The message in ``locale`` (parameters that are messages too, translated)."""
         if locale == DEFAULT_LOCALE:
             return str(self)
@@ -265,15 +266,17 @@ def js_catalog(locale: str, modules: frozenset[str] | None = None) -> dict[str, 
         if not message.id or message.fuzzy or not any(name.endswith(JS_SOURCES) and (modules is None or name in modules)
                                                        for name in names):
             continue
+        key: str
+        value: str | list[str]
         if isinstance(message.id, tuple):
-            forms = list(message.string)
+            forms = list(cast(Sequence[str], message.string))  # a plural message's forms
             if not all(forms):
                 continue
             key, value = message.id[0], forms
         else:
             if not message.string:
                 continue
-            key, value = message.id, message.string
+            key, value = cast(str, message.id), cast(str, message.string)  # a singular message's text
         messages[f"{message.context}\x04{key}" if message.context else key] = value
     return {"locale": locale, "messages": messages}
 
@@ -306,7 +309,8 @@ def format_date(value: Any, locale: str, format: str = "medium") -> str:
 
 
 # -- extraction ----------------------------------------------------------------------
-def extract_game_texts(fileobj: Any, keywords: Any, comment_tags: Any, options: Mapping[str, str]):
+def extract_game_texts(fileobj: Any, keywords: Any, comment_tags: Any,
+                       options: Mapping[str, str]) -> Iterator[tuple[int, None, str, list[str]]]:
     """A ``pybabel extract`` method (see ``babel.cfg``): what the registry
     (:mod:`winnable.games`) says of every game and family the web app shows, as plain
     strings: each game's title and summary (its rules class's attributes), each family's

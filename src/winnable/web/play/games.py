@@ -39,7 +39,7 @@ from __future__ import annotations
 import datetime as dt
 import random
 import secrets
-from typing import Any, Callable, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 from winnable.decks import Deck
 from winnable.errors import IllegalMoveError, WinnableError
@@ -52,6 +52,9 @@ from winnable.web.play.lookup import MAX_MOVES, RANDOM_DEALS, UNDO_MODES, game_n
 from winnable.web.play.positions import Positions, initial, safe_moves_home, shown, status_of
 from winnable.web.play.scores import THINK_CHOICES
 from winnable.web.play.store import CHANGED, GameStore, Stored, think_deadline, today
+
+if TYPE_CHECKING:
+    from winnable.web.security.identity import Viewer
 
 ServiceError = ApiError  # the name other modules knew
 __all__ = ["GameService", "GameStore", "Positions", "ServiceError", "BadRequest", "Conflict", "NotFound", "Unavailable"]
@@ -76,7 +79,7 @@ class GameService:
         self.store.clock = clock
 
     # -- reading ---------------------------------------------------------------------
-    def state(self, game_id: str, viewer=None) -> dict[str, Any]:
+    def state(self, game_id: str, viewer: Viewer | None = None) -> dict[str, Any]:
         row = self.store.read(game_id)
         self.store.check_owner(row, game_id, viewer)
         return self.render(row, self.store.position(row))
@@ -85,7 +88,7 @@ class GameService:
         """The game state the browser draws (:func:`winnable.web.play.state.render`)."""
         return state.render(row, position, self.clock())
 
-    def position_at(self, game_id: str, at: int, viewer=None) -> dict[str, Any]:
+    def position_at(self, game_id: str, at: int, viewer: Viewer | None = None) -> dict[str, Any]:
         """The position after the first ``at`` moves of a game (for replays)."""
         row = self.store.read(game_id)
         self.store.check_owner(row, game_id, viewer)
@@ -106,14 +109,15 @@ class GameService:
 
     # -- writing ---------------------------------------------------------------------
     def new_row(self, game: str, deal: Any = None, undo: str = "unlimited", winnable_deal: bool = False,
-                owner=None, think_seconds: int | None = None, daily_day: dt.date | None = None,
-                layout: Deck | None = None) -> tuple[Stored, Position]:
+                owner: Viewer | None = None, think_seconds: int | None = None, daily_day: dt.date | None = None,
+                layout: Deck | None = None, challenge: str | None = None) -> tuple[Stored, Position]:
         """A new game's row (not stored yet) and its position, after every check.
 
         ``owner`` is the :class:`~winnable.web.players.accounts.Viewer` who starts it (the game is
         the account's, or the guest session's); ``think_seconds`` makes a timed Black Hole
         game; ``daily_day`` a Daily attempt, whose clock runs from the deal; ``layout``
-        deals it from that deck order instead of a deal number (the Daily's)."""
+        deals it from that deck order instead of a deal number (the Daily's); ``challenge``
+        a ranked challenge attempt, whose clock runs from the deal too."""
         cls = lookup_game(game)
         if undo not in UNDO_MODES:
             raise BadRequest(N_("unknown undo mode {mode} (modes: {modes})", mode=quote(undo), modes=", ".join(UNDO_MODES)), code="bad_request")
@@ -141,7 +145,7 @@ class GameService:
             winnable_deal=winnable_deal,
             restarts=0,
             created_at=now,
-            started_at=now if daily_day is not None else None,
+            started_at=now if daily_day is not None or challenge is not None else None,
             updated_at=now,
             finished_at=None,
             status=status_of(position),
@@ -155,11 +159,12 @@ class GameService:
             timed_out_at=None,
             daily_day=daily_day,
             layout=None if layout is None else str(layout),
+            challenge=challenge,
         )
         return row, position
 
     def create(self, game: str, deal: Any = None, undo: str = "unlimited", winnable_deal: bool = False,
-               owner=None, think_seconds: int | None = None, before=None,
+               owner: Viewer | None = None, think_seconds: int | None = None, before: Callable[[Any], object] | None = None,
                line: Sequence[str] | None = None) -> dict[str, Any]:
         """Store a new game (after every check of :meth:`new_row`); ``before(cursor)``
         writes what goes with it in its transaction (a new guest's session); ``line``, a
@@ -173,7 +178,7 @@ class GameService:
             self.store.insert_game.run(cursor, **row.columns())
         return self.render(row, position)
 
-    def _change(self, game_id: str, change, viewer=None, what: str = "move") -> dict[str, Any]:
+    def _change(self, game_id: str, change: Callable[[Stored, Position], Position], viewer: Viewer | None = None, what: str = "move") -> dict[str, Any]:
         """Run ``change(row, position) -> new position`` in one transaction, one request
         per game at a time; anything it raises leaves the stored game as it was.
         (Statements compiled once and run on the DBAPI cursor, not the ORM: a move's
@@ -200,6 +205,9 @@ class GameService:
                     if row.daily_day < today(now):
                         raise Conflict(N_("the Daily of {day} is over: its result is final", day=row.daily_day.isoformat()),
                                        code="daily_over")
+                if row.challenge is not None and what == "restart":
+                    raise Conflict(N_("a ranked challenge attempt cannot be restarted: it is one attempt "
+                                      "(play the challenge again unranked)"), code="challenge_no_restart")
                 position = self.store.position(row)
                 deadline = think_deadline(row)
                 if (what != "restart" and row.timed_out_at is None and deadline is not None and now > deadline
@@ -227,7 +235,7 @@ class GameService:
                 raise refusal
             return self.render(row, position)
 
-    def play(self, game_id: str, text: str, auto: bool = False, viewer=None) -> dict[str, Any]:
+    def play(self, game_id: str, text: str, auto: bool = False, viewer: Viewer | None = None) -> dict[str, Any]:
         """Play one move given in the game's notation; with ``auto``, then every safe
         move to the foundations it opens (stored as moves of their own; an undo with
         ``auto`` takes them back together with the move)."""
@@ -267,7 +275,7 @@ class GameService:
 
         return self._change(game_id, change, viewer, "move")
 
-    def undo(self, game_id: str, auto: bool = False, viewer=None) -> dict[str, Any]:
+    def undo(self, game_id: str, auto: bool = False, viewer: Viewer | None = None) -> dict[str, Any]:
         """Take back the last move, if the game's undo mode allows it. With ``auto``
         (safe moves home are played by themselves), the last move the player chose goes
         back together with the safe moves home played after it, as one undo."""
@@ -293,7 +301,7 @@ class GameService:
 
         return self._change(game_id, change, viewer, "undo")
 
-    def restart(self, game_id: str, viewer=None) -> dict[str, Any]:
+    def restart(self, game_id: str, viewer: Viewer | None = None) -> dict[str, Any]:
         """Start the same deal again (same id, same undo mode, clock reset)."""
 
         def change(row: Stored, position: Position) -> Position:

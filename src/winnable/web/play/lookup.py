@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
-from typing import Any
+from typing import Any, cast
 
 from winnable.deals import MAX_DEAL, parse_deal_number
 from winnable.decks import Deck
@@ -106,8 +106,8 @@ def deck_of(layout: str) -> Deck:
     return Deck.parse(layout)
 
 
-def source_of(row) -> Source:
+def source_of(row: Any) -> Source:  # a games row: GameRow, Stored or a selected Row
     """What the stored game ``row`` was dealt from."""
-    return deck_of(row.layout) if getattr(row, "layout", None) else int(row.deal)
+    return deck_of(row.layout) if getattr(row, "layout", None) else int(cast(str, row.deal))  # no layout: a number
 
 

@@ -28,6 +28,8 @@ import threading
 import time
 import uuid
 from dataclasses import dataclass, field
+from multiprocessing.process import BaseProcess
+from typing import Any
 
 from sqlalchemy.engine import Engine
 
@@ -75,7 +77,7 @@ class Found:
     positions: int = 0
     seconds: float = 0.0
     from_pool: bool = True
-    extra: dict = field(default_factory=dict)
+    extra: dict[str, Any] = field(default_factory=dict)
 
 
 class WinnablePool:
@@ -91,9 +93,9 @@ class WinnablePool:
         self.solver = solver
         self.settings = settings or PoolSettings()
         self.store = VerdictStore(engine)
-        self._stop = threading.Event()
+        self._stop: threading.Event | StopFlag = threading.Event()  # a StopFlag in the filler process
         self._thread: threading.Thread | None = None
-        self._process = None
+        self._process: BaseProcess | None = None
         self._take_lock = threading.Lock()
         self._keeper: threading.Thread | None = None
         self._keeper_stop = threading.Event()
@@ -359,6 +361,9 @@ class StopFlag:
     def is_set(self) -> bool:
         return self.flag
 
+    def clear(self) -> None:
+        self.flag = False
+
     def wait(self, timeout: float) -> bool:
         deadline = time.monotonic() + timeout
         while not self.flag and (left := deadline - time.monotonic()) > 0:
@@ -366,7 +371,7 @@ class StopFlag:
         return self.flag
 
 
-def fill_in_background(url: str, settings: dict, parent: int) -> None:
+def fill_in_background(url: str, settings: dict[str, Any], parent: int) -> None:
     """The filler process: keep every game's pool full until SIGTERM (the server's
     :meth:`WinnablePool.stop`) or until the server (process ``parent``) is gone. A
     terminal's Ctrl-C, sent to the whole process group, is the server's to act on."""

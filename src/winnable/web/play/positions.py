@@ -16,6 +16,7 @@ from winnable.game import Position
 from winnable.web.errors import Conflict
 from winnable.web.play.cache import ByteLRU, deep_size, position_size
 from winnable.web.play.lookup import Source, lookup_game
+from winnable.web.views import click_choices, player_view
 
 def moves_key(moves: Sequence[str]) -> tuple[bytes, bytes]:
     """Digests of ``moves`` and of ``moves[:-1]``: a cache key costs 16 bytes however
@@ -43,9 +44,9 @@ class Positions:
     def __init__(self, budget: int = 64 << 20) -> None:
         self.cache = ByteLRU(budget)
 
-    def after(self, game: str, deal: int, moves: Sequence[str]) -> Position:
+    def after(self, game: str, deal: Source, moves: Sequence[str]) -> Position:
         key, before = moves_key(moves)
-        position = self.cache.get((game, deal, key))
+        position: Position | None = self.cache.get((game, deal, key))
         if position is not None:
             return position
         start, position = 0, None
@@ -61,7 +62,7 @@ class Positions:
         self.cache.put((game, deal, key), position, position_size(position))
         return position
 
-    def _replay(self, game: str, deal: int, moves: Sequence[str], key: bytes) -> Position:
+    def _replay(self, game: str, deal: Source, moves: Sequence[str], key: bytes) -> Position:
         """Replay from the latest cached checkpoint (every ``CHECKPOINT`` moves), leaving
         checkpoints behind: reading any point of a long game costs at most that many
         moves of replay once its checkpoints are in memory, not the whole game's."""
@@ -92,7 +93,7 @@ class Positions:
         self.cache.put((game, deal, key), position, position_size(position))
         return position
 
-    def remember(self, game: str, deal: int, moves: Sequence[str], position: Position) -> None:
+    def remember(self, game: str, deal: Source, moves: Sequence[str], position: Position) -> None:
         self.cache.put((game, deal, moves_key(moves)[0]), position, position_size(position))
 
 
@@ -159,7 +160,7 @@ def shown_size(entry: Shown) -> int:
 def shown(position: Position) -> Shown:
     """The status, the player's view and the described legal moves of ``position``
     (memoised: positions are immutable and a game's position is asked for often)."""
-    entry = _shown.get(id(position))
+    entry: Shown | None = _shown.get(id(position))
     if entry is not None and entry.position is position:
         return entry
     status = "won" if position.is_won() else "lost" if position.is_lost() else "playing"
@@ -167,8 +168,8 @@ def shown(position: Position) -> Shown:
     entry = Shown(
         position,
         status,
-        position.player_view(),
-        position.click_choices() if playing else [],
+        player_view(position),
+        click_choices(position) if playing else [],
         safe_moves_home(position) if playing else [],
         finishing_line(position) if playing else None,
     )

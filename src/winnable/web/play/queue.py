@@ -74,7 +74,7 @@ class Job:
     work: Callable[[float], Any]
     deadline: float
     loop: asyncio.AbstractEventLoop
-    future: asyncio.Future
+    future: asyncio.Future[Any]
     kind: str = HINT
     state: str = "waiting"  # waiting -> running -> done, or waiting -> dropped
     enqueued: float = field(default_factory=time.monotonic)
@@ -356,7 +356,7 @@ def _decrement(counts: dict[str, int], key: str) -> None:
         del counts[key]
 
 
-def _settle(future: asyncio.Future, result: Any, error: BaseException | None) -> None:
+def _settle(future: asyncio.Future[Any], result: Any, error: BaseException | None) -> None:
     if future.done():
         return
     if error is not None:

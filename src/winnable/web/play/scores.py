@@ -25,12 +25,15 @@
 True
 >>> Result("playing", None, 30, 12).key() < Result("lost", None, 20, 13).key()
 True
+>>> Result("won", 180.0, 60, 0, speed=416).key() < Result("won", 120.0, 90, 0, speed=476).key()
+False
 """
 
 from __future__ import annotations
 
 import dataclasses
 import math
+from typing import Literal, overload
 
 THINK_CHOICES = (10, 30, 60)
 """Black Hole's timed play: seconds allowed for each move."""
@@ -38,6 +41,10 @@ THINK_CHOICES = (10, 30, 60)
 SPEED_POINTS = 100_000
 
 
+@overload
+def speed_score(won: Literal[True], moves: int, seconds: float) -> int: ...
+@overload
+def speed_score(won: bool, moves: int, seconds: float) -> int | None: ...
 def speed_score(won: bool, moves: int, seconds: float) -> int | None:
     """Penguin's speed score of a game (None unless won)."""
     if not won:
@@ -53,10 +60,13 @@ class Result:
     seconds: float | None
     moves: int
     cards_left: int
+    speed: int | None = None
+    """Penguin's speed score of a win (the free-cell family), None elsewhere."""
 
-    def key(self) -> tuple:
-        """Wins first, by time then moves; then every other attempt by cards left (for
-        Penguin: by partial score, the same order), then moves."""
+    def key(self) -> tuple[int, float, float, int]:
+        """Wins first, by time then moves (Penguin's: by speed score first, higher
+        first); then every other attempt by cards left (for Penguin: by partial score,
+        the same order), then moves."""
         if self.status == "won":
-            return (0, self.seconds or 0.0, self.moves)
-        return (1, self.cards_left, self.moves)
+            return (0, -(self.speed or 0), self.seconds or 0.0, self.moves)
+        return (1, 0, self.cards_left, self.moves)

@@ -46,6 +46,7 @@ from winnable.web.pages.i18n import NP_, N_
 from winnable.web.play.queue import ANALYSIS, HINT, Expired, SolverQueue
 from winnable.web.play.lookup import hides_cards
 from winnable.web.play.store import Snapshot
+from winnable.web.views import describe_move
 
 log = logging.getLogger("winnable.web")
 
@@ -153,20 +154,21 @@ class Solver:
         if self.queue is None:
             return await anyio.to_thread.run_sync(self.solve_now, position, max(0.0, deadline - time.monotonic()))
         try:
-            return await self.queue.run(client, lambda seconds: self.solve_now(position, seconds), deadline, kind)
+            answer: Known = await self.queue.run(client, lambda seconds: self.solve_now(position, seconds), deadline, kind)
+            return answer
         except Expired:
             return Known(Status.UNKNOWN, busy=True)
 
 
 def describe(position: Position, notation: str) -> dict[str, Any]:
-    return position.describe_move(position.parse_move(notation))
+    return describe_move(position, position.parse_move(notation))
 
 
 # -- the hints' line ----------------------------------------------------------------------
 _lines = ByteLRU(16 << 20)
 
 
-def kept_line(cls: type[Position], stored: dict | None) -> Line | None:
+def kept_line(cls: type[Position], stored: dict[str, Any] | None) -> Line | None:
     """The game's hints' line from its stored form (``{"from": text, "moves": [...]}``),
     with the safe moves home first (:func:`~winnable.guide.home_first`: the page may
     play them by itself), replayed once per process (kept in a small cache: it is only
@@ -205,7 +207,7 @@ def rest_on_line(line: Line | None, game: Snapshot, prefixes: Callable[[int], Po
     for k in range(len(moves) - 1, max(-1, len(moves) - 60), -1):
         before = prefixes(k)
         try:
-            if before.describe_move(before.parse_move(moves[k])).get("to") != "foundation":
+            if describe_move(before, before.parse_move(moves[k])).get("to") != "foundation":
                 return None
         except WinnableError:
             return None
@@ -224,7 +226,7 @@ class Answer:
 
 
 async def hint(solver: Solver, game: Snapshot, seconds: float, parent: Position | None = None,
-               client: str = "", line: dict | None = None, prefixes: Callable[[int], Position] | None = None,
+               client: str = "", line: dict[str, Any] | None = None, prefixes: Callable[[int], Position] | None = None,
                on_search: Callable[[], None] | None = None) -> Answer:
     """The next move of the game's hints' line from its current position, or of a new
     winning line if the player left it (or none was kept), or a verdict.
@@ -297,7 +299,7 @@ def _worded(answer: dict[str, Any], known: Known, position: Position, knows_hidd
 
 
 async def analysis(solver: Solver, game: Snapshot, prefixes: Callable[[int], Position], seconds: float,
-                   client: str = "", line: dict | None = None, on_search: Callable[[], None] | None = None) -> Answer:
+                   client: str = "", line: dict[str, Any] | None = None, on_search: Callable[[], None] | None = None) -> Answer:
     """Is the game still winnable and, if it is lost, which move lost it.
 
     ``prefixes(k)`` is the position after the first ``k`` moves. A binary search finds

@@ -78,8 +78,9 @@ def render(row: Stored, position: Position, now: dt.datetime) -> dict[str, Any]:
         "think_left": round(max(0.0, (deadline - now).total_seconds()), 3) if status == "playing" and deadline else None,
         "timed_out": timed_out,
         "daily": row.daily_day.isoformat() if row.daily_day is not None else None,
-        "hint_allowed": status == "playing" and not daily_open,
-        "restart_allowed": row.daily_day is None,
+        "challenge": row.challenge,
+        "hint_allowed": status == "playing" and not daily_open and row.challenge is None,
+        "restart_allowed": row.daily_day is None and row.challenge is None,
         "links": ({"deal": f"/play/{row.game}?deal={deal}"} if deal is not None else {}) | {
             "resume": f"/play/{row.game}?id={row.id}",
             "rules": f"/rules/{row.game}",

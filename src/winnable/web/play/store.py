@@ -12,7 +12,7 @@ from __future__ import annotations
 import dataclasses
 import datetime as dt
 import threading
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 import sqlalchemy as sa
 from sqlalchemy import func, select
@@ -27,6 +27,9 @@ from winnable.web.errors import Forbidden
 from winnable.web.pages.i18n import N_
 from winnable.web.play.lookup import Source, game_not_found, lookup_game, source_of, valid_id
 from winnable.web.play.positions import Positions, status_of
+
+if TYPE_CHECKING:
+    from winnable.web.security.identity import Viewer
 
 def iso(moment: dt.datetime | None) -> str | None:
     moment = as_utc(moment)
@@ -51,14 +54,15 @@ class Snapshot:
         return type(self.position)
 
 
-def think_deadline(row) -> dt.datetime | None:
+def think_deadline(row: Any) -> dt.datetime | None:  # a games row, as source_of
     """When a timed game's current move must be played by (None: untimed)."""
     if not row.think_seconds or row.last_move_at is None:
         return None
-    return as_utc(row.last_move_at) + dt.timedelta(seconds=row.think_seconds)
+    last: dt.datetime = as_utc(row.last_move_at)
+    return last + dt.timedelta(seconds=row.think_seconds)
 
 
-def effective_status(row, status: str, now: dt.datetime) -> str:
+def effective_status(row: Any, status: str, now: dt.datetime) -> str:
     """The game's status on the server's clock: a timed game whose thinking time ran out
     is lost, whether or not a request has written that down yet."""
     if row.timed_out_at is not None:
@@ -73,7 +77,7 @@ def today(now: dt.datetime) -> dt.date:
     return now.astimezone(dt.timezone.utc).date()
 
 
-_GAMES = GameRow.__table__
+_GAMES = cast(sa.Table, GameRow.__table__)  # a declarative class maps a Table
 # Every column but the hints' line, which only hints and analyses read (``kept_line``).
 _READ_GAME = select(*[column for column in _GAMES.c if column.name != "hint_line"]).where(_GAMES.c.id == sa.bindparam("id"))
 _READ_LINE = select(_GAMES.c.hint_line).where(_GAMES.c.id == sa.bindparam("id"))
@@ -121,7 +125,9 @@ class Stored:
     daily_day: dt.date | None = None
     layout: str | None = None
     """A Daily's deck order (then ``deal`` is None)."""
-    hint_line: dict | None = None
+    challenge: str | None = None
+    """The challenge this game is the ranked attempt at."""
+    hint_line: dict[str, Any] | None = None
     """The hints' line (see :class:`~winnable.storage.tables.GameRow`): set when a game is made
     with a known line, else only by :meth:`GameStore.keep_line`."""
 
@@ -155,14 +161,14 @@ class GameStore:
         """The server's clock (tests move it; nothing a client sends does)."""
 
     @staticmethod
-    def check_owner(row, game_id: str, viewer) -> None:
+    def check_owner(row: Stored, game_id: str, viewer: Viewer | None) -> None:
         """An account's games are its own: anyone else is told there is no such game.
         A guest's game is reached by its id, as before accounts (``viewer`` None: the
         server itself). A Daily attempt whose account was deleted is nobody's: it stays
         on the leaderboard, and no one plays it on."""
         if viewer is not None and row.user_id is not None and row.user_id != viewer.user_id:
             raise game_not_found(game_id)
-        if viewer is not None and row.user_id is None and row.daily_day is not None:
+        if viewer is not None and row.user_id is None and (row.daily_day is not None or row.challenge is not None):
             raise game_not_found(game_id)
 
     def lock(self, game_id: str) -> threading.Lock:
@@ -176,13 +182,14 @@ class GameStore:
             raise game_not_found(game_id)
         return Stored(**row)
 
-    def position(self, row: GameRow) -> Position:
+    def position(self, row: Stored) -> Position:
         lookup_game(row.game)
         return self.positions.after(row.game, source_of(row), row.moves)
 
-    def snapshot(self, game_id: str, viewer=None, purpose: str | None = None) -> Snapshot:
+    def snapshot(self, game_id: str, viewer: Viewer | None = None, purpose: str | None = None) -> Snapshot:
         """The game for the solver; ``purpose`` ("hint", "analysis") is refused with 403
-        ``daily_no_help`` on a Daily attempt while its day lasts."""
+        ``daily_no_help`` on a Daily attempt while its day lasts, and with 403
+        ``challenge_no_help`` in a ranked challenge attempt while it is played."""
         row = self.read(game_id)
         self.check_owner(row, game_id, viewer)
         if purpose is not None and row.daily_day is not None and row.daily_day >= today(self.clock()):
@@ -192,9 +199,14 @@ class GameStore:
                             code="daily_no_help")
         position = self.position(row)
         status = effective_status(row, status_of(position), self.clock())
+        if purpose is not None and row.challenge is not None and status == "playing":
+            raise Forbidden(N_("hints are off in a ranked challenge attempt until it is over")
+                            if purpose == "hint" else
+                            N_("the solver is off in a ranked challenge attempt until it is over"),
+                            code="challenge_no_help")
         return Snapshot(row.id, row.game, source_of(row), tuple(row.moves), position, status, row.daily_day)
 
-    def count_hint(self, game_id: str, keep: dict | None = None) -> None:
+    def count_hint(self, game_id: str, keep: dict[str, Any] | None = None) -> None:
         """One more hint used in this game (the game counts as assisted if won); with
         ``keep``, the line the hint came from becomes the game's hints' line, in the same
         transaction."""
@@ -204,13 +216,13 @@ class GameStore:
             else:
                 connection.execute(_COUNT_HINT_KEEP, {"game_id": game_id, "hint_line": keep})
 
-    def kept_line(self, game_id: str) -> dict | None:
+    def kept_line(self, game_id: str) -> dict[str, Any] | None:
         """The game's hints' line as stored (``{"from": text, "moves": [...]}``), or None."""
         row = self._read_line.first(id=game_id) if valid_id(game_id) else None
         line = None if row is None else row["hint_line"]
         return line if isinstance(line, dict) else None
 
-    def keep_line(self, game_id: str, line: dict) -> None:
+    def keep_line(self, game_id: str, line: dict[str, Any]) -> None:
         """Make ``line`` the game's hints' line (an analysis that found one from the
         current position, off the line kept before)."""
         with write_lock(self.engine), self.write_engine.begin() as connection:

@@ -47,18 +47,19 @@ import hashlib
 import re
 import secrets
 import time
-from typing import Any
+from typing import Any, TypeGuard, cast
 
 import sqlalchemy as sa
-from sqlalchemy import delete, select, update
+from sqlalchemy import delete, or_, select, update
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from winnable.storage.engine import as_utc, utcnow, write_lock, writer
 from winnable.storage.statements import Query, Statement
-from winnable.storage.tables import DailyAttempt, GameRow, SessionRow, User
+from winnable.storage.tables import Challenge, ChallengeAttempt, DailyAttempt, GameRow, SessionRow, User
 from winnable.web.play.cache import ByteLRU
+from winnable.web.security.identity import NOBODY, Viewer
 from winnable.web.security.devices import Account, DeviceKeys, find
 from winnable.web.errors import Conflict, Unauthorized, Unprocessable
 from winnable.web.pages.i18n import N_
@@ -86,8 +87,8 @@ def digest(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
 
 
-def plausible_token(token: str | None) -> bool:
-    return bool(token) and len(token) <= 64 and re.fullmatch(r"[A-Za-z0-9_-]+", token) is not None
+def plausible_token(token: str | None) -> TypeGuard[str]:
+    return token is not None and len(token) <= 64 and re.fullmatch(r"[A-Za-z0-9_-]+", token) is not None
 
 
 def check_name(name: Any) -> str:
@@ -98,27 +99,6 @@ def check_name(name: Any) -> str:
     return name
 
 
-@dataclasses.dataclass(frozen=True)
-class Viewer:
-    """Who is asking: a signed-in player, a guest with a session, or nobody yet."""
-
-    session: str | None = None
-    """The session's digest (None: no valid session cookie)."""
-    user_id: int | None = None
-    name: str | None = None
-
-    @property
-    def signed_in(self) -> bool:
-        return self.user_id is not None
-
-    def owns(self, user_id: int | None, guest: str | None) -> bool:
-        """True if a game with this owner is this viewer's."""
-        if user_id is not None:
-            return user_id == self.user_id
-        return guest is not None and guest == self.session
-
-
-NOBODY = Viewer()
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -147,7 +127,7 @@ class AccountService:
         # Every request with a cookie reads its session: one statement compiled once.
         self._read_session = Query(engine, select(SessionRow.user_id, SessionRow.expires_at, SessionRow.seen_at, User.name)
                                    .outerjoin(User, User.id == SessionRow.user_id).where(SessionRow.id == sa.bindparam("id")))
-        self._insert_session = Statement(engine, SessionRow.__table__.insert())
+        self._insert_session = Statement(engine, cast(sa.Table, SessionRow.__table__).insert())  # a mapped Table
         self.devices = DeviceKeys(device_secret or secrets.token_bytes(32))
 
     # -- sessions ---------------------------------------------------------------------
@@ -181,7 +161,7 @@ class AccountService:
         if not plausible_token(token):
             return NOBODY
         key = digest(token)
-        known = self._guests.get(key)
+        known: tuple[Viewer, float] | None = self._guests.get(key)
         if known is not None and time.monotonic() < known[1]:
             return known[0]
         found = self._read_session.first(id=key)
@@ -353,17 +333,21 @@ class AccountService:
 
     def delete(self, viewer: Viewer, password: Any) -> None:
         """Delete the account (password asked again): its sessions, its games and its
-        name go; its Daily results stay on the leaderboards, without a name, and the
-        name cannot play today's Dailies again."""
+        name go; its Daily and challenge results stay on the leaderboards, without a
+        name, and the name cannot play today's Dailies nor those challenges ranked again."""
         if not viewer.signed_in:
             raise Unauthorized(N_("sign in to delete your account"), code="sign_in_required")
         user = self._check(viewer.name, password)
         with write_lock(self.engine), Session(self.write_engine) as session, session.begin():
             daily = select(DailyAttempt.game_id).where(DailyAttempt.user_id == user.id).scalar_subquery()
-            session.execute(update(GameRow).where(GameRow.user_id == user.id, GameRow.id.in_(daily))
+            # Ranked attempts (the Daily's, a challenge's) stay, nobody's, on their boards.
+            session.execute(update(GameRow).where(GameRow.user_id == user.id,
+                                                  or_(GameRow.id.in_(daily), GameRow.challenge.is_not(None)))
                             .values(user_id=None, guest=None))
             session.execute(delete(GameRow).where(GameRow.user_id == user.id))
             session.execute(update(DailyAttempt).where(DailyAttempt.user_id == user.id).values(user_id=None))
+            session.execute(update(ChallengeAttempt).where(ChallengeAttempt.user_id == user.id).values(user_id=None))
+            session.execute(update(Challenge).where(Challenge.creator_id == user.id).values(creator_id=None))
             # The name's digest stays on today's attempts only (one attempt per name and
             # day, whatever happens to the account; a day's margin for clocks), and goes
             # from older ones, this account's and those deleted before.
@@ -378,14 +362,17 @@ class AccountService:
         if not viewer.signed_in:
             raise Unauthorized(N_("sign in to download your data"), code="sign_in_required")
         with Session(self.engine) as session:
-            user = session.get(User, viewer.user_id)
+            user = cast(User, session.get(User, viewer.user_id))  # signed in: a deleted account's sessions went with it
             games = session.scalars(select(GameRow).where(GameRow.user_id == viewer.user_id)
                                     .order_by(GameRow.created_at)).all()
             attempts = session.scalars(select(DailyAttempt).where(DailyAttempt.user_id == viewer.user_id)
                                        .order_by(DailyAttempt.day)).all()
             sessions = session.scalar(select(sa.func.count()).select_from(SessionRow)
                                       .where(SessionRow.user_id == viewer.user_id))
-        moment = lambda value: None if value is None else as_utc(value).isoformat().replace("+00:00", "Z")  # noqa: E731
+
+        def moment(value: dt.datetime | None) -> str | None:
+            return None if value is None else as_utc(value).isoformat().replace("+00:00", "Z")
+
         return {
             "account": {"name": user.name, "created_at": moment(user.created_at), "sessions": sessions or 0,
                         "language": user.language},

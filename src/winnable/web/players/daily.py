@@ -23,8 +23,9 @@ deck order the solver proved winnable; one scored attempt per player's name; a l
   counted, restarts refused; after the day it takes no more moves.
 * Every result is the server's: status, cards left and moves come from the stored
   moves, times from the server's clock. No endpoint takes a result from a client.
-* Leaderboard: wins first, by time then moves; then the other attempts by cards left
-  (Penguin: by partial score), then moves (:class:`winnable.web.play.scores.Result`).
+* Leaderboard: wins first, by time then moves (Penguin: by speed score); then the other
+  attempts by cards left (Penguin: by partial score), then moves
+  (:func:`winnable.web.players.ranking.ranked_entries`, a challenge's too).
 
 The deck order comes from :func:`draw_layout`.
 """
@@ -36,8 +37,9 @@ import hashlib
 import random
 import threading
 import time
-from typing import Any, Callable
+from typing import Any, Callable, cast
 
+import sqlalchemy as sa
 from sqlalchemy import bindparam, func, or_, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
@@ -46,7 +48,7 @@ from winnable.decks import Deck
 from winnable.game import Position
 from winnable.games import game_ids
 from winnable.solver import Budget, solve
-from winnable.storage.engine import as_utc, write_lock, writer
+from winnable.storage.engine import write_lock, writer
 from winnable.storage.statements import Query
 from winnable.storage.tables import DailyAttempt, DailyDeal, GameRow, User
 from winnable.storage.verdicts import VerdictRow
@@ -54,16 +56,13 @@ from winnable.web.players.accounts import Viewer
 from winnable.web.errors import Conflict, NotFound, Unauthorized, Unprocessable
 from winnable.web.pages.i18n import N_
 from winnable.web.play.pool import WinnablePool
-from winnable.web.play.scores import Result
+from winnable.web.players.ranking import RESULT_COLUMNS, ranked_entries
 from winnable.web.play.games import GameService
 from winnable.web.play.lookup import deck_of, lookup_game, Source
-from winnable.web.play.store import effective_status, iso, today
+from winnable.web.play.store import today
 
-RESULT_COLUMNS = (GameRow.status, GameRow.move_count, GameRow.cards_left, GameRow.undo_used, GameRow.started_at,
-                  GameRow.finished_at, GameRow.timed_out_at, GameRow.think_seconds, GameRow.last_move_at)
-"""What a result needs of a game (not its moves): read as plain rows, not objects."""
 
-_ATTEMPTS = DailyAttempt.__table__
+_ATTEMPTS = cast(sa.Table, DailyAttempt.__table__)  # a declarative class maps a Table
 
 DAILY_UNDO = "unlimited"
 """Every Daily is played with unlimited undo; the undos used are shown beside the result."""
@@ -218,9 +217,10 @@ class DailyService:
             except IntegrityError:  # the same player's other tab started it first
                 pass
             existing = self._attempt_id(game, day, viewer.user_id, name)
-        return self.games.state(existing, viewer)
+        return self.games.state(cast(str, existing), viewer)  # there now: ours or the other tab's
 
-    def _attempt_id(self, game: str, day: dt.date, user_id: int, name: str, connection=None) -> str | None:
+    def _attempt_id(self, game: str, day: dt.date, user_id: int | None, name: str,
+                    connection: sa.Connection | None = None) -> str | None:
         """The player's attempt at the Daily, if any; 409 ``daily_played`` when the name
         played it under an account since deleted (one attempt per name and day)."""
         query = select(DailyAttempt.game_id, DailyAttempt.user_id).where(
@@ -263,43 +263,13 @@ class DailyService:
         }
 
     def _ranked(self, game: str, day: dt.date, now: dt.datetime) -> list[dict[str, Any]]:
-        cls = lookup_game(game)
-        penguin = cls.family == "freecell"
         with Session(self.engine) as session:
             rows = session.execute(
                 select(DailyAttempt.user_id, User.name, *RESULT_COLUMNS)
                 .join(GameRow, GameRow.id == DailyAttempt.game_id)
                 .outerjoin(User, User.id == DailyAttempt.user_id)
                 .where(DailyAttempt.game == game, DailyAttempt.day == day)).all()
-        over = day < today(now)
-        ranked = []
-        for row in rows:
-            user_id, name = row.user_id, row.name
-            status = effective_status(row, row.status, now)
-            if status == "playing" and over:
-                status = "unfinished"
-            started, finished = as_utc(row.started_at), as_utc(row.finished_at or row.timed_out_at)
-            seconds = (finished - started).total_seconds() if status == "won" and started and finished else None
-            left = row.cards_left if row.cards_left is not None else 0
-            out_of = 52 if penguin else None
-            result = Result(status, seconds, row.move_count or 0, left)
-            ranked.append((result.key(), (as_utc(row.finished_at) or now), {
-                "user_id": user_id,
-                "player": name,
-                "status": status,
-                "seconds": None if seconds is None else round(seconds, 1),
-                "moves": row.move_count or 0,
-                "undos": row.undo_used,
-                "cards_left": left,
-                "partial": (out_of - left) if penguin else None,
-                "finished_at": iso(row.finished_at),
-            }))
-        ranked.sort(key=lambda item: (item[0], item[1]))
-        entries = []
-        for rank, (_, _, entry) in enumerate(ranked, 1):
-            entry["rank"] = rank
-            entries.append(entry)
-        return entries
+        return ranked_entries(rows, game, now, over=day < today(now))
 
     def overview(self, viewer: Viewer) -> dict[str, Any]:
         """Today's Dailies: which games have one, the time to the next, the player's rank."""

@@ -19,15 +19,21 @@ import logging
 import os
 import random
 import threading
-from typing import Any
+from typing import Protocol
 
 log = logging.getLogger("winnable.web")
+
+
+class Purges(Protocol):
+    """What the purger runs: :class:`~winnable.web.players.accounts.AccountService` (or a stand-in)."""
+
+    def purge(self) -> int: ...
 
 
 class Purger:
     """Runs ``accounts.purge()`` every ``every`` seconds in a daemon thread."""
 
-    def __init__(self, accounts: Any, every: float) -> None:
+    def __init__(self, accounts: Purges, every: float) -> None:
         self.accounts = accounts
         self.every = every
         self.purged = 0

@@ -5,9 +5,11 @@ wins with hints are *assisted* and kept apart (they neither count as wins nor se
 records). Streaks run over played games in the order they were started: a win extends
 the streak, anything else (a loss, an assisted win, a game left unfinished for a later
 one) ends it; the latest game, while it is still being played, does not count yet.
-Best time and fewest moves are over wins; Black Hole keeps its best time per undo rule;
-the free-cell family (Penguin) its average and best partial score (cards home, of 52)
-and its best speed score (:mod:`winnable.web.play.scores`).
+Best time and fewest moves are over wins; Black Hole and Fourteen Out keep their best
+time per undo rule; the free-cell family (Penguin) its average and best partial score
+(cards home, of 52) and its best speed score (:mod:`winnable.web.play.scores`); Fourteen
+Out the average and the most cards taken out (of 52). Every deal played
+more than once has its record: its games side by side (:func:`deal_records`).
 
 >>> import datetime as dt
 >>> from types import SimpleNamespace as Row
@@ -33,6 +35,7 @@ import datetime as dt
 from typing import Any, Iterable
 
 from sqlalchemy import select
+from sqlalchemy.engine import Engine
 from sqlalchemy.orm import Session, load_only
 
 from winnable.games import game_class
@@ -41,7 +44,7 @@ from winnable.storage.engine import as_utc
 from winnable.storage.tables import GameRow
 from winnable.web.players.accounts import Viewer
 from winnable.web.play.scores import speed_score
-from winnable.web.play.lookup import source_of
+from winnable.web.play.lookup import game_not_found, source_of, valid_id
 from winnable.web.play.positions import cards_in_play
 from winnable.web.play.store import effective_status
 
@@ -49,21 +52,21 @@ HISTORY = 500
 """Games of each player listed for the plot (the latest)."""
 
 
-def seconds_of(row, status: str) -> float | None:
-    started = as_utc(row.started_at)
-    finished = as_utc(row.finished_at) or as_utc(row.timed_out_at)
+def seconds_of(row: Any, status: str) -> float | None:  # a games row (GameRow or a selected Row)
+    started: dt.datetime | None = as_utc(row.started_at)
+    finished: dt.datetime | None = as_utc(row.finished_at) or as_utc(row.timed_out_at)
     if status not in ("won", "lost") or started is None or finished is None:
         return None
     return round(max(0.0, (finished - started).total_seconds()), 1)
 
 
-def moment(row) -> str:
+def moment(row: Any) -> str:
     """When a game's result was reached (or it was last played)."""
-    when = as_utc(row.finished_at) or as_utc(getattr(row, "updated_at", None)) or as_utc(row.created_at)
+    when: dt.datetime = as_utc(row.finished_at) or as_utc(getattr(row, "updated_at", None)) or as_utc(row.created_at)
     return when.isoformat().replace("+00:00", "Z")
 
 
-def out_of(row) -> int | None:
+def out_of(row: Any) -> int | None:
     """Cards the game's deal has to bring home (None if the deal cannot be dealt)."""
     try:
         return cards_in_play(row.game, source_of(row))
@@ -82,7 +85,7 @@ def player_statistics(rows: Iterable[Any], now: dt.datetime) -> dict[str, Any]:
     """Statistics of every game in ``rows`` (a player's stored games), and the history."""
     played = [row for row in rows if (row.move_count or 0) > 0 and family_of(row.game) is not None]
     played.sort(key=lambda row: (as_utc(row.created_at), row.id))
-    by_game: dict[str, list] = {}
+    by_game: dict[str, list[tuple[Any, str]]] = {}
     history = []
     for row in played:
         status = effective_status(row, row.status, now)
@@ -104,10 +107,14 @@ def player_statistics(rows: Iterable[Any], now: dt.datetime) -> dict[str, Any]:
 
 def game_statistics(game: str, entries: list[tuple[Any, str]]) -> dict[str, Any]:
     """One game's figures from its played games ``(row, status)``, oldest first."""
-    penguin = family_of(game) == "freecell"
+    family = family_of(game)
+    penguin = family == "freecell"
+    pairing = family == "fourteen"  # scored by the cards taken out
     won = assisted = lost = 0
     streak = best_streak = 0
-    best_seconds = fewest = best_speed = None
+    best_seconds: float | None = None
+    fewest: int | None = None
+    best_speed: int | None = None
     by_undo: dict[str, float] = {}
     partials = []
     for index, (row, status) in enumerate(entries):
@@ -132,7 +139,7 @@ def game_statistics(game: str, entries: list[tuple[Any, str]]) -> dict[str, Any]
             assisted += status == "won"
             lost += status == "lost"
             streak = 0
-        if penguin and row.cards_left is not None:
+        if (penguin or pairing) and row.cards_left is not None:
             partials.append(52 - row.cards_left if status != "won" else 52)
     played = len(entries)
     out: dict[str, Any] = {
@@ -147,10 +154,12 @@ def game_statistics(game: str, entries: list[tuple[Any, str]]) -> dict[str, Any]
         "best_streak": best_streak,
         "best_seconds": best_seconds,
         "fewest_moves": fewest,
-        "best_seconds_by_undo": by_undo if family_of(game) == "blackhole" else None,
-        "partial_average": round(sum(partials) / len(partials), 1) if partials else None,
-        "partial_best": max(partials) if partials else None,
+        "best_seconds_by_undo": by_undo if family in ("blackhole", "fourteen") else None,
+        "partial_average": round(sum(partials) / len(partials), 1) if partials and penguin else None,
+        "partial_best": max(partials) if partials and penguin else None,
         "speed_best": best_speed,
+        "removed_average": round(sum(partials) / len(partials), 1) if partials and pairing else None,
+        "removed_best": max(partials) if partials and pairing else None,
     }
     return out
 
@@ -161,16 +170,90 @@ COLUMNS = (GameRow.id, GameRow.game, GameRow.deal, GameRow.status, GameRow.move_
            GameRow.layout)
 
 
-def statistics_for(engine, viewer: Viewer, now: dt.datetime) -> dict[str, Any]:
+def deal_key(row) -> tuple[str, str]:
+    """What makes two games the same deal: the game id and its deal number, or the deck
+    order it was dealt from (a Daily's, a challenge's)."""
+    return row.game, (f"#{row.deal}" if row.deal is not None else f"@{row.layout}")
+
+
+def attempt_of(row, now: dt.datetime, current: str | None = None) -> dict[str, Any]:
+    """One game of a deal's record, as the server's figures give it."""
+    status = effective_status(row, row.status, now)
+    return {
+        "id": row.id,
+        "at": moment(row),
+        "status": status,
+        "seconds": seconds_of(row, status),
+        "moves": row.move_count or 0,
+        "undos": row.undo_used or 0,
+        "hints": row.hints_used or 0,
+        "undo_rule": row.undo_mode,
+        "current": row.id == current,
+    }
+
+
+def deal_records(rows: Iterable[Any], now: dt.datetime, current: str | None = None,
+                 least: int = 2) -> list[dict[str, Any]]:
+    """Your record of each deal played at least ``least`` times: its games side by side,
+    oldest first (date, result, time, moves, undos, hints); the deals most played first.
+    The game ``current`` (the one a page shows) is listed even before its first move.
+    A deal dealt from a deck order (a Daily, a challenge) has no number to show; a
+    Daily's day is named instead."""
+    by_deal: dict[tuple[str, str], list] = {}
+    for row in rows:
+        if ((row.move_count or 0) > 0 or row.id == current) and family_of(row.game) is not None:
+            by_deal.setdefault(deal_key(row), []).append(row)
+    records = []
+    for (game, _), games in by_deal.items():
+        played = sum(1 for row in games if (row.move_count or 0) > 0)
+        if played < least:
+            continue
+        games.sort(key=lambda row: (as_utc(row.created_at), row.id))
+        first = games[0]
+        daily = next((row.daily_day for row in games if row.daily_day is not None), None)
+        records.append({
+            "game": game,
+            "title": game_class(game).title,
+            "deal": int(first.deal) if first.deal is not None and daily is None else None,
+            "daily": daily.isoformat() if daily is not None else None,
+            "played": played,
+            "attempts": [attempt_of(row, now, current) for row in games],
+        })
+    records.sort(key=lambda record: (-record["played"], record["game"], record["attempts"][-1]["at"]))
+    return records
+
+
+def record_for(engine, viewer: Viewer, game_id: str, now: dt.datetime) -> dict[str, Any]:
+    """Your record of the deal of your game ``game_id``: every game of yours of that
+    deal (played, or this one), side by side. Someone else's game is no such game."""
+    with Session(engine) as session:
+        row = session.scalars(select(GameRow).options(load_only(*COLUMNS, GameRow.user_id, GameRow.guest))
+                              .where(GameRow.id == game_id)).first() if valid_id(game_id) else None
+        if row is None or not viewer.owns(row.user_id, row.guest):
+            raise game_not_found(game_id)
+        owner = GameRow.user_id == viewer.user_id if viewer.signed_in else GameRow.guest == viewer.session
+        same = GameRow.deal == row.deal if row.deal is not None else GameRow.layout == row.layout
+        rows = session.scalars(select(GameRow).options(load_only(*COLUMNS)).where(
+            owner, GameRow.game == row.game, same, (GameRow.move_count > 0) | (GameRow.id == row.id))).all()
+        found = deal_records(list(rows), now, current=row.id, least=1)
+    record = next((entry for entry in found if any(attempt["current"] for attempt in entry["attempts"])), None)
+    if record is None:  # this game not played yet, and no other game of the deal
+        record = {"game": row.game, "title": game_class(row.game).title, "deal": None, "daily": None, "played": 0,
+                  "attempts": []}
+    return record
+
+
+def statistics_for(engine: Engine, viewer: Viewer, now: dt.datetime) -> dict[str, Any]:
     """The statistics of the signed-in player, or of this browser's guest session."""
     if viewer.signed_in:
         owner = GameRow.user_id == viewer.user_id
     elif viewer.session is not None:
         owner = GameRow.guest == viewer.session
     else:
-        return {"player": None, "signed_in": False, "games": [], "history": []}
+        return {"player": None, "signed_in": False, "games": [], "history": [], "records": []}
     with Session(engine) as session:
         rows = session.scalars(select(GameRow).options(load_only(*COLUMNS)).where(owner, GameRow.move_count > 0)).all()
         result = player_statistics(rows, now)
-    return {"player": viewer.name, "signed_in": viewer.signed_in, **result}
+        records = deal_records(rows, now)
+    return {"player": viewer.name, "signed_in": viewer.signed_in, **result, "records": records}
 

@@ -13,11 +13,13 @@
 * :mod:`~.account` — download or delete one's account (``/api/account``);
 * :mod:`~.daily` — the Daily and its leaderboards (``/api/daily``);
 * :mod:`~.stats` — a player's statistics (``/api/stats``);
+* :mod:`~.challenges` — challenges and their leaderboards (``/api/challenges``);
 * :mod:`~.player_pages` — the account, Daily and statistics pages.
 """
 
-from winnable.web.routes import (account, auth, catalog, daily, docs, games, health, pages, player_pages, security,
-                                 solver, stats, summaries)
+from winnable.web.routes import (account, auth, catalog, challenges, daily, docs, games, health, pages, player_pages,
+                                 security, solver, stats, summaries)
 
 ROUTERS = [catalog.router, summaries.router, games.router, solver.router, security.router, health.router, docs.router,
-           pages.router, auth.router, account.router, daily.router, stats.router, player_pages.router]
+           pages.router, auth.router, account.router, daily.router, stats.router, player_pages.router,
+           challenges.router]

@@ -77,7 +77,7 @@ async def new_game(body: schemas.NewGame, request: Request, who: Creator) -> Sta
     response = StateJSON(state, status_code=201)
     if guest is not None:
         set_session(response, request, guest.token, app.settings.guest_days)
-    if body.winnable:
+    if body.winnable and found is not None:  # else refused above
         response.headers["X-Winnable-Source"] = "pool" if found.from_pool else "reused"
     return response
 

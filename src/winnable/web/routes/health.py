@@ -19,7 +19,7 @@ router = APIRouter(tags=["server"])
 
 
 @router.get("/api/health", response_model=schemas.Health, responses={503: {"model": schemas.Health}})
-async def health(request: Request):
+async def health(request: Request) -> dict[str, str] | JSONResponse:
     """``up`` when the server and its database answer, else 503 ``down``."""
     engine = request.app.state.services.engine
 

@@ -40,7 +40,7 @@ import logging
 import re
 from html import escape
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 from urllib.parse import parse_qsl, quote as url_quote, urlencode, urlsplit
 
 from fastapi import APIRouter, Request
@@ -49,6 +49,7 @@ from fastapi.staticfiles import StaticFiles
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 from markupsafe import Markup
 from starlette.exceptions import HTTPException
+from starlette.types import Scope
 
 from winnable.errors import UnknownGameError
 from winnable.games import families, family_of, game_class
@@ -142,7 +143,7 @@ class Pages:
             env = Environment(loader=FileSystemLoader(self.templates), autoescape=select_autoescape(["html"]),
                               extensions=["jinja2.ext.i18n"], trim_blocks=True, lstrip_blocks=False)
             env.policies["ext.i18n.trimmed"] = True
-            env.install_gettext_translations(i18n.translations(locale), newstyle=True)
+            env.install_gettext_translations(i18n.translations(locale), newstyle=True)  # type: ignore[attr-defined]  # the i18n extension's
             env.globals.update(static=self.static, lang=locale,
                                format_number=lambda value: i18n.format_number(value, locale),
                                format_date=lambda value, format="medium": i18n.format_date(value, locale, format))
@@ -187,7 +188,7 @@ class Static(StaticFiles):
     folder, at ``/static/v<version>/<file>`` (cached for a year). While a file or the
     folder is missing, a 404 that says so."""
 
-    def __init__(self, *, pages: "Pages | None" = None, **kwargs) -> None:
+    def __init__(self, *, pages: "Pages | None" = None, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.pages = pages
 
@@ -195,7 +196,7 @@ class Static(StaticFiles):
         if self.directory is not None and Path(self.directory).is_dir():
             await super().check_config()
 
-    async def get_response(self, path: str, scope):
+    async def get_response(self, path: str, scope: Scope) -> Response:
         match = VERSIONED.match(path) if self.pages is not None else None
         if match:
             path = path[match.end():]
@@ -222,7 +223,7 @@ router = APIRouter(include_in_schema=False)
 
 
 def pages_of(request: Request) -> Pages:
-    return request.app.state.pages
+    return cast(Pages, request.app.state.pages)  # what create_app put there
 
 
 def unknown_game(request: Request, game: str) -> HTMLResponse:
@@ -263,7 +264,8 @@ def lobby_families_json(locale: str) -> str:
 async def play_page(request: Request, game: str) -> Response:
     if known_title(game) is None:
         return unknown_game(request, game)
-    return game_page(request, game, "play.html", ("js/play.js", "js/account-menu.js", "js/play-players.js"))
+    return game_page(request, game, "play.html", ("js/play.js", "js/account-menu.js", "js/play-players.js",
+                                                           "js/play-share.js"))
 
 
 @router.api_route("/rules/{game}", methods=["GET", "HEAD"])

@@ -24,3 +24,11 @@ async def daily_page(request: Request) -> Response:
 @router.api_route("/stats", methods=["GET", "HEAD"])
 async def stats_page(request: Request) -> Response:
     return pages_of(request).render(request, "stats.html", scripts=("js/account-menu.js", "js/stats.js"))
+
+
+@router.api_route("/challenge/{challenge_id}", methods=["GET", "HEAD"])
+async def challenge_page(request: Request, challenge_id: str) -> Response:
+    """A challenge's page: its game, its leaderboard, play it, share it (the page asks
+    the API, so an unknown link says so there)."""
+    return pages_of(request).render(request, "challenge.html", scripts=("js/account-menu.js", "js/challenge.js"),
+                                    challenge_id=challenge_id)

@@ -13,24 +13,28 @@ server's cap: above it 422 ``budget_too_large``) and counts against the client's
 from __future__ import annotations
 
 import contextlib
-from typing import Any, ContextManager
+from typing import TYPE_CHECKING, Any, Callable, ContextManager
 
 from fastapi import APIRouter, Query, Request
 
 from winnable.web.models import schemas
-from winnable.web.deps import ClientDep, ServicesDep, ViewerDep, database
+from winnable.web.deps import ClientDep, ServicesDep, ViewerDep, database, services_of
 from winnable.web.errors import Unprocessable
 from winnable.web.pages.i18n import N_, locale_of, translate
 from winnable.web.play.queue import ANALYSIS, HINT
 from winnable.web.settings import Settings
 from winnable.web.play.solving import Solver, analysis, hint
 
+if TYPE_CHECKING:
+    from winnable.game import Position
+    from winnable.web.play.store import Snapshot
+
 router = APIRouter(prefix="/api/games", tags=["solver"])
 
 
-def solver_quota(request: Request, client: str):
+def solver_quota(request: Request, client: str) -> Callable[[], None]:
     """What a search calls first: the client's ``solver`` rate limit (429 past it)."""
-    limits = request.app.state.services.limits
+    limits = services_of(request).limits
     return lambda: limits.check("solver", client)
 
 
@@ -70,7 +74,7 @@ async def get_hint(game_id: str, app: ServicesDep, client: ClientDep, viewer: Vi
     games, settings = app.games, app.settings
     seconds = budget(seconds, settings.hint_seconds, settings.hint_max_seconds, N_("a hint"))
 
-    def load():
+    def load() -> tuple[Snapshot, Position | None, dict[str, Any] | None]:
         game = games.store.snapshot(game_id, viewer, "hint")
         parent = games.positions.after(game.game, game.deal, game.moves[:-1]) if game.moves else None
         return game, parent, games.store.kept_line(game_id)
@@ -78,7 +82,7 @@ async def get_hint(game_id: str, app: ServicesDep, client: ClientDep, viewer: Vi
     with admitted(app.solver, client, HINT, viewer.signed_in):
         game, parent, line = await database(settings, load)
 
-        def prefix(k: int):
+        def prefix(k: int) -> Position:
             return games.positions.after(game.game, game.deal, game.moves[:k])
 
         answer = await hint(app.solver, game, seconds, parent, client, line, prefix, solver_quota(request, client))
@@ -97,7 +101,7 @@ async def get_analysis(game_id: str, app: ServicesDep, client: ClientDep, viewer
     with admitted(app.solver, client, ANALYSIS, viewer.signed_in):
         game = await database(settings, games.store.snapshot, game_id, viewer, "analysis")
 
-        def prefix(k: int):
+        def prefix(k: int) -> Position:
             return games.positions.after(game.game, game.deal, game.moves[:k])
 
         line = await database(settings, games.store.kept_line, game_id)

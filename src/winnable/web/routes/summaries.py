@@ -63,9 +63,10 @@ def summaries(engine: sa.Engine, ids: list[str], user_id: int | None = None) -> 
         return []
     table = GameRow.__table__
     query = sa.select(table.c.id, table.c.game, table.c.deal, table.c.moves, table.c.status, table.c.created_at, table.c.updated_at, table.c.finished_at, table.c.daily_day).where(table.c.id.in_(wanted))
-    # A guest's game to whoever has its id; an account's to the account; a Daily attempt
-    # whose account was deleted to nobody.
-    query = query.where(sa.or_(sa.and_(table.c.user_id.is_(None), table.c.daily_day.is_(None)), table.c.user_id == user_id))
+    # A guest's game to whoever has its id; an account's to the account; a Daily or
+    # ranked challenge attempt whose account was deleted to nobody.
+    query = query.where(sa.or_(sa.and_(table.c.user_id.is_(None), table.c.daily_day.is_(None), table.c.challenge.is_(None)),
+                               table.c.user_id == user_id))
     with engine.connect() as connection:
         rows = connection.execute(query).all()
     out = []

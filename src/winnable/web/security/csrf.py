@@ -31,14 +31,14 @@ import base64
 import hashlib
 import hmac
 import time
-from typing import Any, Callable
+from typing import Any, Callable, MutableMapping
 
 from winnable.web.pages.i18n import N_
 
 TOKEN_HEADER = "X-CSRF-Token"
 TOKEN_SECONDS = 12 * 3600
 
-Scope = dict[str, Any]
+Scope = MutableMapping[str, Any]  # an ASGI scope, as Starlette types it
 
 
 def no_binding(scope: Scope) -> str:

@@ -37,8 +37,8 @@ from winnable.web.security.ratelimit import RateLimits, client_key
 from winnable.web.settings import Settings
 
 Scope = dict[str, Any]
-Receive = Callable[[], Awaitable[dict]]
-Send = Callable[[dict], Awaitable[None]]
+Receive = Callable[[], Awaitable[dict[str, Any]]]
+Send = Callable[[dict[str, Any]], Awaitable[None]]
 
 UNSAFE = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 
@@ -122,7 +122,7 @@ def allowed_methods(table: list[tuple[re.Pattern[str], frozenset[str]]], path: s
 class Guard:
     """The ASGI middleware described above."""
 
-    def __init__(self, app: Callable, settings: Settings, limits: RateLimits, csrf: CsrfPolicy) -> None:
+    def __init__(self, app: Callable[[Scope, Receive, Send], Awaitable[None]], settings: Settings, limits: RateLimits, csrf: CsrfPolicy) -> None:
         self.app = app
         self.settings = settings
         self.limits = limits
@@ -143,7 +143,7 @@ class Guard:
         path = scope["path"]
         api = path.startswith("/api/")
 
-        async def send_with_headers(message: dict) -> None:
+        async def send_with_headers(message: dict[str, Any]) -> None:
             nonlocal status
             if message["type"] == "http.response.start":
                 status = message["status"]
@@ -221,7 +221,7 @@ class Guard:
         limit = self.max_body
         seen = 0
 
-        async def receive_limited() -> dict:
+        async def receive_limited() -> dict[str, Any]:
             nonlocal seen
             message = await receive()
             if message["type"] == "http.request":

@@ -39,7 +39,7 @@ from winnable.web.errors import TooManyRequests
 from winnable.web.pages.i18n import N_, NP_, Message
 from winnable.web.settings import Settings
 
-WHAT = {
+WHAT: dict[str, str] = {  # messages (N_), or a later limit's own name
     "default": N_("requests"),
     "play": N_("moves, undos and restarts"),
     "create": N_("new games"),

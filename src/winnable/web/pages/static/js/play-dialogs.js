@@ -143,7 +143,7 @@ export function showLost() {
     kind: "lost",
     art: "stuck",
     body: [
-      el("p", {}, tn("No card can move: {n} card left on the table.", "No card can move: {n} cards left on the table.", left, { n: left })),
+      el("p", {}, app.family.lostText ? app.family.lostText(left) : tn("No card can move: {n} card left on the table.", "No card can move: {n} cards left on the table.", left, { n: left })),
       scoreLine(state) ? el("p", {}, `${scoreLine(state)} \u00b7 ${clock(state.elapsed_seconds || 0)} \u00b7 ${movesText(state.move_count)}`) : null,
       askSolver ? el("p", { class: "muted" }, t("The solver can show you the move that lost the game.")) : null,
       ...(state.daily ? dailyLines(state) : []),

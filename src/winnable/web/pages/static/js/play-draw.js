@@ -4,7 +4,7 @@ import { $ } from "./dom.js";
 import { t } from "./i18n.js";
 import { showSelection } from "./play-pick.js";
 import { highlightReview } from "./play-review.js";
-import { app, coarse, currentLegal, currentPosition, placesOf, reducedMotion, table, TOUCH_MIN } from "./play-state.js";
+import { app, coarse, currentLegal, currentPosition, entriesFor, placesOf, reducedMotion, table, TOUCH_MIN } from "./play-state.js";
 
 function tableSize() {
   if (app.review && app.playSize && app.playSize.viewport === `${innerWidth}x${innerHeight}`) return app.playSize;
@@ -138,7 +138,6 @@ export function draw({ animate = true } = {}) {
 function markPlayable() {
   const legal = currentLegal();
   const position = currentPosition();
-  const placeCards = placesOf(position);
   for (const node of table.querySelectorAll("[data-place]")) {
     const place = node.dataset.place;
     let playable = false;
@@ -150,11 +149,7 @@ function markPlayable() {
       if (blocked) node.setAttribute("aria-label", t("Stock: fill every empty column before dealing"));
       node.title = playable ? t("Deal a row (one card on every column)") : position.stock > 0 ? t("Fill every empty column before dealing") : t("The stock is empty");
     } else if (node.dataset.card) {
-      const cards = placeCards.get(place);
-      if (cards) {
-        const count = cards.length - Number(node.dataset.index);
-        playable = legal.some((e) => e.from === place && e.count === count);
-      }
+      playable = entriesFor(place, Number(node.dataset.index), legal, position).length > 0;
     }
     node.classList.toggle("playable", playable);
     if (node.tagName !== "BUTTON") {

@@ -40,7 +40,7 @@ export function updateChrome() {
   const scoreText = scoreLine(state);
   score.hidden = !scoreText;
   score.textContent = scoreText || "";
-  score.title = t("Cards on the foundations");
+  score.title = state.family === "fourteen" ? t("Cards taken out") : t("Cards on the foundations");
   const base = $("base");
   const rank = position.base_rank;
   base.hidden = !rank || rank === "A";
@@ -50,6 +50,10 @@ export function updateChrome() {
 }
 
 export function scoreLine(state) {
+  if (state.family === "fourteen") {
+    const out = state.score?.partial ?? 52 - state.position.cards_left;
+    return state.status === "won" ? "" : t("Out {n}/{total}", { n: out, total: state.score?.out_of ?? 52 });
+  }
   if (state.family !== "freecell") return "";
   const s = state.score || {};
   const onFoundations = s.partial ?? state.position.score;
@@ -239,6 +243,11 @@ export function refuse(place, index, node) {
   const cards = placesOf(position).get(place) || [];
   const code = cards[index];
   if (!code) return;
+  const reason = app.family.refusal && app.family.refusal(position, place, index);
+  if (reason) {
+    say(parts(...reason));
+    return;
+  }
   if (state.family === "blackhole") {
     if (index < cards.length - 1) say(t("Only the top card of a pile can move."));
     else {
@@ -250,6 +259,29 @@ export function refuse(place, index, node) {
   } else {
     say(parts(t("{card} has nowhere to go right now."), { card: cardSpan(code) }));
   }
+}
+
+/** A card picked (at `picked`), then a card it cannot go out with: say why (a game that
+ * takes out pairs), shaking both. */
+export function refusePair(picked, place, index, node) {
+  const state = app.state;
+  if (state.status !== "playing") return;
+  const reason = app.family.pairRefusal(state.position, picked, place, index);
+  if (!reason) return;
+  const cards = placesOf(state.position).get(picked) || [];
+  for (const shaken of [node, elementAt(picked, cards.length - 1)]) {
+    if (!shaken) continue;
+    shaken.classList.remove("shake");
+    void shaken.offsetWidth;
+    shaken.classList.add("shake");
+  }
+  say(parts(...reason), { kind: "error" });
+  announce(plainParts(parts(...reason)));
+}
+
+/** Message parts as plain text, for screen readers. */
+function plainParts(list) {
+  return list.map((part) => (part instanceof Node ? (part.dataset && part.dataset.name) || part.textContent : part)).join("");
 }
 
 export function undo() {
@@ -324,10 +356,10 @@ export async function hint() {
     document.body.dataset.hint = entry ? entry.move : "";
     highlight(app.hint, "hint");
     const away = answer.line_length ? [el("br"), el("small", {}, tn("A win is {n} move away.", "A win is {n} moves away.", answer.line_length, { n: answer.line_length }))] : [];
-    // The device's word: a finger taps, a mouse clicks.
+    // The device's word: a finger taps, a mouse clicks (a family may say it its own way).
     const touch = window.matchMedia("(pointer: coarse)").matches;
-    const play = touch ? t("Tap the marked card to play it.") : t("Click the marked card to play it.");
-    const tap = entry && entry.from !== "stock" ? [el("br"), el("small", {}, play)] : [];
+    const tapText = app.family.hintTap ? app.family.hintTap() : touch ? t("Tap the marked card to play it.") : t("Click the marked card to play it.");
+    const tap = entry && entry.from !== "stock" ? [el("br"), el("small", {}, tapText)] : [];
     say([el("b", {}, t("Hint:")), " ", ...(entry ? sentenceOf(entry) : [answer.move]), ...away, ...tap, ...hidden], { sticky: true, kind: "hint" });
     const label = t("Hint:");
     if (entry) announce(`${label} ${plainSentence(entry, app.state.position)}`);

@@ -3,7 +3,7 @@
 import { cardName } from "./cards.js";
 import { t, tn } from "./i18n.js";
 import { elementAt, focusCard } from "./play-draw.js";
-import { play, refuse } from "./play-game.js";
+import { play, refuse, refusePair } from "./play-game.js";
 import { announce, app, coarse, currentLegal, currentPosition, entriesFor, placesOf, settings, table } from "./play-state.js";
 
 /** The destinations of `entries`, one element each (free cells: every empty one), best
@@ -32,7 +32,8 @@ function select(selection) {
   const first = selection.entries[0];
   const count = selection.targets.length;
   const name = first.card ? cardName(first.card) : "";
-  announce(tn("{card} picked up: {n} place to go. Choose it, or press Escape.", "{card} picked up: {n} places to go. Choose one, or press Escape.", count, { card: name, n: count }));
+  if (app.family.pickedText) announce(app.family.pickedText(first.card, count));
+  else announce(tn("{card} picked up: {n} place to go. Choose it, or press Escape.", "{card} picked up: {n} places to go. Choose one, or press Escape.", count, { card: name, n: count }));
   if (app.keyboard && selection.targets.length) {
     selection.focus = 0;
     focusCard(selection.targets[0].node);
@@ -42,7 +43,7 @@ function select(selection) {
 /** A place that becomes a button ("Put it here") holds no button of its own meanwhile:
  * its playable cards are shown as pictures until the choice is made (no nested controls). */
 function quiet(place) {
-  if (!place.dataset.drop) return;
+  if (!place.dataset.drop || place.dataset.card) return;
   for (const card of place.querySelectorAll("[data-card][role='button']")) {
     card.dataset.quiet = card.getAttribute("tabindex") ?? "";
     card.setAttribute("role", "img");
@@ -58,15 +59,28 @@ function wake(place) {
   }
 }
 
+/** A destination no longer offered: a place loses the button's role and name it was
+ * given (its cards get theirs back), a card that is a destination too (a partner in
+ * Fourteen Out) gets its own back. */
+function unmarkTarget(node) {
+  if (!node.dataset.drop) return;
+  if (node.dataset.card) {
+    const playable = node.classList.contains("playable");
+    node.setAttribute("role", playable ? "button" : "img");
+    node.setAttribute("aria-label", cardName(node.dataset.card));
+    if (!playable) node.removeAttribute("tabindex");
+    return;
+  }
+  node.removeAttribute("role");
+  node.removeAttribute("aria-label");
+  node.removeAttribute("tabindex");
+  wake(node);
+}
+
 export function showSelection(selection) {
   for (const node of table.querySelectorAll(".selected, .target")) {
     node.classList.remove("selected", "target");
-    if (node.dataset.drop) {
-      node.removeAttribute("role");
-      node.removeAttribute("aria-label");
-      node.removeAttribute("tabindex");
-      wake(node);
-    }
+    unmarkTarget(node);
   }
   const cards = placesOf(currentPosition()).get(selection.place) || [];
   const first = cards.length - selection.count;
@@ -77,7 +91,8 @@ export function showSelection(selection) {
     node.classList.add("target");
     quiet(node);
     node.setAttribute("role", "button");
-    node.setAttribute("aria-label", t("Put it here: {place}", { place: app.family.targetName(node) }));
+    const picked = (placesOf(currentPosition()).get(selection.place) || [])[selection.index];
+    node.setAttribute("aria-label", app.family.targetLabel ? app.family.targetLabel(node, picked) : t("Put it here: {place}", { place: app.family.targetName(node) }));
     node.tabIndex = -1;
   }
   document.body.dataset.selected = selection.place;
@@ -89,12 +104,7 @@ export function clearSelection(refocus = true) {
   delete document.body.dataset.selected;
   for (const node of table.querySelectorAll(".selected, .target")) {
     node.classList.remove("selected", "target", "kfocus");
-    if (node.dataset.drop) {
-      node.removeAttribute("role");
-      node.removeAttribute("aria-label");
-      node.removeAttribute("tabindex");
-      wake(node);
-    }
+    unmarkTarget(node);
   }
   if (had && refocus && app.keyboard) {
     const lead = elementAt(had.place, had.index);
@@ -151,8 +161,16 @@ export function activate(node, { keyboard = false } = {}) {
       return;
     }
   }
+  // A card picked, then a card that does not pair with it (games that take out pairs):
+  // the rules' reason, and the first card is put back.
+  if (app.selection && app.family.pairRefusal) {
+    const picked = app.selection;
+    clearSelection(false);
+    refusePair(picked.place, place, Number(node.dataset.index), node);
+    return;
+  }
   const pick = pickFrom(node, { keyboard });
-  const hinted = app.hint && app.hint.from === place && pick.entries.some((e) => e.move === app.hint.move);
+  const hinted = app.hint && pick.entries.some((e) => e.move === app.hint.move && e.from === place);
   if (hinted) {
     clearSelection(false);
     play(app.hint, node);

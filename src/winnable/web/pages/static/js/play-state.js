@@ -2,13 +2,17 @@
 // the browser's remembered settings, and the messages shown to the player.
 
 import * as blackhole from "./blackhole.js";
+import * as fourteen from "./fourteen.js";
 import * as freecell from "./freecell.js";
 import * as spider from "./spider.js";
 import { ApiError } from "./api.js";
 import { $ } from "./dom.js";
 import { parts, t } from "./i18n.js";
 
-export const FAMILIES = { blackhole, freecell, spider };
+export const FAMILIES = { blackhole, freecell, spider, fourteen };
+/** Families where a card with one place to go leaves nothing to choose (Black Hole: the
+ * hole; Fourteen Out: its one partner): one-tap moves start switched on. */
+const ONE_TAP_FAMILIES = new Set(["blackhole", "fourteen"]);
 export const UNDO_LABELS = { unlimited: () => t("Unlimited undo"), one: () => t("One undo"), none: () => t("No undo") };
 export const coarse = window.matchMedia("(pointer: coarse)");
 export const reducedMotion = window.matchMedia("(prefers-reduced-motion: reduce)");
@@ -82,7 +86,7 @@ export function plainSentence(entry, position) {
 
 export function settings() {
   return {
-    oneTap: store.get(keyOneTap(app.info?.family || "blackhole"), app.info?.family === "blackhole" ? "1" : "0") === "1",
+    oneTap: store.get(keyOneTap(app.info?.family || "blackhole"), ONE_TAP_FAMILIES.has(app.info?.family || "blackhole") ? "1" : "0") === "1",
     safe: store.get(KEY_SAFE, "1") === "1" && hasSafeMoves(),
   };
 }
@@ -140,8 +144,10 @@ export function currentLegal() {
   return app.state.status === "playing" ? app.state.legal : [];
 }
 
-/** The click_choices entries that move the card at place/index with the cards on it. */
+/** The click_choices entries that move the card at place/index with the cards on it (a
+ * family that pairs cards offers each move from both its cards: its own `entriesFor`). */
 export function entriesFor(place, index, legal = currentLegal(), position = currentPosition()) {
+  if (app.family && app.family.entriesFor) return app.family.entriesFor(place, index, legal, position);
   if (place === "stock") return legal.filter((e) => e.from === "stock");
   const cards = placesOf(position).get(place);
   if (!cards) return [];

@@ -1,10 +1,13 @@
 // The statistics page: per game, played, won, win rate, streaks and records (Penguin's
-// partial and speed scores, Black Hole's best time per undo rule), assisted wins apart;
+// partial and speed scores, Black Hole's and Fourteen Out's best time per undo rule,
+// Fourteen Out's cards taken out), assisted wins apart;
 // and a plot of results over time, drawn here as SVG (no library, no build step).
 
 import { clock, el } from "./dom.js";
 import { players, resultText } from "./players-api.js";
-import { formatDate, formatNumber, t, tn } from "./i18n.js";
+import { recordTable } from "./record.js";
+import { call, ApiError } from "./api.js";
+import { formatDate, formatNumber, localHref, t, tn } from "./i18n.js";
 
 const $ = (id) => document.getElementById(id);
 const UNDO_NAMES = () => ({ unlimited: t("unlimited undo"), one: t("one undo"), none: t("no undo") });
@@ -35,6 +38,12 @@ function card(stats) {
       figure(t("Average score"), t("{n} of 52", { n: formatNumber(stats.partial_average) }), "partial_average"),
       figure(t("Best score"), t("{n} of 52", { n: stats.partial_best }), "partial_best"),
       figure(t("Best speed score"), stats.speed_best, "speed_best"),
+    );
+  }
+  if (stats.removed_average !== null && stats.removed_average !== undefined) {
+    figures.push(
+      figure(t("Cards taken out, on average"), t("{n} of 52", { n: formatNumber(stats.removed_average) }), "removed_average"),
+      figure(t("Most cards taken out"), t("{n} of 52", { n: stats.removed_best }), "removed_best"),
     );
   }
   return el("section", { class: "stats-card", "data-game": stats.game }, el("h2", {}, stats.title), el("dl", { class: "figures" }, ...figures));
@@ -88,6 +97,62 @@ function showPlot(data, game) {
     el("p", { class: "muted small" }, t("Each dot is a game: how many of its cards went home (a win: all). The line is the share of wins among the last ten games.")));
 }
 
+/** The challenges the player made, newest first, each with its page and how many played it. */
+async function showChallenges(signedIn) {
+  const box = $("challenges-made");
+  if (!box || !signedIn) return;
+  let made;
+  try {
+    made = (await call("GET", "/api/challenges/mine")).challenges;
+  } catch (error) {
+    if (error instanceof ApiError) return;
+    throw error;
+  }
+  box.hidden = !made.length;
+  if (!made.length) return;
+  box.replaceChildren(
+    el("h2", {}, t("Your challenges")),
+    el(
+      "ul",
+      { class: "challenge-list" },
+      ...made.map((challenge) =>
+        el(
+          "li",
+          {},
+          el("a", { href: localHref(challenge.links.page) }, t("{game}, made {date}", { game: challenge.title, date: formatDate(challenge.created_at) })),
+          " ",
+          el("span", { class: "muted" }, tn("{n} player", "{n} players", challenge.players, { n: challenge.players })),
+        ),
+      ),
+    ),
+  );
+}
+
+/** Every deal played more than once: its games side by side. */
+function showRecords(records) {
+  const box = $("records");
+  if (!box) return;
+  box.hidden = !records.length;
+  if (!records.length) return;
+  const name = (record) =>
+    record.deal !== null
+      ? t("{game}, deal #{n}", { game: record.title, n: record.deal })
+      : record.daily
+        ? t("{game}, Daily {date}", { game: record.title, date: formatDate(record.daily) })
+        : t("{game}, a challenge's deal", { game: record.title });
+  box.replaceChildren(
+    el("h2", {}, t("Deals you played more than once")),
+    ...records.map((record) =>
+      el(
+        "section",
+        { class: "deal-record", "data-game": record.game, "data-deal": record.deal === null ? "" : String(record.deal) },
+        el("h3", {}, name(record), " ", el("span", { class: "muted" }, tn("{n} game", "{n} games", record.played, { n: record.played }))),
+        recordTable(record.attempts),
+      ),
+    ),
+  );
+}
+
 async function main() {
   const data = await players.stats();
   const who = $("stats-who");
@@ -95,10 +160,13 @@ async function main() {
   const root = $("stats");
   if (!data.games.length) {
     root.replaceChildren(el("p", { class: "lead" }, t("No game played yet. Play a game and come back!")));
+    await showChallenges(data.signed_in);
     document.body.dataset.ready = "1";
     return;
   }
   root.replaceChildren(...data.games.map(card));
+  showRecords(data.records || []);
+  await showChallenges(data.signed_in);
   const select = $("plot-game");
   select.replaceChildren(...data.games.map((g) => el("option", { value: g.game }, g.title)));
   const busiest = [...data.games].sort((a, b) => b.played - a.played)[0];

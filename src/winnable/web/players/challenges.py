@@ -1,0 +1,300 @@
+"""Challenges: a deal sent to friends, with its settings, and its own leaderboard.
+
+* **Made from a game.** A signed-in player makes a challenge from one of their own games,
+  started or finished (:meth:`ChallengeService.create`): the same cards (the deal's deck
+  order), the same undo rule and thinking time, the same game (the variant is the game
+  id). Asking again from the same game gives the same challenge. A Daily attempt
+  becomes a challenge only once its day is over (409 ``challenge_daily``): a challenge
+  never shows a Daily's cards while the day lasts. A game that is not the player's is
+  "no such game" (404), so no challenge reads someone else's game.
+* **A random link.** Its id is a random token (:data:`TOKEN_BYTES` bytes from the
+  operating system, not a counter), the page ``/challenge/{id}``.
+* **What a challenge shows**: the game, the settings, who made it, the ranked attempts;
+  never the cards, the moves of an attempt or an attempt's game id (but the viewer's
+  own). The deal number, when the challenge came from a numbered deal, is shown to its
+  creator only: the attempts are dealt from the deck order, so the number cannot be
+  opened as an ordinary game to get hints.
+* **One ranked attempt.** A signed-in player's first attempt is ranked (:meth:`attempt`):
+  its clock runs from the deal, hints and analyses are refused while it is played (403
+  ``challenge_no_help``), restarts always (409 ``challenge_no_restart``). Asking again
+  resumes it while it is played; once it is over, a ranked attempt is refused (409
+  ``challenge_played``) and the player may play the deal again unranked. The attempt
+  is kept per account and per digest of the lower-cased name (as the Daily's), so a name
+  whose account was deleted and made again gets no second ranked attempt. A guest plays
+  unranked (and is asked to sign in to be ranked); the creator too, having seen the cards;
+  and so does an account that has a game of these cards already (a guest's game moves to
+  the account that signs in: seen first as a guest, the cards rank no more). While the
+  ranked attempt is played, no unranked copy is dealt beside it (409
+  ``challenge_in_play``): it would be the attempt's hints.
+* **Results** come from the stored moves and the server's clock, ranked as the Daily's
+  (:func:`winnable.web.players.ranking.ranked_entries`): wins by time then moves
+  (Penguin: by speed score), then the rest by cards left (partial score), then moves.
+  No endpoint takes a result from a client.
+* **Limits**: making one counts against the ``create`` rate limit of the client's
+  address, and an account makes at most :data:`PER_DAY` challenges in 24 hours
+  (429 ``challenge_limit``).
+
+>>> from winnable.storage.engine import make_engine
+>>> from winnable.storage.migrate import migrate
+>>> from winnable.web.players.accounts import Viewer
+>>> from winnable.web.play.games import GameService
+>>> engine = make_engine("sqlite://"); migrate(engine)
+>>> games = GameService(engine)
+>>> challenges = ChallengeService(games)
+>>> with engine.begin() as connection:
+...     _ = connection.execute(User.__table__.insert().values(id=1, name="Ada", name_key="ada", password_hash="x"))
+...     _ = connection.execute(User.__table__.insert().values(id=2, name="Bob", name_key="bob", password_hash="x"))
+>>> ada, bob = Viewer("s1", 1, "Ada"), Viewer("s2", 2, "Bob")
+>>> mine = games.create("black-hole", 7, undo="one", owner=ada)
+>>> made = challenges.create(ada, mine["id"])
+>>> made["creator"], made["undo"], made["deal"], len(made["id"]) >= 16
+('Ada', 'one', 7, True)
+>>> state = challenges.attempt(bob, made["id"])
+>>> same_cards = state["position"]["piles"] == mine["position"]["piles"]
+>>> state["challenge"] == made["id"], state["deal"], state["undo"], same_cards
+(True, None, 'one', True)
+>>> challenges.view(made["id"], bob)["entries"][0]["player"], challenges.view(made["id"], bob)["deal"]
+('Bob', None)
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import secrets
+from typing import Any, Callable
+
+from sqlalchemy import func, select
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
+
+from winnable.decks import Deck
+from winnable.storage.engine import write_lock, writer
+from winnable.storage.statements import transaction
+from winnable.storage.tables import Challenge, ChallengeAttempt, GameRow, User
+from winnable.web.errors import Conflict, NotFound, TooManyRequests, Unauthorized, quote
+from winnable.web.pages.i18n import N_
+from winnable.web.play.games import GameService
+from winnable.web.play.lookup import deck_of, game_not_found, lookup_game, source_of, valid_id
+from winnable.web.play.store import iso, today
+from winnable.web.players.accounts import Viewer
+from winnable.web.players.daily import name_digest
+from winnable.web.players.ranking import RESULT_COLUMNS, ranked_entries
+
+TOKEN_BYTES = 12
+"""A challenge's id: 12 random bytes (96 bits), 16 URL-safe characters."""
+PER_DAY = 50
+"""Challenges an account may make in 24 hours."""
+SHOWN = 200
+"""Entries of a challenge's leaderboard shown at most (the ranks count every attempt)."""
+
+_ATTEMPTS = ChallengeAttempt.__table__
+
+
+def challenge_not_found(token: str) -> NotFound:
+    return NotFound(N_("no challenge at this link {id} (check the address)", id=quote(token, 40)),
+                    code="challenge_not_found")
+
+
+class ChallengeService:
+    """The challenges, stored beside the games they deal."""
+
+    def __init__(self, games: GameService) -> None:
+        self.games = games
+        self.engine = games.engine
+        self.write_engine = writer(self.engine)
+
+    def now(self) -> dt.datetime:
+        return self.games.clock()
+
+    # -- making one ----------------------------------------------------------------------
+    def create(self, viewer: Viewer, game_id: str) -> dict[str, Any]:
+        """A challenge from the viewer's game ``game_id`` (the same one if asked again)."""
+        if not viewer.signed_in:
+            raise Unauthorized(N_("sign in to make a challenge: its leaderboard ranks signed-in players"),
+                               code="sign_in_required")
+        row = self.games.store.read(game_id)
+        if not viewer.owns(row.user_id, row.guest):
+            raise game_not_found(game_id)  # someone else's game: no such game, as everywhere
+        now = self.now()
+        if row.daily_day is not None and row.daily_day >= today(now):
+            raise Conflict(N_("a Daily becomes a challenge once its day is over (its cards are secret until then)"),
+                           code="challenge_daily")
+        with Session(self.engine) as session:
+            known = session.scalar(select(Challenge.id).where(Challenge.creator_id == viewer.user_id,
+                                                              Challenge.source_game == row.id))
+            if known is not None:
+                return self.view(known, viewer)
+            made = session.scalar(select(func.count()).select_from(Challenge).where(
+                Challenge.creator_id == viewer.user_id, Challenge.created_at >= now - dt.timedelta(days=1))) or 0
+        if made >= PER_DAY:
+            raise TooManyRequests(N_("you have made {n} challenges in the last 24 hours, the most there may be; "
+                                     "share one of them, or try again tomorrow", n=PER_DAY),
+                                  code="challenge_limit", retry_after=3600)
+        cls = lookup_game(row.game)
+        source = source_of(row)
+        deck = source if isinstance(source, Deck) else Deck.of_deal(source, cls.decks)
+        token = secrets.token_urlsafe(TOKEN_BYTES)
+        with write_lock(self.engine), Session(self.write_engine) as session, session.begin():
+            session.add(Challenge(id=token, game=cls.game_id, deal=row.deal if row.daily_day is None else None,
+                                  layout=str(deck), undo_mode=row.undo_mode, think_seconds=row.think_seconds,
+                                  creator_id=viewer.user_id, source_game=row.id, created_at=now))
+        return self.view(token, viewer)
+
+    def _load(self, token: str) -> Challenge:
+        if not isinstance(token, str) or not valid_id(token):
+            raise challenge_not_found(str(token)[:40])
+        with Session(self.engine) as session:
+            found = session.get(Challenge, token)
+            if found is None:
+                raise challenge_not_found(token)
+            session.expunge(found)
+        return found
+
+    # -- playing it ----------------------------------------------------------------------
+    def attempt(self, viewer: Viewer, token: str, ranked: bool = True, owner: Viewer | None = None,
+                before: Callable[[Any], None] | None = None) -> dict[str, Any]:
+        """Deal the challenge to ``viewer``: the signed-in player's one ranked attempt
+        (started, or resumed while it is played), else an unranked game of the same
+        cards and settings (a guest's, the creator's, or anyone's with ``ranked`` false).
+        ``owner`` and ``before`` are a new guest's session and what stores it (as for a
+        new game)."""
+        challenge = self._load(token)
+        deck = deck_of(challenge.layout)
+        if viewer.signed_in and viewer.user_id != challenge.creator_id:
+            name = name_digest(viewer.name or "")
+            try:
+                existing = self._attempt_id(token, viewer.user_id, name)
+            except Conflict:  # the name played it ranked under a deleted account
+                if ranked:
+                    raise
+                existing = None
+            if existing is not None and not ranked and self.games.state(existing, viewer)["status"] == "playing":
+                # An unranked copy beside the ranked attempt would be its hints.
+                raise Conflict(N_("finish your ranked attempt at this challenge first; then play it again unranked"),
+                               code="challenge_in_play")
+            if ranked:
+                return self._ranked(challenge, viewer, name, existing)
+        row, position = self.games.new_row(challenge.game, None, challenge.undo_mode, owner=owner or viewer,
+                                           think_seconds=challenge.think_seconds, layout=deck)
+        with transaction(self.engine) as cursor:
+            if before is not None:
+                before(cursor)
+            self.games.store.insert_game.run(cursor, **row.columns())
+        return self.games.render(row, position)
+
+    def _seen(self, challenge: Challenge, user_id: int) -> bool:
+        """Whether the account has a game of the challenge's cards already (played as a
+        guest before signing in, unranked, or from the deal's number)."""
+        cards = GameRow.layout == challenge.layout
+        if challenge.deal is not None:
+            cards = cards | (GameRow.deal == challenge.deal)
+        with Session(self.engine) as session:
+            return session.scalar(select(GameRow.id).where(GameRow.user_id == user_id, GameRow.game == challenge.game,
+                                                           cards).limit(1)) is not None
+
+    def _ranked(self, challenge: Challenge, viewer: Viewer, name: str, existing: str | None) -> dict[str, Any]:
+        """The signed-in player's one ranked attempt: started, or resumed while played."""
+        token = challenge.id
+        deck = deck_of(challenge.layout)
+        if existing is None and self._seen(challenge, viewer.user_id):
+            existing = self._attempt_id(token, viewer.user_id, name)  # the player's other tab dealt it just now?
+        if existing is None and self._seen(challenge, viewer.user_id):
+            raise Conflict(N_("you have played these cards already, so you cannot be ranked on them; "
+                              "play the challenge unranked"), code="challenge_played")
+        if existing is None:
+            row, _ = self.games.new_row(challenge.game, None, challenge.undo_mode, owner=viewer,
+                                        think_seconds=challenge.think_seconds, layout=deck, challenge=token)
+            try:
+                with write_lock(self.engine), self.write_engine.begin() as connection:
+                    if self._attempt_id(token, viewer.user_id, name, connection) is None:
+                        self.games.store.insert(connection, row)
+                        connection.execute(_ATTEMPTS.insert().values(challenge_id=token, user_id=viewer.user_id,
+                                                                     name_key=name, game_id=row.id,
+                                                                     created_at=row.created_at))
+            except IntegrityError:  # the same player's other tab started it first
+                pass
+            existing = self._attempt_id(token, viewer.user_id, name)
+            return self.games.state(existing, viewer)
+        state = self.games.state(existing, viewer)
+        if state["status"] != "playing":
+            raise Conflict(N_("you have played this challenge: one ranked attempt per player; play it again unranked"),
+                           code="challenge_played")
+        return state
+
+    def _attempt_id(self, token: str, user_id: int | None, name: str, connection=None) -> str | None:
+        """The player's ranked attempt, if any; 409 ``challenge_played`` when the name
+        played it under an account since deleted (one ranked attempt per name)."""
+        query = select(ChallengeAttempt.game_id, ChallengeAttempt.user_id).where(
+            ChallengeAttempt.challenge_id == token,
+            (ChallengeAttempt.user_id == user_id) | (ChallengeAttempt.name_key == name))
+        if connection is not None:
+            found = connection.execute(query).all()
+        else:
+            with self.engine.connect() as own:
+                found = own.execute(query).all()
+        mine = next((row.game_id for row in found if row.user_id == user_id), None)
+        if mine is None and found:
+            raise Conflict(N_("this name has played this challenge already: one ranked attempt per name"),
+                           code="challenge_played")
+        return mine
+
+    # -- what it shows -------------------------------------------------------------------
+    def view(self, token: str, viewer: Viewer) -> dict[str, Any]:
+        """The challenge: its game and settings, who made it, its ranked attempts (the
+        viewer's marked), and the viewer's own attempt."""
+        challenge = self._load(token)
+        cls = lookup_game(challenge.game)
+        now = self.now()
+        with Session(self.engine) as session:
+            creator = (session.scalar(select(User.name).where(User.id == challenge.creator_id))
+                       if challenge.creator_id is not None else None)
+            rows = session.execute(
+                select(ChallengeAttempt.user_id, ChallengeAttempt.game_id, User.name, *RESULT_COLUMNS)
+                .join(GameRow, GameRow.id == ChallengeAttempt.game_id)
+                .outerjoin(User, User.id == ChallengeAttempt.user_id)
+                .where(ChallengeAttempt.challenge_id == token)).all()
+        entries = ranked_entries(rows, challenge.game, now)
+        mine = viewer.user_id is not None
+        yours = next((entry for entry in entries if mine and entry["user_id"] == viewer.user_id), None)
+        attempt = None
+        if yours is not None:
+            game_id = next(row.game_id for row in rows if row.user_id == viewer.user_id)
+            attempt = {"id": game_id, "status": yours["status"], "rank": yours["rank"]}
+        for entry in entries:
+            entry["you"] = entry is yours
+        made_it = mine and viewer.user_id == challenge.creator_id
+        return {
+            "id": challenge.id,
+            "game": cls.game_id,
+            "title": cls.title,
+            "family": cls.family,
+            "undo": challenge.undo_mode,
+            "think_seconds": challenge.think_seconds,
+            "created_at": iso(challenge.created_at),
+            "creator": creator,
+            "yours": made_it,
+            "deal": int(challenge.deal) if made_it and challenge.deal is not None else None,
+            "signed_in": viewer.signed_in,
+            "players": len(entries),
+            "your_rank": yours["rank"] if yours else None,
+            "your_attempt": attempt,
+            "entries": [{key: value for key, value in entry.items() if key != "user_id"} for entry in entries[:SHOWN]],
+            "links": {"self": f"/api/challenges/{challenge.id}", "page": f"/challenge/{challenge.id}"},
+        }
+
+    def made_by(self, viewer: Viewer, limit: int = 50) -> list[dict[str, Any]]:
+        """The viewer's challenges, newest first, with how many played each."""
+        if not viewer.signed_in:
+            return []
+        with Session(self.engine) as session:
+            played = (select(ChallengeAttempt.challenge_id, func.count().label("players"))
+                      .group_by(ChallengeAttempt.challenge_id).subquery())
+            rows = session.execute(
+                select(Challenge.id, Challenge.game, Challenge.undo_mode, Challenge.created_at, played.c.players)
+                .outerjoin(played, played.c.challenge_id == Challenge.id)
+                .where(Challenge.creator_id == viewer.user_id)
+                .order_by(Challenge.created_at.desc()).limit(limit)).all()
+        return [{"id": row.id, "game": row.game, "title": lookup_game(row.game).title, "undo": row.undo_mode,
+                 "created_at": iso(row.created_at), "players": row.players or 0,
+                 "links": {"page": f"/challenge/{row.id}"}} for row in rows]
+

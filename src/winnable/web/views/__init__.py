@@ -1,0 +1,63 @@
+"""What the browser sees of a position: the table as the player may see it, each move
+as the page draws it, and the order a click tries the legal moves in.
+
+The rules classes (:mod:`winnable.blackhole`, :mod:`winnable.freecell`, ...) know the
+rules and nothing of the page; one module here per family turns a position into what
+the page draws, and the web app asks the three functions below, which pick the module
+by the position's ``family``:
+
+* :func:`player_view`: the table as the player may see it (the ``position`` of the
+  API's state; games with hidden cards hide them);
+* :func:`describe_move`: a move as the browser draws it: ``move`` (notation), ``from``
+  and ``to`` (places such as ``pile:4``, ``column:2``, ``cell:0``, ``foundation``,
+  ``stock``; indices from 0), ``card`` (the card moved, or the deepest card of a run)
+  and ``count`` (cards moved);
+* :func:`click_choices`: every legal move, described, in click-to-move priority: a
+  click on a card plays the first entry whose ``from`` and ``count`` match that card
+  (the API's ``legal``).
+
+>>> from winnable.blackhole import BlackHole
+>>> position = BlackHole.deal(2)
+>>> describe_move(position, position.parse_move("KH"))
+{'move': 'KH', 'from': 'pile:12', 'to': 'foundation', 'card': 'KH', 'count': 1}
+>>> click_choices(position)[0] == describe_move(position, position.legal_moves()[0])
+True
+>>> player_view(position) == position.to_json()
+True
+"""
+
+from __future__ import annotations
+
+from types import ModuleType
+from typing import Any
+
+from winnable.game import Move, Position
+from winnable.web.views import blackhole, fourteen, freecell, spider
+
+FAMILIES: dict[str, ModuleType] = {
+    "blackhole": blackhole,
+    "freecell": freecell,
+    "spider": spider,
+    "fourteen": fourteen,
+}
+"""The view module of each family, by :attr:`Position.family`."""
+
+
+def describe_move(position: Position, move: Move) -> dict[str, Any]:
+    """``move`` (legal or not) as the browser draws it in ``position``."""
+    view = FAMILIES.get(position.family)
+    return {"move": str(move)} if view is None else view.describe_move(position, move)
+
+
+def click_choices(position: Position) -> list[dict[str, Any]]:
+    """The legal moves of ``position``, described, in click-to-move priority."""
+    view = FAMILIES.get(position.family)
+    if view is None:
+        return [describe_move(position, move) for move in position.legal_moves()]
+    return view.click_choices(position)
+
+
+def player_view(position: Position) -> dict[str, Any]:
+    """What a player may see of ``position``."""
+    view = FAMILIES.get(position.family)
+    return position.to_json() if view is None else view.player_view(position)
