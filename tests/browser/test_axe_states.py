@@ -15,12 +15,13 @@ from screen_checks import axe_violations
 @pytest.mark.parametrize("game", ["penguin", "black-widow"])
 def test_no_violation_with_a_card_picked_up_and_the_menu_and_dialog_open(browser, server, size, game):
     from winnable.games import game_class
+    from winnable.web.views import click_choices
 
     page = new_page(browser, size, {"winnable:onetap:freecell": "0", "winnable:onetap:spider": "0", "winnable:safe-home": "0"})
     try:
         open_game(page, server, game, 1)
         assert axe_violations(page) == []
-        entry = next(e for e in game_class(game).deal(1).click_choices() if e["from"] != "stock")
+        entry = next(e for e in click_choices(game_class(game).deal(1)) if e["from"] != "stock")
         cards = page.locator(f'#table [data-place="{entry["from"]}"]')
         lead = cards.nth(cards.count() - entry["count"])
         lead.click(position={"x": 10, "y": 5})
