@@ -7,8 +7,9 @@ moves of each game (along the solver's line when it finds one quickly) so the ta
 looks like a game in progress, and saves `<game>-<size>.png`: Black Hole, Black Widow,
 Penguin, FreeCell, Eight Off (eight free cells) and Fourteen Out at the four sizes the browser tests
 check (`phone` 390 x 844 touch, `small` 320 x 568 touch, `sideways` 844 x 390 touch,
-`desktop` 1280 x 800), the other games at `phone` and `desktop`, the lobby, and FreeCell
-on a phone with a card picked up (`freecell-phone-picked.png`); it prints the smallest
+`desktop` 1280 x 800), the other games at `phone` and `desktop`, the lobby at the four sizes, FreeCell
+on a phone with a card picked up (`freecell-phone-picked.png`) and Penguin won on a phone
+(`penguin-won-phone.png`: the win with its speed score); it prints the smallest
 card of each shot. Needs playwright and Chromium, like the browser tests; where Debian's
 ``pngquant`` is installed the PNGs are shrunk with it.
 
@@ -180,13 +181,14 @@ def main(argv: list[str] | None = None) -> int:
                     languages(browser, server, catalog, args, shots)
                     browser.close()
                     return 0
-                for size in ("phone", "desktop"):
+                for size in SIZES:
                     width, height, touch = SIZES[size]
                     page = browser.new_context(viewport={"width": width, "height": height}, has_touch=touch, is_mobile=touch).new_page()
                     page.goto(server.url("/"))
                     page.wait_for_selector(".game-tile")
                     shots.save(page, f"lobby-{size}.png")
                     page.context.close()
+                won(browser, server, shots)
                 for game in games:
                     line = opening(game["id"], game["family"])
                     sizes = SIZES if game["id"] in EVERY_SIZE else ("phone", "desktop")
@@ -212,6 +214,26 @@ def main(argv: list[str] | None = None) -> int:
             stop_server(server)
             shots.close()
     return 0
+
+
+def won(browser, server, shots: Shots) -> None:
+    """Penguin won, on a phone: the win with its score and speed score."""
+    from winnable.games import game_class
+    from winnable.solver import Budget, solve
+
+    verdict = solve(game_class("penguin").deal(1), Budget(seconds=30))
+    if not verdict.won:
+        return
+    state = server.api("POST", "/api/games", {"game": "penguin", "deal": 1})
+    for move in verdict.line:
+        server.api("POST", f"/api/games/{state['id']}/moves", {"move": str(move)})
+    width, height, touch = SIZES["phone"]
+    page = browser.new_context(viewport={"width": width, "height": height}, has_touch=touch, is_mobile=touch).new_page()
+    page.goto(server.url(f"/play/penguin?id={state['id']}"))
+    page.wait_for_selector("#overlay.win:not([hidden]) #speed-score")
+    page.wait_for_timeout(600)
+    shots.save(page, "penguin-won-phone.png")
+    page.context.close()
 
 
 def languages(browser, server, catalog, args, shots: Shots) -> None:

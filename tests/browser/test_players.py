@@ -62,6 +62,9 @@ def table_of(state) -> BlackHole:
 def open_daily_from_lobby(page, server, lang: str | None = None) -> str:
     page.goto(server.url("/" + (f"?lang={lang}" if lang else "")))
     button = page.locator("#daily-banner [data-game='black-hole'] .daily-play")
+    button.wait_for(state="attached")
+    if not page.locator("#daily-banner details").evaluate("fold => fold.open"):
+        page.click("#daily-toggle")  # on a phone the Dailies are folded, one tap away
     button.click()
     page.wait_for_url("**/play/black-hole**")
     page.wait_for_selector("body[data-ready='1'][data-daily]")

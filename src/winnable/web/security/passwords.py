@@ -71,7 +71,7 @@ def normalized(password: Any) -> str | None:
 def check_password(password: Any) -> str:
     """A new password in the form it is hashed in (NFKC), or 422: ``bad_password`` for
     its length or characters, ``blank_password`` when nothing of it is visible."""
-    too_long_or_short = Unprocessable(N_("a password is {low} to {high} characters", low=PASSWORD_MIN,
+    too_long_or_short = Unprocessable(N_("a password must be {low} to {high} characters long", low=PASSWORD_MIN,
                                          high=PASSWORD_MAX), code="bad_password")
     if not isinstance(password, str) or len(password) > RAW_MAX:
         raise too_long_or_short

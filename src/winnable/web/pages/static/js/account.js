@@ -12,6 +12,15 @@ function field(id, label, attrs) {
   return el("p", { class: "field" }, el("label", { for: id }, label), el("input", { id, name: id.split("-").pop(), required: true, ...attrs }));
 }
 
+/** The API's reason ("a password must be 8 to 128 characters long") as the sentence a
+ * player reads: a capital first, a full stop last. */
+export function asSentence(text) {
+  const words = String(text || "").trim();
+  if (!words) return words;
+  const first = words[0].toLocaleUpperCase(document.documentElement.lang || undefined) + words.slice(1);
+  return /[.!?…)]$/.test(first) ? first : `${first}.`;
+}
+
 function form(id, title, button, fields, onsubmit) {
   const error = el("p", { class: "form-error", role: "alert", hidden: true });
   const node = el("form", { id, class: "player-form", novalidate: true }, el("h2", {}, title), ...fields, error, el("button", { class: "btn primary", type: "submit" }, button));
@@ -23,7 +32,7 @@ function form(id, title, button, fields, onsubmit) {
       await onsubmit(new FormData(node));
     } catch (problem) {
       if (!(problem instanceof ApiError)) throw problem;
-      error.textContent = problem.detail;
+      error.textContent = asSentence(problem.detail);
       error.hidden = false;
     } finally {
       node.querySelector("button[type=submit]").disabled = false;

@@ -11,8 +11,16 @@ async function main() {
   const overview = await dailyOverviewOrNull();
   if (!overview) return;
   const games = overview.games.filter((game) => game.available);
-  const next = el("p", { class: "daily-next muted", id: "daily-countdown" });
-  const head = el("div", { class: "daily-head" }, el("h2", {}, t("Today's Daily")), next);
+  const next = el("span", { class: "daily-next muted", id: "daily-countdown" });
+  // On a phone the Dailies fold under their heading, one tap away, so that the games one
+  // can just play come first; on a wider screen they stand open.
+  const head = el(
+    "summary",
+    { class: "daily-head", id: "daily-toggle" },
+    el("h2", {}, t("Today's Daily")),
+    el("span", { class: "daily-count muted" }, tn("{n} game", "{n} games", games.length, { n: games.length })),
+    next,
+  );
   const intro = el(
     "p",
     { class: "daily-intro" },
@@ -48,7 +56,9 @@ async function main() {
     );
   }
   if (!games.length) list.append(el("li", { class: "muted" }, t("No Daily yet: the solver is still proving deals winnable. Come back soon.")));
-  box.replaceChildren(head, intro, list);
+  const folded = el("details", { class: "daily-fold" }, head, intro, list);
+  folded.open = !window.matchMedia("(max-width: 700px)").matches;
+  box.replaceChildren(folded);
   box.hidden = false;
   countdownTo(next, overview.next_in_seconds);
   box.addEventListener("daily:next", () => main());

@@ -4,6 +4,7 @@ import { api } from "./api.js";
 import { $, clock, el } from "./dom.js";
 import { locale, localHref, t, tn } from "./i18n.js";
 import { newGame, restart, scoreLine, undo } from "./play-game.js";
+import { countdownTo, dailyOverviewOrNull } from "./players-api.js";
 import { startReview } from "./play-review.js";
 import { app, KEY_GAMES, report, store } from "./play-state.js";
 
@@ -46,6 +47,20 @@ export function showWin() {
   ];
   const score = scoreLine(state);
   if (score) body.push(el("p", { class: "muted" }, score));
+  const speed = speedLine(state);
+  if (speed) body.push(el("p", { id: "speed-score", class: "speed-score" }, speed));
+  if (state.daily) {
+    // A Daily is one attempt: no deal to play again; its rank, its leaderboard and what
+    // comes next instead.
+    openOverlay({
+      title: t("You won!"),
+      kind: "win daily-result",
+      art: "stars",
+      body: [...body, ...dailyLines(state)],
+      buttons: dailyButtons(state, { primary: true }),
+    });
+    return;
+  }
   openOverlay({
     title: t("You won!"),
     kind: "win",
@@ -59,6 +74,53 @@ export function showWin() {
   });
 }
 
+/** Penguin's speed score of a won game, as the server computed it (none otherwise). */
+export function speedLine(state) {
+  const speed = state.score && state.score.speed;
+  if (speed === null || speed === undefined) return "";
+  return t("Speed score {n} (fewer moves and less time score higher)", { n: speed });
+}
+
+/** Whether a Daily's day is over (UTC): then the solver may look at it. */
+function dailyOver(state) {
+  return Boolean(state.daily) && state.daily < new Date().toISOString().slice(0, 10);
+}
+
+function dailyBoard(state) {
+  return localHref(`/daily?game=${encodeURIComponent(state.game)}&date=${state.daily}`);
+}
+
+/** A Daily's result: the player's rank (filled in once the server says it), and the time
+ * to the next Daily. */
+function dailyLines(state) {
+  const rank = el("p", { id: "daily-result-rank", class: "daily-result-rank" }, t("Your rank: counting\u2026"));
+  const next = el("p", { id: "daily-result-next", class: "muted" });
+  dailyOverviewOrNull()
+    .then((overview) => {
+      const entry = overview && overview.games.find((game) => game.game === state.game);
+      if (!entry || !entry.attempt || app.state !== state) {
+        rank.remove();
+      } else {
+        rank.textContent = t("Your rank today: {rank} of {players}", { rank: entry.attempt.rank, players: entry.players });
+      }
+      if (overview && !dailyOver(state)) {
+        countdownTo(next, overview.next_in_seconds, (left) => t("Tomorrow's Daily in {time}", { time: clock(left) }));
+      } else next.remove();
+    })
+    .catch(() => rank.remove());
+  return [rank, next];
+}
+
+/** What can be done after a Daily: its leaderboard, a deal of this game, another game. */
+function dailyButtons(state, { primary }) {
+  return [
+    el("a", { class: `btn${primary ? " primary" : ""}`, id: "daily-leaderboard", href: dailyBoard(state) }, t("See the leaderboard")),
+    button(t("New deal"), () => newGame().catch(report), { id: "win-new" }),
+    el("a", { class: "btn", id: "other-game", href: localHref("/") }, t("Another game")),
+    button(t("Look at the table"), closeOverlay),
+  ];
+}
+
 export function showLost() {
   const state = app.state;
   if (state.status !== "lost") return;
@@ -67,13 +129,19 @@ export function showLost() {
     return;
   }
   const left = state.position.cards_left;
-  const buttons = [button(t("Where did I lose?"), whereDidILose, { primary: true, id: "where-lost" })];
+  // No button that can only fail: a Daily cannot be restarted, and the solver looks at
+  // it only once its day is over.
+  const askSolver = !state.daily || dailyOver(state);
+  const buttons = askSolver ? [button(t("Where did I lose?"), whereDidILose, { primary: true, id: "where-lost" })] : [];
   if (state.undo !== "none" && state.undo_left !== 0) buttons.push(button(t("Undo"), () => (closeOverlay(), undo())));
-  buttons.push(
-    button(t("Restart"), () => (closeOverlay(), restart())),
-    button(t("New deal"), () => newGame().catch(report)),
-    button(t("Look at the table"), closeOverlay),
-  );
+  if (state.daily) buttons.push(...dailyButtons(state, { primary: !askSolver }));
+  else {
+    buttons.push(
+      button(t("Restart"), () => (closeOverlay(), restart())),
+      button(t("New deal"), () => newGame().catch(report)),
+      button(t("Look at the table"), closeOverlay),
+    );
+  }
   openOverlay({
     title: t("No moves left"),
     kind: "lost",
@@ -81,7 +149,8 @@ export function showLost() {
     body: [
       el("p", {}, app.family.lostText ? app.family.lostText(left) : tn("No card can move: {n} card left on the table.", "No card can move: {n} cards left on the table.", left, { n: left })),
       scoreLine(state) ? el("p", {}, `${scoreLine(state)} \u00b7 ${clock(state.elapsed_seconds || 0)} \u00b7 ${movesText(state.move_count)}`) : null,
-      el("p", { class: "muted" }, t("The solver can show you the move that lost the game.")),
+      askSolver ? el("p", { class: "muted" }, t("The solver can show you the move that lost the game.")) : null,
+      ...(state.daily ? dailyLines(state) : []),
     ].filter(Boolean),
     buttons,
   });

@@ -409,7 +409,9 @@ export async function hint() {
     document.body.dataset.hint = entry ? entry.move : "";
     highlight(app.hint, "hint");
     const away = answer.line_length ? [el("br"), el("small", {}, tn("A win is {n} move away.", "A win is {n} moves away.", answer.line_length, { n: answer.line_length }))] : [];
-    const tapText = app.family.hintTap ? app.family.hintTap() : t("Tap the marked card to play it.");
+    // The device's word: a finger taps, a mouse clicks (a family may say it its own way).
+    const touch = window.matchMedia("(pointer: coarse)").matches;
+    const tapText = app.family.hintTap ? app.family.hintTap() : touch ? t("Tap the marked card to play it.") : t("Click the marked card to play it.");
     const tap = entry && entry.from !== "stock" ? [el("br"), el("small", {}, tapText)] : [];
     say([el("b", {}, t("Hint:")), " ", ...(entry ? sentenceOf(entry) : [answer.move]), ...away, ...tap, ...hidden], { sticky: true, kind: "hint" });
     const label = t("Hint:");

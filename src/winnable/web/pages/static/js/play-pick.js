@@ -41,8 +41,28 @@ function select(selection) {
   }
 }
 
+/** A place that becomes a button ("Put it here") holds no button of its own meanwhile:
+ * its playable cards are shown as pictures until the choice is made (no nested controls). */
+function quiet(place) {
+  if (!place.dataset.drop || place.dataset.card) return;
+  for (const card of place.querySelectorAll("[data-card][role='button']")) {
+    card.dataset.quiet = card.getAttribute("tabindex") ?? "";
+    card.setAttribute("role", "img");
+    card.removeAttribute("tabindex");
+  }
+}
+
+function wake(place) {
+  for (const card of place.querySelectorAll("[data-quiet]")) {
+    card.setAttribute("role", "button");
+    if (card.dataset.quiet !== "") card.setAttribute("tabindex", card.dataset.quiet);
+    delete card.dataset.quiet;
+  }
+}
+
 /** A destination no longer offered: a place loses the button's role and name it was
- * given, a card that is a destination too (a partner in Fourteen Out) gets its own back. */
+ * given (its cards get theirs back), a card that is a destination too (a partner in
+ * Fourteen Out) gets its own back. */
 function unmarkTarget(node) {
   if (!node.dataset.drop) return;
   if (node.dataset.card) {
@@ -55,6 +75,7 @@ function unmarkTarget(node) {
   node.removeAttribute("role");
   node.removeAttribute("aria-label");
   node.removeAttribute("tabindex");
+  wake(node);
 }
 
 // A place the picked-up cards may go is a button: meanwhile the cards in it are no
@@ -90,6 +111,7 @@ export function showSelection(selection) {
   selection.targets = targetsOf(selection.entries);
   for (const { node } of selection.targets) {
     node.classList.add("target");
+    quiet(node);
     node.setAttribute("role", "button");
     const picked = (placesOf(currentPosition()).get(selection.place) || [])[selection.index];
     node.setAttribute("aria-label", app.family.targetLabel ? app.family.targetLabel(node, picked) : t("Put it here: {place}", { place: app.family.targetName(node) }));

@@ -8,8 +8,10 @@ import { t, tn } from "./i18n.js";
 
 const DOWN_FAN = 0.1;
 const UP_MAX = 0.42;
-const UP_MIN = 0.24;
-const UP_SQUEEZE = 0.15;
+// A covered face-up card shows at least its corner: the rank and the suit (the top 38
+// of its 140 units), never a strip whose ranks overlap.
+const UP_MIN = 0.28;
+const UP_SQUEEZE = 0.28;
 const RUNS = 8;
 
 export function places(position) {

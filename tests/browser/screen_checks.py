@@ -1,0 +1,95 @@
+"""What the screen tests measure in the page: text cut or off the screen, a page that
+scrolls sideways, and axe-core's WCAG 2.1 A/AA violations."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+LANGUAGES = ("en", "fr", "nl")
+
+WCAG = {"runOnly": {"type": "tag", "values": ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]}, "resultTypes": ["violations"]}
+"""axe-core's rules for WCAG 2.0 and 2.1, levels A and AA."""
+
+# Every visible element with text of its own (the card table aside: the cards are
+# drawn): cut by an ellipsis or by its box (scrollWidth > clientWidth), or reaching past
+# the screen's edge; a select whose chosen option is wider than its box; an icon
+# squashed under 8 px; and the page itself wider than the screen.
+CUT_OR_OFF = """
+() => {
+  const out = [];
+  const doc = document.documentElement;
+  if (doc.scrollWidth > doc.clientWidth + 1) out.push({what: "the page scrolls sideways", scroll: doc.scrollWidth, client: doc.clientWidth});
+  const visible = (n) => {
+    if (n.closest("[hidden]") || n.closest("details:not([open]) > :not(summary)")) return false;
+    const popover = n.closest("[popover]");
+    if (popover && !popover.matches(":popover-open")) return false;
+    const s = getComputedStyle(n);
+    if (s.visibility === "hidden" || s.display === "none") return false;
+    const r = n.getBoundingClientRect();
+    return r.width > 1 && r.height > 1;  // a visually hidden name is 1 x 1
+  };
+  const name = (n) => n.id ? "#" + n.id : n.tagName.toLowerCase() + (typeof n.className === "string" && n.className ? "." + n.className.trim().split(/\\s+/).join(".") : "");
+  const probe = document.createElement("span");
+  probe.style.cssText = "position:absolute;visibility:hidden;white-space:pre;left:-9999px;top:0";
+  document.body.append(probe);
+  for (const n of document.querySelectorAll("body *")) {
+    if (n === probe || n.closest("#table") || !visible(n)) continue;
+    const s = getComputedStyle(n);
+    if (n.tagName === "SELECT") {
+      const option = n.options[n.selectedIndex];
+      if (!option) continue;
+      probe.style.font = s.font;
+      probe.textContent = option.textContent;
+      const room = n.clientWidth - parseFloat(s.paddingLeft) - parseFloat(s.paddingRight);
+      const need = probe.getBoundingClientRect().width;
+      if (need > room + 1) out.push({what: "a choice cut", node: name(n), text: option.textContent, need: Math.round(need), room: Math.round(room)});
+      continue;
+    }
+    if (n.tagName.toLowerCase() === "svg") {
+      const r = n.getBoundingClientRect();
+      if (r.width < 8 || r.height < 8) out.push({what: "an icon squashed", node: name(n), width: Math.round(r.width), height: Math.round(r.height)});
+      continue;
+    }
+    if (n.closest("svg")) continue;
+    const text = [...n.childNodes].filter((c) => c.nodeType === 3).map((c) => c.textContent).join("").trim();
+    if (!text) continue;
+    const r = n.getBoundingClientRect();
+    if (r.right > doc.clientWidth + 1 || r.left < -1) out.push({what: "off the screen", node: name(n), text: text.slice(0, 40), left: Math.round(r.left), right: Math.round(r.right)});
+    if (s.display !== "inline" && n.scrollWidth > n.clientWidth + 1) out.push({what: s.textOverflow === "ellipsis" ? "cut by an ellipsis" : "cut", node: name(n), text: text.slice(0, 40), scroll: n.scrollWidth, client: n.clientWidth});
+  }
+  probe.remove();
+  return out;
+}
+"""
+
+
+def cut_or_off(page) -> list[dict]:
+    """What is cut, squashed or off the screen in ``page`` now (empty when nothing)."""
+    return page.evaluate(CUT_OR_OFF)
+
+
+def axe_violations(page) -> list[str]:
+    """axe-core's WCAG 2.1 A/AA violations in ``page`` as it is now, one line each."""
+    from axe_playwright_python.sync_playwright import Axe
+
+    # Colours are judged as they settle: not halfway through a dialog's fade-in.
+    page.wait_for_function("""() => document.getAnimations().every((a) => a.playState !== "running"
+        || a.effect.getComputedTiming().iterations === Infinity)""")
+    results = Axe().run(page, options=WCAG)
+    found = []
+    for violation in results.response.get("violations", []):
+        targets = [", ".join(map(str, node.get("target", []))) for node in violation.get("nodes", [])][:4]
+        found.append(f"{violation['id']} ({violation['impact']}): {violation['help']} at {targets}")
+    return found
+
+
+def lang_url(server, path: str, lang: str) -> str:
+    return server.url(path + ("&" if "?" in path else "?") + f"lang={lang}")
+
+
+def dump(findings) -> str:
+    return json.dumps(findings, ensure_ascii=False, indent=1)[:3000]
+
+
+HERE = Path(__file__).parent
