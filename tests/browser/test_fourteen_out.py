@@ -221,7 +221,8 @@ def test_the_hint_marks_both_cards_and_a_tap_on_either_plays_it(page, server):
     partner = page.get_attribute("#table .card.hint-dst", "data-card")
     move = FourteenOut.deal(WON_DEAL).parse_move(f"{source}+{partner}")
     assert solve(FourteenOut.deal(WON_DEAL).play(move)).won
-    assert "Take out" in page.inner_text("#message") and "Tap either marked card" in page.inner_text("#message")
+    word = "Tap" if page.evaluate("matchMedia('(pointer: coarse)').matches") else "Click"  # the device's word
+    assert "Take out" in page.inner_text("#message") and f"{word} either marked card" in page.inner_text("#message")
     page.click(f'#table [data-card="{partner}"]')  # the partner plays the hinted pair too
     wait_moves(page, 1)
     assert game_state(server, page)["moves"] == [str(move)]

@@ -125,9 +125,9 @@ export function pairRefusal(position, picked, place, index) {
   return [t("{card} and {other} make {sum}, not 14: they cannot go out together."), { card: cardSpan(first), other: cardSpan(code), sum: String(sum) }];
 }
 
-/** What the hint says a tap does: either card of the pair takes it out. */
-export function hintTap() {
-  return t("Tap either marked card to take the pair out.");
+/** What the hint says a tap (a click, with a mouse) does: either card of the pair takes it out. */
+export function hintTap(touch) {
+  return touch ? t("Tap either marked card to take the pair out.") : t("Click either marked card to take the pair out.");
 }
 
 /** The lost screen's sentence. */

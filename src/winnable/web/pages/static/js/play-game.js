@@ -6,10 +6,10 @@ import { cardSpan, rankLabel } from "./cards.js";
 import { $, clock, el } from "./dom.js";
 import { localHref, parts, t, tn } from "./i18n.js";
 import { button, closeOverlay, openOverlay, showLost, showWin } from "./play-dialogs.js";
-import { clearHighlights, draw, elementAt, focusCard, highlight } from "./play-draw.js";
+import { clearHighlights, draw, elementAt } from "./play-draw.js";
 import { clearSelection } from "./play-pick.js";
 import { checkWinnable, endReview, setBadge } from "./play-review.js";
-import { announce, app, busy, currentLegal, enqueue, FAMILIES, gameName, hush, KEY_GAME, KEY_GAMES, KEY_UNDO, placesOf, plainSentence, reducedMotion, report, say, sentenceOf, settings, store, table } from "./play-state.js";
+import { announce, app, busy, currentLegal, enqueue, FAMILIES, gameName, hush, KEY_GAME, KEY_GAMES, KEY_UNDO, placesOf, plainSentence, reducedMotion, report, say, settings, store, table } from "./play-state.js";
 
 export function updateChrome() {
   const state = app.state;
@@ -363,66 +363,4 @@ export function finish() {
       updateChrome();
     }
   });
-}
-
-/** Why no hint can be asked for now (the H key says it), or null. */
-function hintRefusal(state) {
-  if (app.review) return t("You are looking back at this game. Close the replay to play on.");
-  if (state.timed_out) return t("Time ran out: this game is lost.");
-  if (state.status !== "playing") return t("The game is over.");
-  if (state.hint_allowed === false) return t("Hints are off in the Daily");
-  return null;
-}
-
-let asking = null; // the state a hint is on its way for: one question at a time
-let answered = null; // {state, answer}: the last hint, shown again without asking while nothing moved
-
-export async function hint() {
-  if (!app.state || app.finishing) return;
-  const refusal = hintRefusal(app.state);
-  if (refusal) {
-    say(refusal);
-    return;
-  }
-  if (asking === app.state) return; // tapped again while the answer is on its way
-  clearSelection(false);
-  const asked = app.state;
-  let answer = answered && answered.state === asked ? answered.answer : null;
-  if (!answer) {
-    asking = asked;
-    say(t("Looking for a winning line\u2026"), { sticky: true, kind: "hint" });
-    try {
-      answer = await api.hint(asked.id);
-    } catch (error) {
-      report(error);
-      return;
-    } finally {
-      if (asking === asked) asking = null;
-    }
-    answered = { state: asked, answer };
-  }
-  if (app.state !== asked) return; // a move was played meanwhile
-  const hidden = answer.knows_hidden ? [el("br"), el("small", {}, t("The hint knows the face-down cards, which you cannot see."))] : [];
-  if (answer.move) {
-    const entry = app.state.legal.find((e) => e.move === answer.move) || answer.describe;
-    app.hint = entry || null;
-    document.body.dataset.hint = entry ? entry.move : "";
-    highlight(app.hint, "hint");
-    const away = answer.line_length ? [el("br"), el("small", {}, tn("A win is {n} move away.", "A win is {n} moves away.", answer.line_length, { n: answer.line_length }))] : [];
-    // The device's word: a finger taps, a mouse clicks (a family may say it its own way).
-    const touch = window.matchMedia("(pointer: coarse)").matches;
-    const tapText = app.family.hintTap ? app.family.hintTap() : touch ? t("Tap the marked card to play it.") : t("Click the marked card to play it.");
-    const tap = entry && entry.from !== "stock" ? [el("br"), el("small", {}, tapText)] : [];
-    say([el("b", {}, t("Hint:")), " ", ...(entry ? sentenceOf(entry) : [answer.move]), ...away, ...tap, ...hidden], { sticky: true, kind: "hint" });
-    const label = t("Hint:");
-    if (entry) announce(`${label} ${plainSentence(entry, app.state.position)}`);
-    if (entry && entry.from) {
-      const cards = placesOf(app.state.position).get(entry.from) || [];
-      const node = entry.from === "stock" ? table.querySelector(".stock") : elementAt(entry.from, cards.length - (entry.count || 1));
-      if (node && app.keyboard) focusCard(node);
-    }
-  } else {
-    const text = answer.message || (answer.verdict === "lost" ? t("No winning line from here.") : t("The solver could not decide in time."));
-    say([el("b", {}, text), ...hidden], { sticky: true, kind: answer.verdict === "lost" ? "bad hint" : "hint" });
-  }
 }

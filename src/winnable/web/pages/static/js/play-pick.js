@@ -78,28 +78,7 @@ function unmarkTarget(node) {
   wake(node);
 }
 
-// A place the picked-up cards may go is a button: meanwhile the cards in it are no
-// controls of their own (a control inside a control is announced as neither).
-function quiet(place) {
-  for (const inner of place.querySelectorAll("[tabindex]")) {
-    inner.dataset.quietRole = inner.getAttribute("role") || "";
-    inner.dataset.quietTab = inner.getAttribute("tabindex");
-    inner.removeAttribute("tabindex");
-    if (inner.getAttribute("role") === "button") inner.setAttribute("role", "img");
-  }
-}
-
-function unquiet() {
-  for (const inner of table.querySelectorAll("[data-quiet-tab]")) {
-    if (inner.dataset.quietRole) inner.setAttribute("role", inner.dataset.quietRole);
-    inner.setAttribute("tabindex", inner.dataset.quietTab);
-    delete inner.dataset.quietRole;
-    delete inner.dataset.quietTab;
-  }
-}
-
 export function showSelection(selection) {
-  unquiet();
   for (const node of table.querySelectorAll(".selected, .target")) {
     node.classList.remove("selected", "target");
     unmarkTarget(node);
@@ -116,7 +95,6 @@ export function showSelection(selection) {
     const picked = (placesOf(currentPosition()).get(selection.place) || [])[selection.index];
     node.setAttribute("aria-label", app.family.targetLabel ? app.family.targetLabel(node, picked) : t("Put it here: {place}", { place: app.family.targetName(node) }));
     node.tabIndex = -1;
-    quiet(node);
   }
   document.body.dataset.selected = selection.place;
 }
@@ -125,7 +103,6 @@ export function clearSelection(refocus = true) {
   const had = app.selection;
   app.selection = null;
   delete document.body.dataset.selected;
-  unquiet();
   for (const node of table.querySelectorAll(".selected, .target")) {
     node.classList.remove("selected", "target", "kfocus");
     unmarkTarget(node);
