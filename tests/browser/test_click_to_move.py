@@ -14,6 +14,7 @@ from browser_helpers import NO_AUTO, SIZES, card_at, close_menu, game_state, new
 from touch_helpers import axe_violations, middle, touch_drag, translate
 from winnable.games import game_class
 from winnable.solver import Budget, solve
+from winnable.web.views import click_choices, player_view
 
 WIDOW, DEAL, PLAYED = "black-widow", 5, 30
 SOURCE, OWN_SUIT, OTHER_SUIT = "column:6", "column:7", "column:1"  # 2♦-A♦ onto 3♦ (column 8) or 3♥ (column 2)
@@ -32,11 +33,11 @@ def widow_line():
 
 
 def first_choice(position, place: str, count: int) -> dict:
-    return next(e for e in position.click_choices() if e["from"] == place and e["count"] == count)
+    return next(e for e in click_choices(position) if e["from"] == place and e["count"] == count)
 
 
 def lead_index(position, entry) -> int:
-    column = position.player_view()["columns"][int(entry["from"].split(":")[1])]
+    column = player_view(position)["columns"][int(entry["from"].split(":")[1])]
     return column["down"] + len(column["up"]) - entry["count"]
 
 
@@ -67,7 +68,7 @@ def tap_or_click(page, size: str, point: tuple[float, float]) -> None:
 @pytest.mark.parametrize("size", list(SIZES))
 def test_a_tap_moves_the_run_to_its_own_suit_first(browser, server, widow_line, size):
     position = game_class(WIDOW).deal(DEAL).play_line(widow_line[:PLAYED])
-    places = [e["to"] for e in position.click_choices() if e["from"] == SOURCE and e["count"] == 2]
+    places = [e["to"] for e in click_choices(position) if e["from"] == SOURCE and e["count"] == 2]
     assert places == [OWN_SUIT, OTHER_SUIT]  # 3♦ first, though 3♥'s column comes before it
     page = widow_at(browser, server, widow_line, PLAYED, size)
     try:
@@ -84,7 +85,7 @@ def test_a_card_with_no_higher_card_to_go_on_goes_to_the_first_empty_column(brow
     position, played = game_class(WIDOW).deal(DEAL), 0
     for played, move in enumerate(widow_line):
         firsts = [first_choice(position, f"column:{i}", 1) for i in range(10)
-                  if any(e["from"] == f"column:{i}" and e["count"] == 1 for e in position.click_choices())]
+                  if any(e["from"] == f"column:{i}" and e["count"] == 1 for e in click_choices(position))]
         empties = [e for e in firsts if not position.columns[int(e["to"].split(":")[1])].up]
         if empties:
             break
@@ -105,7 +106,7 @@ def test_a_card_with_no_higher_card_to_go_on_goes_to_the_first_empty_column(brow
 def test_every_spider_game_moves_on_a_click_by_default(browser, server, game):
     position = game_class(game).deal(1)
     # a top card that can move: its first place is the move a click plays
-    entry = next(e for e in position.click_choices() if e["from"] != "stock" and e["count"] == 1)
+    entry = next(e for e in click_choices(position) if e["from"] != "stock" and e["count"] == 1)
     page = new_page(browser, "desktop", NO_AUTO)
     try:
         open_game(page, server, game, 1)
