@@ -311,11 +311,13 @@ pub fn shorten_moves<D: Domain>(d: &mut D, root: &D::State, mut moves: Vec<D::Mo
         loops = true;
         join_pairs(d, root, &mut moves);
     }
+    // A loop left out may leave a move taken back with nothing between any more: the
+    // two steps again while either changes the line (each change shortens it).
     let mut none = Spend { tries: 0, max: 0, deadline: None, stopped: true };
-    if loops {
-        if let Some(m) = shortest(d, root, &moves, 0, &mut none) {
-            moves = m;
-        }
+    while loops {
+        let Some(m) = shortest(d, root, &moves, 0, &mut none) else { break };
+        moves = m;
+        loops = join_pairs(d, root, &mut moves);
     }
     stats.tries = spend.tries;
     stats.after = moves.len();
@@ -755,12 +757,13 @@ fn pairs<D: Domain>(d: &D, moves: &[D::Move], from: usize, out: &mut Vec<Pair<D:
 /// yet are left. Whether anything changed.
 fn join_pairs<D: Domain>(d: &mut D, root: &D::State, moves: &mut Vec<D::Move>) -> bool {
     let mut found = Vec::new();
-    let mut failed: Vec<(usize, usize)> = Vec::new(); // tried in vain, in the line as it now is
+    // Tried in vain, in the line as it now is: (i, j, the move the edited line failed at).
+    let mut failed: Vec<(usize, usize, usize)> = Vec::new();
     let mut any = false;
     let mut cur = root.clone();
     loop {
         pairs(d, moves, 0, &mut found);
-        found.retain(|&(i, j, _)| !failed.contains(&(i, j)));
+        found.retain(|&(i, j, _)| !failed.iter().any(|&(a, b, _)| (a, b) == (i, j)));
         if found.is_empty() {
             return any;
         }
@@ -778,44 +781,50 @@ fn join_pairs<D: Domain>(d: &mut D, root: &D::State, moves: &mut Vec<D::Move>) -
                 at += 1;
             }
             let edit = match joined {
-                Joined::Apart => None,
+                Joined::Apart => Err(i),
                 Joined::Back => edited(d, &cur, moves, i, j, None, None),
                 // The cards moved at once where the second move takes them (fails
                 // at once when that place does not take them yet), or left where they
                 // were until then: only if the rules moved nothing else after the first
                 // move, and no move between uses the place they would stay in.
-                Joined::Into(m) => edited(d, &cur, moves, i, j, Some(m), None).or_else(|| {
+                Joined::Into(m) => edited(d, &cur, moves, i, j, Some(m), None).or_else(|first| {
                     if (i + 1..j).any(|k| d.touches(moves[k], moves[i])) {
-                        return None;
+                        return Err(first);
                     }
                     let mut after = cur.clone();
                     d.play_in(&mut after, moves[i]);
                     if !d.alone(&cur, moves[i], &after) {
-                        return None;
+                        return Err(first);
                     }
-                    edited(d, &cur, moves, i, j, None, Some(m))
+                    edited(d, &cur, moves, i, j, None, Some(m)).map_err(|second| first.max(second))
                 }),
             };
-            let Some((new_moves, end)) = edit else {
-                failed.push((i, j));
-                continue;
+            let (new_moves, end) = match edit {
+                Ok(edit) => edit,
+                Err(at) => {
+                    failed.push((i, j, at));
+                    continue;
+                }
             };
             let (removed, added) = (end - i, new_moves.len());
             moves.splice(i..end, new_moves);
             any = true;
-            // The pairs tried in vain before or after the change keep (their places).
-            failed.retain_mut(|(a, b)| {
+            // The pairs tried in vain after the change keep (their places move); those
+            // before it, only when their edited line failed before the change (one that
+            // failed later, or did not win, may play now: it is tried again).
+            failed.retain_mut(|(a, b, at)| {
                 if *a >= end {
                     *a = *a + added - removed;
                     *b = *b + added - removed;
+                    *at = *at + added - removed;
                     true
                 } else {
-                    *b < i
+                    *b < i && *at < i
                 }
             });
             // The pairs from move `i` on, in the line as it now is.
             pairs(d, moves, i, &mut found);
-            found.retain(|&(a, b, _)| !failed.contains(&(a, b)));
+            found.retain(|&(a, b, _)| !failed.iter().any(|&(x, y, _)| (x, y) == (a, b)));
             next = 0;
         }
     }
@@ -824,15 +833,17 @@ fn join_pairs<D: Domain>(d: &mut D, root: &D::State, moves: &mut Vec<D::Move>) -
 /// The moves that replace moves `i..end` of the line when move `i` is replaced by
 /// `at_i` and move `j` by `at_j` (i < j; `None`: left out; both made as in position
 /// `i`, which is `start`), if the line still plays and wins. Once the edited line is
-/// back on the old one, place for place, the rest is kept.
-fn edited<D: Domain>(d: &mut D, start: &D::State, moves: &[D::Move], i: usize, j: usize, at_i: Option<D::Move>, at_j: Option<D::Move>) -> Option<(Vec<D::Move>, usize)> {
+/// back on the old one, place for place, the rest is kept. `Err(k)`: the edited line
+/// fails at move `k` of the old line (`moves.len()`: it does not win), so a change of the
+/// line from move `k + 1` on may let it play.
+fn edited<D: Domain>(d: &mut D, start: &D::State, moves: &[D::Move], i: usize, j: usize, at_i: Option<D::Move>, at_j: Option<D::Move>) -> Result<(Vec<D::Move>, usize), usize> {
     let mut new_moves: Vec<D::Move> = Vec::with_capacity(j + 2 - i);
     let same = d.identity();
     if let Some(m) = at_i {
         // Most joins fail at once: the place does not take the cards yet.
-        let m = d.translate(&same, m, start, start)?;
+        let m = d.translate(&same, m, start, start).ok_or(i)?;
         if !d.legal(start, m) {
-            return None;
+            return Err(i);
         }
     }
     let mut cur = start.clone(); // the edited line
@@ -842,23 +853,27 @@ fn edited<D: Domain>(d: &mut D, start: &D::State, moves: &[D::Move], i: usize, j
             d.play_in(&mut old, moves[k - 1]);
         }
         if k > j && d.same(&cur, &old) {
-            return Some((new_moves, k));
+            return Ok((new_moves, k));
         }
         let m = match k {
             _ if k == i => match at_i {
-                Some(m) => d.translate(&same, m, start, &cur)?,
+                Some(m) => d.translate(&same, m, start, &cur).ok_or(k)?,
                 None => continue,
             },
             _ if k == j => match at_j {
-                Some(m) => d.translate(&same, m, start, &cur)?,
+                Some(m) => d.translate(&same, m, start, &cur).ok_or(k)?,
                 None => continue,
             },
-            _ => d.translate(&same, moves[k], &old, &cur)?,
+            _ => d.translate(&same, moves[k], &old, &cur).ok_or(k)?,
         };
         if !d.legal(&cur, m) {
-            return None;
+            return Err(k);
         }
         new_moves.push(d.play_in(&mut cur, m).0);
     }
-    d.won(&cur).then_some((new_moves, moves.len()))
+    if d.won(&cur) {
+        Ok((new_moves, moves.len()))
+    } else {
+        Err(moves.len())
+    }
 }
