@@ -52,6 +52,12 @@ def test_black_widow_lines_take_nothing_back(deal: int) -> None:
     assert_clean(solved(BlackWidow.deal(deal), Budget(nodes=1_000_000)))
 
 
+def test_spider_4_deal_5_takes_nothing_back() -> None:
+    # Leaving a loop out of this line brought 8>3x2 and its take-back 3>8x2 together
+    # (moves 148 and 154) after the moves taken back had been joined.
+    assert_clean(solved(Spider4.deal(5), Budget(nodes=300_000)))
+
+
 def test_solve_cuts_a_loop_the_engine_left(monkeypatch: pytest.MonkeyPatch) -> None:
     # An engine line with a loop in it (after a card goes to a cell, it goes to another
     # cell and back): the rules replay it, and solve cuts the loop out.

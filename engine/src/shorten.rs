@@ -311,11 +311,13 @@ pub fn shorten_moves<D: Domain>(d: &mut D, root: &D::State, mut moves: Vec<D::Mo
         loops = true;
         join_pairs(d, root, &mut moves);
     }
+    // A loop left out may leave a move taken back with nothing between any more: the
+    // two steps again while either changes the line (each change shortens it).
     let mut none = Spend { tries: 0, max: 0, deadline: None, stopped: true };
-    if loops {
-        if let Some(m) = shortest(d, root, &moves, 0, &mut none) {
-            moves = m;
-        }
+    while loops {
+        let Some(m) = shortest(d, root, &moves, 0, &mut none) else { break };
+        moves = m;
+        loops = join_pairs(d, root, &mut moves);
     }
     stats.tries = spend.tries;
     stats.after = moves.len();
@@ -341,171 +343,278 @@ struct Shortcut<M> {
 /// loop costs nothing to leave out) and (with `depth`) the shortcuts of one or two
 /// moves between them, as its moves; `None` if nothing is shorter.
 ///
+/// In steps: the line's positions keyed ([`Walked`]), the shortcuts between them looked
+/// for ([`Finder`]), the shortest path over the line and its shortcuts ([`best_path`]),
+/// and that path played from the first position ([`play_path`]).
+fn shortest<D: Domain>(d: &mut D, root: &D::State, moves: &[D::Move], depth: u8, spend: &mut Spend) -> Option<Vec<D::Move>> {
+    let search = depth >= 1 && !spend.stopped;
+    let mut cur = root.clone();
+    let walked = Walked::new(d, &mut cur, moves, search);
+    if !search && !walked.repeated {
+        return None;
+    }
+    let cuts = if search {
+        cur.clone_from(root);
+        let mut finder = Finder::new(d, &walked.sigs, &walked.last, spend, depth);
+        finder.run(&mut cur, moves);
+        finder.cuts
+    } else {
+        Vec::new()
+    };
+    let steps = best_path(moves, &walked.keys, &walked.last, &cuts)?;
+    cur.clone_from(root);
+    play_path(d, root, moves, steps, &mut cur)
+}
+
+/// The line played once: each position's key, its summary (when shortcuts are looked
+/// for), and the last position of the line with each key.
+struct Walked<S> {
+    keys: Vec<u128>,
+    sigs: Vec<S>,
+    last: KeyMap<u32>,
+    /// Some position comes twice.
+    repeated: bool,
+}
+
+impl<S> Walked<S> {
+    /// `cur` is the first position, and the last one on return.
+    fn new<D: Domain<Sig = S>>(d: &mut D, cur: &mut D::State, moves: &[D::Move], sigs: bool) -> Self {
+        let n = moves.len();
+        let mut keys: Vec<u128> = Vec::with_capacity(n + 1);
+        let mut summaries: Vec<S> = Vec::with_capacity(if sigs { n + 1 } else { 0 });
+        for k in 0..=n {
+            keys.push(d.key(cur));
+            if sigs {
+                summaries.push(d.sig(cur));
+            }
+            if k < n {
+                d.play_in(cur, moves[k]);
+            }
+        }
+        let mut last: KeyMap<u32> = KeyMap::default();
+        last.reserve(n + 1);
+        let mut repeated = false;
+        for (i, &key) in keys.iter().enumerate() {
+            repeated |= last.insert(key, i as u32).is_some();
+        }
+        Walked { keys, sigs: summaries, last, repeated }
+    }
+}
+
+/// Looks for the shortcuts of one or two moves between positions of the line.
+///
 /// Only the neighbourhood that can pay is made: the moves from position `i` that
 /// `Domain::covers` lets through (the move changes what `i` and a later position `j`
 /// differ in, so that `j` may be one move away, or none), and from a position one move
-/// away, only where `near` lets a later position be one move away. Every edge goes
-/// forward along the line, so the shortest line is one pass over the positions.
-fn shortest<D: Domain>(d: &mut D, root: &D::State, moves: &[D::Move], depth: u8, spend: &mut Spend) -> Option<Vec<D::Move>> {
-    let n = moves.len();
-    let search = depth >= 1 && !spend.stopped;
-    // The line played once: each position's key (and summary, when shortcuts are looked for).
-    let mut keys: Vec<u128> = Vec::with_capacity(n + 1);
-    let mut sigs: Vec<D::Sig> = Vec::with_capacity(if search { n + 1 } else { 0 });
-    let mut cur = root.clone();
-    for k in 0..=n {
-        keys.push(d.key(&cur));
-        if search {
-            sigs.push(d.sig(&cur));
-        }
-        if k < n {
-            d.play_in(&mut cur, moves[k]);
-        }
+/// away, only where `near` lets a later position be one move away. The shortcuts are
+/// found in the order of their first position.
+struct Finder<'a, D: Domain> {
+    d: &'a mut D,
+    sigs: &'a [D::Sig],
+    last: &'a KeyMap<u32>,
+    spend: &'a mut Spend,
+    depth: u8,
+    cuts: Vec<Shortcut<D::Move>>,
+    /// Later positions maybe one move away, and maybe two.
+    one: Vec<u32>,
+    two: Vec<u32>,
+    /// Of `two`, those the first move leaves one move away.
+    pick: Vec<u32>,
+    generated: Vec<D::Move>,
+    second: Vec<D::Move>,
+}
+
+impl<'a, D: Domain> Finder<'a, D> {
+    fn new(d: &'a mut D, sigs: &'a [D::Sig], last: &'a KeyMap<u32>, spend: &'a mut Spend, depth: u8) -> Self {
+        Finder { d, sigs, last, spend, depth, cuts: Vec::new(), one: Vec::new(), two: Vec::new(), pick: Vec::new(), generated: Vec::with_capacity(64), second: Vec::with_capacity(64) }
     }
-    let mut last: KeyMap<u32> = KeyMap::default();
-    last.reserve(n + 1);
-    let mut repeated = false;
-    for (i, &key) in keys.iter().enumerate() {
-        repeated |= last.insert(key, i as u32).is_some();
-    }
-    if !search && !repeated {
-        return None;
-    }
-    let mut cuts: Vec<Shortcut<D::Move>> = Vec::new();
-    if search {
-        let mut generated = Vec::with_capacity(64);
-        let mut second = Vec::with_capacity(64);
-        let mut one: Vec<u32> = Vec::new(); // later positions maybe one move away
-        let mut two: Vec<u32> = Vec::new(); // later positions maybe two moves away
-        let mut pick: Vec<u32> = Vec::new();
-        let (w1, w2) = (WINDOW_ONE, WINDOW_TWO);
-        // `cur` walks the line again: position `i` at step `i`.
-        cur.clone_from(root);
-        'line: for i in 0..n {
+
+    /// Every position of the line in turn (`cur`, the first position, walks the line),
+    /// until the spending stops.
+    fn run(&mut self, cur: &mut D::State, moves: &[D::Move]) {
+        for i in 0..moves.len() {
             if i > 0 {
-                d.play_in(&mut cur, moves[i - 1]);
+                self.d.play_in(cur, moves[i - 1]);
             }
-            one.clear();
-            two.clear();
-            for j in i + 2..=n.min(i + w1.max(w2)) {
-                let lower = d.near(&sigs[i], &sigs[j]);
-                if lower == u32::MAX {
-                    break; // no later position is closer
-                }
-                if lower <= 1 && j <= i + w1 {
-                    one.push(j as u32);
-                }
-                if depth >= 2 && j >= i + 3 && j <= i + w2 && lower <= 2 {
-                    two.push(j as u32);
-                }
+            if !self.from(cur, i, moves.len()) {
+                break;
             }
-            if one.is_empty() && two.is_empty() {
+        }
+    }
+
+    /// The shortcuts from position `i` (`cur`); `false` when the spending stopped.
+    fn from(&mut self, cur: &mut D::State, i: usize, n: usize) -> bool {
+        self.targets(i, n);
+        if self.one.is_empty() && self.two.is_empty() {
+            return true;
+        }
+        if D::BRIDGES {
+            if !self.bridges(cur, i) {
+                return false;
+            }
+            if self.two.is_empty() {
+                return true;
+            }
+        }
+        self.neighbours(cur, i)
+    }
+
+    /// The later positions (`one`, `two`) that a lower bound lets be one or two moves
+    /// from position `i`, within the windows.
+    fn targets(&mut self, i: usize, n: usize) {
+        self.one.clear();
+        self.two.clear();
+        for j in i + 2..=n.min(i + WINDOW_ONE.max(WINDOW_TWO)) {
+            let lower = self.d.near(&self.sigs[i], &self.sigs[j]);
+            if lower == u32::MAX {
+                break; // no later position is closer
+            }
+            if lower <= 1 && j <= i + WINDOW_ONE {
+                self.one.push(j as u32);
+            }
+            if self.depth >= 2 && j >= i + 3 && j <= i + WINDOW_TWO && lower <= 2 {
+                self.two.push(j as u32);
+            }
+        }
+    }
+
+    /// A shortcut from position `from` through `first` (and `second`) when the key
+    /// reached is that of a position of the line after `beyond`.
+    fn record(&mut self, key: u128, from: usize, beyond: usize, first: D::Move, second: Option<D::Move>) {
+        if let Some(&to) = self.last.get(&key) {
+            if to as usize > beyond {
+                self.cuts.push(Shortcut { from: from as u32, to, first, second });
+            }
+        }
+    }
+
+    /// The one move straight to a later position of `one`, read from what they differ
+    /// in ([`Domain::bridge`]); `false` when the spending stopped.
+    fn bridges(&mut self, cur: &mut D::State, i: usize) -> bool {
+        for k in 0..self.one.len() {
+            let j = self.one[k] as usize;
+            let Some(m) = self.d.bridge(cur, &self.sigs[i], &self.sigs[j]) else { continue };
+            if !self.d.legal(cur, m) {
                 continue;
             }
-            if D::BRIDGES {
-                // One move straight to a later position: read from what they differ in.
-                for &j in one.iter() {
-                    let Some(m) = d.bridge(&cur, &sigs[i], &sigs[j as usize]) else { continue };
-                    if !d.legal(&cur, m) {
-                        continue;
-                    }
-                    if !spend.take() {
-                        break 'line;
-                    }
-                    let (kx, _) = d.child(&mut cur, m);
-                    if let Some(&to) = last.get(&kx) {
-                        if to as usize > i + 1 {
-                            cuts.push(Shortcut { from: i as u32, to, first: m, second: None });
-                        }
-                    }
-                }
-                if two.is_empty() {
-                    continue;
-                }
+            if !self.spend.take() {
+                return false;
             }
-            let mask = two.iter().fold(0, |mask, &j| mask | d.differ(&sigs[i], &sigs[j as usize]));
-            d.moves_toward(&cur, mask, &mut generated);
-            for &m in generated.iter() {
-                // (With `bridge`, the one-move shortcuts are found above.)
-                let next = d.after(&cur, &sigs[i], m);
-                let (direct, via) = match &next {
-                    Some(sx) => (!D::BRIDGES && one.iter().any(|&j| d.near(sx, &sigs[j as usize]) == 0), two.iter().any(|&j| d.near(sx, &sigs[j as usize]) <= 1)),
-                    None => (!D::BRIDGES && one.iter().any(|&j| d.covers(&cur, &sigs[i], &sigs[j as usize], m, 0)), two.iter().any(|&j| d.covers(&cur, &sigs[i], &sigs[j as usize], m, 1))),
-                };
-                if !direct && !via {
-                    continue;
-                }
-                if !spend.take() {
-                    break 'line;
-                }
-                // The move made in place, taken back before the next one.
-                let (_, undo) = d.play_in(&mut cur, m);
-                let kx = d.key(&cur);
-                if let Some(&j) = last.get(&kx) {
-                    if j as usize > i + 1 {
-                        cuts.push(Shortcut { from: i as u32, to: j, first: m, second: None });
-                    }
-                }
-                let stop = 'via: {
-                    if !via {
-                        break 'via false;
-                    }
-                    let sx = next.unwrap_or_else(|| d.sig(&cur));
-                    pick.clear();
-                    pick.extend(two.iter().copied().filter(|&j| d.covers(&cur, &sigs[i], &sigs[j as usize], m, 1) && d.near(&sx, &sigs[j as usize]) <= 1));
-                    if pick.is_empty() {
-                        break 'via false;
-                    }
-                    if D::BRIDGES {
-                        for &j in pick.iter() {
-                            let Some(m2) = d.bridge(&cur, &sx, &sigs[j as usize]) else { continue };
-                            if !d.legal(&cur, m2) {
-                                continue;
-                            }
-                            if !spend.take() {
-                                break 'via true;
-                            }
-                            let (k2, _) = d.child(&mut cur, m2);
-                            if let Some(&to) = last.get(&k2) {
-                                if to as usize > i + 2 {
-                                    cuts.push(Shortcut { from: i as u32, to, first: m, second: Some(m2) });
-                                }
-                            }
-                        }
-                        break 'via false;
-                    }
-                    d.moves(&cur, &mut second);
-                    for &m2 in second.iter() {
-                        if !pick.iter().any(|&j| d.covers(&cur, &sx, &sigs[j as usize], m2, 0)) {
-                            continue;
-                        }
-                        if !spend.take() {
-                            break 'via true;
-                        }
-                        let (k2, _) = d.child(&mut cur, m2);
-                        if let Some(&j) = last.get(&k2) {
-                            if j as usize > i + 2 {
-                                cuts.push(Shortcut { from: i as u32, to: j, first: m, second: Some(m2) });
-                            }
-                        }
-                    }
-                    false
-                };
-                d.undo_in(&mut cur, undo);
-                if stop {
-                    break 'line;
-                }
+            let (key, _) = self.d.child(cur, m);
+            self.record(key, i, i + 1, m, None);
+        }
+        true
+    }
+
+    /// The moves from position `i` (`cur`) that may reach a position of `one` at once
+    /// or one of `two` in one more move, each made in place and taken back; `false` when
+    /// the spending stopped.
+    fn neighbours(&mut self, cur: &mut D::State, i: usize) -> bool {
+        let mask = self.two.iter().fold(0, |mask, &j| mask | self.d.differ(&self.sigs[i], &self.sigs[j as usize]));
+        let mut generated = std::mem::take(&mut self.generated);
+        self.d.moves_toward(cur, mask, &mut generated);
+        let mut going = true;
+        for &m in generated.iter() {
+            // (With `bridge`, the one-move shortcuts are found before.)
+            let next = self.d.after(cur, &self.sigs[i], m);
+            let (direct, via) = self.worth(cur, i, m, next.as_ref());
+            if !direct && !via {
+                continue;
+            }
+            if !self.spend.take() {
+                going = false;
+                break;
+            }
+            // The move made in place, taken back before the next one.
+            let (_, undo) = self.d.play_in(cur, m);
+            let key = self.d.key(cur);
+            self.record(key, i, i + 1, m, None);
+            let stop = via && !self.seconds(cur, i, m, next);
+            self.d.undo_in(cur, undo);
+            if stop {
+                going = false;
+                break;
             }
         }
+        self.generated = generated;
+        going
     }
+
+    /// Whether the move `m` from position `i` may reach a position of `one` at once,
+    /// and one of `two` in one more move (from the summary after it, `next`, when the
+    /// family tells it).
+    fn worth(&self, cur: &D::State, i: usize, m: D::Move, next: Option<&D::Sig>) -> (bool, bool) {
+        let (d, sigs) = (&*self.d, self.sigs);
+        match next {
+            Some(sx) => (!D::BRIDGES && self.one.iter().any(|&j| d.near(sx, &sigs[j as usize]) == 0), self.two.iter().any(|&j| d.near(sx, &sigs[j as usize]) <= 1)),
+            None => (!D::BRIDGES && self.one.iter().any(|&j| d.covers(cur, &sigs[i], &sigs[j as usize], m, 0)), self.two.iter().any(|&j| d.covers(cur, &sigs[i], &sigs[j as usize], m, 1))),
+        }
+    }
+
+    /// The second moves from `cur`, the position after the move `first` from position
+    /// `i` (summary `next` when the family told it), to a position of `two`; `false`
+    /// when the spending stopped.
+    fn seconds(&mut self, cur: &mut D::State, i: usize, first: D::Move, next: Option<D::Sig>) -> bool {
+        let sx = next.unwrap_or_else(|| self.d.sig(cur));
+        let (d, sigs) = (&*self.d, self.sigs);
+        self.pick.clear();
+        self.pick.extend(self.two.iter().copied().filter(|&j| d.covers(cur, &sigs[i], &sigs[j as usize], first, 1) && d.near(&sx, &sigs[j as usize]) <= 1));
+        if self.pick.is_empty() {
+            return true;
+        }
+        if D::BRIDGES {
+            for k in 0..self.pick.len() {
+                let j = self.pick[k] as usize;
+                let Some(m2) = self.d.bridge(cur, &sx, &self.sigs[j]) else { continue };
+                if !self.d.legal(cur, m2) {
+                    continue;
+                }
+                if !self.spend.take() {
+                    return false;
+                }
+                let (key, _) = self.d.child(cur, m2);
+                self.record(key, i, i + 2, first, Some(m2));
+            }
+            return true;
+        }
+        let mut second = std::mem::take(&mut self.second);
+        self.d.moves(cur, &mut second);
+        let mut going = true;
+        for &m2 in second.iter() {
+            if !self.pick.iter().any(|&j| self.d.covers(cur, &sx, &self.sigs[j as usize], m2, 0)) {
+                continue;
+            }
+            if !self.spend.take() {
+                going = false;
+                break;
+            }
+            let (key, _) = self.d.child(cur, m2);
+            self.record(key, i, i + 2, first, Some(m2));
+        }
+        self.second = second;
+        going
+    }
+}
+
+/// How a position of the line is best reached (see [`best_path`]).
+#[derive(Clone, Copy)]
+enum Via {
+    Start,
+    /// By the line's own move from the position before.
+    Line,
+    /// It is the position at this index again (a loop left out).
+    Same(u32),
+    /// By this shortcut.
+    Cut(u32),
+}
+
+/// The shortest path from the first position of the line to the last, over the line's
+/// moves, its loops (free) and the shortcuts `cuts` (in the order of their first
+/// position), as (made in, move) steps; `None` if it is no shorter than the line.
+/// Every edge goes forward along the line, so this is one pass over the positions.
+fn best_path<M: Copy>(moves: &[M], keys: &[u128], last: &KeyMap<u32>, cuts: &[Shortcut<M>]) -> Option<Vec<(Origin<M>, M)>> {
+    let n = moves.len();
     // One pass: each position's distance from the first, and how it is reached.
-    #[derive(Clone, Copy)]
-    enum Via {
-        Start,
-        Line,
-        Same(u32),
-        Cut(u32),
-    }
     let mut dist = vec![u32::MAX; n + 1];
     let mut via = vec![Via::Start; n + 1];
     dist[0] = 0;
@@ -535,8 +644,8 @@ fn shortest<D: Domain>(d: &mut D, root: &D::State, moves: &[D::Move], depth: u8,
     if dist[n] as usize >= n {
         return None;
     }
-    // The path back from the last position, as (made in, move) steps.
-    let mut steps: Vec<(Origin<D::Move>, D::Move)> = Vec::with_capacity(dist[n] as usize);
+    // The path back from the last position.
+    let mut steps: Vec<(Origin<M>, M)> = Vec::with_capacity(dist[n] as usize);
     let mut at = n;
     while at > 0 {
         match via[at] {
@@ -557,11 +666,16 @@ fn shortest<D: Domain>(d: &mut D, root: &D::State, moves: &[D::Move], depth: u8,
         }
     }
     steps.reverse();
-    // Play the path from the first position, each move made where the line now is:
+    Some(steps)
+}
+
+/// The moves of the path `steps` played from the first position (`cur`, equal to
+/// `root`), each move made where the new line now is (translated from the position it
+/// was found in); `None` if one does not play or the line does not win.
+fn play_path<D: Domain>(d: &mut D, root: &D::State, moves: &[D::Move], steps: Vec<(Origin<D::Move>, D::Move)>, cur: &mut D::State) -> Option<Vec<D::Move>> {
     // `old` walks the old line (the positions the steps were made in), `cur` the new one.
     let mut old = root.clone();
     let mut old_at = 0;
-    cur.clone_from(root);
     let mut new_moves = Vec::with_capacity(steps.len());
     for (from, mv) in steps {
         let i = match from {
@@ -573,25 +687,25 @@ fn shortest<D: Domain>(d: &mut D, root: &D::State, moves: &[D::Move], depth: u8,
         }
         let m = match from {
             Origin::Line(_) => {
-                if d.same(&old, &cur) {
+                if d.same(&old, cur) {
                     mv
                 } else {
-                    let perm = d.perm(&old, &cur);
-                    d.translate(&perm, mv, &old, &cur)?
+                    let perm = d.perm(&old, cur);
+                    d.translate(&perm, mv, &old, cur)?
                 }
             }
             Origin::Near(_, m) => {
                 let made_in = d.play(&old, m).0;
-                let perm = d.perm(&made_in, &cur);
-                d.translate(&perm, mv, &made_in, &cur)?
+                let perm = d.perm(&made_in, cur);
+                d.translate(&perm, mv, &made_in, cur)?
             }
         };
-        if !d.legal(&cur, m) {
+        if !d.legal(cur, m) {
             return None;
         }
-        new_moves.push(d.play_in(&mut cur, m).0);
+        new_moves.push(d.play_in(cur, m).0);
     }
-    if !d.won(&cur) {
+    if !d.won(cur) {
         return None;
     }
     Some(new_moves)
@@ -643,12 +757,13 @@ fn pairs<D: Domain>(d: &D, moves: &[D::Move], from: usize, out: &mut Vec<Pair<D:
 /// yet are left. Whether anything changed.
 fn join_pairs<D: Domain>(d: &mut D, root: &D::State, moves: &mut Vec<D::Move>) -> bool {
     let mut found = Vec::new();
-    let mut failed: Vec<(usize, usize)> = Vec::new(); // tried in vain, in the line as it now is
+    // Tried in vain, in the line as it now is: (i, j, the move the edited line failed at).
+    let mut failed: Vec<(usize, usize, usize)> = Vec::new();
     let mut any = false;
     let mut cur = root.clone();
     loop {
         pairs(d, moves, 0, &mut found);
-        found.retain(|&(i, j, _)| !failed.contains(&(i, j)));
+        found.retain(|&(i, j, _)| !failed.iter().any(|&(a, b, _)| (a, b) == (i, j)));
         if found.is_empty() {
             return any;
         }
@@ -666,44 +781,50 @@ fn join_pairs<D: Domain>(d: &mut D, root: &D::State, moves: &mut Vec<D::Move>) -
                 at += 1;
             }
             let edit = match joined {
-                Joined::Apart => None,
+                Joined::Apart => Err(i),
                 Joined::Back => edited(d, &cur, moves, i, j, None, None),
                 // The cards moved at once where the second move takes them (fails
                 // at once when that place does not take them yet), or left where they
                 // were until then: only if the rules moved nothing else after the first
                 // move, and no move between uses the place they would stay in.
-                Joined::Into(m) => edited(d, &cur, moves, i, j, Some(m), None).or_else(|| {
+                Joined::Into(m) => edited(d, &cur, moves, i, j, Some(m), None).or_else(|first| {
                     if (i + 1..j).any(|k| d.touches(moves[k], moves[i])) {
-                        return None;
+                        return Err(first);
                     }
                     let mut after = cur.clone();
                     d.play_in(&mut after, moves[i]);
                     if !d.alone(&cur, moves[i], &after) {
-                        return None;
+                        return Err(first);
                     }
-                    edited(d, &cur, moves, i, j, None, Some(m))
+                    edited(d, &cur, moves, i, j, None, Some(m)).map_err(|second| first.max(second))
                 }),
             };
-            let Some((new_moves, end)) = edit else {
-                failed.push((i, j));
-                continue;
+            let (new_moves, end) = match edit {
+                Ok(edit) => edit,
+                Err(at) => {
+                    failed.push((i, j, at));
+                    continue;
+                }
             };
             let (removed, added) = (end - i, new_moves.len());
             moves.splice(i..end, new_moves);
             any = true;
-            // The pairs tried in vain before or after the change keep (their places).
-            failed.retain_mut(|(a, b)| {
+            // The pairs tried in vain after the change keep (their places move); those
+            // before it, only when their edited line failed before the change (one that
+            // failed later, or did not win, may play now: it is tried again).
+            failed.retain_mut(|(a, b, at)| {
                 if *a >= end {
                     *a = *a + added - removed;
                     *b = *b + added - removed;
+                    *at = *at + added - removed;
                     true
                 } else {
-                    *b < i
+                    *b < i && *at < i
                 }
             });
             // The pairs from move `i` on, in the line as it now is.
             pairs(d, moves, i, &mut found);
-            found.retain(|&(a, b, _)| !failed.contains(&(a, b)));
+            found.retain(|&(a, b, _)| !failed.iter().any(|&(x, y, _)| (x, y) == (a, b)));
             next = 0;
         }
     }
@@ -712,15 +833,17 @@ fn join_pairs<D: Domain>(d: &mut D, root: &D::State, moves: &mut Vec<D::Move>) -
 /// The moves that replace moves `i..end` of the line when move `i` is replaced by
 /// `at_i` and move `j` by `at_j` (i < j; `None`: left out; both made as in position
 /// `i`, which is `start`), if the line still plays and wins. Once the edited line is
-/// back on the old one, place for place, the rest is kept.
-fn edited<D: Domain>(d: &mut D, start: &D::State, moves: &[D::Move], i: usize, j: usize, at_i: Option<D::Move>, at_j: Option<D::Move>) -> Option<(Vec<D::Move>, usize)> {
+/// back on the old one, place for place, the rest is kept. `Err(k)`: the edited line
+/// fails at move `k` of the old line (`moves.len()`: it does not win), so a change of the
+/// line from move `k + 1` on may let it play.
+fn edited<D: Domain>(d: &mut D, start: &D::State, moves: &[D::Move], i: usize, j: usize, at_i: Option<D::Move>, at_j: Option<D::Move>) -> Result<(Vec<D::Move>, usize), usize> {
     let mut new_moves: Vec<D::Move> = Vec::with_capacity(j + 2 - i);
     let same = d.identity();
     if let Some(m) = at_i {
         // Most joins fail at once: the place does not take the cards yet.
-        let m = d.translate(&same, m, start, start)?;
+        let m = d.translate(&same, m, start, start).ok_or(i)?;
         if !d.legal(start, m) {
-            return None;
+            return Err(i);
         }
     }
     let mut cur = start.clone(); // the edited line
@@ -730,23 +853,27 @@ fn edited<D: Domain>(d: &mut D, start: &D::State, moves: &[D::Move], i: usize, j
             d.play_in(&mut old, moves[k - 1]);
         }
         if k > j && d.same(&cur, &old) {
-            return Some((new_moves, k));
+            return Ok((new_moves, k));
         }
         let m = match k {
             _ if k == i => match at_i {
-                Some(m) => d.translate(&same, m, start, &cur)?,
+                Some(m) => d.translate(&same, m, start, &cur).ok_or(k)?,
                 None => continue,
             },
             _ if k == j => match at_j {
-                Some(m) => d.translate(&same, m, start, &cur)?,
+                Some(m) => d.translate(&same, m, start, &cur).ok_or(k)?,
                 None => continue,
             },
-            _ => d.translate(&same, moves[k], &old, &cur)?,
+            _ => d.translate(&same, moves[k], &old, &cur).ok_or(k)?,
         };
         if !d.legal(&cur, m) {
-            return None;
+            return Err(k);
         }
         new_moves.push(d.play_in(&mut cur, m).0);
     }
-    d.won(&cur).then_some((new_moves, moves.len()))
+    if d.won(&cur) {
+        Ok((new_moves, moves.len()))
+    } else {
+        Err(moves.len())
+    }
 }
