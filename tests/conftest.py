@@ -55,3 +55,24 @@ def pytest_collection_modifyitems(session, config, items):
     until the session ends, and tests (or doctests) that call asyncio.run() after it fail."""
     browser = HERE / "browser"
     items.sort(key=lambda item: browser in Path(str(item.fspath)).parents)
+
+
+class MovedClock:
+    """The server's clock as a test moves it: ``now.at += timedelta(...)``."""
+
+    def __init__(self) -> None:
+        from winnable.storage.engine import utcnow
+
+        self.at = utcnow()
+
+    def __call__(self):
+        return self.at
+
+
+@pytest.fixture
+def now(app):
+    """The clock of the test module's ``app`` fixture, moved by the test (nothing a
+    client sends moves it)."""
+    clock = MovedClock()
+    app.state.services.games.clock = clock
+    return clock

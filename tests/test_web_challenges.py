@@ -18,7 +18,6 @@ from sqlalchemy.orm import Session  # noqa: E402
 
 from winnable import Budget, solve  # noqa: E402
 from winnable.blackhole import BlackHole  # noqa: E402
-from winnable.storage.engine import utcnow  # noqa: E402
 from winnable.storage.tables import Challenge, ChallengeAttempt, GameRow  # noqa: E402
 from winnable.web.play.pool import Found  # noqa: E402
 from winnable.web.players import challenges as challenges_module  # noqa: E402
@@ -35,19 +34,6 @@ def app(sqlite_and_postgres_url):
     app.state.services.pool.add(Found("black-hole", DEAL, tuple(app.state.deal_line)))  # Black Hole has Dailies
     yield app
     app.state.services.engine.dispose()
-
-
-@pytest.fixture
-def now(app):
-    class Clock:
-        at = utcnow()
-
-        def __call__(self):
-            return self.at
-
-    clock = Clock()
-    app.state.services.games.clock = clock
-    return clock
 
 
 def new_game(client, deal=DEAL, **extra):

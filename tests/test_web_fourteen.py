@@ -17,7 +17,6 @@ from fastapi.testclient import TestClient  # noqa: E402
 
 from winnable import Budget, solve  # noqa: E402
 from winnable.fourteen import FourteenOut  # noqa: E402
-from winnable.storage.engine import utcnow  # noqa: E402
 from winnable.web.app import create_app  # noqa: E402
 from winnable.web.play.pool import Found  # noqa: E402
 from winnable.web.players.daily import draw_layout  # noqa: E402
@@ -47,21 +46,6 @@ def app(tmp_path):
 def client(app):
     with TestClient(app, base_url=SITE, headers={"Origin": SITE}) as client:
         yield client
-
-
-@pytest.fixture
-def now(app):
-    """The server's clock, moved by the test."""
-
-    class Clock:
-        at = utcnow()
-
-        def __call__(self):
-            return self.at
-
-    clock = Clock()
-    app.state.services.games.clock = clock
-    return clock
 
 
 def create(client, deal=WON_DEAL, **extra) -> dict:

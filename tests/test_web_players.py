@@ -20,7 +20,6 @@ from sqlalchemy.orm import Session  # noqa: E402
 from winnable import Budget, solve  # noqa: E402
 from winnable.blackhole import BlackHole  # noqa: E402
 from winnable.games import game_class  # noqa: E402
-from winnable.storage.engine import utcnow  # noqa: E402
 from winnable.storage.tables import DailyAttempt, DailyDeal, GameRow, SessionRow, User  # noqa: E402
 from winnable.web.players.accounts import COOKIE  # noqa: E402
 from winnable.web.app import create_app  # noqa: E402
@@ -69,21 +68,6 @@ def app(sqlite_and_postgres_url):
     app.state.services.pool.add(Found("black-hole", DAILY_DEAL, tuple(str(move) for move in line)))
     yield seeded_draws(app)
     app.state.services.engine.dispose()
-
-
-@pytest.fixture
-def now(app):
-    """The server's clock, moved by the test: ``now.at += timedelta(...)``."""
-
-    class Clock:
-        at = utcnow()
-
-        def __call__(self):
-            return self.at
-
-    clock = Clock()
-    app.state.services.games.clock = clock
-    return clock
 
 
 def count(app, model, *where) -> int:

@@ -13,7 +13,6 @@ warnings.filterwarnings("ignore", message=".*httpx.*")
 
 from winnable import Budget, solve  # noqa: E402
 from winnable.blackhole import BlackHole  # noqa: E402
-from winnable.storage.engine import utcnow  # noqa: E402
 
 from test_web_players import browser, make_app, signup  # noqa: E402
 
@@ -26,19 +25,6 @@ def app(tmp_path):
     app.state.line = [str(move) for move in solve(BlackHole.deal(DEAL), Budget(seconds=10)).line]
     yield app
     app.state.services.engine.dispose()
-
-
-@pytest.fixture
-def now(app):
-    class Clock:
-        at = utcnow()
-
-        def __call__(self):
-            return self.at
-
-    clock = Clock()
-    app.state.services.games.clock = clock
-    return clock
 
 
 def new_game(client, deal=DEAL, **extra):
