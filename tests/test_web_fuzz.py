@@ -68,9 +68,11 @@ OPERATIONS = [(method, path) for method, path in [
     ("GET", "/api/csrf"), ("GET", "/api/health"), ("POST", "/api/games/summaries"),
     ("POST", "/api/auth/signup"), ("POST", "/api/auth/login"), ("POST", "/api/auth/logout"), ("GET", "/api/auth/me"),
     ("GET", "/api/account/export"), ("POST", "/api/account/delete"), ("GET", "/api/daily"),
-    ("GET", "/api/daily/{game}"), ("GET", "/api/daily/{game}/leaderboard"), ("GET", "/api/stats")]]
+    ("GET", "/api/daily/{game}"), ("GET", "/api/daily/{game}/leaderboard"), ("GET", "/api/stats"),
+    ("GET", "/api/stats/record/{game_id}"), ("POST", "/api/challenges"), ("GET", "/api/challenges/mine"),
+    ("GET", "/api/challenges/{challenge_id}"), ("POST", "/api/challenges/{challenge_id}/play")]]
 NO_PARAMETERS = ("/api/catalog", "/api/csrf", "/api/health", "/api/auth/me", "/api/account/export", "/api/daily",
-                 "/api/stats")
+                 "/api/stats", "/api/challenges/mine")
 
 
 @pytest.fixture(scope="module")

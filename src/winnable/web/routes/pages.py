@@ -250,7 +250,7 @@ def lobby_families_json(locale: str) -> str:
     come from ``/api/catalog``).
 
     >>> [family["title"] for family in json.loads(lobby_families_json("fr"))]
-    ['Black Hole', 'Penguin et les jeux à cellules libres', 'Les jeux Spider']
+    ['Black Hole', 'Penguin et les jeux à cellules libres', 'Les jeux Spider', 'Quatorze']
     >>> "<" in lobby_families_json("en")  # nothing that could end the script early
     False
     """
