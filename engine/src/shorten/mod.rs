@@ -286,7 +286,8 @@ impl<D: Domain> Path<D> {
 
     /// A path with its first position only (room for `moves` moves).
     pub fn start(root: &D::State, moves: usize) -> Path<D> {
-        let mut arena = Vec::with_capacity(moves + 1);
+        // Room for the positions edits add too (a grown arena is copied whole).
+        let mut arena = Vec::with_capacity(2 * moves + 16);
         arena.push(root.clone());
         let mut order = Vec::with_capacity(moves + 1);
         order.push(0);

@@ -43,8 +43,9 @@ fn pairs<D: Domain>(d: &D, moves: &[D::Move], from: usize, out: &mut Vec<Pair<D:
 /// Join the moves of the same cards: a move later taken back (same cards, back where
 /// they came from, no move between touching either place) goes with the move taking it
 /// back; two moves of the same cards become one. Each change is kept when the line
-/// still plays and wins. A change made, the pairs after it are looked for again, and the
-/// whole line once more while pairs not tried yet are left. Whether anything changed.
+/// still plays and wins. The pairs are found once a pass and tried in the order of their
+/// first move; a pass that changed the line is followed by another (the pairs a change
+/// makes are found then). Whether anything changed.
 pub(super) fn join_pairs<D: Domain>(d: &mut D, path: &mut Path<D>) -> bool {
     let mut found = Vec::new();
     // Tried in vain, in the line as it now is: (i, j, the move the edited line failed at).
@@ -53,46 +54,23 @@ pub(super) fn join_pairs<D: Domain>(d: &mut D, path: &mut Path<D>) -> bool {
     loop {
         pairs(d, &path.moves, 0, &mut found);
         found.retain(|&(i, j, _)| !failed.iter().any(|&(a, b, _)| (a, b) == (i, j)));
-        if found.is_empty() {
-            return any;
-        }
-        let mut at = 0; // the pairs are tried in the order of their first move
-        let mut next = 0;
-        while next < found.len() {
-            let (i, j, joined) = found[next];
-            next += 1;
-            if i < at {
-                continue; // behind: the next round
+        let mut changed = false;
+        // `found` is in the line as it was when the pass began: a pair from `clear` on
+        // (the end of the last change, there) is at `shift` moves from there now; one
+        // before it waits for the next pass.
+        let (mut clear, mut shift) = (0usize, 0isize);
+        for &(i0, j0, joined) in found.iter() {
+            if i0 < clear {
+                continue;
             }
-            at = i;
-            let moves = &path.moves;
-            let edit = match joined {
-                Joined::Apart => Err(i),
-                Joined::Back => edited(d, path, i, j, None, None),
-                // The cards moved at once where the second move takes them (fails
-                // at once when that place does not take them yet), or left where they
-                // were until then: only if the rules moved nothing else after the first
-                // move, and no move between uses the place they would stay in.
-                Joined::Into(m) => edited(d, path, i, j, Some(m), None).or_else(|first| {
-                    if (i + 1..j).any(|k| d.touches(moves[k], moves[i])) {
-                        return Err(first);
-                    }
-                    if !d.alone(path.state(i), moves[i], path.state(i + 1)) {
-                        return Err(first);
-                    }
-                    edited(d, path, i, j, None, Some(m)).map_err(|second| first.max(second))
-                }),
-            };
-            let (new_moves, new_states, end) = match edit {
-                Ok(edit) => edit,
-                Err(at) => {
-                    failed.push((i, j, at));
-                    continue;
-                }
-            };
+            let (i, j) = ((i0 as isize + shift) as usize, (j0 as isize + shift) as usize);
+            let Some((new_moves, new_states, end)) = try_pair(d, path, i, j, joined).map_err(|at| failed.push((i, j, at))).ok() else { continue };
             let (removed, added) = (end - i, new_moves.len());
             path.splice(i, end, new_moves, new_states);
             any = true;
+            changed = true;
+            clear = (end as isize - shift) as usize;
+            shift += added as isize - removed as isize;
             // The pairs tried in vain after the change keep (their places move); those
             // before it, only when their edited line failed before the change (one that
             // failed later, or did not win, may play now: it is tried again).
@@ -106,11 +84,33 @@ pub(super) fn join_pairs<D: Domain>(d: &mut D, path: &mut Path<D>) -> bool {
                     *b < i && *at < i
                 }
             });
-            // The pairs from move `i` on, in the line as it now is.
-            pairs(d, &path.moves, i, &mut found);
-            found.retain(|&(a, b, _)| !failed.iter().any(|&(x, y, _)| (x, y) == (a, b)));
-            next = 0;
         }
+        if !changed {
+            return any;
+        }
+    }
+}
+
+/// The line with the pair of moves `i`, `j` joined (see [`join_pairs`]), as an edit of
+/// moves `i..end`; `Err(k)` as [`edited`] gives it.
+fn try_pair<D: Domain>(d: &mut D, path: &Path<D>, i: usize, j: usize, joined: Joined<D::Move>) -> Result<Edit<D>, usize> {
+    let moves = &path.moves;
+    match joined {
+        Joined::Apart => Err(i),
+        Joined::Back => edited(d, path, i, j, None, None),
+        // The cards moved at once where the second move takes them (fails at once when
+        // that place does not take them yet), or left where they were until then: only
+        // if the rules moved nothing else after the first move, and no move between uses
+        // the place they would stay in.
+        Joined::Into(m) => edited(d, path, i, j, Some(m), None).or_else(|first| {
+            if (i + 1..j).any(|k| d.touches(moves[k], moves[i])) {
+                return Err(first);
+            }
+            if !d.alone(path.state(i), moves[i], path.state(i + 1)) {
+                return Err(first);
+            }
+            edited(d, path, i, j, None, Some(m)).map_err(|second| first.max(second))
+        }),
     }
 }
 
