@@ -86,6 +86,17 @@ pub struct Sig {
     home: u32,
 }
 
+/// How many columns two summaries differ in (one pass the compiler makes vector
+/// compares of).
+#[inline]
+fn changed_columns(a: &Sig, b: &Sig) -> u32 {
+    let mut n = 0;
+    for c in 0..MAX_COLUMNS {
+        n += (a.cols[c] != b.cols[c]) as u32;
+    }
+    n
+}
+
 impl Domain for FreeCellLines<'_> {
     type State = Position;
     type Move = Move;
@@ -118,7 +129,7 @@ impl Domain for FreeCellLines<'_> {
             return u32::MAX;
         }
         // A move changes two columns at most, and one cell.
-        let cols = (0..MAX_COLUMNS).filter(|&c| a.cols[c] != b.cols[c]).count() as u32;
+        let cols = changed_columns(a, b);
         let cells = (a.cells ^ b.cells).count_ones();
         home.div_ceil(per_move).max(cols.div_ceil(2)).max(cells)
     }
@@ -209,10 +220,8 @@ impl Domain for FreeCellLines<'_> {
         if m.dst == FOUNDATION {
             home = home.saturating_sub(per_move);
         }
-        let mut cols = 0;
-        for c in 0..MAX_COLUMNS {
-            cols += (a.cols[c] != b.cols[c] && c as u8 != m.src && c as u8 != m.dst) as u32;
-        }
+        let own = |c: u8| (c < 8 && a.cols[c as usize] != b.cols[c as usize]) as u32;
+        let cols = changed_columns(a, b) - own(m.src) - own(m.dst);
         let cell = (m.src >= 8 || (m.dst >= 8 && m.dst != FOUNDATION)) as u32;
         let cells = (a.cells ^ b.cells).count_ones().saturating_sub(cell);
         home.div_ceil(per_move).max(cols.div_ceil(2)).max(cells) <= left

@@ -318,12 +318,21 @@ impl<D: Domain> Path<D> {
         self.state(self.moves.len())
     }
 
-    /// Moves `i..end` replaced by `moves`, the position after each in `states`.
-    fn splice(&mut self, i: usize, end: usize, moves: Vec<D::Move>, states: Vec<D::State>) {
+    /// Moves `i..end` replaced by `moves` (legal from position `i`: an edit tried
+    /// already), made again to keep the position after each (an edit tried in vain
+    /// keeps none).
+    fn splice(&mut self, d: &mut D, i: usize, end: usize, moves: Vec<D::Move>) {
         let first = self.arena.len() as u32;
-        let added = states.len() as u32;
-        self.arena.extend(states);
-        self.moves.splice(i..end, moves);
+        let mut at = self.order[i] as usize;
+        let mut played = Vec::with_capacity(moves.len());
+        for m in moves {
+            let next = self.arena.len();
+            self.arena.push(self.arena[at].clone());
+            played.push(d.play_in(&mut self.arena[next], m).0);
+            at = next;
+        }
+        let added = played.len() as u32;
+        self.moves.splice(i..end, played);
         self.order.splice(i + 1..=end, first..first + added);
     }
 }

@@ -64,9 +64,9 @@ pub(super) fn join_pairs<D: Domain>(d: &mut D, path: &mut Path<D>) -> bool {
                 continue;
             }
             let (i, j) = ((i0 as isize + shift) as usize, (j0 as isize + shift) as usize);
-            let Some((new_moves, new_states, end)) = try_pair(d, path, i, j, joined).map_err(|at| failed.push((i, j, at))).ok() else { continue };
+            let Some((new_moves, end)) = try_pair(d, path, i, j, joined).map_err(|at| failed.push((i, j, at))).ok() else { continue };
             let (removed, added) = (end - i, new_moves.len());
-            path.splice(i, end, new_moves, new_states);
+            path.splice(d, i, end, new_moves);
             any = true;
             changed = true;
             clear = (end as isize - shift) as usize;
@@ -114,8 +114,8 @@ fn try_pair<D: Domain>(d: &mut D, path: &Path<D>, i: usize, j: usize, joined: Jo
     }
 }
 
-/// What replaces moves `i..end` of a line: the moves, and the position after each.
-type Edit<D> = (Vec<<D as Domain>::Move>, Vec<<D as Domain>::State>, usize);
+/// What replaces moves `i..end` of a line: the moves, and `end`.
+type Edit<D> = (Vec<<D as Domain>::Move>, usize);
 
 /// The moves that replace moves `i..end` of the line when move `i` is replaced by
 /// `at_i` and move `j` by `at_j` (i < j; `None`: left out; both made as in position
@@ -134,12 +134,11 @@ fn edited<D: Domain>(d: &mut D, path: &Path<D>, i: usize, j: usize, at_i: Option
         }
     }
     let mut new_moves: Vec<D::Move> = Vec::with_capacity(j + 2 - i);
-    let mut new_states: Vec<D::State> = Vec::with_capacity(j + 2 - i);
     let mut cur = start.clone(); // the edited line
     for k in i..moves.len() {
         let old = path.state(k); // the old line
         if k > j && d.same(&cur, old) {
-            return Ok((new_moves, new_states, k));
+            return Ok((new_moves, k));
         }
         let m = match k {
             _ if k == i => match at_i {
@@ -156,10 +155,9 @@ fn edited<D: Domain>(d: &mut D, path: &Path<D>, i: usize, j: usize, at_i: Option
             return Err(k);
         }
         new_moves.push(d.play_in(&mut cur, m).0);
-        new_states.push(cur.clone());
     }
     if d.won(&cur) {
-        Ok((new_moves, new_states, moves.len()))
+        Ok((new_moves, moves.len()))
     } else {
         Err(moves.len())
     }

@@ -91,8 +91,8 @@ impl<'a, D: Domain> Finder<'a, D> {
         Finder { d, sigs, last, spend, depth, cuts: Vec::new(), one: Vec::new(), two: Vec::new(), pick: Vec::new(), generated: Vec::with_capacity(64), second: Vec::with_capacity(64) }
     }
 
-    /// Every position of the line in turn (each copied where shortcuts may start from
-    /// it: moves are made in the copy and taken back), until the spending stops.
+    /// Every position of the line in turn, until the spending stops. A position is
+    /// copied only where a move is made from it (made in the copy, taken back).
     fn run(&mut self, path: &Path<D>) {
         let n = path.moves.len();
         let mut cur = path.state(0).clone();
@@ -101,25 +101,20 @@ impl<'a, D: Domain> Finder<'a, D> {
             if self.one.is_empty() && self.two.is_empty() {
                 continue;
             }
-            cur.clone_from(path.state(i));
-            if !self.from(&mut cur, i) {
+            let state = path.state(i);
+            if D::BRIDGES {
+                if !self.bridges(state, &mut cur, i) {
+                    break;
+                }
+                if self.two.is_empty() {
+                    continue;
+                }
+            }
+            cur.clone_from(state);
+            if !self.neighbours(&mut cur, i) {
                 break;
             }
         }
-    }
-
-    /// The shortcuts from position `i` (`cur`) to the targets found; `false` when the
-    /// spending stopped.
-    fn from(&mut self, cur: &mut D::State, i: usize) -> bool {
-        if D::BRIDGES {
-            if !self.bridges(cur, i) {
-                return false;
-            }
-            if self.two.is_empty() {
-                return true;
-            }
-        }
-        self.neighbours(cur, i)
     }
 
     /// The later positions (`one`, `two`) that a lower bound lets be one or two moves
@@ -152,17 +147,19 @@ impl<'a, D: Domain> Finder<'a, D> {
     }
 
     /// The one move straight to a later position of `one`, read from what they differ
-    /// in ([`Domain::bridge`]); `false` when the spending stopped.
-    fn bridges(&mut self, cur: &mut D::State, i: usize) -> bool {
+    /// in ([`Domain::bridge`]), from position `i` (`state`; a legal move is made in
+    /// `cur`, a copy); `false` when the spending stopped.
+    fn bridges(&mut self, state: &D::State, cur: &mut D::State, i: usize) -> bool {
         for k in 0..self.one.len() {
             let j = self.one[k] as usize;
-            let Some(m) = self.d.bridge(cur, &self.sigs[i], &self.sigs[j]) else { continue };
-            if !self.d.legal(cur, m) {
+            let Some(m) = self.d.bridge(state, &self.sigs[i], &self.sigs[j]) else { continue };
+            if !self.d.legal(state, m) {
                 continue;
             }
             if !self.spend.take() {
                 return false;
             }
+            cur.clone_from(state);
             let (key, _) = self.d.child(cur, m);
             self.record(key, i, i + 1, m, None);
         }
