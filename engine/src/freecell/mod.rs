@@ -295,6 +295,41 @@ fn freecell_solve(
     Ok((solution.outcome.as_str().to_string(), line, solution.positions))
 }
 
+/// A search and the shortening of its line in one call, for benchmarks: `(verdict, the
+/// search's own line, the shortened line, positions, search CPU seconds, shortening CPU
+/// seconds)`, each timed apart on this thread (the rules and the position are made
+/// before either clock starts; `freecell_solve` does the same work).
+#[pyfunction]
+#[pyo3(signature = (rules, columns, cells, foundations, base, max_nodes=None, max_seconds=None, preset="default", depth=2, tries=None))]
+#[allow(clippy::too_many_arguments)]
+fn freecell_lines(
+    py: Python<'_>,
+    rules: PyRef<'_, PyRules>,
+    columns: Vec<Vec<u8>>,
+    cells: Vec<u8>,
+    foundations: Vec<u8>,
+    base: u8,
+    max_nodes: Option<u64>,
+    max_seconds: Option<f64>,
+    preset: &str,
+    depth: u8,
+    tries: Option<u64>,
+) -> PyResult<(String, String, String, u64, f64, f64)> {
+    let (solver, root) = setup(&rules, base, preset, &columns, &cells, &foundations)?;
+    let deadline = max_seconds.map(|s| std::time::Instant::now() + std::time::Duration::from_secs_f64(s.max(0.0)));
+    let (solution, short, search_cpu, shorten_cpu, solver) = py.allow_threads(move || {
+        let started = crate::search::thread_cpu();
+        let solution = solver.solve(&root, &mut Budget::new(max_nodes, max_seconds));
+        let searched = crate::search::thread_cpu();
+        let short = (solution.outcome == Outcome::Won).then(|| shorten::shorten(&solver.game, &root, &solution.line, &shorten::limits(deadline, depth, tries)).0);
+        let shorten_cpu = if short.is_some() { crate::search::thread_cpu() - searched } else { 0.0 };
+        (solution, short, searched - started, shorten_cpu, solver)
+    });
+    let line = solver.game.notation(&solution.line);
+    let short = short.map(|s| solver.game.notation(&s)).unwrap_or_default();
+    Ok((solution.outcome.as_str().to_string(), line, short, solution.positions, search_cpu, shorten_cpu))
+}
+
 /// Shorten a winning line (the notation `freecell_solve` returns) from a position:
 /// `(line, positions tried)`. For benchmarks: `freecell_solve` does this itself.
 #[pyfunction]
@@ -361,6 +396,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(freecell_solve, m)?)?;
     m.add_function(wrap_pyfunction!(freecell_successors, m)?)?;
     m.add_function(wrap_pyfunction!(freecell_shorten, m)?)?;
+    m.add_function(wrap_pyfunction!(freecell_lines, m)?)?;
     m.add_function(wrap_pyfunction!(freecell_presets, m)?)?;
     Ok(())
 }
