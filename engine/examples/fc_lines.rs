@@ -1,7 +1,7 @@
 //! The free-cell search and the shortening of its lines, timed apart, without Python in
 //! the loop: the tuning tool for `src/shorten/` and `src/freecell/shorten.rs`.
 //!
-//!     cargo run --release --example fc_lines -- DEALS [PRESET] [--depth D] [--tries N] [--repeat R]
+//!     cargo run --release --example fc_lines -- DEALS [PRESET] [--depth D] [--tries N] [--repeat R] [--cold]
 //!
 //! DEALS as for `fc_bench` (`bench/freecell.py --dump FILE` writes one). For each deal
 //! the search runs once; its line is then shortened `--repeat` times (default 5) and
@@ -25,16 +25,29 @@ fn spread(mut v: Vec<usize>) -> String {
     format!("median {median} / p90 {} / max {}", v[(n * 9).div_ceil(10) - 1], v[n - 1])
 }
 
+/// Every cache line of `sweep` written, pushing whatever the caches held out.
+fn chill(sweep: &mut [u8]) {
+    for k in (0..sweep.len()).step_by(64) {
+        sweep[k] = sweep[k].wrapping_add(1);
+    }
+    std::hint::black_box(&sweep);
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     let path = args.get(1).expect("usage: fc_lines DEALS [PRESET] [--depth D] [--tries N] [--repeat R]");
     let (mut preset, mut depth, mut tries, mut repeat) = ("default".to_string(), 2u8, None, 5usize);
+    // `--cold`: the caches emptied before each search and each shortening, as a program
+    // doing other work between questions has them (the figures of `bench/lines.py`).
+    let mut cold = false;
+    let mut sweep = vec![0u8; 32 << 20];
     let mut i = 2;
     while i < args.len() {
         match args[i].as_str() {
             "--depth" => (depth, i) = (args[i + 1].parse().unwrap(), i + 1),
             "--tries" => (tries, i) = (Some(args[i + 1].parse().unwrap()), i + 1),
             "--repeat" => (repeat, i) = (args[i + 1].parse().unwrap(), i + 1),
+            "--cold" => cold = true,
             name => preset = name.to_string(),
         }
         i += 1;
@@ -47,6 +60,9 @@ fn main() {
     for deal in deal_file::read(path) {
         let solver = Solver::new(deal.rules, std::borrow::Cow::Borrowed(preset));
         let root = solver.game.position(&deal.columns, &deal.cells, &deal.foundations).unwrap();
+        if cold {
+            chill(&mut sweep);
+        }
         let t0 = cpu();
         let s = solver.solve(&root, &mut Budget::unlimited());
         search += cpu() - t0;
@@ -57,6 +73,9 @@ fn main() {
         let mut best = f64::INFINITY;
         let mut line = Vec::new();
         for _ in 0..repeat {
+            if cold {
+                chill(&mut sweep);
+            }
             let t0 = cpu();
             let (l, stats) = shorten::shorten(&solver.game, &root, &s.line, &limits);
             line = l;
