@@ -130,3 +130,23 @@ def test_spider_lines_are_clean(variant: type[Spider], deal: int) -> None:
         assert_clean(verdict)
     else:
         assert verdict.status is Status.UNKNOWN
+
+
+
+@pytest.mark.parametrize("depth", [0, 1, 2])
+def test_free_cell_search_and_shortening_are_timed_apart(depth: int) -> None:
+    # `bench/lines.py` compares these two clocks: both run, and the shortened line is the
+    # search's own with its loops and take-backs out (never longer), and still wins.
+    from winnable import _engine
+    from winnable.solver import replay
+
+    start = FreeCell.deal(20001)
+    status, line, short, positions, search_cpu, shorten_cpu = _engine.freecell_lines(
+        start.engine_rules(), *start.engine_layout(), None, None, start.ENGINE_PRESET, depth=depth
+    )
+    assert status == "won" and positions > 0
+    assert search_cpu > 0 and shorten_cpu > 0
+    moves = replay(start, short.split())
+    assert len(moves) < len(replay(start, line.split()))
+    assert start.play_line(moves).is_won()
+    assert lines.repeats(start, moves) == [] and lines.needless(start, moves) == []

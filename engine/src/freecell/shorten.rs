@@ -134,6 +134,12 @@ impl Domain for FreeCellLines<'_> {
         home.div_ceil(per_move).max(cols.div_ceil(2)).max(cells)
     }
 
+    fn far(&self, a: &Sig, b: &Sig, moves: u32) -> bool {
+        // Cards only go home along a line, a move sends one (two with the beak).
+        let per_move = if self.game.rules.auto_beak { 2 } else { 1 };
+        b.home.saturating_sub(a.home) > moves * per_move
+    }
+
     fn after(&self, s: &Position, a: &Sig, m: Move) -> Option<Sig> {
         let mut sig = Sig { cols: a.cols, cells: a.cells, home: a.home };
         let card = self.card(s, m);

@@ -107,6 +107,12 @@ pub trait Domain {
     /// A lower bound on the moves from `a` to `b` (0 when unknown); `u32::MAX` when
     /// neither `b` nor any later position of a line through `b` is within two moves.
     fn near(&self, a: &Self::Sig, b: &Self::Sig) -> u32;
+    /// Is no position from `b` on along a line (`b` included) within `moves` moves of
+    /// `a`? (The search for shortcuts from `a` stops there.)
+    fn far(&self, a: &Self::Sig, b: &Self::Sig, moves: u32) -> bool {
+        let _ = moves;
+        self.near(a, b) == u32::MAX
+    }
     /// Can the move `m`, made in `s` (whose summary is `a`), leave the position whose
     /// summary is `b` at most `left` moves away? (`false` only when it surely cannot:
     /// what `a` and `b` differ in beyond what `m` changes needs more moves.)

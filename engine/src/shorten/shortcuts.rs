@@ -122,11 +122,12 @@ impl<'a, D: Domain> Finder<'a, D> {
     fn targets(&mut self, i: usize, n: usize) {
         self.one.clear();
         self.two.clear();
-        for j in i + 2..=n.min(i + WINDOW_ONE.max(WINDOW_TWO)) {
-            let lower = self.d.near(&self.sigs[i], &self.sigs[j]);
-            if lower == u32::MAX {
+        let (reach, window) = if self.depth >= 2 { (2, WINDOW_ONE.max(WINDOW_TWO)) } else { (1, WINDOW_ONE) };
+        for j in i + 2..=n.min(i + window) {
+            if self.d.far(&self.sigs[i], &self.sigs[j], reach) {
                 break; // no later position is closer
             }
+            let lower = self.d.near(&self.sigs[i], &self.sigs[j]);
             if lower <= 1 && j <= i + WINDOW_ONE {
                 self.one.push(j as u32);
             }
