@@ -51,6 +51,7 @@ mod position;
 mod presets;
 mod prunes;
 mod search;
+mod seen;
 pub mod shorten;
 #[cfg(test)]
 mod tests;
@@ -98,7 +99,7 @@ fn spider_solve(
         .allow_threads(|| {
             let mut solution = solve(&columns, &stock, removed, by_suit, &mut Budget::new(max_nodes, max_seconds), preset(by_suit))?;
             if shorten {
-                let limits = shorten::limits(deadline, shorten_depth, shorten_tries, by_suit);
+                let limits = shorten::limits(deadline, shorten_depth, shorten_tries, by_suit, solution.positions);
                 shorten::shorten_solution(&columns, &stock, removed, by_suit, &mut solution, &limits);
             }
             Ok::<_, String>(solution)
@@ -109,8 +110,10 @@ fn spider_solve(
 
 /// Shorten a winning line (moves as `spider_solve` returns them) from a position:
 /// `(moves, positions tried)`. For benchmarks: `spider_solve` does this itself.
+/// `searched`: the positions the search made (what the end-game research's budget is a
+/// share of, as in `spider_solve`); `research` sets that budget instead.
 #[pyfunction]
-#[pyo3(signature = (columns, stock, removed, by_suit, line, max_seconds=None, depth=2, tries=None, research=None, research_weight=None))]
+#[pyo3(signature = (columns, stock, removed, by_suit, line, max_seconds=None, depth=2, tries=None, research=None, research_weight=None, searched=0))]
 #[allow(clippy::too_many_arguments)]
 fn spider_shorten(
     py: Python<'_>,
@@ -124,10 +127,11 @@ fn spider_shorten(
     tries: Option<u64>,
     research: Option<u64>,
     research_weight: Option<u8>,
+    searched: u64,
 ) -> PyResult<(Vec<(u8, u8, u8)>, u64)> {
     let deadline = max_seconds.map(|s| std::time::Instant::now() + std::time::Duration::from_secs_f64(s.max(0.0)));
     let moves: Vec<Move> = line.into_iter().map(|(src, dst, count)| Move { src, dst, count }).collect();
-    let mut limits = shorten::limits(deadline, depth, tries, by_suit);
+    let mut limits = shorten::limits(deadline, depth, tries, by_suit, searched);
     limits.research = research.unwrap_or(limits.research);
     limits.research_depth = research_weight.unwrap_or(limits.research_depth);
     let (out, stats) = py

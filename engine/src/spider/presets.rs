@@ -12,6 +12,8 @@ pub struct Weights {
     pub removed: i32,
     /// Added per move made: 0 is pure greedy; more makes the search wider.
     pub depth: i32,
+    /// Positions this pass may make at most (0: its share of the budget only).
+    pub cap: u32,
     /// New positions a level may make before the search moves on.
     pub quota: i32,
     /// Extra quota for each deal made (in quotas): deeper levels are larger.
@@ -50,10 +52,10 @@ pub struct Preset<'a> {
 }
 
 /// Spider's base weights: a suit break blocks a run as much as a rank break.
-pub const SPIDER_BASE: Weights = Weights { down: 6, hard: 4, soft: 4, stock: 3, empty: 8, rooted: 2, removed: 40, depth: 1, quota: 2000, deeper: 0, noise: 0, suited: false, lateral: false, grow: true };
+pub const SPIDER_BASE: Weights = Weights { down: 6, hard: 4, soft: 4, stock: 3, empty: 8, rooted: 2, removed: 40, depth: 1, cap: 0, quota: 2000, deeper: 0, noise: 0, suited: false, lateral: false, grow: true };
 
 /// Black Widow's base weights: a run of two suits still moves, so a suit break costs less.
-pub const WIDOW_BASE: Weights = Weights { down: 6, hard: 4, soft: 2, stock: 3, empty: 8, rooted: 2, removed: 40, depth: 0, quota: 4000, deeper: 0, noise: 0, suited: false, lateral: false, grow: true };
+pub const WIDOW_BASE: Weights = Weights { down: 6, hard: 4, soft: 2, stock: 3, empty: 8, rooted: 2, removed: 40, depth: 0, cap: 0, quota: 4000, deeper: 0, noise: 0, suited: false, lateral: false, grow: true };
 
 /// Positions a whole portfolio may search when the caller sets no node limit (shared by
 /// the passes by weight): about 4 s of search. A position costs about 80 bytes while
@@ -61,32 +63,49 @@ pub const WIDOW_BASE: Weights = Weights { down: 6, hard: 4, soft: 2, stock: 3, e
 /// no budget at all stays under 700 MB.
 pub const DEFAULT_CAP: u64 = 8_000_000;
 
-/// Spider (one, two or four suits): three passes with equal shares, two of them with
-/// noise among near-equal positions. Fitted on four-suit deals 1-1000 from each pass's
-/// positions to a win (`examples/spider_tune.rs`, up to 2 million positions a pass):
-/// 99.0 % won with 700 thousand positions a deal, 99.2 % with 1 million, 99.3 % with
-/// 1.5 million. Held out, deals 5001-6000 searched with a 2 s time budget each: 99.3 %
-/// (`bench/spider.py spider-4 5001-6000`, one process, load 2.1 on two cores).
+/// The first pass of both presets: a cost of two per move (the others: one) and at most
+/// this many positions. It wins most deals within them, with lines a fifth shorter than
+/// the other passes' (the winning line comes from the search, not from shortening it),
+/// and where it fails it leaves the others nearly all their budget. Fitted on deals
+/// 7001-7100 with 2 s a deal (line lengths after the shortcuts, without the end-game
+/// research; search CPU for the 100 deals): Spider-4 median 173 moves / p90 209 with
+/// 100,000 positions, 5.4 s (without this pass: 202 / 225, 5.9 s); 50,000: 179 /
+/// 214, 6.8 s; 150,000: 171.5 / 202, 5.9 s; 200,000: 171 / 196, 6.3 s; a cost of three
+/// per move: 182 / 214, 9.5 s. Black Widow (Spider's moves in this pass): 166 / 193, 5.4
+/// s (without it: 185 / 199, 6.0 s); Black Widow's own moves at cost two: 179.5 / 195,
+/// 10.1 s.
+pub const SHORT_CAP: u32 = 100_000;
+
+/// Spider (one, two or four suits): the short pass ([`SHORT_CAP`]), then three passes
+/// with equal shares, two of them with noise among near-equal positions. The three were
+/// fitted on four-suit deals 1-1000 from each pass's positions to a win
+/// (`examples/spider_tune.rs`, up to 2 million positions a pass): 99.0 % won with 700
+/// thousand positions a deal, 99.2 % with 1 million, 99.3 % with 1.5 million. Held out,
+/// deals 5001-6000 searched with a 2 s time budget each: 99.3 % (`bench/spider.py
+/// spider-4 5001-6000`, one process, load 2.1 on two cores), before the short pass.
 pub const SPIDER: Preset<'static> = Preset {
     name: "spider",
     passes: &[
-        Pass { weights: Weights { noise: 8, ..SPIDER_BASE }, share: 1 },
-        Pass { weights: Weights { noise: 16, ..SPIDER_BASE }, share: 1 },
-        Pass { weights: SPIDER_BASE, share: 1 },
+        Pass { weights: Weights { depth: 2, cap: SHORT_CAP, ..SPIDER_BASE }, share: 1 },
+        Pass { weights: Weights { noise: 8, ..SPIDER_BASE }, share: 3 },
+        Pass { weights: Weights { noise: 16, ..SPIDER_BASE }, share: 3 },
+        Pass { weights: SPIDER_BASE, share: 3 },
     ],
     cap: DEFAULT_CAP,
 };
 
-/// Black Widow: first with Spider's narrower moves (all legal in Black Widow, and a
-/// Spider win is a Black Widow win), then with Black Widow's own. Fitted on deals
-/// 1-1000 as [`SPIDER`]: 99.6 % won with 700 thousand positions a deal, 99.7 % with 1
-/// million, 99.8 % with 1.5 million. Held out, deals 5001-6000 with 2 s each: 99.5 %.
+/// Black Widow: the short pass ([`SHORT_CAP`]) and the next with Spider's narrower moves
+/// (all legal in Black Widow, and a Spider win is a Black Widow win), then two with
+/// Black Widow's own. Fitted on deals 1-1000 as [`SPIDER`]: 99.6 % won with 700 thousand
+/// positions a deal, 99.7 % with 1 million, 99.8 % with 1.5 million. Held out, deals
+/// 5001-6000 with 2 s each: 99.5 % (before the short pass).
 pub const BLACK_WIDOW: Preset<'static> = Preset {
     name: "black-widow",
     passes: &[
-        Pass { weights: Weights { suited: true, noise: 8, ..SPIDER_BASE }, share: 2 },
-        Pass { weights: Weights { depth: 1, noise: 8, ..WIDOW_BASE }, share: 2 },
-        Pass { weights: Weights { depth: 1, down: 10, ..WIDOW_BASE }, share: 1 },
+        Pass { weights: Weights { suited: true, depth: 2, cap: SHORT_CAP, ..SPIDER_BASE }, share: 1 },
+        Pass { weights: Weights { suited: true, noise: 8, ..SPIDER_BASE }, share: 6 },
+        Pass { weights: Weights { depth: 1, noise: 8, ..WIDOW_BASE }, share: 6 },
+        Pass { weights: Weights { depth: 1, down: 10, ..WIDOW_BASE }, share: 3 },
     ],
     cap: DEFAULT_CAP,
 };

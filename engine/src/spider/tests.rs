@@ -85,7 +85,7 @@ fn shuffled_deal(seed: u64) -> (Vec<(Vec<u8>, Vec<u8>)>, Vec<u8>) {
 }
 
 /// A portfolio that wanders (pure noise): it does not win a four-suit deal quickly.
-const WANDER: Weights = Weights { down: 0, hard: 0, soft: 0, stock: 0, empty: 0, rooted: 0, removed: 0, depth: 0, quota: 1000, deeper: 0, noise: 1000, suited: false, lateral: false, grow: false };
+const WANDER: Weights = Weights { down: 0, hard: 0, soft: 0, stock: 0, empty: 0, rooted: 0, removed: 0, depth: 0, cap: 0, quota: 1000, deeper: 0, noise: 1000, suited: false, lateral: false, grow: false };
 const WANDERING: [Pass; 3] = [Pass { weights: WANDER, share: 1 }, Pass { weights: WANDER, share: 2 }, Pass { weights: WANDER, share: 1 }];
 
 fn run(budget: &mut Budget, cap: u64) -> (Solution<Move>, Vec<u64>) {
