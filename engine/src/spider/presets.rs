@@ -66,15 +66,21 @@ pub const DEFAULT_CAP: u64 = 8_000_000;
 /// The first pass of both presets: a cost of two per move (the others: one) and at most
 /// this many positions. It wins most deals within them, with lines a fifth shorter than
 /// the other passes' (the winning line comes from the search, not from shortening it),
-/// and where it fails it leaves the others nearly all their budget. Fitted on deals
-/// 7001-7100 with 2 s a deal (line lengths after the shortcuts, without the end-game
-/// research; search CPU for the 100 deals): Spider-4 median 173 moves / p90 209 with
-/// 100,000 positions, 5.4 s (without this pass: 202 / 225, 5.9 s); 50,000: 179 /
-/// 214, 6.8 s; 150,000: 171.5 / 202, 5.9 s; 200,000: 171 / 196, 6.3 s; a cost of three
-/// per move: 182 / 214, 9.5 s. Black Widow (Spider's moves in this pass): 166 / 193, 5.4
-/// s (without it: 185 / 199, 6.0 s); Black Widow's own moves at cost two: 179.5 / 195,
-/// 10.1 s.
+/// and where it fails (about 30 deals in 100) it leaves the others nearly all their
+/// budget. Fitted on deals 7001-7100 with 2 s a deal; moves median / p90 after the
+/// shortcuts alone (no end-game research), positions searched for the 100 deals.
+/// Spider-4: 173 / 209, 8.4 million (without this pass: 202 / 225, 7.2 million); 50,000
+/// positions: 179 / 214, 9.5 million; 150,000: 171.5 / 202, 9.4 million; 200,000: 171 /
+/// 196, 9.5 million; a cost of three per move: 182 / 214, 16 million; with noise 8 (as
+/// Black Widow's): 174.5 / 201, 7.5 million, too near 175. Black Widow (Spider's moves
+/// in this pass) with noise 8: 167.5 / 184, 7.4 million; without noise: 166 / 193, 8.4
+/// million; without this pass: 185 / 199, 7.5 million; Black Widow's own moves at cost
+/// two: 179.5 / 195, 14.5 million.
 pub const SHORT_CAP: u32 = 100_000;
+
+/// A preset's `cap` with the short pass in front (a tenth of the shares): the other
+/// passes share [`DEFAULT_CAP`] as they did without it.
+const PRESET_CAP: u64 = DEFAULT_CAP / 9 * 10;
 
 /// Spider (one, two or four suits): the short pass ([`SHORT_CAP`]), then three passes
 /// with equal shares, two of them with noise among near-equal positions. The three were
@@ -91,23 +97,23 @@ pub const SPIDER: Preset<'static> = Preset {
         Pass { weights: Weights { noise: 16, ..SPIDER_BASE }, share: 3 },
         Pass { weights: SPIDER_BASE, share: 3 },
     ],
-    cap: DEFAULT_CAP,
+    cap: PRESET_CAP,
 };
 
-/// Black Widow: the short pass ([`SHORT_CAP`]) and the next with Spider's narrower moves
-/// (all legal in Black Widow, and a Spider win is a Black Widow win), then two with
-/// Black Widow's own. Fitted on deals 1-1000 as [`SPIDER`]: 99.6 % won with 700 thousand
+/// Black Widow: the short pass ([`SHORT_CAP`], with noise) and the next with Spider's
+/// narrower moves (all legal in Black Widow, and a Spider win is a Black Widow win),
+/// then two with Black Widow's own. Fitted on deals 1-1000 as [`SPIDER`]: 99.6 % won with 700 thousand
 /// positions a deal, 99.7 % with 1 million, 99.8 % with 1.5 million. Held out, deals
 /// 5001-6000 with 2 s each: 99.5 % (before the short pass).
 pub const BLACK_WIDOW: Preset<'static> = Preset {
     name: "black-widow",
     passes: &[
-        Pass { weights: Weights { suited: true, depth: 2, cap: SHORT_CAP, ..SPIDER_BASE }, share: 1 },
+        Pass { weights: Weights { suited: true, depth: 2, noise: 8, cap: SHORT_CAP, ..SPIDER_BASE }, share: 1 },
         Pass { weights: Weights { suited: true, noise: 8, ..SPIDER_BASE }, share: 6 },
         Pass { weights: Weights { depth: 1, noise: 8, ..WIDOW_BASE }, share: 6 },
         Pass { weights: Weights { depth: 1, down: 10, ..WIDOW_BASE }, share: 3 },
     ],
-    cap: DEFAULT_CAP,
+    cap: PRESET_CAP,
 };
 
 /// Every named preset.

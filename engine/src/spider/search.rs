@@ -310,3 +310,43 @@ pub fn solve_reporting(
     }
     Ok(Solution::unknown(positions))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::spider::tests::shuffled_deal;
+
+    fn node(pos: Pos, parent: u32, depth: u16) -> Node {
+        Node { pos, parent, mv: Move { src: 0, dst: 1, count: 1 }, depth, chaos: 0 }
+    }
+
+    #[test]
+    fn a_position_met_by_a_shorter_path_takes_that_parent() {
+        let (columns, stock) = shuffled_deal(5);
+        let (game, root) = Game::new(&columns, &stock, 0, true).unwrap();
+        let at = |i: u32| Pos { cols: [i + 1; COLUMNS], ..root };
+        // root -> 1 -> 2 -> 3, and root -> 4.
+        let mut nodes = vec![node(root, u32::MAX, 0), node(at(1), 0, 1), node(at(2), 1, 2), node(at(3), 2, 3), node(at(4), 0, 1)];
+        let shortcut = Move { src: 4, dst: 7, count: 2 };
+        // From 4, position 3 in two moves instead of three.
+        assert!(reparent(&game, &mut nodes, 3, 4, shortcut, &at(3)));
+        assert_eq!((nodes[3].parent, nodes[3].depth, nodes[3].mv), (4, 2, shortcut));
+        // Not by a path as long, nor from a descendant, nor to another position with the same key.
+        assert!(!reparent(&game, &mut nodes, 2, 4, shortcut, &at(2)));
+        assert!(!reparent(&game, &mut nodes, 1, 3, shortcut, &at(1)));
+        assert!(!reparent(&game, &mut nodes, 2, 0, shortcut, &at(9)));
+        assert_eq!(nodes[2].parent, 1);
+        // The line follows the shorter parents.
+        assert_eq!(path(&nodes, 3), vec![4, 3]);
+    }
+
+    fn path(nodes: &[Node], mut id: u32) -> Vec<u32> {
+        let mut out = vec![];
+        while nodes[id as usize].parent != u32::MAX {
+            out.push(id);
+            id = nodes[id as usize].parent;
+        }
+        out.reverse();
+        out
+    }
+}
