@@ -27,7 +27,10 @@
 //!
 //! A search is a portfolio of passes with different weights, run in turn from the root
 //! (the presets [`SPIDER`] and [`BLACK_WIDOW`]): each proves deals the others miss, and
-//! a fresh pass cuts the long tail of a single search. Every pass gets its share of the
+//! a fresh pass cuts the long tail of a single search. The first, short pass costs more
+//! per move and stops early ([`SHORT_CAP`]): where it wins, the line is short from the
+//! search itself. A position met again by a shorter path takes that path's parent (the
+//! seen positions keep their nodes: `seen.rs`). Every pass gets its share of the
 //! caller's positions *and* of the time left ([`Budget::pass`]), so a time-only budget
 //! gives every pass its turn; with no node limit the passes share the preset's `cap`.
 //! The pruning makes the search incomplete, so an exhausted search answers "unknown",
@@ -40,7 +43,7 @@
 //! The parts: `position.rs` (cards, the shared column store, positions and their moves),
 //! `prunes.rs` (the moves the search tries), `presets.rs` (weights and passes),
 //! `search.rs` (the best-first passes), `shorten.rs` (the adaptor for [`crate::shorten`]),
-//! `tests.rs`.
+//! `seen.rs` (the positions a pass has seen and their nodes), `tests.rs`.
 
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;

@@ -108,10 +108,10 @@ fn line_to(game: &mut Game, nodes: &[Node], id: u32, last: Move) -> Vec<Move> {
         let stored = &nodes[node as usize].pos;
         if reached.cols != stored.cols {
             let mut used = [false; COLUMNS];
-            for i in 0..COLUMNS {
-                let j = (0..COLUMNS).find(|&j| !used[j] && reached.cols[j] == stored.cols[i]).expect("the same columns in another order");
+            for (place, &column) in order.iter_mut().zip(stored.cols.iter()) {
+                let j = (0..COLUMNS).find(|&j| !used[j] && reached.cols[j] == column).expect("the same columns in another order");
                 used[j] = true;
-                order[i] = j as u8;
+                *place = j as u8;
             }
         } else {
             order = std::array::from_fn(|i| i as u8);
