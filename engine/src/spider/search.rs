@@ -180,7 +180,7 @@ pub(super) fn pass_inner(game: &mut Game, root: Pos, w: &Weights, positions: &mu
     let mut nodes: Vec<Node> = Vec::with_capacity(1 << 16);
     let mut heaps: Vec<Buckets> = (0..levels).map(|_| Buckets::default()).collect();
     let mut seen = Seen::with_capacity_log2(16);
-    seen.insert(game.key(&root), 0);
+    seen.insert(game.key(&root), 0, 0);
     nodes.push(Node { pos: root, parent: u32::MAX, mv: Move::DEAL, depth: 0, chaos: game.score(&root, w) });
     heaps[0].push(0, 0);
     let mut moves = Vec::with_capacity(64);
@@ -226,8 +226,12 @@ pub(super) fn pass_inner(game: &mut Game, root: Pos, w: &Weights, positions: &mu
             children.push((mv, child, child_key));
         }
         for &(mv, child, key) in children.iter() {
-            if let Some(known) = seen.insert(key, nodes.len() as u32) {
-                reparent(game, &mut nodes, known, id, mv, &child);
+            if let Some((index, known)) = seen.insert(key, nodes.len() as u32, depth.saturating_add(1)) {
+                // Most positions met again were met by a path as short: the slot's depth
+                // (the node's or more) tells without reading the node.
+                if depth.saturating_add(1) < known.depth && reparent(game, &mut nodes, known.id, id, mv, &child) {
+                    seen.set_depth(index, depth + 1);
+                }
                 continue;
             }
             *positions += 1;
