@@ -248,9 +248,9 @@ pub const DEFAULT_TRIES: u64 = 200_000;
 /// The searches of the rest of the game may make one position for this many of the
 /// search's (in all). Fitted on Spider-4 deals 7001-7100, 2 s a deal, after the short
 /// pass, researched only past it: 171.5 / 203 moves median / p90 with a seventh (0.11
-/// of the search's CPU with the shortcuts); with none 173 / 209 (0.05). Where the short
-/// pass won, a fifth gains half a move; in Black Widow a seventh gains one move (166 to
-/// 165) for 0.06 of the search.
+/// of the search's CPU with the shortcuts); with none 173 / 209 (0.05); every line
+/// researched with a fifth: 172 / 205 (0.17). In Black Widow a seventh past the short
+/// pass gains one move (166 to 165) for 0.06 more of the search.
 pub const RESEARCH_SHARE: u64 = 7;
 /// Their cost per move (the main search's is 1; 2 in its short pass). Fitted on deals
 /// 7001-7100 with [`RESEARCH_SHARE`]: Spider 171.5 / 203 moves median / p90 with 2, 172
