@@ -5,9 +5,12 @@
     .venv/bin/python bench/lines.py black-widow 7001-7500 --seconds 2
     .venv/bin/python bench/lines.py spider-4 7001-7500 --seconds 2
 
-For each deal the engine searches without shortening (``shorten=False``: the search's
-own line), then shortens that line (``*_shorten``, what ``solve`` does after the search,
-with what the time budget leaves); each is timed apart (CPU time of this thread). Both
+For each deal the engine searches, then shortens the search's own line (what ``solve``
+does, with what the time budget leaves), each timed apart in CPU time of the thread
+that ran it: the free-cell family in one call (``_engine.freecell_lines``: the engine
+times the search and the shortening itself, the rules and the position made before
+either clock starts), the Spider family in two (``spider_solve(shorten=False)``, then
+``spider_shorten``). Both
 lines are replayed by the Python rules, which count the positions a line reaches twice
 and the moves it takes back without need (:mod:`winnable.lines`). Moves are counted as
 a player plays them: a run moved at once is one move, moves to the foundations count.
@@ -66,16 +69,12 @@ def engine_lines(position, nodes: int | None, seconds: float | None, shorten: di
     the shortening's own options (``depth``, ``tries``), the engine's defaults if left out."""
     shorten = shorten or {}
     if position.family == "freecell":
-        args = (position.engine_rules(), *position.engine_layout())
-        started, cpu = time.perf_counter(), time.thread_time()
-        status, line, _ = _engine.freecell_solve(*args, nodes, seconds, position.ENGINE_PRESET, shorten=False)
-        search_cpu = time.thread_time() - cpu
-        if status != "won":
-            return status, [], [], search_cpu, 0.0
-        left = None if seconds is None else max(1e-3, seconds - (time.perf_counter() - started))
-        cpu = time.thread_time()
-        short, _ = _engine.freecell_shorten(*args, line, left, **shorten)
-        return status, line.split(), short.split(), search_cpu, time.thread_time() - cpu
+        # One call: the search, then the shortening of its line, each timed by the engine.
+        depth = shorten.get("depth", position.SHORTEN_DEPTH)
+        status, line, short, _, search_cpu, shorten_cpu = _engine.freecell_lines(
+            position.engine_rules(), *position.engine_layout(), nodes, seconds, position.ENGINE_PRESET, depth=depth, tries=shorten.get("tries")
+        )
+        return status, line.split(), short.split(), search_cpu, shorten_cpu
     from winnable.spider import SpiderMove
 
     columns = [([card.index for card in column.down], [card.index for card in column.up]) for column in position.columns]

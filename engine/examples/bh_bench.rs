@@ -12,11 +12,7 @@
 use _engine::blackhole::{Layout, EXACT};
 use _engine::search::{Budget, Outcome};
 
-fn cpu_seconds() -> f64 {
-    let mut time = libc::timespec { tv_sec: 0, tv_nsec: 0 };
-    unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut time) };
-    time.tv_sec as f64 + time.tv_nsec as f64 * 1e-9
-}
+use _engine::search::thread_cpu as cpu_seconds;
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();

@@ -13,12 +13,7 @@ use _engine::search::{Budget, Outcome};
 #[path = "common/deal_file.rs"]
 mod deal_file;
 
-/// This thread's CPU time in seconds.
-fn cpu() -> f64 {
-    let mut time = libc::timespec { tv_sec: 0, tv_nsec: 0 };
-    unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut time) };
-    time.tv_sec as f64 + time.tv_nsec as f64 * 1e-9
-}
+use _engine::search::thread_cpu as cpu;
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();

@@ -95,6 +95,18 @@ def freecell_shorten(
     depth: int = 2,
     tries: int | None = None,
 ) -> tuple[str, int]: ...
+def freecell_lines(
+    rules: FreeCellRules,
+    columns: _Piles,
+    cells: Sequence[int],
+    foundations: Sequence[int],
+    base: int,
+    max_nodes: int | None = None,
+    max_seconds: float | None = None,
+    preset: str = "default",
+    depth: int = 2,
+    tries: int | None = None,
+) -> tuple[_Outcome, str, str, int, float, float]: ...
 def freecell_presets() -> list[tuple[str, str]]: ...
 def freecell_successors(
     rules: FreeCellRules,

@@ -426,6 +426,7 @@ class Penguin(FreeCellFamily):
     AUTO_BEAK = True
     LAYOUT = "penguin"
     ENGINE_PRESET = "mixed"  # with fewer flippers, most deals are lost
+    SHORTEN_DEPTH = 0  # loops and take-backs are enough: PySolFC rules, deals 1-300, 93 / 104 moves (fc-solve -opt 102 / 116)
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)

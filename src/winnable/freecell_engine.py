@@ -25,6 +25,11 @@ class FreeCellEngine(FreeCellTable):
     """The engine's search preset: ``default`` for games where nearly every deal is won
     (long soft threads first), ``mixed`` where many are lost (exact searches sooner);
     ``winnable._engine.freecell_presets()`` describes them."""
+    SHORTEN_DEPTH: ClassVar[int] = 1
+    """How far the engine looks for shortcuts in a winning line (``engine/src/shorten/``):
+    0, loops and moves taken back only; 1, also one move between two positions of the
+    line; 2, also two moves. Fitted on FreeCell deals 1-300 for a fifth of the search's
+    CPU at most (``bench/lines.py``)."""
     _engine_rules: ClassVar[FreeCellRules]
     """Each game's own, made by :meth:`engine_rules`."""
 
@@ -67,7 +72,7 @@ class FreeCellEngine(FreeCellTable):
 
         preset = preset or self.ENGINE_PRESET
         try:
-            status, line, positions = _engine.freecell_solve(self.engine_rules(), *self.engine_layout(), nodes, seconds, preset)
+            status, line, positions = _engine.freecell_solve(self.engine_rules(), *self.engine_layout(), nodes, seconds, preset, shorten_depth=self.SHORTEN_DEPTH)
         except ValueError as error:
             raise EngineError(f"the engine cannot take this position: {error}") from None
         return status, line.split(), positions

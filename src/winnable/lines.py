@@ -1,6 +1,6 @@
 """Clean winning lines: no position twice, no move taken back without need.
 
-The engine shortens every winning line it finds (``engine/src/shorten.rs``); the rules
+The engine shortens every winning line it finds (``engine/src/shorten/``); the rules
 here check the result, and :func:`winnable.solver.solve` cuts any loop that got
 through, so that a line it returns never repeats a position.
 

@@ -129,7 +129,7 @@ def solve(position: Position, budget: Budget = UNLIMITED) -> Verdict:
     """Solve ``position`` with the engine within ``budget``; verify any win.
 
     The engine releases the GIL while it searches, so threads may solve in parallel.
-    It shortens the line it finds (``engine/src/shorten.rs``) within the same budget;
+    It shortens the line it finds (``engine/src/shorten/``) within the same budget;
     the rules replay it, and a position the line would reach twice is cut out here too
     (:func:`winnable.lines.cut_loops`): a winning line never repeats a position.
     """

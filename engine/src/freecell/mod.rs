@@ -281,18 +281,63 @@ fn freecell_solve(
     shorten_tries: Option<u64>,
 ) -> PyResult<(String, String, u64)> {
     let (solver, root) = setup(&rules, base, preset, &columns, &cells, &foundations)?;
-    let deadline = max_seconds.map(|s| std::time::Instant::now() + std::time::Duration::from_secs_f64(s.max(0.0)));
-    // The search runs without the GIL (the position moves in: it is not Sync).
-    let (mut solution, solver) = py.allow_threads(move || {
-        let mut solution = solver.solve(&root, &mut Budget::new(max_nodes, max_seconds));
-        if shorten && solution.outcome == Outcome::Won {
-            let limits = shorten::limits(deadline, shorten_depth, shorten_tries);
-            solution.line = shorten::shorten(&solver.game, &root, &solution.line, &limits).0;
-        }
-        (solution, solver)
-    });
-    let line = solver.game.notation(&std::mem::take(&mut solution.line));
-    Ok((solution.outcome.as_str().to_string(), line, solution.positions))
+    let shortening = shorten.then_some((shorten_depth, shorten_tries));
+    let (answer, solver) = py.allow_threads(move || (Answer::find(&solver, &root, max_nodes, max_seconds, shortening), solver));
+    let line = solver.game.notation(answer.short.as_ref().unwrap_or(&answer.solution.line));
+    Ok((answer.solution.outcome.as_str().to_string(), line, answer.solution.positions))
+}
+
+/// A search's answer, its line shortened if it won (and asked), and the CPU time of each.
+struct Answer {
+    solution: crate::search::Solution<Move>,
+    short: Option<Vec<Move>>,
+    search_cpu: f64,
+    shorten_cpu: f64,
+}
+
+impl Answer {
+    /// Search `root` within the budget, then shorten a winning line with `shortening`
+    /// (depth, positions), within what the time budget leaves. Run without the GIL (the
+    /// position moves in: it is not Sync).
+    fn find(solver: &Solver, root: &Position, max_nodes: Option<u64>, max_seconds: Option<f64>, shortening: Option<(u8, Option<u64>)>) -> Answer {
+        let deadline = max_seconds.map(|s| std::time::Instant::now() + std::time::Duration::from_secs_f64(s.max(0.0)));
+        let started = crate::search::thread_cpu();
+        let solution = solver.solve(root, &mut Budget::new(max_nodes, max_seconds));
+        let searched = crate::search::thread_cpu();
+        let short = match shortening {
+            Some((depth, tries)) if solution.outcome == Outcome::Won => Some(shorten::shorten(&solver.game, root, &solution.line, &shorten::limits(deadline, depth, tries)).0),
+            _ => None,
+        };
+        let shorten_cpu = if short.is_some() { crate::search::thread_cpu() - searched } else { 0.0 };
+        Answer { solution, short, search_cpu: searched - started, shorten_cpu }
+    }
+}
+
+/// A search and the shortening of its line in one call, for benchmarks: `(verdict, the
+/// search's own line, the shortened line, positions, search CPU seconds, shortening CPU
+/// seconds)`, each timed apart on this thread (the rules and the position are made
+/// before either clock starts; `freecell_solve` does the same work).
+#[pyfunction]
+#[pyo3(signature = (rules, columns, cells, foundations, base, max_nodes=None, max_seconds=None, preset="default", depth=2, tries=None))]
+#[allow(clippy::too_many_arguments)]
+fn freecell_lines(
+    py: Python<'_>,
+    rules: PyRef<'_, PyRules>,
+    columns: Vec<Vec<u8>>,
+    cells: Vec<u8>,
+    foundations: Vec<u8>,
+    base: u8,
+    max_nodes: Option<u64>,
+    max_seconds: Option<f64>,
+    preset: &str,
+    depth: u8,
+    tries: Option<u64>,
+) -> PyResult<(String, String, String, u64, f64, f64)> {
+    let (solver, root) = setup(&rules, base, preset, &columns, &cells, &foundations)?;
+    let (answer, solver) = py.allow_threads(move || (Answer::find(&solver, &root, max_nodes, max_seconds, Some((depth, tries))), solver));
+    let line = solver.game.notation(&answer.solution.line);
+    let short = answer.short.map(|s| solver.game.notation(&s)).unwrap_or_default();
+    Ok((answer.solution.outcome.as_str().to_string(), line, short, answer.solution.positions, answer.search_cpu, answer.shorten_cpu))
 }
 
 /// Shorten a winning line (the notation `freecell_solve` returns) from a position:
@@ -361,6 +406,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(freecell_solve, m)?)?;
     m.add_function(wrap_pyfunction!(freecell_successors, m)?)?;
     m.add_function(wrap_pyfunction!(freecell_shorten, m)?)?;
+    m.add_function(wrap_pyfunction!(freecell_lines, m)?)?;
     m.add_function(wrap_pyfunction!(freecell_presets, m)?)?;
     Ok(())
 }

@@ -86,6 +86,17 @@ pub struct Sig {
     home: u32,
 }
 
+/// How many columns two summaries differ in (one pass the compiler makes vector
+/// compares of).
+#[inline]
+fn changed_columns(a: &Sig, b: &Sig) -> u32 {
+    let mut n = 0;
+    for c in 0..MAX_COLUMNS {
+        n += (a.cols[c] != b.cols[c]) as u32;
+    }
+    n
+}
+
 impl Domain for FreeCellLines<'_> {
     type State = Position;
     type Move = Move;
@@ -118,7 +129,7 @@ impl Domain for FreeCellLines<'_> {
             return u32::MAX;
         }
         // A move changes two columns at most, and one cell.
-        let cols = (0..MAX_COLUMNS).filter(|&c| a.cols[c] != b.cols[c]).count() as u32;
+        let cols = changed_columns(a, b);
         let cells = (a.cells ^ b.cells).count_ones();
         home.div_ceil(per_move).max(cols.div_ceil(2)).max(cells)
     }
@@ -209,10 +220,8 @@ impl Domain for FreeCellLines<'_> {
         if m.dst == FOUNDATION {
             home = home.saturating_sub(per_move);
         }
-        let mut cols = 0;
-        for c in 0..MAX_COLUMNS {
-            cols += (a.cols[c] != b.cols[c] && c as u8 != m.src && c as u8 != m.dst) as u32;
-        }
+        let own = |c: u8| (c < 8 && a.cols[c as usize] != b.cols[c as usize]) as u32;
+        let cols = changed_columns(a, b) - own(m.src) - own(m.dst);
         let cell = (m.src >= 8 || (m.dst >= 8 && m.dst != FOUNDATION)) as u32;
         let cells = (a.cells ^ b.cells).count_ones().saturating_sub(cell);
         home.div_ceil(per_move).max(cols.div_ceil(2)).max(cells) <= left
@@ -255,7 +264,10 @@ impl Domain for FreeCellLines<'_> {
             }
             let top = s.cols[i][n - 1];
             let mine = inside(i);
-            if mine && g.accepts(s, top) {
+            if !mine {
+                continue;
+            }
+            if g.accepts(s, top) {
                 out.push(mv(i as u8, FOUNDATION, 1));
             }
             if beak(top) {
@@ -265,7 +277,7 @@ impl Domain for FreeCellLines<'_> {
             let reach = run.min(limit);
             let top_rank = r.shifted[top as usize] as usize;
             for j in 0..r.columns {
-                if j == i || s.len[j] == 0 || !(mine || inside(j)) {
+                if j == i || s.len[j] == 0 || !inside(j) {
                     continue;
                 }
                 let target = s.top(j);
@@ -274,14 +286,14 @@ impl Domain for FreeCellLines<'_> {
                     out.push(mv(i as u8, j as u8, k as u8));
                 }
             }
-            if let Some(j) = first_empty.filter(|&j| mine || inside(j)) {
+            if let Some(j) = first_empty.filter(|&j| inside(j)) {
                 for k in 1..=run.min(limit_empty).min(n - 1) {
                     if r.fills[s.cols[i][n - k] as usize] && !beak(s.cols[i][n - k]) {
                         out.push(mv(i as u8, j as u8, k as u8));
                     }
                 }
             }
-            if mine && free > 0 {
+            if free > 0 {
                 out.push(mv(i as u8, ANY_CELL, 1));
             }
         }
@@ -479,12 +491,14 @@ pub fn shorten(game: &Game, root: &Position, line: &[Move], limits: &Limits) -> 
     let mut cells = [NO_CARD; 8];
     cells[..game.rules.cells].copy_from_slice(&start.cells[..game.rules.cells]);
     let mine: Vec<Move> = line.iter().copied().filter(|m| !domain.automatic(m)).collect();
-    let mut own = Vec::with_capacity(line.len());
-    let mut at = start.clone();
+    let mut path = shorten::Path::start(&start, mine.len());
+    let mut complete = true;
     for &m in mine.iter() {
-        let card = if m.src >= 8 && m.src != FOUNDATION { cells[(m.src - 8) as usize] } else { domain.card(&at, m) };
+        let at = path.last();
+        let card = if m.src >= 8 && m.src != FOUNDATION { cells[(m.src - 8) as usize] } else { domain.card(at, m) };
         if card == NO_CARD || m.src == FOUNDATION {
-            break; // not a line of the rules: `shorten` refuses it as it is
+            complete = false; // not a line of the rules: `shorten` refuses it as it is
+            break;
         }
         if m.src >= 8 {
             cells[(m.src - 8) as usize] = NO_CARD;
@@ -496,31 +510,48 @@ pub fn shorten(game: &Game, root: &Position, line: &[Move], limits: &Limits) -> 
             }
         }
         let src = if m.src >= 8 { 8 + at.cells.iter().position(|&c| c == card).unwrap_or(0) as u8 } else { m.src };
-        let made = Move { src, ..m };
-        if !domain.legal(&at, made) {
+        if !path.push(&mut domain, Move { src, ..m }) {
+            complete = false;
             break;
         }
-        own.push(domain.play_in(&mut at, made).0);
     }
-    let between_cells = mine.iter().filter(|m| m.src >= 8 && m.src != FOUNDATION && m.dst >= 8 && m.dst != FOUNDATION).count();
-    let (mut out, mut stats) = if own.len() + between_cells != mine.len() {
+    let (mut out, mut stats) = if !complete {
         shorten::shorten(&mut domain, &start, &mine, limits) // refused as it is
-    } else if !at.is_won() {
-        let n = own.len();
-        (own, Stats { before: n, after: n, ..Stats::default() })
+    } else if !path.last().is_won() {
+        let n = path.moves.len();
+        (path.moves, Stats { before: n, after: n, ..Stats::default() })
     } else {
-        let (mut out, stats) = shorten::shorten_moves(&mut domain, &start, own, limits);
-        // Each move from a cell named by the cell that holds its card in the line as
-        // it now is (an edited line may have its cards in other cells).
-        let mut at = start;
-        for m in out.iter_mut() {
-            *m = domain.play_in(&mut at, *m).0;
-        }
+        let (mut out, stats) = shorten::shorten_path(&mut domain, path, limits);
+        name_cells(&start.cells[..game.rules.cells], &mut out);
         (out, stats)
     };
     out.retain(|m| !domain.automatic(m));
     stats.after = out.len();
     (out, stats)
+}
+
+/// Each move from or to a cell named by the cell its card is in, or goes to, along
+/// the line (a move as played tells its card; an edited line may have its cards in
+/// other cells than the line it came from). Only the cells are followed: a card goes to
+/// the first empty cell, as [`Game::play`] puts it.
+fn name_cells(start: &[u8], line: &mut [Move]) {
+    let mut cells = [NO_CARD; 8];
+    cells[..start.len()].copy_from_slice(start);
+    let cells = &mut cells[..start.len()];
+    for m in line.iter_mut() {
+        if m.src >= 8 && m.src != FOUNDATION {
+            if let Some(c) = cells.iter().position(|&c| c == m.card) {
+                cells[c] = NO_CARD;
+                m.src = 8 + c as u8;
+            }
+        }
+        if m.dst >= 8 && m.dst != FOUNDATION {
+            if let Some(c) = cells.iter().position(|&c| c == NO_CARD) {
+                cells[c] = m.card;
+                m.dst = 8 + c as u8;
+            }
+        }
+    }
 }
 
 /// The moves of a line in the Python notation (`3a`, `a5`, `2o`, `48x3`), separated by
