@@ -81,13 +81,13 @@ def engine_lines(position, nodes: int | None, seconds: float | None, shorten: di
     stock = [card.index for card in position.stock]
     removed = len(position.foundations)
     started, cpu = time.perf_counter(), time.thread_time()
-    status, line, _ = _engine.spider_solve(columns, stock, removed, position.by_suit, nodes, seconds, shorten=False)
+    status, line, searched = _engine.spider_solve(columns, stock, removed, position.by_suit, nodes, seconds, shorten=False)
     search_cpu = time.thread_time() - cpu
     if status != "won":
         return status, [], [], search_cpu, 0.0
     left = None if seconds is None else max(1e-3, seconds - (time.perf_counter() - started))
     cpu = time.thread_time()
-    short, _ = _engine.spider_shorten(columns, stock, removed, position.by_suit, line, left, **shorten)
+    short, _ = _engine.spider_shorten(columns, stock, removed, position.by_suit, line, left, searched=searched, **shorten)
     shorten_cpu = time.thread_time() - cpu
     text = lambda moves: [str(SpiderMove.DEAL if a == 255 else SpiderMove(a, b, c)) for a, b, c in moves]
     return status, text(line), text(short), search_cpu, shorten_cpu
@@ -103,7 +103,7 @@ def main() -> None:
     parser.add_argument("--fc-solve-limit", type=int, default=1_000_000, help="fc-solve's iteration cap per deal (default 1,000,000)")
     parser.add_argument("--depth", type=int, help="the shortening's depth (0: loops and moves taken back; 1, 2: shortcuts of so many moves); the engine's default if left out")
     parser.add_argument("--tries", type=int, help="positions the shortening may make; the engine's default if left out")
-    parser.add_argument("--research", type=int, help="Spider family: positions the searches of the game's end again may make (0: none); the engine's default if left out")
+    parser.add_argument("--research", type=int, help="Spider family: positions the searches of the game's end again may make (0: none); the engine's default (a share of the search's positions) if left out")
     args = parser.parse_args()
     options = {name: value for name, value in (("depth", args.depth), ("tries", args.tries), ("research", args.research)) if value is not None}
 
@@ -115,10 +115,13 @@ def main() -> None:
     cpu = {"search": 0.0, "short": 0.0}
     counts: dict[str, int] = {}
     won: dict[int, int] = {}
+    missed: list[int] = []
     for number in numbers:
         position = cls.deal(number)
         status, line, short, search_cpu, shorten_cpu = engine_lines(position, args.nodes, args.seconds, options)
         counts[status] = counts.get(status, 0) + 1
+        if status != "won":
+            missed.append(number)
         cpu["search"] += search_cpu
         cpu["short"] += shorten_cpu
         if status != "won":
@@ -132,6 +135,8 @@ def main() -> None:
 
     budget = f"{args.nodes:,} positions" if args.nodes else (f"{args.seconds:g} s" if args.seconds else "no budget")
     print(f"{cls.game_id} deals {numbers.start}-{numbers.stop - 1}, {budget} a deal: " + ", ".join(f"{k} {v}" for k, v in sorted(counts.items())) + f"  (load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores)")
+    if missed:
+        print(f"  not won: {', '.join(map(str, missed))}")
     print(f"  search's lines    {spread(found['search'])}   with a repeated position {dirty['search'][0]}, with a move taken back without need {dirty['search'][1]}")
     print(f"  shortened lines   {spread(found['short'])}   with a repeated position {dirty['short'][0]}, with a move taken back without need {dirty['short'][1]}")
     ratio = cpu["short"] / cpu["search"] if cpu["search"] else float("inf")

@@ -140,6 +140,7 @@ def spider_shorten(
     tries: int | None = None,
     research: int | None = None,
     research_weight: int | None = None,
+    searched: int = 0,
 ) -> tuple[list[_SpiderMove], int]: ...
 def spider_legal_moves(columns: _Columns, stock: Sequence[int], by_suit: bool) -> list[_SpiderMove]: ...
 def spider_apply(

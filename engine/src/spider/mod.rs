@@ -27,7 +27,10 @@
 //!
 //! A search is a portfolio of passes with different weights, run in turn from the root
 //! (the presets [`SPIDER`] and [`BLACK_WIDOW`]): each proves deals the others miss, and
-//! a fresh pass cuts the long tail of a single search. Every pass gets its share of the
+//! a fresh pass cuts the long tail of a single search. The first, short pass costs more
+//! per move and stops early ([`SHORT_CAP`]): where it wins, the line is short from the
+//! search itself. A position met again by a shorter path takes that path's parent (the
+//! seen positions keep their nodes: `seen.rs`). Every pass gets its share of the
 //! caller's positions *and* of the time left ([`Budget::pass`]), so a time-only budget
 //! gives every pass its turn; with no node limit the passes share the preset's `cap`.
 //! The pruning makes the search incomplete, so an exhausted search answers "unknown",
@@ -40,7 +43,7 @@
 //! The parts: `position.rs` (cards, the shared column store, positions and their moves),
 //! `prunes.rs` (the moves the search tries), `presets.rs` (weights and passes),
 //! `search.rs` (the best-first passes), `shorten.rs` (the adaptor for [`crate::shorten`]),
-//! `tests.rs`.
+//! `seen.rs` (the positions a pass has seen and their nodes), `tests.rs`.
 
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
@@ -51,6 +54,7 @@ mod position;
 mod presets;
 mod prunes;
 mod search;
+mod seen;
 pub mod shorten;
 #[cfg(test)]
 mod tests;
@@ -98,7 +102,7 @@ fn spider_solve(
         .allow_threads(|| {
             let mut solution = solve(&columns, &stock, removed, by_suit, &mut Budget::new(max_nodes, max_seconds), preset(by_suit))?;
             if shorten {
-                let limits = shorten::limits(deadline, shorten_depth, shorten_tries, by_suit);
+                let limits = shorten::limits(deadline, shorten_depth, shorten_tries, by_suit, solution.positions);
                 shorten::shorten_solution(&columns, &stock, removed, by_suit, &mut solution, &limits);
             }
             Ok::<_, String>(solution)
@@ -109,8 +113,10 @@ fn spider_solve(
 
 /// Shorten a winning line (moves as `spider_solve` returns them) from a position:
 /// `(moves, positions tried)`. For benchmarks: `spider_solve` does this itself.
+/// `searched`: the positions the search made (what the end-game research's budget is a
+/// share of, as in `spider_solve`); `research` sets that budget instead.
 #[pyfunction]
-#[pyo3(signature = (columns, stock, removed, by_suit, line, max_seconds=None, depth=2, tries=None, research=None, research_weight=None))]
+#[pyo3(signature = (columns, stock, removed, by_suit, line, max_seconds=None, depth=2, tries=None, research=None, research_weight=None, searched=0))]
 #[allow(clippy::too_many_arguments)]
 fn spider_shorten(
     py: Python<'_>,
@@ -124,10 +130,11 @@ fn spider_shorten(
     tries: Option<u64>,
     research: Option<u64>,
     research_weight: Option<u8>,
+    searched: u64,
 ) -> PyResult<(Vec<(u8, u8, u8)>, u64)> {
     let deadline = max_seconds.map(|s| std::time::Instant::now() + std::time::Duration::from_secs_f64(s.max(0.0)));
     let moves: Vec<Move> = line.into_iter().map(|(src, dst, count)| Move { src, dst, count }).collect();
-    let mut limits = shorten::limits(deadline, depth, tries, by_suit);
+    let mut limits = shorten::limits(deadline, depth, tries, by_suit, searched);
     limits.research = research.unwrap_or(limits.research);
     limits.research_depth = research_weight.unwrap_or(limits.research_depth);
     let (out, stats) = py

@@ -12,6 +12,8 @@ pub struct Weights {
     pub removed: i32,
     /// Added per move made: 0 is pure greedy; more makes the search wider.
     pub depth: i32,
+    /// Positions this pass may make at most (0: its share of the budget only).
+    pub cap: u32,
     /// New positions a level may make before the search moves on.
     pub quota: i32,
     /// Extra quota for each deal made (in quotas): deeper levels are larger.
@@ -50,45 +52,69 @@ pub struct Preset<'a> {
 }
 
 /// Spider's base weights: a suit break blocks a run as much as a rank break.
-pub const SPIDER_BASE: Weights = Weights { down: 6, hard: 4, soft: 4, stock: 3, empty: 8, rooted: 2, removed: 40, depth: 1, quota: 2000, deeper: 0, noise: 0, suited: false, lateral: false, grow: true };
+pub const SPIDER_BASE: Weights = Weights { down: 6, hard: 4, soft: 4, stock: 3, empty: 8, rooted: 2, removed: 40, depth: 1, cap: 0, quota: 2000, deeper: 0, noise: 0, suited: false, lateral: false, grow: true };
 
 /// Black Widow's base weights: a run of two suits still moves, so a suit break costs less.
-pub const WIDOW_BASE: Weights = Weights { down: 6, hard: 4, soft: 2, stock: 3, empty: 8, rooted: 2, removed: 40, depth: 0, quota: 4000, deeper: 0, noise: 0, suited: false, lateral: false, grow: true };
+pub const WIDOW_BASE: Weights = Weights { down: 6, hard: 4, soft: 2, stock: 3, empty: 8, rooted: 2, removed: 40, depth: 0, cap: 0, quota: 4000, deeper: 0, noise: 0, suited: false, lateral: false, grow: true };
 
 /// Positions a whole portfolio may search when the caller sets no node limit (shared by
 /// the passes by weight): about 4 s of search. A position costs about 80 bytes while
-/// its pass runs (measured: 4 million positions in one pass, 315 MB), so a search with
-/// no budget at all stays under 700 MB.
+/// its pass runs (measured: 4 million positions in one pass, 315 MB, before the seen
+/// positions kept their nodes: 8 bytes more a slot of the seen map, at most 16 bytes a
+/// position), so a search with no budget at all stays under 700 MB.
 pub const DEFAULT_CAP: u64 = 8_000_000;
 
-/// Spider (one, two or four suits): three passes with equal shares, two of them with
-/// noise among near-equal positions. Fitted on four-suit deals 1-1000 from each pass's
-/// positions to a win (`examples/spider_tune.rs`, up to 2 million positions a pass):
-/// 99.0 % won with 700 thousand positions a deal, 99.2 % with 1 million, 99.3 % with
-/// 1.5 million. Held out, deals 5001-6000 searched with a 2 s time budget each: 99.3 %
-/// (`bench/spider.py spider-4 5001-6000`, one process, load 2.1 on two cores).
+/// The first pass of both presets: a cost of two per move (the others: one) and at most
+/// this many positions. It wins most deals within them, with lines a fifth shorter than
+/// the other passes' (the winning line comes from the search, not from shortening it),
+/// and where it fails (about 30 deals in 100) it leaves the others nearly all their
+/// budget. Fitted on deals 7001-7100 with 2 s a deal; moves median / p90 after the
+/// shortcuts alone (no end-game research), positions searched for the 100 deals.
+/// Spider-4: 173 / 209, 8.4 million (without this pass: 202 / 225, 7.2 million); 50,000
+/// positions: 179 / 214, 9.5 million; 150,000: 171.5 / 202, 9.4 million; 200,000: 171 /
+/// 196, 9.5 million; a cost of three per move: 182 / 214, 16 million; with noise 8 (as
+/// Black Widow's): 174.5 / 201, 7.5 million, too near 175. Black Widow (Spider's moves
+/// in this pass) with noise 8: 167.5 / 184, 7.4 million; without noise: 166 / 193, 8.4
+/// million; without this pass: 185 / 199, 7.5 million; Black Widow's own moves at cost
+/// two: 179.5 / 195, 14.5 million.
+pub const SHORT_CAP: u32 = 100_000;
+
+/// A preset's `cap` with the short pass in front (a tenth of the shares): the other
+/// passes share [`DEFAULT_CAP`] as they did without it.
+const PRESET_CAP: u64 = DEFAULT_CAP / 9 * 10;
+
+/// Spider (one, two or four suits): the short pass ([`SHORT_CAP`]), then three passes
+/// with equal shares, two of them with noise among near-equal positions. The three were
+/// fitted on four-suit deals 1-1000 from each pass's positions to a win
+/// (`examples/spider_tune.rs`, up to 2 million positions a pass): 99.0 % won with 700
+/// thousand positions a deal, 99.2 % with 1 million, 99.3 % with 1.5 million. Held out,
+/// deals 5001-6000 searched with a 2 s time budget each: 99.3 % (`bench/spider.py
+/// spider-4 5001-6000`, one process, load 2.1 on two cores), before the short pass.
 pub const SPIDER: Preset<'static> = Preset {
     name: "spider",
     passes: &[
-        Pass { weights: Weights { noise: 8, ..SPIDER_BASE }, share: 1 },
-        Pass { weights: Weights { noise: 16, ..SPIDER_BASE }, share: 1 },
-        Pass { weights: SPIDER_BASE, share: 1 },
+        Pass { weights: Weights { depth: 2, cap: SHORT_CAP, ..SPIDER_BASE }, share: 1 },
+        Pass { weights: Weights { noise: 8, ..SPIDER_BASE }, share: 3 },
+        Pass { weights: Weights { noise: 16, ..SPIDER_BASE }, share: 3 },
+        Pass { weights: SPIDER_BASE, share: 3 },
     ],
-    cap: DEFAULT_CAP,
+    cap: PRESET_CAP,
 };
 
-/// Black Widow: first with Spider's narrower moves (all legal in Black Widow, and a
-/// Spider win is a Black Widow win), then with Black Widow's own. Fitted on deals
-/// 1-1000 as [`SPIDER`]: 99.6 % won with 700 thousand positions a deal, 99.7 % with 1
-/// million, 99.8 % with 1.5 million. Held out, deals 5001-6000 with 2 s each: 99.5 %.
+/// Black Widow: the short pass ([`SHORT_CAP`], with noise) and the next with Spider's
+/// narrower moves (all legal in Black Widow, and a Spider win is a Black Widow win),
+/// then two with Black Widow's own. Fitted on deals 1-1000 as [`SPIDER`]: 99.6 % won with 700 thousand
+/// positions a deal, 99.7 % with 1 million, 99.8 % with 1.5 million. Held out, deals
+/// 5001-6000 with 2 s each: 99.5 % (before the short pass).
 pub const BLACK_WIDOW: Preset<'static> = Preset {
     name: "black-widow",
     passes: &[
-        Pass { weights: Weights { suited: true, noise: 8, ..SPIDER_BASE }, share: 2 },
-        Pass { weights: Weights { depth: 1, noise: 8, ..WIDOW_BASE }, share: 2 },
-        Pass { weights: Weights { depth: 1, down: 10, ..WIDOW_BASE }, share: 1 },
+        Pass { weights: Weights { suited: true, depth: 2, noise: 8, cap: SHORT_CAP, ..SPIDER_BASE }, share: 1 },
+        Pass { weights: Weights { suited: true, noise: 8, ..SPIDER_BASE }, share: 6 },
+        Pass { weights: Weights { depth: 1, noise: 8, ..WIDOW_BASE }, share: 6 },
+        Pass { weights: Weights { depth: 1, down: 10, ..WIDOW_BASE }, share: 3 },
     ],
-    cap: DEFAULT_CAP,
+    cap: PRESET_CAP,
 };
 
 /// Every named preset.

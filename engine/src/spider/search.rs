@@ -3,7 +3,7 @@
 use super::position::{mix, Game, Move, Pos};
 use super::presets::{Preset, Weights};
 use super::{COLUMNS, DEAL, RUNS};
-use crate::hashset::KeySet;
+use super::seen::Seen;
 use crate::search::{Budget, Outcome, Solution};
 
 impl Game {
@@ -84,6 +84,78 @@ pub(super) struct Node {
     chaos: i32,
 }
 
+/// The moves from the root to node `id`, then `last`. A node's move is given in the
+/// column order of its parent as stored; once the stock is gone a position met again
+/// (by a shorter path: see [`reparent`]) may have its columns in another order, so the
+/// line is played again from the root and each move is put in the order of the
+/// position actually reached.
+fn line_to(game: &mut Game, nodes: &[Node], id: u32, last: Move) -> Vec<Move> {
+    let mut chain = Vec::new();
+    let mut at = id;
+    while nodes[at as usize].parent != u32::MAX {
+        chain.push(at);
+        at = nodes[at as usize].parent;
+    }
+    let mut reached = nodes[at as usize].pos;
+    // `order[i]`: where the stored position's column `i` is in the position reached.
+    let mut order: [u8; COLUMNS] = std::array::from_fn(|i| i as u8);
+    let in_order = |mv: Move, order: &[u8; COLUMNS]| if mv.src == DEAL { mv } else { Move { src: order[mv.src as usize], dst: order[mv.dst as usize], count: mv.count } };
+    let mut line = Vec::with_capacity(chain.len() + 1);
+    for &node in chain.iter().rev() {
+        let mv = in_order(nodes[node as usize].mv, &order);
+        line.push(mv);
+        reached = game.apply(&reached, mv);
+        let stored = &nodes[node as usize].pos;
+        if reached.cols != stored.cols {
+            let mut used = [false; COLUMNS];
+            for (place, &column) in order.iter_mut().zip(stored.cols.iter()) {
+                let j = (0..COLUMNS).find(|&j| !used[j] && reached.cols[j] == column).expect("the same columns in another order");
+                used[j] = true;
+                *place = j as u8;
+            }
+        } else {
+            order = std::array::from_fn(|i| i as u8);
+        }
+    }
+    line.push(in_order(last, &order));
+    line
+}
+
+/// The same position: the same columns (in any order once the stock is gone), deals and
+/// runs removed. Guards against two positions with one key.
+fn same_position(game: &Game, a: &Pos, b: &Pos) -> bool {
+    if a.dealt != b.dealt || a.removed != b.removed {
+        return false;
+    }
+    if game.deals_left(a) > 0 {
+        return a.cols == b.cols;
+    }
+    let (mut x, mut y) = (a.cols, b.cols);
+    x.sort_unstable();
+    y.sort_unstable();
+    x == y
+}
+
+/// `child`, made from node `parent` by `mv`, is the position of node `known` already:
+/// if that path is shorter than the known one, it becomes the known node's (and so every
+/// line through it gets shorter, for nothing). A node's depth is its path's length or
+/// more (when an ancestor took a shorter parent after the node was made: a node brings
+/// its depth up to date from its parent's when it is expanded). Depths only go down and
+/// a node's is always above its parent's, so a node never takes a descendant as its
+/// parent and the parents never make a cycle.
+#[inline]
+pub(super) fn reparent(game: &Game, nodes: &mut [Node], known: u32, parent: u32, mv: Move, child: &Pos) -> bool {
+    let depth = nodes[parent as usize].depth.saturating_add(1);
+    if depth >= nodes[known as usize].depth || !same_position(game, &nodes[known as usize].pos, child) {
+        return false;
+    }
+    let node = &mut nodes[known as usize];
+    node.parent = parent;
+    node.mv = mv;
+    node.depth = depth;
+    true
+}
+
 /// One pass from `root` until a win, the end of `budget`, or an empty queue.
 ///
 /// Each stock level (deals made) has its own best-first queue. The search works on one
@@ -103,11 +175,12 @@ pub(super) fn pass(game: &mut Game, root: Pos, w: &Weights, positions: &mut u64,
 }
 
 pub(super) fn pass_inner(game: &mut Game, root: Pos, w: &Weights, positions: &mut u64, budget: &mut Budget) -> (Outcome, Vec<Move>) {
+    let stop = if w.cap > 0 { *positions + w.cap as u64 } else { u64::MAX };
     let levels = game.deals_left(&root) as usize + 1;
     let mut nodes: Vec<Node> = Vec::with_capacity(1 << 16);
     let mut heaps: Vec<Buckets> = (0..levels).map(|_| Buckets::default()).collect();
-    let mut seen = KeySet::with_capacity_log2(16);
-    seen.insert(game.key(&root));
+    let mut seen = Seen::with_capacity_log2(16);
+    seen.insert(game.key(&root), 0, 0);
     nodes.push(Node { pos: root, parent: u32::MAX, mv: Move::DEAL, depth: 0, chaos: game.score(&root, w) });
     heaps[0].push(0, 0);
     let mut moves = Vec::with_capacity(64);
@@ -132,7 +205,11 @@ pub(super) fn pass_inner(game: &mut Game, root: Pos, w: &Weights, positions: &mu
             continue;
         }
         let id = heaps[level].pop();
-        let Node { pos, depth, chaos: parent_chaos, .. } = nodes[id as usize];
+        let Node { pos, parent, mut depth, chaos: parent_chaos, .. } = nodes[id as usize];
+        if parent != u32::MAX && nodes[parent as usize].depth + 1 < depth {
+            depth = nodes[parent as usize].depth + 1;
+            nodes[id as usize].depth = depth;
+        }
         game.search_moves(&pos, &mut moves);
         // The children first, each one's slot in the seen set fetched ahead of the inserts.
         let key = game.key(&pos);
@@ -140,15 +217,8 @@ pub(super) fn pass_inner(game: &mut Game, root: Pos, w: &Weights, positions: &mu
         for &mv in moves.iter() {
             let child = game.apply(&pos, mv);
             if child.removed == RUNS {
-                let mut line = vec![mv];
-                let mut at = id;
-                while nodes[at as usize].parent != u32::MAX {
-                    line.push(nodes[at as usize].mv);
-                    at = nodes[at as usize].parent;
-                }
-                line.reverse();
                 *positions += 1;
-                return (Outcome::Won, line);
+                return (Outcome::Won, line_to(game, &nodes, id, mv));
             }
             let child_key = if mv.src == DEAL { game.key(&child) } else { game.key_after(key, &pos, &child, mv) };
             debug_assert_eq!(child_key, game.key(&child));
@@ -156,11 +226,16 @@ pub(super) fn pass_inner(game: &mut Game, root: Pos, w: &Weights, positions: &mu
             children.push((mv, child, child_key));
         }
         for &(mv, child, key) in children.iter() {
-            if !seen.insert(key) {
+            if let Some((index, known)) = seen.insert(key, nodes.len() as u32, depth.saturating_add(1)) {
+                // Most positions met again were met by a path as short: the slot's depth
+                // (the node's or more) tells without reading the node.
+                if depth.saturating_add(1) < known.depth && reparent(game, &mut nodes, known.id, id, mv, &child) {
+                    seen.set_depth(index, depth + 1);
+                }
                 continue;
             }
             *positions += 1;
-            if budget.exhausted(*positions) {
+            if *positions >= stop || budget.exhausted(*positions) {
                 return (Outcome::Unknown, vec![]);
             }
             if child.dealt as usize == level {
@@ -238,4 +313,44 @@ pub fn solve_reporting(
         }
     }
     Ok(Solution::unknown(positions))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::spider::tests::shuffled_deal;
+
+    fn node(pos: Pos, parent: u32, depth: u16) -> Node {
+        Node { pos, parent, mv: Move { src: 0, dst: 1, count: 1 }, depth, chaos: 0 }
+    }
+
+    #[test]
+    fn a_position_met_by_a_shorter_path_takes_that_parent() {
+        let (columns, stock) = shuffled_deal(5);
+        let (game, root) = Game::new(&columns, &stock, 0, true).unwrap();
+        let at = |i: u32| Pos { cols: [i + 1; COLUMNS], ..root };
+        // root -> 1 -> 2 -> 3, and root -> 4.
+        let mut nodes = vec![node(root, u32::MAX, 0), node(at(1), 0, 1), node(at(2), 1, 2), node(at(3), 2, 3), node(at(4), 0, 1)];
+        let shortcut = Move { src: 4, dst: 7, count: 2 };
+        // From 4, position 3 in two moves instead of three.
+        assert!(reparent(&game, &mut nodes, 3, 4, shortcut, &at(3)));
+        assert_eq!((nodes[3].parent, nodes[3].depth, nodes[3].mv), (4, 2, shortcut));
+        // Not by a path as long, nor from a descendant, nor to another position with the same key.
+        assert!(!reparent(&game, &mut nodes, 2, 4, shortcut, &at(2)));
+        assert!(!reparent(&game, &mut nodes, 1, 3, shortcut, &at(1)));
+        assert!(!reparent(&game, &mut nodes, 2, 0, shortcut, &at(9)));
+        assert_eq!(nodes[2].parent, 1);
+        // The line follows the shorter parents.
+        assert_eq!(path(&nodes, 3), vec![4, 3]);
+    }
+
+    fn path(nodes: &[Node], mut id: u32) -> Vec<u32> {
+        let mut out = vec![];
+        while nodes[id as usize].parent != u32::MAX {
+            out.push(id);
+            id = nodes[id as usize].parent;
+        }
+        out.reverse();
+        out
+    }
 }

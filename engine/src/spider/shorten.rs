@@ -231,27 +231,35 @@ pub fn shorten_solution(columns: &[(Vec<u8>, Vec<u8>)], stock: &[u8], removed: u
     }
 }
 
-/// The limits of a Spider-family shortening after a search that ends at `deadline`:
-/// `depth` as [`Limits::depth`] (from 2 on, the rest of the game is also searched
-/// again after the last deals), `tries` positions for the shortcuts.
-pub fn limits(deadline: Option<std::time::Instant>, depth: u8, tries: Option<u64>, by_suit: bool) -> Limits {
-    let research = if depth >= 2 { RESEARCH_NODES } else { 0 };
+/// The limits of a Spider-family shortening after a search that made `searched`
+/// positions and ends at `deadline`: `depth` as [`Limits::depth`], `tries` positions for
+/// the shortcuts. From depth 2 on, the rest of a Spider game is also searched again
+/// after the last deals, with [`RESEARCH_SHARE`] of the search's positions, where the
+/// search went past its short pass ([`super::SHORT_CAP`]); a line the short pass found
+/// gains next to nothing from it, and neither does a Black Widow line.
+pub fn limits(deadline: Option<std::time::Instant>, depth: u8, tries: Option<u64>, by_suit: bool, searched: u64) -> Limits {
+    let research = if depth >= 2 && by_suit && searched > super::SHORT_CAP as u64 { searched / RESEARCH_SHARE } else { 0 };
     let weight = if by_suit { RESEARCH_WEIGHT_SPIDER } else { RESEARCH_WEIGHT_WIDOW };
     Limits { deadline, max_tries: tries.unwrap_or(DEFAULT_TRIES), depth: depth.min(2), rounds: 1, research, research_depth: weight }
 }
 
 /// Positions a Spider-family shortening may make looking for shortcuts.
 pub const DEFAULT_TRIES: u64 = 200_000;
-/// Positions the searches of the rest of the game may make, in all.
-pub const RESEARCH_NODES: u64 = 200_000;
-/// Their cost per move (the main search's is 0 or 1): shorter lines, a wider search.
-/// Fitted on deals 1-30 of each game (Spider 180.5 moves median with 3, 182.5 with 2;
-/// Black Widow 171 with 2, 176 with 3).
-pub const RESEARCH_WEIGHT_SPIDER: u8 = 3;
+/// The searches of the rest of the game may make one position for this many of the
+/// search's (in all). Fitted on Spider-4 deals 7001-7100, 2 s a deal, after the short
+/// pass, researched only past it: 171.5 / 203 moves median / p90 with a seventh (0.11
+/// of the search's CPU with the shortcuts); with none 173 / 209 (0.05); every line
+/// researched with a fifth: 172 / 205 (0.17). In Black Widow a seventh past the short
+/// pass gains one move (166 to 165) for 0.06 more of the search.
+pub const RESEARCH_SHARE: u64 = 7;
+/// Their cost per move (the main search's is 1; 2 in its short pass). Fitted on deals
+/// 7001-7100 with [`RESEARCH_SHARE`]: Spider 171.5 / 203 moves median / p90 with 2, 172
+/// / 207 with 3, 173 / 209 with 4.
+pub const RESEARCH_WEIGHT_SPIDER: u8 = 2;
 pub const RESEARCH_WEIGHT_WIDOW: u8 = 2;
-/// They start after each of the last this many deals. Fitted on deals 7001-7100, search
-/// of 300,000 positions: Spider-4 with 3, 178 / 200 moves median / p90, shortening CPU
-/// 1.17 of the search; with 4, 174 / 200, 1.45; with 5, 174 / 204, 1.63. Black Widow
-/// with 3, 173 / 187, 0.93; with 4, 172 / 183, 1.28 (not worth it).
+/// They start after each of the last this many deals. Fitted on deals 7001-7100, before
+/// the short pass, search of 300,000 positions: Spider-4 with 3, 178 / 200 moves median /
+/// p90, shortening CPU 1.17 of the search; with 4, 174 / 200, 1.45; with 5, 174 / 204,
+/// 1.63. Black Widow with 3, 173 / 187, 0.93; with 4, 172 / 183, 1.28.
 pub const RESEARCH_DEALS_SPIDER: usize = 4;
 pub const RESEARCH_DEALS_WIDOW: usize = 3;

@@ -63,7 +63,7 @@ fn the_key_ignores_column_order_only_once_the_stock_is_gone() {
 }
 
 /// A shuffled two-deck deal (not PySolFC's: any deal will do), dealt as the rules say.
-fn shuffled_deal(seed: u64) -> (Vec<(Vec<u8>, Vec<u8>)>, Vec<u8>) {
+pub(super) fn shuffled_deal(seed: u64) -> (Vec<(Vec<u8>, Vec<u8>)>, Vec<u8>) {
     let mut cards: Vec<u8> = (0..104).map(|i| (i % 52) as u8).collect();
     let mut x = seed | 1;
     for i in (1..cards.len()).rev() {
@@ -85,7 +85,7 @@ fn shuffled_deal(seed: u64) -> (Vec<(Vec<u8>, Vec<u8>)>, Vec<u8>) {
 }
 
 /// A portfolio that wanders (pure noise): it does not win a four-suit deal quickly.
-const WANDER: Weights = Weights { down: 0, hard: 0, soft: 0, stock: 0, empty: 0, rooted: 0, removed: 0, depth: 0, quota: 1000, deeper: 0, noise: 1000, suited: false, lateral: false, grow: false };
+const WANDER: Weights = Weights { down: 0, hard: 0, soft: 0, stock: 0, empty: 0, rooted: 0, removed: 0, depth: 0, cap: 0, quota: 1000, deeper: 0, noise: 1000, suited: false, lateral: false, grow: false };
 const WANDERING: [Pass; 3] = [Pass { weights: WANDER, share: 1 }, Pass { weights: WANDER, share: 2 }, Pass { weights: WANDER, share: 1 }];
 
 fn run(budget: &mut Budget, cap: u64) -> (Solution<Move>, Vec<u64>) {
@@ -135,4 +135,68 @@ fn the_presets_are_sound() {
     let (columns, stock) = shuffled_deal(3);
     let solution = solve(&columns, &stock, 0, false, &mut Budget::new(Some(2_000_000), None), &BLACK_WIDOW).unwrap();
     assert_eq!(solution.outcome, Outcome::Won);
+}
+
+#[test]
+fn a_pass_stops_at_its_cap() {
+    let (columns, stock) = shuffled_deal(7);
+    let passes = [Pass { weights: Weights { cap: 3_000, ..WANDER }, share: 1 }, Pass { weights: WANDER, share: 1 }];
+    let preset = Preset { name: "capped", passes: &passes, cap: u64::MAX };
+    let mut spent = vec![];
+    let solution = solve_reporting(&columns, &stock, 0, true, &mut Budget::new(Some(40_000), None), &preset, &mut |_, _, positions| spent.push(positions)).unwrap();
+    assert_eq!(solution.outcome, Outcome::Unknown);
+    // The capped pass stops at 3,000 of its 20,000; the last pass takes what is left.
+    assert_eq!(spent, vec![3_000, 37_000]);
+}
+
+/// Plays `line` from the deal with the engine's own rules: every move legal, no position
+/// twice (in any column order once the stock is gone), a win at the end.
+fn assert_wins_cleanly(columns: &[(Vec<u8>, Vec<u8>)], stock: &[u8], by_suit: bool, line: &[Move]) {
+    let (mut game, mut pos) = Game::new(columns, stock, 0, by_suit).unwrap();
+    let mut seen = std::collections::HashSet::new();
+    seen.insert(game.key(&pos));
+    for (index, &mv) in line.iter().enumerate() {
+        assert!(game.legal_moves(&pos).contains(&mv), "move {index} {mv:?} is not legal");
+        pos = game.apply(&pos, mv);
+        assert!(seen.insert(game.key(&pos)), "move {index} comes back to a position");
+    }
+    assert_eq!(pos.removed, RUNS);
+}
+
+#[test]
+fn lines_through_shorter_parents_are_played_in_the_right_columns() {
+    // Reparenting makes the search's lines take paths it found later, some of them with
+    // the columns in another order once the stock is gone: every line must still play.
+    for seed in 1..=6 {
+        let (columns, stock) = shuffled_deal(seed);
+        for (by_suit, preset) in [(true, &SPIDER), (false, &BLACK_WIDOW)] {
+            let solution = solve(&columns, &stock, 0, by_suit, &mut Budget::new(Some(1_500_000), None), preset).unwrap();
+            if solution.outcome == Outcome::Won {
+                assert_wins_cleanly(&columns, &stock, by_suit, &solution.line);
+            }
+        }
+    }
+}
+
+#[test]
+fn the_short_pass_makes_shorter_lines() {
+    // Where the short pass wins, its line is much shorter than the other passes' would be.
+    let without = Preset { name: "without the short pass", passes: &SPIDER.passes[1..], cap: DEFAULT_CAP };
+    let mut won = 0;
+    for seed in (1..=11).step_by(2) {
+        let (columns, stock) = shuffled_deal(seed);
+        let mut winner = None;
+        let a = solve_reporting(&columns, &stock, 0, true, &mut Budget::new(Some(1_500_000), None), &SPIDER, &mut |index, outcome, _| {
+            if outcome == Outcome::Won {
+                winner = Some(index)
+            }
+        })
+        .unwrap();
+        let b = solve(&columns, &stock, 0, true, &mut Budget::new(Some(1_500_000), None), &without).unwrap();
+        if winner == Some(0) && b.outcome == Outcome::Won {
+            won += 1;
+            assert!(a.line.len() * 10 < b.line.len() * 9, "deal {seed}: {} moves with the short pass, {} without", a.line.len(), b.line.len());
+        }
+    }
+    assert!(won >= 3, "the short pass won {won} deals");
 }
