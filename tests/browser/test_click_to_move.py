@@ -11,7 +11,7 @@ from __future__ import annotations
 import pytest
 
 from browser_helpers import NO_AUTO, SIZES, card_at, close_menu, game_state, new_page, open_game, open_menu, play_api, wait_moves
-from touch_helpers import axe_violations, middle, touch_drag, translate
+from touch_helpers import WIDOW_5_LINE, axe_violations, middle, touch_drag, translate
 from winnable.games import game_class
 from winnable.web.views import click_choices, player_view
 
@@ -20,27 +20,11 @@ SOURCE, OWN_SUIT, OTHER_SUIT = "column:6", "column:7", "column:1"  # 2♦-A♦ o
 ROW, SWITCH = "#clickmove-row", "#clickmove-toggle"
 
 
-# A winning line of Black Widow deal 5, recorded (the solver's line of an earlier engine):
-# the positions the tests stop at are this line's, whatever the solver finds today.
-WIDOW_LINE = (
-    "9>8 9>7 4>3 4>3 deal 2>9 1>7 1>9 deal 3>9 8>2 4>2 8>10 5>4 4>2x2 4>5 4>5 4>2 2>4x3 "
-    "8>2x2 4>8x4 5>4x3 5>8 3>5 7>3 7>2x2 deal 2>10 9>2 7>4 7>8x2 9>2x2 6>9 7>9 7>6 7>5 "
-    "7>4 9>4x2 9>7x3 9>10 10>4x3 deal 3>8 5>3 9>5 5>10x3 9>2 9>1 1>7x3 8>9 10>8x3 6>4 "
-    "deal 5>2 5>9x2 2>3x2 3>2x3 3>6x2 5>3 5>7 5>8 6>9x3 9>7 8>6x2 8>6x4 6>10x8 6>9 4>6x6 "
-    "10>4x4 8>10x8 1>6x2 1>3 6>1x9 10>3x3 1>6x9 10>1x6 8>10 10>8x4 10>5 9>10x7 10>2x8 "
-    "4>9x9 6>4x10 4>6x5 7>4x5 3>7x5 6>4x6 3>6x4 4>3x6 3>4x7 3>5 4>3x7 3>8x8 8>4x13 8>5 "
-    "3>5 3>1 8>1 2>3x13 2>5x9 6>2x4 9>6x5 6>8x6 6>9 5>9x8 7>6x7 8>7x6 2>8x5 2>7 3>7x3 "
-    "9>2x11 2>7x12 7>2x12 2>7x13 2>9 8>2x5 4>9x10 1>4x9 2>8x6 2>5 8>5x2 6>8x7 1>2 9>1x12 "
-    "3>9x9 7>3x12 5>7x7 1>6x13 2>1 1>9x2 10>1x2 10>9 8>10x11 10>5x12 10>4 10>7 1>10x2 "
-    "6>7x4 4>6x4 10>1x3 10>4 9>4x3 1>9x3 9>1x2 6>9x2 3>6x2 7>3x2 1>7x2 9>1x7 6>9x7 3>6x7 "
-    "1>3x7"
-).split()
-
 
 @pytest.fixture(scope="module")
 def widow_line():
-    assert game_class(WIDOW).deal(DEAL).play_line(WIDOW_LINE).is_won()
-    return WIDOW_LINE
+    assert game_class(WIDOW).deal(DEAL).play_line(WIDOW_5_LINE).is_won()
+    return WIDOW_5_LINE
 
 
 def first_choice(position, place: str, count: int) -> dict:

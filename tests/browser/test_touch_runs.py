@@ -1,8 +1,8 @@
 """Black Widow's runs by touch (issue 21, item 1).
 
-Deal 5 after the solver's first 30 moves: column 7 holds 2♦ under A♦, a run whose 2♦
-shows only a thin strip on a phone, and the solver's next move is ``7>8x2`` (the run onto
-3♦). A finger that taps the run, on 2♦'s strip or on A♦, lifts the whole run (the click
+Deal 5 after the first 30 moves of a recorded winning line: column 7 holds 2♦ under A♦, a
+run whose 2♦ shows only a thin strip on a phone, and the line's next move is ``7>8x2``
+(the run onto 3♦). A finger that taps the run, on 2♦'s strip or on A♦, lifts the whole run (the click
 the browser makes of a tap afterwards lands a few pixels lower and used to shrink the
 pick to A♦ alone); tapping it again gives back its deepest card; a finger's drag moves
 the run; a mouse picks exactly the card it clicks. Tested on the three phone screens
@@ -14,9 +14,8 @@ from __future__ import annotations
 import pytest
 
 from browser_helpers import NO_AUTO, game_state, new_page, open_game, play_api, wait_moves
-from touch_helpers import axe_violations, middle, touch_drag
+from touch_helpers import WIDOW_5_LINE, axe_violations, middle, touch_drag
 from winnable.games import game_class
-from winnable.solver import Budget, solve
 
 GAME, DEAL, PLAYED = "black-widow", 5, 30
 SOURCE, TARGET, MOVE = "column:6", "column:7", "7>8x2"
@@ -26,9 +25,7 @@ SELECT_THEN_PLACE = NO_AUTO | {"winnable:clickmove:spider": "0", "winnable:oneta
 
 @pytest.fixture(scope="module")
 def line():
-    verdict = solve(game_class(GAME).deal(DEAL), Budget(seconds=60))
-    assert verdict.won
-    moves = [str(move) for move in verdict.line]
+    moves = WIDOW_5_LINE
     assert moves[PLAYED] == MOVE
     position = game_class(GAME).deal(DEAL).play_line(moves[:PLAYED])
     assert [str(card) for card in position.columns[6].up] == ["2D", "AD"]
