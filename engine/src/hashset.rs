@@ -88,13 +88,7 @@ impl<K: SetKey> KeySet<K> {
     /// Asks the processor to bring `key`'s home slot into cache ahead of an insert.
     #[inline]
     pub fn prefetch(&self, key: K) {
-        #[cfg(target_arch = "x86_64")]
-        unsafe {
-            use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
-            _mm_prefetch(self.slots.as_ptr().add(self.home(key)) as *const i8, _MM_HINT_T0);
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        let _ = key;
+        prefetch(&self.slots, self.home(key));
     }
 
     /// Inserts `key` (its top bit clear); returns false if it was already there.
@@ -214,4 +208,17 @@ mod tests {
             assert_eq!(set.contains(key), reference.contains(&key));
         }
     }
+}
+
+/// Asks the processor to bring `slots[index]` into cache ahead of its use (a hint: it
+/// does nothing where the processor has no such instruction, or `index` is out of range).
+#[inline]
+pub fn prefetch<T>(slots: &[T], index: usize) {
+    #[cfg(target_arch = "x86_64")]
+    if let Some(slot) = slots.get(index) {
+        // SAFETY: a prefetch reads nothing; the address is a slot of `slots`.
+        unsafe { std::arch::x86_64::_mm_prefetch(slot as *const T as *const i8, std::arch::x86_64::_MM_HINT_T0) };
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = (slots, index);
 }

@@ -37,13 +37,7 @@ impl Seen {
     /// Asks the processor to bring `key`'s home slot into cache ahead of an insert.
     #[inline]
     pub(super) fn prefetch(&self, key: u64) {
-        #[cfg(target_arch = "x86_64")]
-        unsafe {
-            use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
-            _mm_prefetch(self.slots.as_ptr().add(self.home(key)) as *const i8, _MM_HINT_T0);
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        let _ = key;
+        crate::hashset::prefetch(&self.slots, self.home(key));
     }
 
     /// Inserts `key` (top bit clear) with node `id` at `depth`, or returns the slot it
