@@ -252,7 +252,8 @@ pub fn replay<D: Domain>(d: &mut D, root: &D::State, line: &[D::Move]) -> Option
 ///
 /// Each step reads the positions it needs instead of playing the line again from the
 /// first one. The positions sit in an arena, in the order of the line through `order`:
-/// an edit of the line moves indices, not positions (a position is a kilobyte).
+/// an edit of the line moves indices, not positions (a free-cell position is half a
+/// kilobyte).
 pub struct Path<D: Domain> {
     arena: Vec<D::State>,
     /// Each position's key and (when shortcuts are looked for) summary, by its place in
