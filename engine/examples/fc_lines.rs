@@ -22,7 +22,8 @@ fn spread(mut v: Vec<usize>) -> String {
     v.sort();
     let n = v.len();
     let median = if n % 2 == 1 { v[n / 2] as f64 } else { (v[n / 2 - 1] + v[n / 2]) as f64 / 2.0 };
-    format!("median {median} / p90 {} / max {}", v[(n * 9).div_ceil(10) - 1], v[n - 1])
+    let mean = v.iter().sum::<usize>() as f64 / n as f64;
+    format!("median {median} / p90 {} / max {} (mean {mean:.2})", v[(n * 9).div_ceil(10) - 1], v[n - 1])
 }
 
 /// Every cache line of `sweep` written, pushing whatever the caches held out.
@@ -77,13 +78,13 @@ fn main() {
                 chill(&mut sweep);
             }
             let t0 = cpu();
-            let (l, stats) = shorten::shorten(&solver.game, &root, &s.line, &limits);
+            let (l, stats) = shorten::shorten_own(&solver.game, &root, &s.line, &limits);
             line = l;
             tried += stats.tries;
             best = best.min(cpu() - t0);
         }
         short += best;
-        let solver_lines = shorten::FreeCellLines { game: &solver.game };
+        let solver_lines = shorten::FreeCellLines::new(&solver.game);
         before.push(s.line.iter().filter(|m| !solver_lines.automatic(m)).count());
         after.push(line.len());
         longest = longest.max((line.len(), deal.number));

@@ -305,7 +305,7 @@ impl Answer {
         let solution = solver.solve(root, &mut Budget::new(max_nodes, max_seconds));
         let searched = crate::search::thread_cpu();
         let short = match shortening {
-            Some((depth, tries)) if solution.outcome == Outcome::Won => Some(shorten::shorten(&solver.game, root, &solution.line, &shorten::limits(deadline, depth, tries)).0),
+            Some((depth, tries)) if solution.outcome == Outcome::Won => Some(shorten::shorten_own(&solver.game, root, &solution.line, &shorten::limits(deadline, depth, tries)).0),
             _ => None,
         };
         let shorten_cpu = if short.is_some() { crate::search::thread_cpu() - searched } else { 0.0 };

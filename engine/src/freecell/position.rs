@@ -10,7 +10,10 @@ use std::cell::Cell;
 
 use super::rules::{Build, Rules, Wrap, MAX_CELLS, MAX_COLUMNS, NO_CARD};
 
-pub const MAX_HEIGHT: usize = 64;
+/// Room for the cards of a column: what a deal puts there (19 at most) and the run that
+/// can grow on it ([`Rules::longest_run`]). Half a column is a cache line: a position is
+/// copied whole wherever a line's positions are kept, so its size is the shortener's cost.
+pub const MAX_HEIGHT: usize = 32;
 /// `Move::dst` for the foundations.
 pub const FOUNDATION: u8 = 16;
 /// `Move::dst` in generation: the first empty cell.
@@ -116,7 +119,7 @@ fn mix(h: u128) -> u128 {
 }
 
 /// A position, searched in place (`Game::play` and `Game::undo`).
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub struct Position {
     pub cols: [[u8; MAX_HEIGHT]; MAX_COLUMNS],
     pub len: [u8; MAX_COLUMNS],
@@ -136,6 +139,15 @@ pub struct Position {
     /// sets them once a position is laid out).
     free: u8,
     empty: u8,
+}
+
+impl Clone for Position {
+    /// One copy of the whole position (the shortener keeps one per move of a line).
+    fn clone(&self) -> Self {
+        // SAFETY: every field is plain data (integers, arrays of them, `Cell`s of
+        // `Copy` values) with no `Drop`: a bitwise copy is a clone.
+        unsafe { std::ptr::read(self) }
+    }
 }
 
 impl Position {
@@ -254,7 +266,7 @@ impl Game {
             Ok(())
         };
         for (i, column) in columns.iter().enumerate() {
-            if column.len() + 13 > MAX_HEIGHT {
+            if column.len() + self.rules.longest_run() > MAX_HEIGHT {
                 return Err(format!("column {} is too tall", i + 1));
             }
             for &card in column {

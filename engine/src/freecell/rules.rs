@@ -70,6 +70,16 @@ pub struct Rules {
 }
 
 impl Rules {
+    /// The most cards a run built on a column can add to it: 13 (one of each rank), all
+    /// 52 where alternate colours wrap round from King to Ace (no preset does).
+    pub fn longest_run(&self) -> usize {
+        if self.build == Build::Alternate && self.wrap == Wrap::Full {
+            52
+        } else {
+            13
+        }
+    }
+
     #[allow(clippy::too_many_arguments)]
     pub fn new(columns: usize, cells: usize, build: Build, wrap: Wrap, empty_column: EmptyColumn, runs: Runs, auto_beak: bool, base: u8) -> Result<Rules, String> {
         if !(1..=MAX_COLUMNS).contains(&columns) {

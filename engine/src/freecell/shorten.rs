@@ -14,9 +14,24 @@ use crate::shorten::{self, Domain, Joined, Limits, Stats};
 
 pub struct FreeCellLines<'a> {
     pub game: &'a Game,
+    /// Cards a move can send home: one, two where the rules send the beak after it.
+    per_move: u32,
+}
+
+impl<'a> FreeCellLines<'a> {
+    pub fn new(game: &'a Game) -> Self {
+        FreeCellLines { game, per_move: if game.rules.auto_beak { 2 } else { 1 } }
+    }
 }
 
 impl FreeCellLines<'_> {
+    /// The moves `home` cards going home take at least (a shift, not a division: this
+    /// runs for every pair of positions the search for shortcuts compares).
+    #[inline]
+    fn home_moves(&self, home: u32) -> u32 {
+        (home + self.per_move - 1) >> (self.per_move - 1)
+    }
+
     /// The card a move takes (the deepest of a run), in `s`.
     fn card(&self, s: &Position, m: Move) -> u8 {
         if m.src < 8 {
@@ -86,6 +101,15 @@ pub struct Sig {
     home: u32,
 }
 
+/// How many bits `x` has, three for three or more (all a lower bound needs: the
+/// baseline x86-64 has no popcount instruction, and `count_ones` is a dozen without).
+#[inline]
+fn bits_upto3(x: u64) -> u32 {
+    let y = x & x.wrapping_sub(1); // the lowest bit off
+    let z = y & y.wrapping_sub(1);
+    (x != 0) as u32 + (y != 0) as u32 + (z != 0) as u32
+}
+
 /// How many columns two summaries differ in (one pass the compiler makes vector
 /// compares of).
 #[inline]
@@ -123,20 +147,33 @@ impl Domain for FreeCellLines<'_> {
 
     fn near(&self, a: &Sig, b: &Sig) -> u32 {
         // A move sends one card home (and the beak, where the rules move it).
-        let per_move = if self.game.rules.auto_beak { 2 } else { 1 };
+        let per_move = self.per_move;
         let home = b.home.saturating_sub(a.home);
         if home > 2 * per_move {
             return u32::MAX;
         }
-        // A move changes two columns at most, and one cell.
+        // A move changes two columns at most, and one cell (told first: when the cells
+        // are far apart, so are the positions).
+        let cells = bits_upto3(a.cells ^ b.cells);
+        if cells > 2 {
+            return cells;
+        }
         let cols = changed_columns(a, b);
-        let cells = (a.cells ^ b.cells).count_ones();
-        home.div_ceil(per_move).max(cols.div_ceil(2)).max(cells)
+        self.home_moves(home).max(cols.div_ceil(2)).max(cells)
+    }
+
+    fn one_apart(&self, a: &Sig, b: &Sig) -> Option<bool> {
+        // `far` and `near` for one move, each part told as soon as it decides.
+        if b.home.saturating_sub(a.home) > self.per_move {
+            return None;
+        }
+        let cells = a.cells ^ b.cells;
+        Some(cells & cells.wrapping_sub(1) == 0 && changed_columns(a, b) <= 2)
     }
 
     fn far(&self, a: &Sig, b: &Sig, moves: u32) -> bool {
         // Cards only go home along a line, a move sends one (two with the beak).
-        let per_move = if self.game.rules.auto_beak { 2 } else { 1 };
+        let per_move = self.per_move;
         b.home.saturating_sub(a.home) > moves * per_move
     }
 
@@ -177,7 +214,7 @@ impl Domain for FreeCellLines<'_> {
     fn bridge(&self, s: &Position, a: &Sig, b: &Sig) -> Option<Move> {
         let gone = a.cells & !b.cells;
         let came = b.cells & !a.cells;
-        if gone.count_ones() > 1 || came.count_ones() > 1 || b.home < a.home {
+        if bits_upto3(gone) > 1 || bits_upto3(came) > 1 || b.home < a.home {
             return None;
         }
         let home = b.home > a.home;
@@ -221,7 +258,7 @@ impl Domain for FreeCellLines<'_> {
         // Columns other than the move's, cells, cards home: what is still different
         // after the move needs moves of its own (beak cards the rules send home come
         // from the move's source column).
-        let per_move = if self.game.rules.auto_beak { 2 } else { 1 };
+        let per_move = self.per_move;
         let mut home = b.home.saturating_sub(a.home);
         if m.dst == FOUNDATION {
             home = home.saturating_sub(per_move);
@@ -229,8 +266,8 @@ impl Domain for FreeCellLines<'_> {
         let own = |c: u8| (c < 8 && a.cols[c as usize] != b.cols[c as usize]) as u32;
         let cols = changed_columns(a, b) - own(m.src) - own(m.dst);
         let cell = (m.src >= 8 || (m.dst >= 8 && m.dst != FOUNDATION)) as u32;
-        let cells = (a.cells ^ b.cells).count_ones().saturating_sub(cell);
-        home.div_ceil(per_move).max(cols.div_ceil(2)).max(cells) <= left
+        let cells = bits_upto3(a.cells ^ b.cells).saturating_sub(cell);
+        self.home_moves(home).max(cols.div_ceil(2)).max(cells) <= left
     }
 
     fn key(&self, s: &Position) -> u128 {
@@ -458,7 +495,11 @@ impl Domain for FreeCellLines<'_> {
     }
 
     fn join(&self, a: Move, b: Move) -> Joined<Move> {
-        // (A card in a cell is told by the card, not the cell.)
+        // (A card in a cell is told by the card, not the cell.) Most moves that touch
+        // move other cards: told first.
+        if a.card != b.card || a.count != b.count {
+            return Joined::Apart;
+        }
         let from_there = if a.dst < 8 { b.src == a.dst } else { b.src >= 8 };
         if a.dst == FOUNDATION || !from_there || a.count != b.count || a.card != b.card || a.card == NO_CARD {
             return Joined::Apart;
@@ -487,9 +528,27 @@ impl Domain for FreeCellLines<'_> {
     }
 }
 
-/// Shorten a winning line (moves as played, from `root`) within `limits`.
+thread_local! {
+    /// The positions of the last line shortened on this thread, their memory kept for
+    /// the next (memory a new allocation would bring in cold: the positions are half a
+    /// kilobyte each, a line makes a few hundred).
+    static ARENA: std::cell::Cell<Vec<Position>> = const { std::cell::Cell::new(Vec::new()) };
+}
+
+/// Shorten a winning line (moves as played, from `root`) within `limits`: each move
+/// checked, a line that does not play or win returned as it is.
 pub fn shorten(game: &Game, root: &Position, line: &[Move], limits: &Limits) -> (Vec<Move>, Stats) {
-    let mut domain = FreeCellLines { game };
+    shorten_line(game, root, line, limits, false)
+}
+
+/// [`shorten`] for a line this engine's search found (its moves are legal: checked in
+/// debug builds only).
+pub fn shorten_own(game: &Game, root: &Position, line: &[Move], limits: &Limits) -> (Vec<Move>, Stats) {
+    shorten_line(game, root, line, limits, true)
+}
+
+fn shorten_line(game: &Game, root: &Position, line: &[Move], limits: &Limits, own: bool) -> (Vec<Move>, Stats) {
+    let mut domain = FreeCellLines::new(game);
     let mut start = root.clone();
     domain.settle(&mut start);
     // The player's moves only (the rules make the automatic ones), each card in a cell
@@ -497,7 +556,8 @@ pub fn shorten(game: &Game, root: &Position, line: &[Move], limits: &Limits) -> 
     let mut cells = [NO_CARD; 8];
     cells[..game.rules.cells].copy_from_slice(&start.cells[..game.rules.cells]);
     let mine: Vec<Move> = line.iter().copied().filter(|m| !domain.automatic(m)).collect();
-    let mut path = shorten::Path::start(&start, mine.len());
+    let arena = ARENA.with(|arena| arena.take());
+    let mut path = shorten::Path::start_in(&domain, &start, mine.len(), limits.depth >= 1, arena);
     let mut complete = true;
     for &m in mine.iter() {
         let at = path.last();
@@ -516,7 +576,9 @@ pub fn shorten(game: &Game, root: &Position, line: &[Move], limits: &Limits) -> 
             }
         }
         let src = if m.src >= 8 { 8 + at.cells.iter().position(|&c| c == card).unwrap_or(0) as u8 } else { m.src };
-        if !path.push(&mut domain, Move { src, ..m }) {
+        if own {
+            path.push_own(&mut domain, Move { src, ..m });
+        } else if !path.push(&mut domain, Move { src, ..m }) {
             complete = false;
             break;
         }
@@ -525,12 +587,14 @@ pub fn shorten(game: &Game, root: &Position, line: &[Move], limits: &Limits) -> 
         shorten::shorten(&mut domain, &start, &mine, limits) // refused as it is
     } else if !path.last().is_won() {
         let n = path.moves.len();
-        (path.moves, Stats { before: n, after: n, ..Stats::default() })
+        (std::mem::take(&mut path.moves), Stats { before: n, after: n, ..Stats::default() })
     } else {
-        let (mut out, stats) = shorten::shorten_path(&mut domain, path, limits);
+        let stats = shorten::shorten_path(&mut domain, &mut path, limits);
+        let mut out = std::mem::take(&mut path.moves);
         name_cells(&start.cells[..game.rules.cells], &mut out);
         (out, stats)
     };
+    ARENA.with(|arena| arena.replace(path.into_arena()));
     out.retain(|m| !domain.automatic(m));
     stats.after = out.len();
     (out, stats)
@@ -616,7 +680,7 @@ mod tests {
 
     /// Replay `line` from `root` with the rules' checks; the keys of its positions.
     fn keys(game: &Game, root: &Position, line: &[Move]) -> Vec<u128> {
-        let mut domain = FreeCellLines { game };
+        let mut domain = FreeCellLines::new(game);
         let (states, _) = shorten::replay(&mut domain, root, line).expect("the line plays");
         assert!(states.last().unwrap().is_won(), "the line wins");
         states.iter().map(|s| s.key).collect()
@@ -655,6 +719,92 @@ mod tests {
     }
 
     #[test]
+    fn the_search_own_lines_shorten_alike_checked_or_not_and_with_a_kept_arena() {
+        // `shorten_own` skips the legality checks of the walk and keeps its positions'
+        // memory for the next line on the thread: neither may change a line.
+        let freecell = Rules::new(8, 4, Build::Alternate, Wrap::None, EmptyColumn::Any, Runs::Supermove, false, 1).unwrap();
+        let bakers = Rules::new(8, 4, Build::Suit, Wrap::None, EmptyColumn::Any, Runs::Supermove, false, 1).unwrap();
+        let mut compared = 0;
+        for seed in 1..12 {
+            // Games in turn, so each line starts on an arena another game's line left.
+            let rules = if seed % 2 == 0 { bakers.clone() } else { freecell.clone() };
+            let solver = Solver::new(rules, Cow::Borrowed(presets::named("default").unwrap()));
+            let root = solver.game.position(&deal(seed), &[NO_CARD; 4], &[0; 4]).unwrap();
+            let found = solver.solve(&root, &mut Budget::new(Some(200_000), None));
+            if found.outcome != Outcome::Won {
+                continue;
+            }
+            for depth in 0..=2 {
+                let limits = limits(None, depth, None);
+                let checked = shorten(&solver.game, &root, &found.line, &limits);
+                let own = shorten_own(&solver.game, &root, &found.line, &limits);
+                let again = shorten_own(&solver.game, &root, &found.line, &limits);
+                assert_eq!(format!("{:?}", checked.0), format!("{:?}", own.0), "seed {seed} depth {depth}");
+                assert_eq!(format!("{:?}", own.0), format!("{:?}", again.0), "seed {seed} depth {depth}");
+                keys(&solver.game, &root, &own.0);
+                compared += 1;
+            }
+        }
+        assert!(compared >= 15);
+    }
+
+    #[test]
+    fn the_summary_after_a_move_is_the_summary_of_the_position_after_it() {
+        // A line's positions keep the summary `after` tells (where it tells one).
+        let rules = Rules::new(8, 4, Build::Suit, Wrap::None, EmptyColumn::Any, Runs::Supermove, true, 1).unwrap();
+        for rules in [rules, Rules::new(8, 4, Build::Alternate, Wrap::None, EmptyColumn::Any, Runs::Supermove, false, 1).unwrap()] {
+            let solver = Solver::new(rules, Cow::Borrowed(presets::named("default").unwrap()));
+            let mut domain = FreeCellLines::new(&solver.game);
+            let mut told = 0;
+            for seed in 1..6 {
+                let mut root = solver.game.position(&deal(seed), &[NO_CARD; 4], &[0; 4]).unwrap();
+                domain.settle(&mut root); // (as `shorten` starts: a line's positions are settled)
+                let found = solver.solve(&root, &mut Budget::new(Some(200_000), None));
+                // The player's moves (the rules make the beak's), as the shortener walks them.
+                let mine: Vec<Move> = found.line.iter().copied().filter(|m| !domain.automatic(m)).collect();
+                let Some((states, played)) = shorten::replay(&mut domain, &root, &mine) else { continue };
+                for (k, &m) in played.iter().enumerate() {
+                    let Some(next) = domain.after(&states[k], &domain.sig(&states[k]), m) else { continue };
+                    let real = domain.sig(&states[k + 1]);
+                    assert_eq!((next.cols, next.cells, next.home), (real.cols, real.cells, real.home), "seed {seed}, move {k}: {m:?}");
+                    told += 1;
+                }
+            }
+            assert!(told > 100, "{told}");
+        }
+    }
+
+    #[test]
+    fn one_apart_says_what_far_and_near_say() {
+        // The one-step question of the search for shortcuts, against the two it stands
+        // for, on every pair of positions of lines within the window (Penguin's rules
+        // too: the beak goes home with the move that uncovers it).
+        let freecell = Rules::new(8, 4, Build::Alternate, Wrap::None, EmptyColumn::Any, Runs::Supermove, false, 1).unwrap();
+        let beak = Rules::new(8, 4, Build::Suit, Wrap::None, EmptyColumn::Any, Runs::Supermove, true, 1).unwrap();
+        let mut asked = [0usize; 3];
+        for (rules, seeds) in [(freecell, 1..8), (beak, 1..8)] {
+            let solver = Solver::new(rules, Cow::Borrowed(presets::named("default").unwrap()));
+            let domain = FreeCellLines::new(&solver.game);
+            for seed in seeds {
+                let root = solver.game.position(&deal(seed), &[NO_CARD; 4], &[0; 4]).unwrap();
+                let found = solver.solve(&root, &mut Budget::new(Some(200_000), None));
+                let Some((states, _)) = shorten::replay(&mut FreeCellLines::new(&solver.game), &root, &found.line) else { continue };
+                let sigs: Vec<Sig> = states.iter().map(|s| domain.sig(s)).collect();
+                for i in 0..sigs.len() {
+                    for j in i + 1..sigs.len().min(i + 20) {
+                        let (a, b) = (&sigs[i], &sigs[j]);
+                        let expected = (!domain.far(a, b, 1)).then(|| domain.near(a, b) <= 1);
+                        let answer = domain.one_apart(a, b);
+                        assert_eq!(answer, expected, "seed {seed}, positions {i} and {j}");
+                        asked[match answer { None => 0, Some(false) => 1, Some(true) => 2 }] += 1;
+                    }
+                }
+            }
+        }
+        assert!(asked.iter().all(|&n| n > 50), "{asked:?}");
+    }
+
+    #[test]
     fn the_move_between_two_positions_is_read_from_what_they_differ_in() {
         let rules = Rules::new(8, 4, Build::Alternate, Wrap::None, EmptyColumn::Any, Runs::Supermove, false, 1).unwrap();
         let solver = Solver::new(rules, Cow::Borrowed(presets::named("default").unwrap()));
@@ -665,7 +815,7 @@ mod tests {
             if found.outcome != Outcome::Won {
                 continue;
             }
-            let mut domain = FreeCellLines { game: &solver.game };
+            let mut domain = FreeCellLines::new(&solver.game);
             let (states, _) = shorten::replay(&mut domain, &root, &found.line).expect("the line plays");
             for pair in states.windows(2) {
                 let (a, b) = (domain.sig(&pair[0]), domain.sig(&pair[1]));

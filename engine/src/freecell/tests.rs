@@ -19,15 +19,42 @@ fn shuffled_columns(seed: u64, columns: usize) -> Vec<Vec<u8>> {
 
 #[test]
 fn key_ignores_column_and_cell_order_but_not_contents() {
-    let rules = Rules::new(3, 2, Build::Suit, Wrap::None, EmptyColumn::Any, Runs::Supermove, false, 1).unwrap();
+    let rules = Rules::new(8, 2, Build::Suit, Wrap::None, EmptyColumn::Any, Runs::Supermove, false, 1).unwrap();
     let game = Game::new(rules);
     let mut rest: Vec<u8> = (0..52).collect();
     rest.retain(|c| ![0, 1, 2, 3, 14, 15].contains(c));
-    let a = game.position(&[vec![0, 1], vec![2, 3], rest.clone()], &[14, 15], &[0, 0, 0, 0]).unwrap().key;
-    let b = game.position(&[vec![2, 3], rest.clone(), vec![0, 1]], &[15, 14], &[0, 0, 0, 0]).unwrap().key;
-    let c = game.position(&[vec![0, 3], vec![2, 1], rest.clone()], &[14, 15], &[0, 0, 0, 0]).unwrap().key;
+    let rest: Vec<Vec<u8>> = rest.chunks(8).map(|c| c.to_vec()).collect(); // six columns
+    let layout = |first: Vec<u8>, second: Vec<u8>, turned: bool| {
+        let mut columns = vec![first, second];
+        columns.extend(rest.iter().cloned());
+        if turned {
+            columns.reverse();
+        }
+        columns
+    };
+    let a = game.position(&layout(vec![0, 1], vec![2, 3], false), &[14, 15], &[0, 0, 0, 0]).unwrap().key;
+    let b = game.position(&layout(vec![2, 3], vec![0, 1], true), &[15, 14], &[0, 0, 0, 0]).unwrap().key;
+    let c = game.position(&layout(vec![0, 3], vec![2, 1], false), &[14, 15], &[0, 0, 0, 0]).unwrap().key;
     assert_eq!(a, b);
     assert_ne!(a, c);
+}
+
+#[test]
+fn a_column_has_room_for_its_cards_and_the_run_on_them() {
+    // 19 cards and a run of 13 fit; a 20th card does not (an error, not a panic later).
+    let game = Game::new(freecell());
+    let mut deck: Vec<u8> = (0..52).collect();
+    let tall: Vec<u8> = deck.drain(..19).collect();
+    let mut columns = vec![tall];
+    columns.extend(deck.chunks(5).map(|c| c.to_vec()));
+    assert!(game.position(&columns, &[NO_CARD; 4], &[0; 4]).is_ok());
+    let card = columns[1].remove(0);
+    columns[0].push(card);
+    assert!(game.position(&columns, &[NO_CARD; 4], &[0; 4]).unwrap_err().contains("too tall"));
+    // Alternate colours wrapping round: runs as long as the deck, no column has room.
+    let wrapping = Game::new(Rules::new(8, 4, Build::Alternate, Wrap::Full, EmptyColumn::Any, Runs::Supermove, false, 1).unwrap());
+    let short: Vec<Vec<u8>> = (0..52u8).collect::<Vec<_>>().chunks(7).map(|c| c.to_vec()).collect();
+    assert!(wrapping.position(&short, &[NO_CARD; 4], &[0; 4]).unwrap_err().contains("too tall"));
 }
 
 #[test]

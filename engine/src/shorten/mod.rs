@@ -26,35 +26,10 @@
 //! a move made in one position is made in another position with the same key (the
 //! columns may be in another order).
 
-use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hasher};
 use std::time::Instant;
 
 mod pairs;
 mod shortcuts;
-
-/// A hasher for keys that are already well mixed (position keys): their low bits.
-#[derive(Default)]
-pub struct KeyHasher(u64);
-
-impl Hasher for KeyHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.0 = (self.0 << 8 | b as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-        }
-    }
-    fn write_u128(&mut self, value: u128) {
-        self.0 = (value as u64 ^ (value >> 64) as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-    }
-    fn write_u64(&mut self, value: u64) {
-        self.0 = value.wrapping_mul(0x9E37_79B9_7F4A_7C15);
-    }
-}
-
-pub(crate) type KeyMap<V> = HashMap<u128, V, BuildHasherDefault<KeyHasher>>;
 
 /// A game family as the shortener sees it.
 pub trait Domain {
@@ -112,6 +87,12 @@ pub trait Domain {
     fn far(&self, a: &Self::Sig, b: &Self::Sig, moves: u32) -> bool {
         let _ = moves;
         self.near(a, b) == u32::MAX
+    }
+    /// `None` when [`Domain::far`] within one move (no position from `b` on is one move
+    /// from `a`), else whether [`Domain::near`] is at most one: the question the search
+    /// for one-move shortcuts asks of most pairs of positions, in one step.
+    fn one_apart(&self, a: &Self::Sig, b: &Self::Sig) -> Option<bool> {
+        (!self.far(a, b, 1)).then(|| self.near(a, b) <= 1)
     }
     /// Can the move `m`, made in `s` (whose summary is `a`), leave the position whose
     /// summary is `b` at most `left` moves away? (`false` only when it surely cannot:
@@ -271,17 +252,24 @@ pub fn replay<D: Domain>(d: &mut D, root: &D::State, line: &[D::Move]) -> Option
 ///
 /// Each step reads the positions it needs instead of playing the line again from the
 /// first one. The positions sit in an arena, in the order of the line through `order`:
-/// an edit of the line moves indices, not positions (a position is a kilobyte).
+/// an edit of the line moves indices, not positions (a free-cell position is half a
+/// kilobyte).
 pub struct Path<D: Domain> {
     arena: Vec<D::State>,
+    /// Each position's key and (when shortcuts are looked for) summary, by its place in
+    /// the arena, made with the position while it is at hand: the steps read them
+    /// without reading the position again.
+    keys: Vec<u128>,
+    sigs: Vec<D::Sig>,
+    summaries: bool,
     order: Vec<u32>,
     pub moves: Vec<D::Move>,
 }
 
 impl<D: Domain> Path<D> {
     /// The line `line` played from `root`, each move checked; `None` if one is illegal.
-    pub fn walk(d: &mut D, root: &D::State, line: &[D::Move]) -> Option<Path<D>> {
-        let mut path = Path::start(root, line.len());
+    pub fn walk(d: &mut D, root: &D::State, line: &[D::Move], summaries: bool) -> Option<Path<D>> {
+        let mut path = Path::start(d, root, line.len(), summaries);
         for &m in line {
             if !path.push(d, m) {
                 return None;
@@ -290,14 +278,53 @@ impl<D: Domain> Path<D> {
         Some(path)
     }
 
-    /// A path with its first position only (room for `moves` moves).
-    pub fn start(root: &D::State, moves: usize) -> Path<D> {
+    /// A path with its first position only (room for `moves` moves), keeping each
+    /// position's summary too if `summaries` (what shortcuts are looked for with).
+    pub fn start(d: &D, root: &D::State, moves: usize, summaries: bool) -> Path<D> {
+        Path::start_in(d, root, moves, summaries, Vec::new())
+    }
+
+    /// [`Path::start`] with its positions kept in `arena` (emptied first): one a caller
+    /// keeps from a line to the next ([`Path::into_arena`]) is memory already at hand,
+    /// where a new one is memory the caches have not seen.
+    pub fn start_in(d: &D, root: &D::State, moves: usize, summaries: bool, mut arena: Vec<D::State>) -> Path<D> {
         // Room for the positions edits add too (a grown arena is copied whole).
-        let mut arena = Vec::with_capacity(2 * moves + 16);
-        arena.push(root.clone());
+        let room = 2 * moves + 16;
+        arena.clear();
+        arena.reserve(room);
         let mut order = Vec::with_capacity(moves + 1);
         order.push(0);
-        Path { arena, order, moves: Vec::with_capacity(moves) }
+        let mut path = Path { arena, keys: Vec::with_capacity(room), sigs: Vec::with_capacity(if summaries { room } else { 0 }), summaries, order, moves: Vec::with_capacity(moves) };
+        path.arena.push(root.clone());
+        path.noted(d, None);
+        path
+    }
+
+    /// The arena, for [`Path::start_in`].
+    pub fn into_arena(self) -> Vec<D::State> {
+        self.arena
+    }
+
+    /// The arena's last position with its key and summary kept (`sig` when the family
+    /// told it); its place.
+    fn noted(&mut self, d: &D, sig: Option<D::Sig>) -> u32 {
+        let s = self.arena.last().unwrap();
+        self.keys.push(d.key(s));
+        if self.summaries {
+            self.sigs.push(sig.unwrap_or_else(|| d.sig(s)));
+        }
+        (self.arena.len() - 1) as u32
+    }
+
+    /// A position made from the arena's position at `from` by the legal move `m`, kept
+    /// in the arena; its place and the move as played.
+    fn made(&mut self, d: &mut D, from: u32, m: D::Move) -> (u32, D::Move) {
+        let at = self.arena.len();
+        // The summary from the one before where the family tells it (two columns change).
+        let sig = if self.summaries { d.after(&self.arena[from as usize], &self.sigs[from as usize], m) } else { None };
+        self.arena.extend_from_within(from as usize..from as usize + 1); // (cloned in place)
+        let played = d.play_in(&mut self.arena[at], m).0;
+        (self.noted(d, sig), played)
     }
 
     /// The move `m` made from the last position if it is legal there (`false` if not).
@@ -306,11 +333,9 @@ impl<D: Domain> Path<D> {
             return false;
         }
         // Copied once, where it stays, then played.
-        let at = self.arena.len();
-        self.arena.push(self.last().clone());
-        let next = &mut self.arena[at];
-        self.moves.push(d.play_in(next, m).0);
-        self.order.push(at as u32);
+        let (at, played) = self.made(d, *self.order.last().unwrap(), m);
+        self.moves.push(played);
+        self.order.push(at);
         true
     }
 
@@ -320,26 +345,72 @@ impl<D: Domain> Path<D> {
         &self.arena[self.order[k] as usize]
     }
 
+    /// The key of the position before move `k`.
+    #[inline]
+    pub fn key(&self, k: usize) -> u128 {
+        self.keys[self.order[k] as usize]
+    }
+
+    /// Each position's summary kept from now on (made now for those made before).
+    fn summarize(&mut self, d: &D) {
+        if !self.summaries {
+            self.sigs = self.arena.iter().map(|s| d.sig(s)).collect();
+            self.summaries = true;
+        }
+    }
+
+    /// No summaries kept from now on (until [`Path::summarize`]): the steps after the
+    /// search for shortcuts do without.
+    fn forget_summaries(&mut self) {
+        self.summaries = false;
+        self.sigs.clear();
+    }
+
+    /// The move `m`, from the line's own search (legal: checked in debug builds only),
+    /// made from the last position.
+    pub fn push_own(&mut self, d: &mut D, m: D::Move) {
+        debug_assert!(d.legal(self.last(), m), "{m:?}");
+        let (at, played) = self.made(d, *self.order.last().unwrap(), m);
+        self.moves.push(played);
+        self.order.push(at);
+    }
+
+    /// The summary of the position before move `k` (see [`Path::start`]).
+    #[inline]
+    pub fn sig(&self, k: usize) -> &D::Sig {
+        &self.sigs[self.order[k] as usize]
+    }
+
     pub fn last(&self) -> &D::State {
         self.state(self.moves.len())
     }
 
-    /// Moves `i..end` replaced by `moves` (legal from position `i`: an edit tried
-    /// already), made again to keep the position after each (an edit tried in vain
-    /// keeps none).
-    fn splice(&mut self, d: &mut D, i: usize, end: usize, moves: Vec<D::Move>) {
-        let first = self.arena.len() as u32;
-        let mut at = self.order[i] as usize;
-        let mut played = Vec::with_capacity(moves.len());
-        for m in moves {
-            let next = self.arena.len();
-            self.arena.push(self.arena[at].clone());
-            played.push(d.play_in(&mut self.arena[next], m).0);
-            at = next;
-        }
-        let added = played.len() as u32;
-        self.moves.splice(i..end, played);
+    /// Moves `i..end` replaced by `moves`, whose positions are in the arena from place
+    /// `first` on (one after another, as [`pairs`] made them while trying the edit).
+    fn splice(&mut self, i: usize, end: usize, moves: Vec<D::Move>, first: u32) {
+        let added = moves.len() as u32;
+        self.moves.splice(i..end, moves);
         self.order.splice(i + 1..=end, first..first + added);
+    }
+
+    /// The arena's position at place `at`.
+    #[inline]
+    fn at(&self, at: u32) -> &D::State {
+        &self.arena[at as usize]
+    }
+
+    /// Where the arena ends now (the positions made after it go with [`Path::truncate`]).
+    fn mark(&self) -> u32 {
+        self.arena.len() as u32
+    }
+
+    /// The positions made since `mark` left out (none of the line's).
+    fn truncate(&mut self, mark: u32) {
+        self.arena.truncate(mark as usize);
+        self.keys.truncate(mark as usize);
+        if self.summaries {
+            self.sigs.truncate(mark as usize);
+        }
     }
 }
 
@@ -350,16 +421,20 @@ pub fn shorten<D: Domain>(d: &mut D, root: &D::State, line: &[D::Move], limits: 
         let n = moves.len();
         (moves, Stats { before: n, after: n, ..Stats::default() })
     };
-    match Path::walk(d, root, line) {
+    match Path::walk(d, root, line, limits.depth >= 1) {
         None => unchanged(line.to_vec()),
         Some(path) if !d.won(path.last()) => unchanged(path.moves),
-        Some(path) => shorten_path(d, path, limits),
+        Some(mut path) => {
+            let stats = shorten_path(d, &mut path, limits);
+            (path.moves, stats)
+        }
     }
 }
 
 /// [`shorten`] for a line already played: its positions and its moves as played
-/// (as [`Domain::play_in`] gives them), legal and winning.
-pub fn shorten_path<D: Domain>(d: &mut D, mut path: Path<D>, limits: &Limits) -> (Vec<D::Move>, Stats) {
+/// (as [`Domain::play_in`] gives them), legal and winning. The path is left on the
+/// shorter line.
+pub fn shorten_path<D: Domain>(d: &mut D, path: &mut Path<D>, limits: &Limits) -> Stats {
     let mut stats = Stats { before: path.moves.len(), after: path.moves.len(), ..Stats::default() };
     let mut spend = Spend { tries: 0, max: limits.max_tries, deadline: limits.deadline, stopped: limits.max_tries == 0 };
     if let Some(deadline) = limits.deadline {
@@ -376,8 +451,8 @@ pub fn shorten_path<D: Domain>(d: &mut D, mut path: Path<D>, limits: &Limits) ->
         // The shortest line through the line's positions repeats none of them; only
         // the moves joined below make new positions (or a shortest line that did not
         // play, if any).
-        loops = !shortcuts::shortest(d, &mut path, limits.depth, &mut spend);
-        loops |= pairs::join_pairs(d, &mut path);
+        loops = !shortcuts::shortest(d, path, limits.depth, &mut spend);
+        loops |= pairs::join_pairs(d, path);
         joined = true;
         if path.moves.len() >= before {
             break;
@@ -386,18 +461,18 @@ pub fn shorten_path<D: Domain>(d: &mut D, mut path: Path<D>, limits: &Limits) ->
     // Whatever the limits: no move taken back without need, no position twice.
     if !joined {
         loops = true;
-        pairs::join_pairs(d, &mut path);
+        pairs::join_pairs(d, path);
     }
     // A loop left out may leave a move taken back with nothing between any more: the
     // two steps again while either changes the line (each change shortens it).
     let mut none = Spend { tries: 0, max: 0, deadline: None, stopped: true };
     while loops {
-        if !shortcuts::shortest(d, &mut path, 0, &mut none) {
+        if !shortcuts::shortest(d, path, 0, &mut none) {
             break;
         }
-        loops = pairs::join_pairs(d, &mut path);
+        loops = pairs::join_pairs(d, path);
     }
     stats.tries = spend.tries;
     stats.after = path.moves.len();
-    (path.moves, stats)
+    stats
 }

@@ -47,13 +47,15 @@ fn pairs<D: Domain>(d: &D, moves: &[D::Move], from: usize, out: &mut Vec<Pair<D:
 /// first move; a pass that changed the line is followed by another (the pairs a change
 /// makes are found then). Whether anything changed.
 pub(super) fn join_pairs<D: Domain>(d: &mut D, path: &mut Path<D>) -> bool {
-    let mut found = Vec::new();
+    // (Room for what a line of a hundred moves has: a grown vector is copied.)
+    let mut found = Vec::with_capacity(64);
     // Tried in vain, in the line as it now is: (i, j, the move the edited line failed at).
-    let mut failed: Vec<(usize, usize, usize)> = Vec::new();
+    let mut failed: Vec<(usize, usize, usize)> = Vec::with_capacity(64);
     let mut any = false;
     loop {
         pairs(d, &path.moves, 0, &mut found);
-        found.retain(|&(i, j, _)| !failed.iter().any(|&(a, b, _)| (a, b) == (i, j)));
+        failed.sort_unstable();
+        found.retain(|&(i, j, _)| failed.binary_search_by(|&(a, b, _)| (a, b).cmp(&(i, j))).is_err());
         let mut changed = false;
         // `found` is in the line as it was when the pass began: a pair from `clear` on
         // (the end of the last change, there) is at `shift` moves from there now; one
@@ -64,9 +66,9 @@ pub(super) fn join_pairs<D: Domain>(d: &mut D, path: &mut Path<D>) -> bool {
                 continue;
             }
             let (i, j) = ((i0 as isize + shift) as usize, (j0 as isize + shift) as usize);
-            let Some((new_moves, end)) = try_pair(d, path, i, j, joined).map_err(|at| failed.push((i, j, at))).ok() else { continue };
+            let Some((new_moves, end, first)) = try_pair(d, path, i, j, joined).map_err(|at| failed.push((i, j, at))).ok() else { continue };
             let (removed, added) = (end - i, new_moves.len());
-            path.splice(d, i, end, new_moves);
+            path.splice(i, end, new_moves, first);
             any = true;
             changed = true;
             clear = (end as isize - shift) as usize;
@@ -93,8 +95,7 @@ pub(super) fn join_pairs<D: Domain>(d: &mut D, path: &mut Path<D>) -> bool {
 
 /// The line with the pair of moves `i`, `j` joined (see [`join_pairs`]), as an edit of
 /// moves `i..end`; `Err(k)` as [`edited`] gives it.
-fn try_pair<D: Domain>(d: &mut D, path: &Path<D>, i: usize, j: usize, joined: Joined<D::Move>) -> Result<Edit<D>, usize> {
-    let moves = &path.moves;
+fn try_pair<D: Domain>(d: &mut D, path: &mut Path<D>, i: usize, j: usize, joined: Joined<D::Move>) -> Result<Edit<D>, usize> {
     match joined {
         Joined::Apart => Err(i),
         Joined::Back => edited(d, path, i, j, None, None),
@@ -102,63 +103,77 @@ fn try_pair<D: Domain>(d: &mut D, path: &Path<D>, i: usize, j: usize, joined: Jo
         // that place does not take them yet), or left where they were until then: only
         // if the rules moved nothing else after the first move, and no move between uses
         // the place they would stay in.
-        Joined::Into(m) => edited(d, path, i, j, Some(m), None).or_else(|first| {
-            if (i + 1..j).any(|k| d.touches(moves[k], moves[i])) {
-                return Err(first);
+        Joined::Into(m) => match edited(d, path, i, j, Some(m), None) {
+            Ok(edit) => Ok(edit),
+            Err(first) => {
+                let moves = &path.moves;
+                if (i + 1..j).any(|k| d.touches(moves[k], moves[i])) || !d.alone(path.state(i), moves[i], path.state(i + 1)) {
+                    return Err(first);
+                }
+                edited(d, path, i, j, None, Some(m)).map_err(|second| first.max(second))
             }
-            if !d.alone(path.state(i), moves[i], path.state(i + 1)) {
-                return Err(first);
-            }
-            edited(d, path, i, j, None, Some(m)).map_err(|second| first.max(second))
-        }),
+        },
     }
 }
 
-/// What replaces moves `i..end` of a line: the moves, and `end`.
-type Edit<D> = (Vec<<D as Domain>::Move>, usize);
+/// What replaces moves `i..end` of a line: the moves, `end`, and the place in the arena
+/// of the position after the first of them (the others follow it).
+type Edit<D> = (Vec<<D as Domain>::Move>, usize, u32);
 
 /// The moves that replace moves `i..end` of the line when move `i` is replaced by
 /// `at_i` and move `j` by `at_j` (i < j; `None`: left out; both made as in position
 /// `i`), with the position after each, if the line still plays and wins. Once the
-/// edited line is back on the old one, place for place, the rest is kept. `Err(k)`: the
-/// edited line fails at move `k` of the old line (`moves.len()`: it does not win), so a
-/// change of the line from move `k + 1` on may let it play.
-fn edited<D: Domain>(d: &mut D, path: &Path<D>, i: usize, j: usize, at_i: Option<D::Move>, at_j: Option<D::Move>) -> Result<Edit<D>, usize> {
-    let (moves, start) = (&path.moves, path.state(i));
+/// edited line is back on the old one, place for place, the rest is kept. The edited
+/// line's positions are made in the path's arena as it goes (kept if it plays: the
+/// edit does not make them again). `Err(k)`: the edited line fails at move `k` of the
+/// old line (`moves.len()`: it does not win), so a change of the line from move `k + 1`
+/// on may let it play.
+fn edited<D: Domain>(d: &mut D, path: &mut Path<D>, i: usize, j: usize, at_i: Option<D::Move>, at_j: Option<D::Move>) -> Result<Edit<D>, usize> {
     let same = d.identity();
+    let start = path.order[i];
     if let Some(m) = at_i {
         // Most joins fail at once: the place does not take the cards yet.
-        let m = d.translate(&same, m, start, start).ok_or(i)?;
-        if !d.legal(start, m) {
+        let s = path.state(i);
+        let m = d.translate(&same, m, s, s).ok_or(i)?;
+        if !d.legal(s, m) {
+
             return Err(i);
         }
     }
+    let mark = path.mark();
+    let fail = |path: &mut Path<D>, k: usize| {
+        path.truncate(mark);
+        Err(k)
+    };
     let mut new_moves: Vec<D::Move> = Vec::with_capacity(j + 2 - i);
-    let mut cur = start.clone(); // the edited line
-    for k in i..moves.len() {
-        let old = path.state(k); // the old line
-        if k > j && d.same(&cur, old) {
-            return Ok((new_moves, k));
+    let mut at = start; // the edited line's last position
+    for k in i..path.moves.len() {
+        // (The old line's position `k` is read only where the keys, kept, are equal.)
+        if k > j && path.keys[at as usize] == path.key(k) && d.same(path.at(at), path.state(k)) {
+            return Ok((new_moves, k, mark));
         }
-        let m = match k {
-            _ if k == i => match at_i {
-                Some(m) => d.translate(&same, m, start, &cur).ok_or(k)?,
-                None => continue,
-            },
-            _ if k == j => match at_j {
-                Some(m) => d.translate(&same, m, start, &cur).ok_or(k)?,
-                None => continue,
-            },
-            _ => d.translate(&same, moves[k], old, &cur).ok_or(k)?,
+        let m = {
+            let (cur, first) = (path.at(at), path.at(start));
+            match k {
+                _ if k == i => match at_i {
+                    Some(m) => d.translate(&same, m, first, cur),
+                    None => continue,
+                },
+                _ if k == j => match at_j {
+                    Some(m) => d.translate(&same, m, first, cur),
+                    None => continue,
+                },
+                _ => d.translate(&same, path.moves[k], path.state(k), cur),
+            }
         };
-        if !d.legal(&cur, m) {
-            return Err(k);
-        }
-        new_moves.push(d.play_in(&mut cur, m).0);
+        let Some(m) = m.filter(|&m| d.legal(path.at(at), m)) else { return fail(path, k) };
+        let (next, played) = path.made(d, at, m);
+        new_moves.push(played);
+        at = next;
     }
-    if d.won(&cur) {
-        Ok((new_moves, moves.len()))
+    if d.won(path.at(at)) {
+        Ok((new_moves, path.moves.len(), mark))
     } else {
-        Err(moves.len())
+        fail(path, path.moves.len())
     }
 }

@@ -1,4 +1,4 @@
-use super::{Domain, KeyMap, Origin, Path, Spend};
+use super::{Domain, Origin, Path, Spend};
 
 /// How far along the line a shortcut of one move is looked for (positions), and one of
 /// two moves: fitted on FreeCell deals 1-300 (no window: 110.5 / 129 moves median / p90;
@@ -24,42 +24,100 @@ struct Shortcut<M> {
 /// and that path played from the first position ([`play_path`]).
 pub(super) fn shortest<D: Domain>(d: &mut D, path: &mut Path<D>, depth: u8, spend: &mut Spend) -> bool {
     let search = depth >= 1 && !spend.stopped;
-    let keyed = Keyed::new(d, path);
+    let keyed = Keyed::new(path);
     if !search && !keyed.repeated {
         return false;
     }
     let cuts = if search {
-        let sigs: Vec<D::Sig> = (0..=path.moves.len()).map(|k| d.sig(path.state(k))).collect();
-        let mut finder = Finder::new(d, &sigs, &keyed.last, spend, depth);
-        finder.run(path);
-        finder.cuts
+        path.summarize(d);
+        let mut finder = Finder::new(d, path, &keyed.last, spend, depth);
+        finder.run();
+        let cuts = finder.cuts;
+        path.forget_summaries();
+        cuts
     } else {
         Vec::new()
     };
-    match best_path(&path.moves, &keyed.keys, &keyed.last, &cuts) {
+    match best_path(&path.moves, &keyed.last_of, &cuts) {
         Some(steps) => play_path(d, path, steps),
         None => false,
     }
 }
 
-/// Each position's key, and the last position of the line with each key.
+/// The last position of the line with each key, and for each position the last one
+/// with its key (itself if none comes after).
 struct Keyed {
-    keys: Vec<u128>,
-    last: KeyMap<u32>,
+    last: Latest,
+    last_of: Vec<u32>,
     /// Some position comes twice.
     repeated: bool,
 }
 
 impl Keyed {
-    fn new<D: Domain>(d: &D, path: &Path<D>) -> Self {
-        let keys: Vec<u128> = (0..=path.moves.len()).map(|k| d.key(path.state(k))).collect();
-        let mut last: KeyMap<u32> = KeyMap::default();
-        last.reserve(keys.len());
+    fn new<D: Domain>(path: &Path<D>) -> Self {
+        let n = path.moves.len() + 1;
+        let mut last = Latest::new((0..n).map(|i| path.key(i)).collect());
+        let mut last_of: Vec<u32> = (0..n as u32).collect();
         let mut repeated = false;
-        for (i, &key) in keys.iter().enumerate() {
-            repeated |= last.insert(key, i as u32).is_some();
+        for i in 0..n as u32 {
+            if let Some(before) = last.insert(i) {
+                repeated = true;
+                last_of[before as usize] = i;
+            }
         }
-        Keyed { keys, last, repeated }
+        // Each position's next one with its key, made the last one (from the end).
+        for i in (0..n).rev() {
+            let next = last_of[i] as usize;
+            if next != i {
+                last_of[i] = last_of[next];
+            }
+        }
+        Keyed { last, last_of, repeated }
+    }
+}
+
+/// The last position of the line with each key: a flat table of positions, open
+/// addressing (the keys are hashes already), twice as many places as positions.
+struct Latest {
+    keys: Vec<u128>,
+    slots: Vec<u32>,
+    shift: u32,
+}
+
+impl Latest {
+    const FREE: u32 = u32::MAX;
+
+    /// A table for the positions whose keys are `keys`, none in it yet.
+    fn new(keys: Vec<u128>) -> Self {
+        let bits = (2 * keys.len()).next_power_of_two().trailing_zeros().max(4);
+        Latest { keys, slots: vec![Self::FREE; 1 << bits], shift: 64 - bits }
+    }
+
+    /// The place of `key` in the table: where it is, or the free place it would go.
+    #[inline]
+    fn find(&self, key: u128) -> usize {
+        let mask = self.slots.len() - 1;
+        let mut at = ((key as u64 ^ (key >> 64) as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> self.shift) as usize;
+        loop {
+            let i = self.slots[at];
+            if i == Self::FREE || self.keys[i as usize] == key {
+                return at;
+            }
+            at = (at + 1) & mask;
+        }
+    }
+
+    /// Position `i` in: the position with its key before, if any.
+    fn insert(&mut self, i: u32) -> Option<u32> {
+        let at = self.find(self.keys[i as usize]);
+        let before = std::mem::replace(&mut self.slots[at], i);
+        (before != Self::FREE).then_some(before)
+    }
+
+    /// The last position with `key`.
+    fn get(&self, key: u128) -> Option<u32> {
+        let i = self.slots[self.find(key)];
+        (i != Self::FREE).then_some(i)
     }
 }
 
@@ -72,8 +130,8 @@ impl Keyed {
 /// found in the order of their first position.
 struct Finder<'a, D: Domain> {
     d: &'a mut D,
-    sigs: &'a [D::Sig],
-    last: &'a KeyMap<u32>,
+    path: &'a Path<D>,
+    last: &'a Latest,
     spend: &'a mut Spend,
     depth: u8,
     cuts: Vec<Shortcut<D::Move>>,
@@ -87,13 +145,14 @@ struct Finder<'a, D: Domain> {
 }
 
 impl<'a, D: Domain> Finder<'a, D> {
-    fn new(d: &'a mut D, sigs: &'a [D::Sig], last: &'a KeyMap<u32>, spend: &'a mut Spend, depth: u8) -> Self {
-        Finder { d, sigs, last, spend, depth, cuts: Vec::new(), one: Vec::new(), two: Vec::new(), pick: Vec::new(), generated: Vec::with_capacity(64), second: Vec::with_capacity(64) }
+    fn new(d: &'a mut D, path: &'a Path<D>, last: &'a Latest, spend: &'a mut Spend, depth: u8) -> Self {
+        Finder { d, path, last, spend, depth, cuts: Vec::new(), one: Vec::new(), two: Vec::new(), pick: Vec::new(), generated: Vec::with_capacity(64), second: Vec::with_capacity(64) }
     }
 
     /// Every position of the line in turn, until the spending stops. A position is
     /// copied only where a move is made from it (made in the copy, taken back).
-    fn run(&mut self, path: &Path<D>) {
+    fn run(&mut self) {
+        let path = self.path;
         let n = path.moves.len();
         let mut cur = path.state(0).clone();
         for i in 0..n {
@@ -123,11 +182,25 @@ impl<'a, D: Domain> Finder<'a, D> {
         self.one.clear();
         self.two.clear();
         let (reach, window) = if self.depth >= 2 { (2, WINDOW_ONE.max(WINDOW_TWO)) } else { (1, WINDOW_ONE) };
+        let (d, path) = (&*self.d, self.path);
+        let a = path.sig(i);
+        if self.depth < 2 {
+            // Most pairs of positions are asked only this: in one step.
+            for j in i + 2..=n.min(i + window) {
+                match d.one_apart(a, path.sig(j)) {
+                    None => break, // no later position is closer
+                    Some(true) => self.one.push(j as u32),
+                    Some(false) => {}
+                }
+            }
+            return;
+        }
         for j in i + 2..=n.min(i + window) {
-            if self.d.far(&self.sigs[i], &self.sigs[j], reach) {
+            let b = path.sig(j);
+            if d.far(a, b, reach) {
                 break; // no later position is closer
             }
-            let lower = self.d.near(&self.sigs[i], &self.sigs[j]);
+            let lower = d.near(a, b);
             if lower <= 1 && j <= i + WINDOW_ONE {
                 self.one.push(j as u32);
             }
@@ -140,7 +213,7 @@ impl<'a, D: Domain> Finder<'a, D> {
     /// A shortcut from position `from` through `first` (and `second`) when the key
     /// reached is that of a position of the line after `beyond`.
     fn record(&mut self, key: u128, from: usize, beyond: usize, first: D::Move, second: Option<D::Move>) {
-        if let Some(&to) = self.last.get(&key) {
+        if let Some(to) = self.last.get(key) {
             if to as usize > beyond {
                 self.cuts.push(Shortcut { from: from as u32, to, first, second });
             }
@@ -151,16 +224,25 @@ impl<'a, D: Domain> Finder<'a, D> {
     /// in ([`Domain::bridge`]), from position `i` (`state`; a legal move is made in
     /// `cur`, a copy); `false` when the spending stopped.
     fn bridges(&mut self, state: &D::State, cur: &mut D::State, i: usize) -> bool {
+        let mut copied = false; // (each move is taken back in the copy)
         for k in 0..self.one.len() {
             let j = self.one[k] as usize;
-            let Some(m) = self.d.bridge(state, &self.sigs[i], &self.sigs[j]) else { continue };
+            let Some(m) = self.d.bridge(state, self.path.sig(i), self.path.sig(j)) else { continue };
             if !self.d.legal(state, m) {
+                continue;
+            }
+            // Where the family tells the summary after the move, one that is not `j`'s
+            // is no shortcut (the position is not made).
+            if self.d.after(state, self.path.sig(i), m).is_some_and(|next| self.d.near(&next, self.path.sig(j)) != 0) {
                 continue;
             }
             if !self.spend.take() {
                 return false;
             }
-            cur.clone_from(state);
+            if !copied {
+                cur.clone_from(state);
+                copied = true;
+            }
             let (key, _) = self.d.child(cur, m);
             self.record(key, i, i + 1, m, None);
         }
@@ -171,7 +253,7 @@ impl<'a, D: Domain> Finder<'a, D> {
     /// differ in, that may reach a position of `one` at once or one of `two` in one
     /// more move, each made in place and taken back; `false` when the spending stopped.
     fn neighbours(&mut self, cur: &mut D::State, i: usize) -> bool {
-        let mask = self.two.iter().fold(0, |mask, &j| mask | self.d.differ(&self.sigs[i], &self.sigs[j as usize]));
+        let mask = self.two.iter().fold(0, |mask, &j| mask | self.d.differ(self.path.sig(i), self.path.sig(j as usize)));
         let mut generated = std::mem::take(&mut self.generated);
         self.d.moves_toward(cur, mask, &mut generated);
         let going = generated.iter().all(|&m| self.neighbour(cur, i, m));
@@ -183,7 +265,7 @@ impl<'a, D: Domain> Finder<'a, D> {
     /// back when it may lead to a target; `false` when the spending stopped.
     fn neighbour(&mut self, cur: &mut D::State, i: usize, m: D::Move) -> bool {
         // (With `bridge`, the one-move shortcuts are found before.)
-        let next = self.d.after(cur, &self.sigs[i], m);
+        let next = self.d.after(cur, self.path.sig(i), m);
         let (direct, via) = self.worth(cur, i, m, next.as_ref());
         if !direct && !via {
             return true;
@@ -203,10 +285,10 @@ impl<'a, D: Domain> Finder<'a, D> {
     /// and one of `two` in one more move (from the summary after it, `next`, when the
     /// family tells it).
     fn worth(&self, cur: &D::State, i: usize, m: D::Move, next: Option<&D::Sig>) -> (bool, bool) {
-        let (d, sigs) = (&*self.d, self.sigs);
+        let (d, path) = (&*self.d, self.path);
         match next {
-            Some(sx) => (!D::BRIDGES && self.one.iter().any(|&j| d.near(sx, &sigs[j as usize]) == 0), self.two.iter().any(|&j| d.near(sx, &sigs[j as usize]) <= 1)),
-            None => (!D::BRIDGES && self.one.iter().any(|&j| d.covers(cur, &sigs[i], &sigs[j as usize], m, 0)), self.two.iter().any(|&j| d.covers(cur, &sigs[i], &sigs[j as usize], m, 1))),
+            Some(sx) => (!D::BRIDGES && self.one.iter().any(|&j| d.near(sx, path.sig(j as usize)) == 0), self.two.iter().any(|&j| d.near(sx, path.sig(j as usize)) <= 1)),
+            None => (!D::BRIDGES && self.one.iter().any(|&j| d.covers(cur, path.sig(i), path.sig(j as usize), m, 0)), self.two.iter().any(|&j| d.covers(cur, path.sig(i), path.sig(j as usize), m, 1))),
         }
     }
 
@@ -215,16 +297,16 @@ impl<'a, D: Domain> Finder<'a, D> {
     /// when the spending stopped.
     fn seconds(&mut self, cur: &mut D::State, i: usize, first: D::Move, next: Option<D::Sig>) -> bool {
         let sx = next.unwrap_or_else(|| self.d.sig(cur));
-        let (d, sigs) = (&*self.d, self.sigs);
+        let (d, path) = (&*self.d, self.path);
         self.pick.clear();
-        self.pick.extend(self.two.iter().copied().filter(|&j| d.covers(cur, &sigs[i], &sigs[j as usize], first, 1) && d.near(&sx, &sigs[j as usize]) <= 1));
+        self.pick.extend(self.two.iter().copied().filter(|&j| d.covers(cur, path.sig(i), path.sig(j as usize), first, 1) && d.near(&sx, path.sig(j as usize)) <= 1));
         if self.pick.is_empty() {
             return true;
         }
         if D::BRIDGES {
             for k in 0..self.pick.len() {
                 let j = self.pick[k] as usize;
-                let Some(m2) = self.d.bridge(cur, &sx, &self.sigs[j]) else { continue };
+                let Some(m2) = self.d.bridge(cur, &sx, self.path.sig(j)) else { continue };
                 if !self.d.legal(cur, m2) {
                     continue;
                 }
@@ -240,7 +322,7 @@ impl<'a, D: Domain> Finder<'a, D> {
         self.d.moves(cur, &mut second);
         let mut going = true;
         for &m2 in second.iter() {
-            if !self.pick.iter().any(|&j| self.d.covers(cur, &sx, &self.sigs[j as usize], m2, 0)) {
+            if !self.pick.iter().any(|&j| self.d.covers(cur, &sx, self.path.sig(j as usize), m2, 0)) {
                 continue;
             }
             if !self.spend.take() {
@@ -271,7 +353,7 @@ enum Via {
 /// moves, its loops (free) and the shortcuts `cuts` (in the order of their first
 /// position), as (made in, move) steps; `None` if it is no shorter than the line.
 /// Every edge goes forward along the line, so this is one pass over the positions.
-fn best_path<M: Copy>(moves: &[M], keys: &[u128], last: &KeyMap<u32>, cuts: &[Shortcut<M>]) -> Option<Vec<(Origin<M>, M)>> {
+fn best_path<M: Copy>(moves: &[M], last_of: &[u32], cuts: &[Shortcut<M>]) -> Option<Vec<(Origin<M>, M)>> {
     let n = moves.len();
     // One pass: each position's distance from the first, and how it is reached.
     let mut dist = vec![u32::MAX; n + 1];
@@ -281,7 +363,7 @@ fn best_path<M: Copy>(moves: &[M], keys: &[u128], last: &KeyMap<u32>, cuts: &[Sh
     for i in 0..=n {
         let here = dist[i];
         // A position met again later: on from there at no cost.
-        let j = last[&keys[i]] as usize;
+        let j = last_of[i] as usize;
         if j > i && here < dist[j] {
             dist[j] = here;
             via[j] = Via::Same(i as u32);
@@ -367,14 +449,12 @@ fn play_path<D: Domain>(d: &mut D, path: &mut Path<D>, steps: Vec<(Origin<D::Mov
             }
         };
         let Some(m) = m else { return false };
-        let cur = &path.arena[here as usize];
-        if !d.legal(cur, m) {
+        if !d.legal(&path.arena[here as usize], m) {
             return false;
         }
-        let at = path.arena.len();
-        path.arena.push(cur.clone());
-        moves.push(d.play_in(&mut path.arena[at], m).0);
-        order.push(at as u32);
+        let (at, played) = path.made(d, here, m);
+        moves.push(played);
+        order.push(at);
     }
     if !d.won(&path.arena[*order.last().unwrap() as usize]) {
         return false;
