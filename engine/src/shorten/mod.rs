@@ -332,11 +332,16 @@ impl<D: Domain> Path<D> {
         if !d.legal(self.last(), m) {
             return false;
         }
-        // Copied once, where it stays, then played.
+        self.append(d, m);
+        true
+    }
+
+    /// The legal move `m` made from the last position: copied once, where it stays,
+    /// then played.
+    fn append(&mut self, d: &mut D, m: D::Move) {
         let (at, played) = self.made(d, *self.order.last().unwrap(), m);
         self.moves.push(played);
         self.order.push(at);
-        true
     }
 
     /// The position before move `k` (after the last move for `k == moves.len()`).
@@ -370,9 +375,7 @@ impl<D: Domain> Path<D> {
     /// made from the last position.
     pub fn push_own(&mut self, d: &mut D, m: D::Move) {
         debug_assert!(d.legal(self.last(), m), "{m:?}");
-        let (at, played) = self.made(d, *self.order.last().unwrap(), m);
-        self.moves.push(played);
-        self.order.push(at);
+        self.append(d, m);
     }
 
     /// The summary of the position before move `k` (see [`Path::start`]).

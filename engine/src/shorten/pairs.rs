@@ -136,7 +136,6 @@ fn edited<D: Domain>(d: &mut D, path: &mut Path<D>, i: usize, j: usize, at_i: Op
         let s = path.state(i);
         let m = d.translate(&same, m, s, s).ok_or(i)?;
         if !d.legal(s, m) {
-
             return Err(i);
         }
     }
