@@ -651,14 +651,21 @@ impl Game {
         (cols, s.cells[..self.rules.cells].to_vec())
     }
 
+    /// Is `m` (as played: it tells its card) one of the moves the Python rules make by
+    /// themselves, the beak going home where the rules move it? (Left out of lines.)
+    #[inline]
+    pub fn automatic(&self, m: &Move) -> bool {
+        let r = &self.rules;
+        r.auto_beak && m.dst == FOUNDATION && m.src < 8 && m.card != NO_CARD && r.shifted[m.card as usize] == 0
+    }
+
     /// The notation of a line of moves as played (each with its card), separated by
     /// spaces, leaving out the moves the Python rules make by themselves (the beak going
     /// home, where the rules move it).
     pub fn notation(&self, line: &[Move]) -> String {
         let mut out = String::with_capacity(line.len() * 4);
         for m in line {
-            let automatic = self.rules.auto_beak && m.dst == FOUNDATION && m.src < 8 && self.rules.shifted[m.card as usize] == 0;
-            if !automatic {
+            if !self.automatic(m) {
                 if !out.is_empty() {
                     out.push(' ');
                 }
