@@ -283,7 +283,7 @@ fn freecell_solve<'py>(
 ) -> PyResult<(String, Bound<'py, PyList>, u64)> {
     let (solver, root) = setup(&rules, base, preset, &columns, &cells, &foundations)?;
     let shortening = shorten.then_some((shorten_depth, shorten_tries));
-    let (answer, solver) = py.allow_threads(move || (Answer::find(&solver, &root, max_nodes, max_seconds, shortening), solver));
+    let (answer, solver) = py.allow_threads(move || (Answer::find(&solver, &root, max_nodes, max_seconds, shortening, false), solver));
     let line = notation_list(py, &solver.game, answer.short.as_ref().unwrap_or(&answer.solution.line))?;
     Ok((answer.solution.outcome.as_str().to_string(), line, answer.solution.positions))
 }
@@ -322,7 +322,8 @@ fn notation_list<'py>(py: Python<'py>, game: &Game, line: &[Move]) -> PyResult<B
     PyList::new(py, words)
 }
 
-/// A search's answer, its line shortened if it won (and asked), and the CPU time of each.
+/// A search's answer, its line shortened if it won (and asked), and (when timed) the
+/// CPU time of each.
 struct Answer {
     solution: crate::search::Solution<Move>,
     short: Option<Vec<Move>>,
@@ -333,17 +334,20 @@ struct Answer {
 impl Answer {
     /// Search `root` within the budget, then shorten a winning line with `shortening`
     /// (depth, positions), within what the time budget leaves. Run without the GIL (the
-    /// position moves in: it is not Sync).
-    fn find(solver: &Solver, root: &Position, max_nodes: Option<u64>, max_seconds: Option<f64>, shortening: Option<(u8, Option<u64>)>) -> Answer {
+    /// position moves in: it is not Sync). With `timed`, the CPU time of each step is
+    /// read (a system call each time, a few microseconds a call on a virtual machine:
+    /// only the benchmarks ask).
+    fn find(solver: &Solver, root: &Position, max_nodes: Option<u64>, max_seconds: Option<f64>, shortening: Option<(u8, Option<u64>)>, timed: bool) -> Answer {
+        let clock = || if timed { crate::search::thread_cpu() } else { 0.0 };
         let deadline = max_seconds.map(|s| std::time::Instant::now() + std::time::Duration::from_secs_f64(s.max(0.0)));
-        let started = crate::search::thread_cpu();
+        let started = clock();
         let solution = solver.solve(root, &mut Budget::new(max_nodes, max_seconds));
-        let searched = crate::search::thread_cpu();
+        let searched = clock();
         let short = match shortening {
             Some((depth, tries)) if solution.outcome == Outcome::Won => Some(shorten::shorten_own(&solver.game, root, &solution.line, &shorten::limits(deadline, depth, tries)).0),
             _ => None,
         };
-        let shorten_cpu = if short.is_some() { crate::search::thread_cpu() - searched } else { 0.0 };
+        let shorten_cpu = if short.is_some() { clock() - searched } else { 0.0 };
         Answer { solution, short, search_cpu: searched - started, shorten_cpu }
     }
 }
@@ -369,7 +373,7 @@ fn freecell_lines(
     tries: Option<u64>,
 ) -> PyResult<(String, String, String, u64, f64, f64)> {
     let (solver, root) = setup(&rules, base, preset, &columns, &cells, &foundations)?;
-    let (answer, solver) = py.allow_threads(move || (Answer::find(&solver, &root, max_nodes, max_seconds, Some((depth, tries))), solver));
+    let (answer, solver) = py.allow_threads(move || (Answer::find(&solver, &root, max_nodes, max_seconds, Some((depth, tries)), true), solver));
     let line = solver.game.notation(&answer.solution.line);
     let short = answer.short.map(|s| solver.game.notation(&s)).unwrap_or_default();
     Ok((answer.solution.outcome.as_str().to_string(), line, short, answer.solution.positions, answer.search_cpu, answer.shorten_cpu))
