@@ -84,8 +84,7 @@ fn main() {
             best = best.min(cpu() - t0);
         }
         short += best;
-        let solver_lines = shorten::FreeCellLines::new(&solver.game);
-        before.push(s.line.iter().filter(|m| !solver_lines.automatic(m)).count());
+        before.push(s.line.iter().filter(|m| !solver.game.automatic(m)).count());
         after.push(line.len());
         longest = longest.max((line.len(), deal.number));
     }

@@ -83,7 +83,7 @@ def freecell_solve(
     shorten: bool = True,
     shorten_depth: int = 2,
     shorten_tries: int | None = None,
-) -> tuple[_Outcome, str, int]: ...
+) -> tuple[_Outcome, list[str], int]: ...
 def freecell_shorten(
     rules: FreeCellRules,
     columns: _Piles,

@@ -75,4 +75,4 @@ class FreeCellEngine(FreeCellTable):
             status, line, positions = _engine.freecell_solve(self.engine_rules(), *self.engine_layout(), nodes, seconds, preset, shorten_depth=self.SHORTEN_DEPTH)
         except ValueError as error:
             raise EngineError(f"the engine cannot take this position: {error}") from None
-        return status, line.split(), positions
+        return status, line, positions

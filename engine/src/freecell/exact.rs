@@ -42,7 +42,7 @@ fn unpack(game: &Game, p: &Packed) -> Position {
     for i in 0..game.rules.columns {
         let n = p.bytes[i] as usize;
         for &card in &p.bytes[at..at + n] {
-            s.push(i, card, game.z);
+            s.push(i, card, game.z, &game.rules.on);
         }
         s.rekey(i, 0);
         at += n;

@@ -529,19 +529,14 @@ impl<'a> Generator<'a> {
 
     /// The runs of column `i` (each `(start, end)`, a maximal run of the column cut at
     /// its breaks), bottom first, leaving out those covered by more than `max_above`
-    /// cards. Found from the top down, so the deep ones cost nothing.
+    /// cards. Read from the top down from the column's run starts.
     #[inline]
     fn runs(&self, s: &Position, i: usize, max_above: usize, out: &mut [(u8, u8); MAX_RUNS]) -> usize {
         let n = s.len[i] as usize;
-        let col = &s.cols[i];
-        let rules = &self.game.rules;
         let mut count = 0;
         let mut end = n;
         while end > 0 && n - end <= max_above && count < MAX_RUNS {
-            let mut start = end - 1;
-            while start > 0 && rules.builds_on(col[start], col[start - 1]) {
-                start -= 1;
-            }
+            let start = Position::run_start(s.starts[i], end);
             out[count] = (start as u8, (end - 1) as u8);
             count += 1;
             end = start;
@@ -564,7 +559,7 @@ impl<'a> Generator<'a> {
         let j = j as usize;
         let h = s.height[parent as usize] as usize;
         let n = s.len[j] as usize;
-        if h + 1 < n && self.game.rules.builds_on(s.cols[j][h + 1], parent) {
+        if h + 1 < n && (s.starts[j] >> (h + 1)) & 1 == 0 {
             return None; // already has a child on it
         }
         Some((j, n - 1 - h))

@@ -29,6 +29,7 @@ use std::borrow::Cow;
 
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
+use pyo3::types::{PyList, PyString};
 
 pub use position::{mv, Game, Move, Position, ANY_CELL, FOUNDATION};
 pub use presets::{Kind as PassKind, Preset};
@@ -257,8 +258,8 @@ fn setup(rules: &PyRules, base: u8, preset: &str, columns: &[Vec<u8>], cells: &[
     Ok((solver, root))
 }
 
-/// Solve a free-cell-family position: `(verdict, line, positions)`, the line as move
-/// notations separated by spaces.
+/// Solve a free-cell-family position: `(verdict, line, positions)`, the line a list of
+/// move notations.
 ///
 /// A winning line is shortened (`shorten::shorten`: no position twice, shortcuts)
 /// within what the time budget leaves, `shorten_tries` positions at most; `shorten=False`
@@ -266,8 +267,8 @@ fn setup(rules: &PyRules, base: u8, preset: &str, columns: &[Vec<u8>], cells: &[
 #[pyfunction]
 #[pyo3(signature = (rules, columns, cells, foundations, base, max_nodes=None, max_seconds=None, preset="default", shorten=true, shorten_depth=2, shorten_tries=None))]
 #[allow(clippy::too_many_arguments)]
-fn freecell_solve(
-    py: Python<'_>,
+fn freecell_solve<'py>(
+    py: Python<'py>,
     rules: PyRef<'_, PyRules>,
     columns: Vec<Vec<u8>>,
     cells: Vec<u8>,
@@ -279,15 +280,50 @@ fn freecell_solve(
     shorten: bool,
     shorten_depth: u8,
     shorten_tries: Option<u64>,
-) -> PyResult<(String, String, u64)> {
+) -> PyResult<(String, Bound<'py, PyList>, u64)> {
     let (solver, root) = setup(&rules, base, preset, &columns, &cells, &foundations)?;
     let shortening = shorten.then_some((shorten_depth, shorten_tries));
-    let (answer, solver) = py.allow_threads(move || (Answer::find(&solver, &root, max_nodes, max_seconds, shortening), solver));
-    let line = solver.game.notation(answer.short.as_ref().unwrap_or(&answer.solution.line));
+    let (answer, solver) = py.allow_threads(move || (Answer::find(&solver, &root, max_nodes, max_seconds, shortening, false), solver));
+    let line = notation_list(py, &solver.game, answer.short.as_ref().unwrap_or(&answer.solution.line))?;
     Ok((answer.solution.outcome.as_str().to_string(), line, answer.solution.positions))
 }
 
-/// A search's answer, its line shortened if it won (and asked), and the CPU time of each.
+/// Every move's notation as a Python string, made once (a line goes to Python as a
+/// list of them: making and splitting a hundred strings a call cost more than the
+/// search of an easy deal's last moves). By [`notation_index`]; `None` for a move no
+/// rules make (more than one card from or to a cell).
+static NOTATIONS: pyo3::sync::GILOnceCell<Vec<Option<Py<PyString>>>> = pyo3::sync::GILOnceCell::new();
+
+/// A move's place in [`NOTATIONS`]: source (columns, cells), destination (columns,
+/// cells, the foundation), cards moved (1-13; 0 where the rules fill it in).
+fn notation_index(m: &Move) -> Option<usize> {
+    (m.src < 16 && m.dst <= FOUNDATION && m.count <= 13).then(|| (m.src as usize * 17 + m.dst as usize) * 14 + m.count as usize)
+}
+
+/// A line of moves as played, as [`Game::notation`] names them, as a Python list.
+fn notation_list<'py>(py: Python<'py>, game: &Game, line: &[Move]) -> PyResult<Bound<'py, PyList>> {
+    let table = NOTATIONS.get_or_init(py, || {
+        (0..16 * 17 * 14)
+            .map(|k| {
+                let (src, dst, count) = ((k / 14 / 17) as u8, (k / 14 % 17) as u8, (k % 14) as u8);
+                let runs = src < 8 && dst < 8; // only a run from a column to a column
+                (count == 1 || (runs && count > 1)).then(|| PyString::new(py, &mv(src, dst, count).notation()).unbind())
+            })
+            .collect()
+    });
+    let words: Vec<Bound<'py, PyString>> = line
+        .iter()
+        .filter(|m| !game.automatic(m))
+        .map(|m| match notation_index(m).and_then(|k| table[k].as_ref()) {
+            Some(word) => word.clone_ref(py).into_bound(py),
+            None => PyString::new(py, &m.notation()),
+        })
+        .collect();
+    PyList::new(py, words)
+}
+
+/// A search's answer, its line shortened if it won (and asked), and (when timed) the
+/// CPU time of each.
 struct Answer {
     solution: crate::search::Solution<Move>,
     short: Option<Vec<Move>>,
@@ -298,17 +334,20 @@ struct Answer {
 impl Answer {
     /// Search `root` within the budget, then shorten a winning line with `shortening`
     /// (depth, positions), within what the time budget leaves. Run without the GIL (the
-    /// position moves in: it is not Sync).
-    fn find(solver: &Solver, root: &Position, max_nodes: Option<u64>, max_seconds: Option<f64>, shortening: Option<(u8, Option<u64>)>) -> Answer {
+    /// position moves in: it is not Sync). With `timed`, the CPU time of each step is
+    /// read (a system call each time, a few microseconds a call on a virtual machine:
+    /// only the benchmarks ask).
+    fn find(solver: &Solver, root: &Position, max_nodes: Option<u64>, max_seconds: Option<f64>, shortening: Option<(u8, Option<u64>)>, timed: bool) -> Answer {
+        let clock = || if timed { crate::search::thread_cpu() } else { 0.0 };
         let deadline = max_seconds.map(|s| std::time::Instant::now() + std::time::Duration::from_secs_f64(s.max(0.0)));
-        let started = crate::search::thread_cpu();
+        let started = clock();
         let solution = solver.solve(root, &mut Budget::new(max_nodes, max_seconds));
-        let searched = crate::search::thread_cpu();
+        let searched = clock();
         let short = match shortening {
             Some((depth, tries)) if solution.outcome == Outcome::Won => Some(shorten::shorten_own(&solver.game, root, &solution.line, &shorten::limits(deadline, depth, tries)).0),
             _ => None,
         };
-        let shorten_cpu = if short.is_some() { crate::search::thread_cpu() - searched } else { 0.0 };
+        let shorten_cpu = if short.is_some() { clock() - searched } else { 0.0 };
         Answer { solution, short, search_cpu: searched - started, shorten_cpu }
     }
 }
@@ -334,7 +373,7 @@ fn freecell_lines(
     tries: Option<u64>,
 ) -> PyResult<(String, String, String, u64, f64, f64)> {
     let (solver, root) = setup(&rules, base, preset, &columns, &cells, &foundations)?;
-    let (answer, solver) = py.allow_threads(move || (Answer::find(&solver, &root, max_nodes, max_seconds, Some((depth, tries))), solver));
+    let (answer, solver) = py.allow_threads(move || (Answer::find(&solver, &root, max_nodes, max_seconds, Some((depth, tries)), true), solver));
     let line = solver.game.notation(&answer.solution.line);
     let short = answer.short.map(|s| solver.game.notation(&s)).unwrap_or_default();
     Ok((answer.solution.outcome.as_str().to_string(), line, short, answer.solution.positions, answer.search_cpu, answer.shorten_cpu))

@@ -130,6 +130,10 @@ pub struct Position {
     /// Each card's height in its column (meaningful only for column cards).
     pub height: [u8; 52],
     col_hash: [u128; MAX_COLUMNS],
+    /// Per column, bit `h` set when the card at height `h` starts a run (it is not on
+    /// the card below it, or it is the bottom card): the runs read by bit scans instead
+    /// of card by card. Bits at or above the column's height mean nothing.
+    pub starts: [u32; MAX_COLUMNS],
     pub key: u128,
     /// Per column, for `Game::evaluate`: cards above a lower card, and breaks (cards not
     /// on their parent); recomputed only for the columns marked in `changed`.
@@ -160,12 +164,21 @@ impl Position {
             place: [HOME; 52],
             height: [0; 52],
             col_hash: [0; MAX_COLUMNS],
+            starts: [0; MAX_COLUMNS],
             key: 0,
             stats: Cell::new([[0; 2]; MAX_COLUMNS]),
             changed: Cell::new(u8::MAX),
             free: 0,
             empty: 0,
         }
+    }
+
+    /// Where the run ending below height `end` starts (`end` > 0), from a column's
+    /// [`Position::starts`]: the highest start below `end` (the bottom card starts one).
+    #[inline]
+    pub fn run_start(starts: u32, end: usize) -> usize {
+        let below = starts & ((1u64 << end) - 1) as u32;
+        31 - (below | 1).leading_zeros() as usize
     }
 
     #[inline]
@@ -178,10 +191,13 @@ impl Position {
         }
     }
 
-    /// Put a card on a column; the key is brought up to date by `rekey`.
+    /// Put a card on a column (`on`: the rules' table of which card builds on which,
+    /// [`Rules::on`]); the key is brought up to date by `rekey`.
     #[inline]
-    pub(super) fn push(&mut self, col: usize, card: u8, z: &Zobrist) {
+    pub(super) fn push(&mut self, col: usize, card: u8, z: &Zobrist, on: &[u64; 52]) {
         let n = self.len[col] as usize;
+        let starts = n == 0 || (on[card as usize] >> self.cols[col][n.max(1) - 1]) & 1 == 0;
+        self.starts[col] = (self.starts[col] & !(1 << n)) | (starts as u32) << n;
         self.empty = self.empty.wrapping_sub((n == 0) as u8); // wraps only while laid out
         self.cols[col][n] = card;
         self.len[col] += 1;
@@ -271,7 +287,7 @@ impl Game {
             }
             for &card in column {
                 see(card)?;
-                s.push(i, card, self.z);
+                s.push(i, card, self.z, &self.rules.on);
             }
             s.rekey(i, 0);
         }
@@ -365,12 +381,7 @@ impl Game {
         if n == 0 {
             return 0;
         }
-        let c = &s.cols[col];
-        let mut k = 1;
-        while k < n && self.rules.builds_on(c[n - k], c[n - k - 1]) {
-            k += 1;
-        }
-        k
+        n - Position::run_start(s.starts[col], n)
     }
 
     /// Every legal move, up to equivalence of empty columns and of empty cells (a card
@@ -447,7 +458,7 @@ impl Game {
     /// as played (its cell and card filled in), which `undo` takes back.
     #[inline]
     pub fn play(&self, s: &mut Position, m: Move) -> Move {
-        let z = self.z;
+        let (z, on) = (self.z, &self.rules.on);
         let mut played = m;
         let count = m.count as usize;
         if m.dst < 8 {
@@ -461,7 +472,7 @@ impl Game {
                 played.card = s.cols[src][n - count];
                 for k in n - count..n {
                     let card = s.cols[src][k];
-                    s.push(dst, card, z);
+                    s.push(dst, card, z, on);
                 }
                 for _ in 0..count {
                     s.pop(src, z);
@@ -470,7 +481,7 @@ impl Game {
             } else {
                 let card = s.take_cell((m.src - 8) as usize, z);
                 played.card = card;
-                s.push(dst, card, z);
+                s.push(dst, card, z, on);
             }
             s.rekey(dst, old_dst);
             return played;
@@ -507,7 +518,7 @@ impl Game {
     /// to come back to restores it itself: `undo_to_key`).
     #[inline]
     fn take_back<const REKEY: bool>(&self, s: &mut Position, m: Move) {
-        let z = self.z;
+        let (z, on) = (self.z, &self.rules.on);
         let count = m.count as usize;
         if m.dst < 8 {
             let dst = m.dst as usize;
@@ -518,7 +529,7 @@ impl Game {
                 let n = s.len[dst] as usize;
                 for k in n - count..n {
                     let card = s.cols[dst][k];
-                    s.push(src, card, z);
+                    s.push(src, card, z, on);
                 }
                 for _ in 0..count {
                     s.pop(dst, z);
@@ -543,7 +554,7 @@ impl Game {
         if m.src < 8 {
             let src = m.src as usize;
             let old = s.col_hash[src];
-            s.push(src, m.card, z);
+            s.push(src, m.card, z, on);
             if REKEY {
                 s.rekey(src, old);
             }
@@ -651,14 +662,21 @@ impl Game {
         (cols, s.cells[..self.rules.cells].to_vec())
     }
 
+    /// Is `m` (as played: it tells its card) one of the moves the Python rules make by
+    /// themselves, the beak going home where the rules move it? (Left out of lines.)
+    #[inline]
+    pub fn automatic(&self, m: &Move) -> bool {
+        let r = &self.rules;
+        r.auto_beak && m.dst == FOUNDATION && m.src < 8 && m.card != NO_CARD && r.shifted[m.card as usize] == 0
+    }
+
     /// The notation of a line of moves as played (each with its card), separated by
     /// spaces, leaving out the moves the Python rules make by themselves (the beak going
     /// home, where the rules move it).
     pub fn notation(&self, line: &[Move]) -> String {
         let mut out = String::with_capacity(line.len() * 4);
         for m in line {
-            let automatic = self.rules.auto_beak && m.dst == FOUNDATION && m.src < 8 && self.rules.shifted[m.card as usize] == 0;
-            if !automatic {
+            if !self.automatic(m) {
                 if !out.is_empty() {
                     out.push(' ');
                 }

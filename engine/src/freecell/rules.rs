@@ -60,7 +60,7 @@ pub struct Rules {
     /// The foundations' base rank, 1..=13.
     pub base: u8,
     /// Bit `target` of `on[card]`: may `card` go onto `target` in the tableau?
-    on: [u64; 52],
+    pub on: [u64; 52],
     /// The cards `card` may go onto (at most two), `NO_CARD` for none.
     pub parents: [[u8; 2]; 52],
     /// May the card fill an empty column (alone or at the bottom of a run)?

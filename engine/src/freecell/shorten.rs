@@ -77,12 +77,6 @@ impl FreeCellLines<'_> {
         }
     }
 
-    /// Is `m` one of the moves the Python rules make by themselves (left out of lines)?
-    pub fn automatic(&self, m: &Move) -> bool {
-        let r = &self.game.rules;
-        r.auto_beak && m.dst == FOUNDATION && m.src < 8 && m.card != NO_CARD && r.shifted[m.card as usize] == 0
-    }
-
 }
 
 /// A move made in place and the beak cards the rules then sent home (four at most).
@@ -555,7 +549,7 @@ fn shorten_line(game: &Game, root: &Position, line: &[Move], limits: &Limits, ow
     // found by the card (moves from cell to cell change nothing the key sees: left out).
     let mut cells = [NO_CARD; 8];
     cells[..game.rules.cells].copy_from_slice(&start.cells[..game.rules.cells]);
-    let mine: Vec<Move> = line.iter().copied().filter(|m| !domain.automatic(m)).collect();
+    let mine: Vec<Move> = line.iter().copied().filter(|m| !game.automatic(m)).collect();
     let arena = ARENA.with(|arena| arena.take());
     let mut path = shorten::Path::start_in(&domain, &start, mine.len(), limits.depth >= 1, arena);
     let mut complete = true;
@@ -595,7 +589,7 @@ fn shorten_line(game: &Game, root: &Position, line: &[Move], limits: &Limits, ow
         (out, stats)
     };
     ARENA.with(|arena| arena.replace(path.into_arena()));
-    out.retain(|m| !domain.automatic(m));
+    out.retain(|m| !game.automatic(m));
     stats.after = out.len();
     (out, stats)
 }
@@ -761,7 +755,7 @@ mod tests {
                 domain.settle(&mut root); // (as `shorten` starts: a line's positions are settled)
                 let found = solver.solve(&root, &mut Budget::new(Some(200_000), None));
                 // The player's moves (the rules make the beak's), as the shortener walks them.
-                let mine: Vec<Move> = found.line.iter().copied().filter(|m| !domain.automatic(m)).collect();
+                let mine: Vec<Move> = found.line.iter().copied().filter(|m| !solver.game.automatic(m)).collect();
                 let Some((states, played)) = shorten::replay(&mut domain, &root, &mine) else { continue };
                 for (k, &m) in played.iter().enumerate() {
                     let Some(next) = domain.after(&states[k], &domain.sig(&states[k]), m) else { continue };

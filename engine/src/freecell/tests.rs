@@ -88,18 +88,31 @@ fn undo_restores_every_position_of_a_random_walk() {
             assert_eq!(s.len, before.len);
             assert_eq!(s.cells, before.cells);
             assert_eq!(s.found, before.found);
+            assert_run_starts(&game, &s);
         }
         let pick = moves[(splitmix(&mut seed) % moves.len() as u64) as usize];
         game.play(&mut s, pick);
         let (cols, cells) = game.layout(&s);
         let fresh = game.position(&cols, &cells, &s.found).unwrap();
         assert_eq!(fresh.key, s.key);
+        assert_run_starts(&game, &s);
         assert_eq!((game.free_cells(&s), game.empty_columns(&s)), (game.free_cells(&fresh), game.empty_columns(&fresh)));
         for card in 0..52u8 {
             let at = s.place[card as usize];
             if (at as usize) < 8 {
                 assert_eq!(s.cols[at as usize][s.height[card as usize] as usize], card);
             }
+        }
+    }
+}
+
+/// Each column's run starts, kept by every move, are those its cards make.
+fn assert_run_starts(game: &Game, s: &Position) {
+    for i in 0..game.rules.columns {
+        let c = &s.cols[i];
+        for h in 0..s.len[i] as usize {
+            let starts = h == 0 || !game.rules.builds_on(c[h], c[h - 1]);
+            assert_eq!((s.starts[i] >> h) & 1 == 1, starts, "column {i} height {h}");
         }
     }
 }
