@@ -290,12 +290,12 @@ fn freecell_solve<'py>(
 
 /// Every move's notation as a Python string, made once (a line goes to Python as a
 /// list of them: making and splitting a hundred strings a call cost more than the
-/// search of an easy deal's last moves). By [`notation_index`]; `None` for a move no
-/// rules make (more than one card from or to a cell).
+/// search of an easy deal's last moves). By [`notation_index`]; `None` where no move
+/// is: no cards, or more than one from or to a cell (made on the spot if ever asked).
 static NOTATIONS: pyo3::sync::GILOnceCell<Vec<Option<Py<PyString>>>> = pyo3::sync::GILOnceCell::new();
 
 /// A move's place in [`NOTATIONS`]: source (columns, cells), destination (columns,
-/// cells, the foundation), cards moved (1-13; 0 where the rules fill it in).
+/// cells, the foundation), cards moved (0-13).
 fn notation_index(m: &Move) -> Option<usize> {
     (m.src < 16 && m.dst <= FOUNDATION && m.count <= 13).then(|| (m.src as usize * 17 + m.dst as usize) * 14 + m.count as usize)
 }
@@ -306,8 +306,8 @@ fn notation_list<'py>(py: Python<'py>, game: &Game, line: &[Move]) -> PyResult<B
         (0..16 * 17 * 14)
             .map(|k| {
                 let (src, dst, count) = ((k / 14 / 17) as u8, (k / 14 % 17) as u8, (k % 14) as u8);
-                let runs = src < 8 && dst < 8; // only a run from a column to a column
-                (count == 1 || (runs && count > 1)).then(|| PyString::new(py, &mv(src, dst, count).notation()).unbind())
+                let run = src < 8 && dst < 8; // only a run goes from a column to a column
+                (count == 1 || (run && count > 1)).then(|| PyString::new(py, &mv(src, dst, count).notation()).unbind())
             })
             .collect()
     });

@@ -196,7 +196,7 @@ impl Position {
     #[inline]
     pub(super) fn push(&mut self, col: usize, card: u8, z: &Zobrist, on: &[u64; 52]) {
         let n = self.len[col] as usize;
-        let starts = n == 0 || (on[card as usize] >> self.cols[col][n.max(1) - 1]) & 1 == 0;
+        let starts = n == 0 || (on[card as usize] >> self.cols[col][n - 1]) & 1 == 0;
         self.starts[col] = (self.starts[col] & !(1 << n)) | (starts as u32) << n;
         self.empty = self.empty.wrapping_sub((n == 0) as u8); // wraps only while laid out
         self.cols[col][n] = card;
