@@ -111,7 +111,7 @@ fn main() {
     let chosen = |by_suit: bool| -> Preset {
         match &preset_name {
             Some(name) => **spider::PRESETS.iter().find(|p| p.name == name).expect("no such preset"),
-            None if passes.is_empty() => *spider::preset(by_suit),
+            None if passes.is_empty() => *spider::preset(by_suit, true),
             None => custom,
         }
     };

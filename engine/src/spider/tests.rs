@@ -132,6 +132,11 @@ fn the_presets_are_sound() {
         assert!(preset.passes.iter().all(|pass| pass.share > 0 && pass.weights.quota > 0), "{}", preset.name);
     }
     assert!(SPIDER.passes.iter().all(|pass| !pass.weights.suited), "Spider's moves are already suited");
+    for (short, verdicts) in [(&SPIDER, &SPIDER_VERDICTS), (&BLACK_WIDOW, &BLACK_WIDOW_VERDICTS)] {
+        assert_eq!(&short.passes[1..], verdicts.passes, "{} is {} after its short pass", verdicts.name, short.name);
+        assert_eq!(short.passes[0].weights.cap, SHORT_CAP, "{} starts with the short pass", short.name);
+        assert!(verdicts.passes.iter().all(|pass| pass.weights.cap == 0), "{}", verdicts.name);
+    }
     let (columns, stock) = shuffled_deal(3);
     let solution = solve(&columns, &stock, 0, false, &mut Budget::new(Some(2_000_000), None), &BLACK_WIDOW).unwrap();
     assert_eq!(solution.outcome, Outcome::Won);
@@ -181,7 +186,6 @@ fn lines_through_shorter_parents_are_played_in_the_right_columns() {
 #[test]
 fn the_short_pass_makes_shorter_lines() {
     // Where the short pass wins, its line is much shorter than the other passes' would be.
-    let without = Preset { name: "without the short pass", passes: &SPIDER.passes[1..], cap: DEFAULT_CAP };
     let mut won = 0;
     for seed in (1..=11).step_by(2) {
         let (columns, stock) = shuffled_deal(seed);
@@ -192,7 +196,7 @@ fn the_short_pass_makes_shorter_lines() {
             }
         })
         .unwrap();
-        let b = solve(&columns, &stock, 0, true, &mut Budget::new(Some(1_500_000), None), &without).unwrap();
+        let b = solve(&columns, &stock, 0, true, &mut Budget::new(Some(1_500_000), None), &SPIDER_VERDICTS).unwrap();
         if winner == Some(0) && b.outcome == Outcome::Won {
             won += 1;
             assert!(a.line.len() * 10 < b.line.len() * 9, "deal {seed}: {} moves with the short pass, {} without", a.line.len(), b.line.len());
