@@ -79,6 +79,7 @@ fn parse_pass(spec: &str) -> Pass {
             "suited" => weights.suited = flag(),
             "lateral" => weights.lateral = flag(),
             "grow" => weights.grow = flag(),
+            "parents" => weights.shorter_parents = flag(),
             "share" => share = number() as u64,
             _ => panic!("unknown pass field {key}"),
         }

@@ -85,7 +85,7 @@ pub(super) fn shuffled_deal(seed: u64) -> (Vec<(Vec<u8>, Vec<u8>)>, Vec<u8>) {
 }
 
 /// A portfolio that wanders (pure noise): it does not win a four-suit deal quickly.
-const WANDER: Weights = Weights { down: 0, hard: 0, soft: 0, stock: 0, empty: 0, rooted: 0, removed: 0, depth: 0, cap: 0, quota: 1000, deeper: 0, noise: 1000, suited: false, lateral: false, grow: false };
+const WANDER: Weights = Weights { down: 0, hard: 0, soft: 0, stock: 0, empty: 0, rooted: 0, removed: 0, depth: 0, cap: 0, quota: 1000, deeper: 0, noise: 1000, suited: false, lateral: false, grow: false, shorter_parents: true };
 const WANDERING: [Pass; 3] = [Pass { weights: WANDER, share: 1 }, Pass { weights: WANDER, share: 2 }, Pass { weights: WANDER, share: 1 }];
 
 fn run(budget: &mut Budget, cap: u64) -> (Solution<Move>, Vec<u64>) {
@@ -133,13 +133,17 @@ fn the_presets_are_sound() {
     }
     assert!(SPIDER.passes.iter().all(|pass| !pass.weights.suited), "Spider's moves are already suited");
     for (short, verdicts) in [(&SPIDER, &SPIDER_VERDICTS), (&BLACK_WIDOW, &BLACK_WIDOW_VERDICTS)] {
-        assert_eq!(&short.passes[1..], verdicts.passes, "{} is {} after its short pass", verdicts.name, short.name);
+        let without = |pass: &Pass| Pass { weights: Weights { shorter_parents: false, ..pass.weights }, ..*pass };
+        assert_eq!(short.passes[1..].iter().map(without).collect::<Vec<_>>(), verdicts.passes, "{} is {} after its short pass", verdicts.name, short.name);
         assert_eq!(short.passes[0].weights.cap, SHORT_CAP, "{} starts with the short pass", short.name);
-        assert!(verdicts.passes.iter().all(|pass| pass.weights.cap == 0), "{}", verdicts.name);
+        assert!(short.passes.iter().all(|pass| pass.weights.shorter_parents), "{}", short.name);
     }
     let (columns, stock) = shuffled_deal(3);
-    let solution = solve(&columns, &stock, 0, false, &mut Budget::new(Some(2_000_000), None), &BLACK_WIDOW).unwrap();
-    assert_eq!(solution.outcome, Outcome::Won);
+    for preset in [&BLACK_WIDOW, &BLACK_WIDOW_VERDICTS] {
+        let solution = solve(&columns, &stock, 0, false, &mut Budget::new(Some(2_000_000), None), preset).unwrap();
+        assert_eq!(solution.outcome, Outcome::Won, "{}", preset.name);
+        assert_wins_cleanly(&columns, &stock, false, &solution.line);
+    }
 }
 
 #[test]
@@ -186,6 +190,7 @@ fn lines_through_shorter_parents_are_played_in_the_right_columns() {
 #[test]
 fn the_short_pass_makes_shorter_lines() {
     // Where the short pass wins, its line is much shorter than the other passes' would be.
+    let without = Preset { name: "without the short pass", passes: &SPIDER.passes[1..], cap: DEFAULT_CAP };
     let mut won = 0;
     for seed in (1..=11).step_by(2) {
         let (columns, stock) = shuffled_deal(seed);
@@ -196,7 +201,7 @@ fn the_short_pass_makes_shorter_lines() {
             }
         })
         .unwrap();
-        let b = solve(&columns, &stock, 0, true, &mut Budget::new(Some(1_500_000), None), &SPIDER_VERDICTS).unwrap();
+        let b = solve(&columns, &stock, 0, true, &mut Budget::new(Some(1_500_000), None), &without).unwrap();
         if winner == Some(0) && b.outcome == Outcome::Won {
             won += 1;
             assert!(a.line.len() * 10 < b.line.len() * 9, "deal {seed}: {} moves with the short pass, {} without", a.line.len(), b.line.len());
