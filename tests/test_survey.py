@@ -79,6 +79,19 @@ def test_every_runner_gives_the_same_records(reference, tmp_path):
     assert summary.total == DEALS and summary.counts["won"] == sum(r["verdict"] == "won" for r in reference)
 
 
+@pytest.mark.parametrize("game, deal, budget", [("black-widow", 3, Budget(nodes=2_000_000)), ("freecell", 3, Budget())])
+def test_a_survey_asks_for_verdicts_and_one_that_keeps_lines_for_short_ones(game, deal, budget):
+    # Without lines the engine skips what only makes a line short (Spider's short pass,
+    # the shortening): the same verdict, a smaller search or a longer line; with lines
+    # (--lines, --database: the web app's deals) the line is as short as a hint's.
+    verdict = solve_chunk(game, deal, deal, budget)[0]
+    kept = solve_chunk(game, deal, deal, budget, lines=True)[0]
+    assert verdict["verdict"] == kept["verdict"] == "won" and "line" not in verdict
+    assert kept["moves"] == len(kept["line"]) < verdict["moves"]
+    if game == "black-widow":
+        assert verdict["positions"] * 3 < kept["positions"]
+
+
 def test_resume_reads_back_and_drops_a_cut_line(tmp_path):
     out = tmp_path / "cut.jsonl"
     records = solve_chunk("black-hole", 1, 5, Budget())

@@ -79,6 +79,7 @@ fn parse_pass(spec: &str) -> Pass {
             "suited" => weights.suited = flag(),
             "lateral" => weights.lateral = flag(),
             "grow" => weights.grow = flag(),
+            "parents" => weights.shorter_parents = flag(),
             "share" => share = number() as u64,
             _ => panic!("unknown pass field {key}"),
         }
@@ -111,7 +112,7 @@ fn main() {
     let chosen = |by_suit: bool| -> Preset {
         match &preset_name {
             Some(name) => **spider::PRESETS.iter().find(|p| p.name == name).expect("no such preset"),
-            None if passes.is_empty() => *spider::preset(by_suit),
+            None if passes.is_empty() => *spider::preset(by_suit, true),
             None => custom,
         }
     };

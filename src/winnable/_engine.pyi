@@ -128,6 +128,7 @@ def spider_solve(
     shorten: bool = True,
     shorten_depth: int = 2,
     shorten_tries: int | None = None,
+    short_pass: bool = True,
 ) -> tuple[_Outcome, list[_SpiderMove], int]: ...
 def spider_shorten(
     columns: _Columns,

@@ -194,8 +194,10 @@ def survey(
     scheduler: Optional[str] = typer.Option(None, "--scheduler", help="Run on the Dask cluster with this scheduler (tcp://HOST:8786)."),
     resume: bool = typer.Option(False, "--resume", help="Keep the deals already in --out and solve the rest."),
     chunk: Optional[int] = typer.Option(None, "--chunk", help="Deals per chunk of work (default: a few seconds' worth)."),
-    lines: bool = typer.Option(False, "--lines", help="Also write each verified winning line to --out."),
-    database: Optional[str] = typer.Option(None, "--database", help="Also store every verdict in this database (SQLAlchemy URL; PySolFC's numbering only)."),
+    lines: bool = typer.Option(False, "--lines", help="Also write each verified winning line to --out, as short as a hint's (a slower "
+                               "search: without --lines or --database a survey asks for verdicts alone)."),
+    database: Optional[str] = typer.Option(None, "--database", help="Also store every verdict in this database, with the short winning lines the web app's "
+                                            "deals start from (SQLAlchemy URL; PySolFC's numbering only)."),
     numbering: Optional[str] = typer.Option(
         None, "--numbering", help="Whose deal numbers A-B are: pysolfc (the default) or microsoft (Microsoft's deals, "
         "as PySolFC's ms numbers: the same as writing ms1-ms1000). Each JSON line of a Microsoft survey says "

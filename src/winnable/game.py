@@ -229,10 +229,15 @@ class Position(abc.ABC):
 
     # -- search ----------------------------------------------------------------------
     @abc.abstractmethod
-    def engine_search(self, nodes: int | None, seconds: float | None) -> tuple[str, list[str], int]:
+    def engine_search(self, nodes: int | None, seconds: float | None, *, short: bool = True) -> tuple[str, list[str], int]:
         """Ask the engine: ``(verdict, line, positions)``.
 
         ``verdict`` is ``"won"``, ``"lost"`` or ``"unknown"``; ``line`` is the winning
         line in this game's move notation (empty unless won); ``positions`` is the
         number of positions searched. Nothing here is trusted until replayed.
+
+        ``short=False`` asks for the verdict alone (a survey): the engine skips what
+        only makes its line short (the shortening, Spider's short pass), so a winning
+        line may hold wasted moves, but it still wins and is still replayed. Games
+        whose lines all have the same length (Black Hole, Fourteen Out) ignore it.
         """

@@ -463,13 +463,15 @@ class Spider(Position):
         return cls(tuple(columns), stock, foundations)
 
     # -- search ----------------------------------------------------------------------
-    def engine_search(self, nodes: int | None, seconds: float | None) -> tuple[str, list[str], int]:
-        """Ask the engine for a winning line (see ``engine/src/spider/``)."""
+    def engine_search(self, nodes: int | None, seconds: float | None, *, short: bool = True) -> tuple[str, list[str], int]:
+        """Ask the engine for a winning line (see ``engine/src/spider/``); ``short=False``
+        searches without the short pass and does not shorten the line (a survey)."""
         from winnable import _engine
 
         columns = [([card.index for card in column.down], [card.index for card in column.up]) for column in self.columns]
         stock = [card.index for card in self.stock]
-        status, line, positions = _engine.spider_solve(columns, stock, len(self.foundations), self.by_suit, nodes, seconds)
+        status, line, positions = _engine.spider_solve(columns, stock, len(self.foundations), self.by_suit, nodes, seconds,
+                                                       shorten=short, short_pass=short)
         moves = [str(SpiderMove.DEAL if source == 255 else SpiderMove(source, target, count)) for source, target, count in line]
         return status, moves, positions
 

@@ -51,9 +51,10 @@ others are timings), when the budget counts positions rather than seconds."""
 
 
 # -- one deal, one chunk --------------------------------------------------------------
-def search(position: Position, budget: Budget) -> tuple[str, list[str], int]:
-    """The engine's raw answer on ``position`` (see :meth:`Position.engine_search`)."""
-    status, line, positions = position.engine_search(budget.nodes, budget.seconds)
+def search(position: Position, budget: Budget, short: bool = False) -> tuple[str, list[str], int]:
+    """The engine's raw answer on ``position`` (see :meth:`Position.engine_search`): for
+    the verdict alone unless ``short`` (a survey that keeps its lines)."""
+    status, line, positions = position.engine_search(budget.nodes, budget.seconds, short=short)
     if status not in ("won", "lost", "unknown"):
         raise SurveyError(f"engine answered {status!r}")
     return status, line, positions
@@ -97,6 +98,10 @@ def solve_chunk(game: str, first: int, last: int, budget: Budget, lines: bool = 
     This is the unit of work a runner ships: one call, one answer, plain data. Every
     winning line is replayed by the rules here; a line they refuse raises
     :class:`winnable.errors.EngineError` and fails the chunk (never a wrong record).
+
+    Without ``lines`` the engine searches for verdicts alone (``short=False`` in
+    :meth:`Position.engine_search`: no short pass in the Spider family, no shortening);
+    with them, for the short lines a hint plays, as the web app's deals keep them.
     """
     cls = game_class(game, library=True)
     numbering = Numbering.parse(numbering)
@@ -105,7 +110,7 @@ def solve_chunk(game: str, first: int, last: int, budget: Budget, lines: bool = 
     for number in range(first, last + 1):
         position = cls.deal(DealNumber(number, numbering))
         started, cpu_started = clock(), cpu_clock()
-        status, line, positions = search(position, budget)
+        status, line, positions = search(position, budget, short=lines)
         if status == Status.WON.value:
             replay(position, line)
         records.append(record(position, status, line, positions, clock() - started, cpu_clock() - cpu_started, lines,

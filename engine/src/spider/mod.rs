@@ -80,10 +80,13 @@ fn to_tuple(mv: Move) -> (u8, u8, u8) {
 /// Spider (true) or Black Widow (false). Returns `(verdict, moves, positions)` with moves
 /// as `(source, target, count)`, 0-based, and `(255, 255, 0)` for a deal.
 ///
-/// A winning line is shortened (`shorten`: no position twice, shortcuts) within what
-/// the time budget leaves; `shorten=False` returns the search's own line.
+/// The search starts with the short pass (`short_pass`, see [`SHORT_CAP`]), whose wins
+/// have short lines; `short_pass=False` searches as for a verdict alone (a survey:
+/// [`SPIDER_VERDICTS`]). A winning line is shortened (`shorten`: no position twice,
+/// shortcuts) within what the time budget leaves; `shorten=False` returns the search's
+/// own line.
 #[pyfunction]
-#[pyo3(signature = (columns, stock, removed, by_suit, max_nodes=None, max_seconds=None, shorten=true, shorten_depth=2, shorten_tries=None))]
+#[pyo3(signature = (columns, stock, removed, by_suit, max_nodes=None, max_seconds=None, shorten=true, shorten_depth=2, shorten_tries=None, short_pass=true))]
 #[allow(clippy::too_many_arguments)]
 fn spider_solve(
     py: Python<'_>,
@@ -96,11 +99,12 @@ fn spider_solve(
     shorten: bool,
     shorten_depth: u8,
     shorten_tries: Option<u64>,
+    short_pass: bool,
 ) -> PyResult<(&'static str, Vec<(u8, u8, u8)>, u64)> {
     let deadline = max_seconds.map(|s| std::time::Instant::now() + std::time::Duration::from_secs_f64(s.max(0.0)));
     let solution = py
         .allow_threads(|| {
-            let mut solution = solve(&columns, &stock, removed, by_suit, &mut Budget::new(max_nodes, max_seconds), preset(by_suit))?;
+            let mut solution = solve(&columns, &stock, removed, by_suit, &mut Budget::new(max_nodes, max_seconds), preset(by_suit, short_pass))?;
             if shorten {
                 let limits = shorten::limits(deadline, shorten_depth, shorten_tries, by_suit, solution.positions);
                 shorten::shorten_solution(&columns, &stock, removed, by_suit, &mut solution, &limits);

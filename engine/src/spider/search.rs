@@ -3,7 +3,8 @@
 use super::position::{mix, Game, Move, Pos};
 use super::presets::{Preset, Weights};
 use super::{COLUMNS, DEAL, RUNS};
-use super::seen::Seen;
+use super::seen::{Seen, Visited};
+use crate::hashset::KeySet;
 use crate::search::{Budget, Outcome, Solution};
 
 impl Game {
@@ -168,18 +169,22 @@ pub(super) fn pass(game: &mut Game, root: Pos, w: &Weights, positions: &mut u64,
     let (lateral, grow) = (game.lateral_prune, game.grow_runs);
     game.lateral_prune = !w.lateral;
     game.grow_runs = w.grow;
-    let result = pass_inner(game, root, w, positions, budget);
+    let result = if w.shorter_parents {
+        pass_inner::<Seen>(game, root, w, positions, budget)
+    } else {
+        pass_inner::<KeySet>(game, root, w, positions, budget)
+    };
     game.lateral_prune = lateral;
     game.grow_runs = grow;
     result
 }
 
-pub(super) fn pass_inner(game: &mut Game, root: Pos, w: &Weights, positions: &mut u64, budget: &mut Budget) -> (Outcome, Vec<Move>) {
+fn pass_inner<S: Visited>(game: &mut Game, root: Pos, w: &Weights, positions: &mut u64, budget: &mut Budget) -> (Outcome, Vec<Move>) {
     let stop = if w.cap > 0 { *positions + w.cap as u64 } else { u64::MAX };
     let levels = game.deals_left(&root) as usize + 1;
     let mut nodes: Vec<Node> = Vec::with_capacity(1 << 16);
     let mut heaps: Vec<Buckets> = (0..levels).map(|_| Buckets::default()).collect();
-    let mut seen = Seen::with_capacity_log2(16);
+    let mut seen = S::with_capacity_log2(16);
     seen.insert(game.key(&root), 0, 0);
     nodes.push(Node { pos: root, parent: u32::MAX, mv: Move::DEAL, depth: 0, chaos: game.score(&root, w) });
     heaps[0].push(0, 0);
@@ -206,7 +211,7 @@ pub(super) fn pass_inner(game: &mut Game, root: Pos, w: &Weights, positions: &mu
         }
         let id = heaps[level].pop();
         let Node { pos, parent, mut depth, chaos: parent_chaos, .. } = nodes[id as usize];
-        if parent != u32::MAX && nodes[parent as usize].depth + 1 < depth {
+        if S::SHORTER_PARENTS && parent != u32::MAX && nodes[parent as usize].depth + 1 < depth {
             depth = nodes[parent as usize].depth + 1;
             nodes[id as usize].depth = depth;
         }
@@ -229,7 +234,7 @@ pub(super) fn pass_inner(game: &mut Game, root: Pos, w: &Weights, positions: &mu
             if let Some((index, known)) = seen.insert(key, nodes.len() as u32, depth.saturating_add(1)) {
                 // Most positions met again were met by a path as short: the slot's depth
                 // (the node's or more) tells without reading the node.
-                if depth.saturating_add(1) < known.depth && reparent(game, &mut nodes, known.id, id, mv, &child) {
+                if S::SHORTER_PARENTS && depth.saturating_add(1) < known.depth && reparent(game, &mut nodes, known.id, id, mv, &child) {
                     seen.set_depth(index, depth + 1);
                 }
                 continue;

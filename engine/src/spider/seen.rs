@@ -1,6 +1,8 @@
 //! The positions a pass has seen, each with its node: a position met again by a
 //! shorter path can take the shorter parent.
 
+use crate::hashset::KeySet;
+
 /// A seen position: its key (tagged), its node and the node's depth or more (the depth
 /// when the node was made or last took a shorter parent), so that most positions met
 /// again are told apart without reading their node. 16 bytes, as a key and an id alone.
@@ -85,6 +87,60 @@ impl Seen {
             }
         }
     }
+}
+
+/// What a pass keeps of the positions it has seen: [`Seen`] (each key with its node, so
+/// that a position met again by a shorter path can take that parent) or, for a verdict
+/// alone, the keys only ([`KeySet`]: half the memory, and no depth to keep).
+pub(super) trait Visited {
+    /// Whether positions met again may take a shorter parent.
+    const SHORTER_PARENTS: bool;
+    fn with_capacity_log2(log2: u32) -> Self;
+    fn prefetch(&self, key: u64);
+    /// `None` for a new key; else its slot's index and a copy (for [`KeySet`], a slot of
+    /// depth 0: no path is shorter).
+    fn insert(&mut self, key: u64, id: u32, depth: u16) -> Option<(usize, Slot)>;
+    fn set_depth(&mut self, index: usize, depth: u16);
+}
+
+impl Visited for Seen {
+    const SHORTER_PARENTS: bool = true;
+    fn with_capacity_log2(log2: u32) -> Self {
+        Seen::with_capacity_log2(log2)
+    }
+    #[inline]
+    fn prefetch(&self, key: u64) {
+        Seen::prefetch(self, key)
+    }
+    #[inline]
+    fn insert(&mut self, key: u64, id: u32, depth: u16) -> Option<(usize, Slot)> {
+        Seen::insert(self, key, id, depth)
+    }
+    #[inline]
+    fn set_depth(&mut self, index: usize, depth: u16) {
+        Seen::set_depth(self, index, depth)
+    }
+}
+
+impl Visited for KeySet {
+    const SHORTER_PARENTS: bool = false;
+    fn with_capacity_log2(log2: u32) -> Self {
+        KeySet::with_capacity_log2(log2)
+    }
+    #[inline]
+    fn prefetch(&self, key: u64) {
+        KeySet::prefetch(self, key)
+    }
+    #[inline]
+    fn insert(&mut self, key: u64, _id: u32, _depth: u16) -> Option<(usize, Slot)> {
+        if KeySet::insert(self, key) {
+            None
+        } else {
+            Some((0, Slot::default()))
+        }
+    }
+    #[inline]
+    fn set_depth(&mut self, _index: usize, _depth: u16) {}
 }
 
 #[cfg(test)]

@@ -85,7 +85,7 @@ pub(super) fn shuffled_deal(seed: u64) -> (Vec<(Vec<u8>, Vec<u8>)>, Vec<u8>) {
 }
 
 /// A portfolio that wanders (pure noise): it does not win a four-suit deal quickly.
-const WANDER: Weights = Weights { down: 0, hard: 0, soft: 0, stock: 0, empty: 0, rooted: 0, removed: 0, depth: 0, cap: 0, quota: 1000, deeper: 0, noise: 1000, suited: false, lateral: false, grow: false };
+const WANDER: Weights = Weights { down: 0, hard: 0, soft: 0, stock: 0, empty: 0, rooted: 0, removed: 0, depth: 0, cap: 0, quota: 1000, deeper: 0, noise: 1000, suited: false, lateral: false, grow: false, shorter_parents: true };
 const WANDERING: [Pass; 3] = [Pass { weights: WANDER, share: 1 }, Pass { weights: WANDER, share: 2 }, Pass { weights: WANDER, share: 1 }];
 
 fn run(budget: &mut Budget, cap: u64) -> (Solution<Move>, Vec<u64>) {
@@ -132,9 +132,18 @@ fn the_presets_are_sound() {
         assert!(preset.passes.iter().all(|pass| pass.share > 0 && pass.weights.quota > 0), "{}", preset.name);
     }
     assert!(SPIDER.passes.iter().all(|pass| !pass.weights.suited), "Spider's moves are already suited");
+    for (short, verdicts) in [(&SPIDER, &SPIDER_VERDICTS), (&BLACK_WIDOW, &BLACK_WIDOW_VERDICTS)] {
+        let without = |pass: &Pass| Pass { weights: Weights { shorter_parents: false, ..pass.weights }, ..*pass };
+        assert_eq!(short.passes[1..].iter().map(without).collect::<Vec<_>>(), verdicts.passes, "{} is {} after its short pass", verdicts.name, short.name);
+        assert_eq!(short.passes[0].weights.cap, SHORT_CAP, "{} starts with the short pass", short.name);
+        assert!(short.passes.iter().all(|pass| pass.weights.shorter_parents), "{}", short.name);
+    }
     let (columns, stock) = shuffled_deal(3);
-    let solution = solve(&columns, &stock, 0, false, &mut Budget::new(Some(2_000_000), None), &BLACK_WIDOW).unwrap();
-    assert_eq!(solution.outcome, Outcome::Won);
+    for preset in [&BLACK_WIDOW, &BLACK_WIDOW_VERDICTS] {
+        let solution = solve(&columns, &stock, 0, false, &mut Budget::new(Some(2_000_000), None), preset).unwrap();
+        assert_eq!(solution.outcome, Outcome::Won, "{}", preset.name);
+        assert_wins_cleanly(&columns, &stock, false, &solution.line);
+    }
 }
 
 #[test]
