@@ -25,27 +25,38 @@ pub(super) struct Seen {
 /// Marks an occupied slot, so that the key 0 is a key like any other.
 const TAG: u64 = 1 << 63;
 
-impl Seen {
-    pub(super) fn with_capacity_log2(log2: u32) -> Seen {
+/// What a pass keeps of the positions it has seen: [`Seen`] (each key with its node, so
+/// that a position met again by a shorter path can take that parent) or, for a verdict
+/// alone, the keys only ([`KeySet`]: half the memory, and no depth to keep).
+pub(super) trait Visited {
+    /// Whether positions met again may take a shorter parent.
+    const SHORTER_PARENTS: bool;
+    fn with_capacity_log2(log2: u32) -> Self;
+    fn prefetch(&self, key: u64);
+    /// `None` for a new key; else its slot's index and a copy (for [`KeySet`], a slot of
+    /// depth 0: no path is shorter).
+    fn insert(&mut self, key: u64, id: u32, depth: u16) -> Option<(usize, Slot)>;
+    fn set_depth(&mut self, index: usize, depth: u16);
+}
+
+impl Visited for Seen {
+    const SHORTER_PARENTS: bool = true;
+
+    fn with_capacity_log2(log2: u32) -> Seen {
         let size = 1usize << log2;
         Seen { slots: vec![Slot::default(); size], mask: size - 1, len: 0, grow_at: size / 10 * 7 }
     }
 
-    #[inline]
-    fn home(&self, key: u64) -> usize {
-        (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 20) as usize & self.mask
-    }
-
     /// Asks the processor to bring `key`'s home slot into cache ahead of an insert.
     #[inline]
-    pub(super) fn prefetch(&self, key: u64) {
+    fn prefetch(&self, key: u64) {
         crate::hashset::prefetch(&self.slots, self.home(key));
     }
 
     /// Inserts `key` (top bit clear) with node `id` at `depth`, or returns the slot it
     /// already has (its index and a copy).
     #[inline]
-    pub(super) fn insert(&mut self, key: u64, id: u32, depth: u16) -> Option<(usize, Slot)> {
+    fn insert(&mut self, key: u64, id: u32, depth: u16) -> Option<(usize, Slot)> {
         let tagged = key | TAG;
         let mut index = self.home(key);
         loop {
@@ -65,10 +76,17 @@ impl Seen {
         }
     }
 
-    /// The depth of the slot at `index` (as [`Seen::insert`] returned it) is now `depth`.
+    /// The depth of the slot at `index` (as [`Visited::insert`] returned it) is now `depth`.
     #[inline]
-    pub(super) fn set_depth(&mut self, index: usize, depth: u16) {
+    fn set_depth(&mut self, index: usize, depth: u16) {
         self.slots[index].depth = depth;
+    }
+}
+
+impl Seen {
+    #[inline]
+    fn home(&self, key: u64) -> usize {
+        (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 20) as usize & self.mask
     }
 
     fn grow(&mut self) {
@@ -86,39 +104,6 @@ impl Seen {
                 self.slots[index] = slot;
             }
         }
-    }
-}
-
-/// What a pass keeps of the positions it has seen: [`Seen`] (each key with its node, so
-/// that a position met again by a shorter path can take that parent) or, for a verdict
-/// alone, the keys only ([`KeySet`]: half the memory, and no depth to keep).
-pub(super) trait Visited {
-    /// Whether positions met again may take a shorter parent.
-    const SHORTER_PARENTS: bool;
-    fn with_capacity_log2(log2: u32) -> Self;
-    fn prefetch(&self, key: u64);
-    /// `None` for a new key; else its slot's index and a copy (for [`KeySet`], a slot of
-    /// depth 0: no path is shorter).
-    fn insert(&mut self, key: u64, id: u32, depth: u16) -> Option<(usize, Slot)>;
-    fn set_depth(&mut self, index: usize, depth: u16);
-}
-
-impl Visited for Seen {
-    const SHORTER_PARENTS: bool = true;
-    fn with_capacity_log2(log2: u32) -> Self {
-        Seen::with_capacity_log2(log2)
-    }
-    #[inline]
-    fn prefetch(&self, key: u64) {
-        Seen::prefetch(self, key)
-    }
-    #[inline]
-    fn insert(&mut self, key: u64, id: u32, depth: u16) -> Option<(usize, Slot)> {
-        Seen::insert(self, key, id, depth)
-    }
-    #[inline]
-    fn set_depth(&mut self, index: usize, depth: u16) {
-        Seen::set_depth(self, index, depth)
     }
 }
 
