@@ -130,17 +130,20 @@ def test_forged_results_and_second_ranked_attempts_are_refused(app, now):
         restart = bob.post(f"/api/games/{first['id']}/restart", json={})
         assert restart.status_code == 409 and restart.json()["code"] == "challenge_no_restart"
         for step in line[:5]:
+            now.at += dt.timedelta(seconds=1)  # a person's pace (a bot's is not ranked)
             move(bob, first["id"], step)
         # Lost on purpose? Not possible in Black Hole with moves left: finish the game.
         for step in line[5:]:
+            now.at += dt.timedelta(seconds=1)
             move(bob, first["id"], step)
         again = play(bob, token)
         assert again.status_code == 409 and again.json()["code"] == "challenge_played"
         assert "unranked" in again.json()["detail"]
-        # Unranked, the deal again: a game of its own, not on the board, hints allowed.
+        # Unranked, the deal again: a game of its own, not on the board; no hints while the
+        # challenge is open (its copies would be others' hints).
         practice = play(bob, token, ranked=False)
         assert practice.status_code == 201
-        assert practice.json()["challenge"] is None and practice.json()["hint_allowed"] is True
+        assert practice.json()["challenge"] is None and practice.json()["hint_allowed"] is False
         assert practice.json()["id"] != first["id"]
         assert bob.get(f"/api/challenges/{token}").json()["players"] == 1
     assert count(app, ChallengeAttempt) == 1
