@@ -69,6 +69,9 @@ class GameService:
         self.store = GameStore(engine, positions)
         self.engine = engine
         self.positions = self.store.positions
+        self.judge_pace = True
+        """Whether a Daily's or challenge's result at a pace no person reaches is kept
+        out of the rankings (:mod:`winnable.web.play.pace`; the ``judge_pace`` setting)."""
 
     @property
     def clock(self) -> Callable[[], dt.datetime]:
@@ -87,7 +90,7 @@ class GameService:
 
     def render(self, row: Stored, position: Position) -> dict[str, Any]:
         """The game state the browser draws (:func:`winnable.web.play.state.render`)."""
-        return state.render(row, position, self.clock(), self.store.help.allowed)
+        return state.render(row, position, self.clock(), self.store.help.allowed, self.judge_pace)
 
     def position_at(self, game_id: str, at: int, viewer: Viewer | None = None) -> dict[str, Any]:
         """The position after the first ``at`` moves of a game (for replays)."""

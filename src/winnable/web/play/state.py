@@ -16,7 +16,7 @@ from winnable.web.play.store import Stored, effective_status, iso, think_deadlin
 
 
 def render(row: Stored, position: Position, now: dt.datetime,
-           helped: Callable[[Stored, str], bool] | None = None) -> dict[str, Any]:
+           helped: Callable[[Stored, str], bool] | None = None, judge_pace: bool = True) -> dict[str, Any]:
     """The game state the browser draws, on the server's clock ``now``; ``helped(row,
     status)`` is the gate of the solver's help (:meth:`winnable.web.play.help.HelpGate.allowed`)."""
     cls = type(position)
@@ -85,7 +85,7 @@ def render(row: Stored, position: Position, now: dt.datetime,
         "hint_allowed": (helped(row, status) if helped is not None
                          else status == "playing" and not daily_open and row.challenge is None),
         # A ranked attempt whose moves came faster than a person plays: kept, not ranked.
-        "not_ranked": ranked_pace(row),
+        "not_ranked": ranked_pace(row) if judge_pace else None,
         "restart_allowed": row.daily_day is None and row.challenge is None,
         "links": ({"deal": f"/play/{row.game}?deal={deal}"} if deal is not None else {}) | {
             "resume": f"/play/{row.game}?id={row.id}",

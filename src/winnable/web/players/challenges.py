@@ -279,7 +279,7 @@ class ChallengeService:
                 .outerjoin(User, User.id == ChallengeAttempt.user_id)
                 .where(ChallengeAttempt.challenge_id == token)).all()
         closed = self._closed(challenge)
-        entries = ranked_entries(rows, challenge.game, now, over=closed)
+        entries = ranked_entries(rows, challenge.game, now, over=closed, judge_pace=self.games.judge_pace)
         ranked = public(entries)  # a result at a pace no person reaches is its player's only
         mine = viewer.user_id is not None
         yours = next((entry for entry in entries if mine and entry["user_id"] == viewer.user_id), None)

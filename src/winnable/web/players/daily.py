@@ -271,7 +271,7 @@ class DailyService:
                 .join(GameRow, GameRow.id == DailyAttempt.game_id)
                 .outerjoin(User, User.id == DailyAttempt.user_id)
                 .where(DailyAttempt.game == game, DailyAttempt.day == day)).all()
-        return ranked_entries(rows, game, now, over=day < today(now))
+        return ranked_entries(rows, game, now, over=day < today(now), judge_pace=self.games.judge_pace)
 
     def overview(self, viewer: Viewer) -> dict[str, Any]:
         """Today's Dailies: which games have one, the time to the next, the player's rank."""

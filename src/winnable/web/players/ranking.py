@@ -44,7 +44,8 @@ RESULT_COLUMNS = (GameRow.status, GameRow.move_count, GameRow.cards_left, GameRo
 """What a result needs of a game (not its moves): read as plain rows, not objects."""
 
 
-def ranked_entries(rows: Iterable[Any], game: str, now: dt.datetime, over: bool = False) -> list[dict[str, Any]]:
+def ranked_entries(rows: Iterable[Any], game: str, now: dt.datetime, over: bool = False,
+                   judge_pace: bool = True) -> list[dict[str, Any]]:
     """The leaderboard's entries of ``rows`` (each with ``user_id``, ``name`` and the
     :data:`RESULT_COLUMNS`), ranked, best first. ``over``: the attempts are final (an
     attempt still in play is ``unfinished``). Each entry keeps its ``user_id`` for the
@@ -62,7 +63,7 @@ def ranked_entries(rows: Iterable[Any], game: str, now: dt.datetime, over: bool 
         moves = row.move_count or 0
         speed = speed_score(True, moves, seconds) if penguin and seconds is not None else None
         result = Result(status, seconds, moves, left, speed)
-        too_fast = pace(getattr(row, "move_times", None))
+        too_fast = pace(getattr(row, "move_times", None)) if judge_pace else None
         ranked.append(((too_fast is not None, result.key()), (as_utc(row.finished_at) or now), {
             "user_id": row.user_id,
             "player": row.name,
