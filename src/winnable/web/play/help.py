@@ -23,6 +23,7 @@ from __future__ import annotations
 import datetime as dt
 import threading
 import time
+from functools import lru_cache
 from typing import Any, Callable
 
 from sqlalchemy import select
@@ -33,7 +34,7 @@ from winnable.storage.engine import as_utc
 from winnable.storage.tables import Challenge
 from winnable.web.errors import Forbidden
 from winnable.web.pages.i18n import N_
-from winnable.web.play.lookup import lookup_game, source_of
+from winnable.web.play.lookup import lookup_game
 
 RECENT_SECONDS = 5.0
 """How long a process keeps the open challenges' deck orders for ``hint_allowed``."""
@@ -41,8 +42,15 @@ RECENT_SECONDS = 5.0
 
 def deck_text(row: Any) -> str:
     """A games row's cards in dealing order (the stored layout, or its number's order)."""
-    source = source_of(row)
-    return str(source if isinstance(source, Deck) else Deck.of_deal(source, lookup_game(row.game).decks))
+    if getattr(row, "layout", None):
+        return str(row.layout)
+    return numbered_deck(row.game, int(row.deal))
+
+
+@lru_cache(maxsize=1024)
+def numbered_deck(game: str, number: int) -> str:
+    """The deck order of ``game``'s deal ``number`` (shuffled once, then remembered)."""
+    return str(Deck.of_deal(number, lookup_game(game).decks))
 
 
 def refusal(row: Any, status: str, purpose: str, now: dt.datetime, open_challenge: bool) -> Forbidden | None:
@@ -110,7 +118,8 @@ class HelpGate:
         challenges' deck orders kept a few seconds (a move must not cost a query more)."""
         if status != "playing" or refusal(row, status, "hint", self.clock(), False) is not None:
             return False
-        return (lookup_game(row.game).family, deck_text(row)) not in self.recent()
+        opened = self.recent()
+        return not opened or (lookup_game(row.game).family, deck_text(row)) not in opened
 
     def recent(self) -> frozenset[tuple[str, str]]:
         """The open challenges' (family, deck order), asked at most every
