@@ -222,3 +222,26 @@ def test_a_bot_that_waits_at_the_end_is_still_too_fast(app, now):
         won = play_line(bot, game_id, line[-1:], now, [BOT_GAP])
         assert won["status"] == "won" and won["not_ranked"]["code"] == "pace_median"
         assert bot.get(f"/api/challenges/{token}").json()["players"] == 0
+
+
+def test_challenges_made_before_the_deadlines_close_a_week_after_they_were_made(sqlite_and_postgres_url):
+    import sqlalchemy as sa
+    from alembic import command
+
+    from winnable.storage.engine import make_engine
+    from winnable.storage.migrate import alembic_config, migrate
+
+    engine = make_engine(sqlite_and_postgres_url)
+    with engine.begin() as connection:
+        command.upgrade(alembic_config(connection), "0010")
+        connection.execute(sa.text(
+            "INSERT INTO challenges (id, game, deal, layout, undo_mode, created_at)"
+            " VALUES ('old', 'black-hole', '3', 'AS 2S', 'none', '2026-11-30 10:00:00+00:00')"))
+    migrate(engine)
+    with engine.connect() as connection:
+        closes = connection.execute(sa.text("SELECT closes_at FROM challenges WHERE id = 'old'")).scalar_one()
+        assert connection.execute(sa.text("SELECT move_times FROM games")).all() == []
+    engine.dispose()
+    if isinstance(closes, str):  # SQLite keeps the text
+        closes = dt.datetime.fromisoformat(closes)
+    assert closes.replace(tzinfo=None) == dt.datetime(2026, 12, 7, 10, 0)
