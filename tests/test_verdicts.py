@@ -73,7 +73,7 @@ def test_the_old_pool_moves_into_the_verdicts_table(tmp_path):
             " ('black-hole', '2', '[\"KH\", \"AD\"]', 239, 0.5, '2026-01-01 10:00:00', NULL),"
             " ('freecell', '7', '[\"1a\"]', 40, 0.1, '2026-01-01 10:00:00', '2026-01-02 10:00:00')"))
     migrate(engine)
-    assert schema_revision(engine) == "0010"
+    assert schema_revision(engine) == "0011"
     with engine.connect() as connection:
         assert not sa.inspect(connection).has_table("winnable_deals")
         rows = connection.execute(sa.select(VerdictRow.__table__).order_by(VerdictRow.id)).mappings().all()

@@ -370,7 +370,7 @@ def test_the_schema_matches_the_models(db_url):
     engine = make_engine(db_url)
     migrate(engine)
     migrate(engine)  # idempotent
-    assert schema_revision(engine) == "0010"
+    assert schema_revision(engine) == "0011"
     with engine.connect() as connection:
         assert compare_metadata(MigrationContext.configure(connection), Base.metadata) == []
 
@@ -572,7 +572,7 @@ def test_upgrading_an_older_database_keeps_its_games(db_url):
                 " 0, 0, '2026-01-01 10:00:00', '2026-01-01 10:00:00', '2026-01-01 10:05:00', :finished, 'playing')"),
                 {"id": game_id, "moves": moves, "finished": finished})
     migrate(engine)
-    assert schema_revision(engine) == "0010"
+    assert schema_revision(engine) == "0011"
     with make_client(db_url) as client:
         played = client.get("/api/games/played").json()
         assert played["moves"] == ["KH", "AD"] and played["started_at"].startswith("2026-01-01T10:00:00")

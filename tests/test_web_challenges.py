@@ -130,17 +130,20 @@ def test_forged_results_and_second_ranked_attempts_are_refused(app, now):
         restart = bob.post(f"/api/games/{first['id']}/restart", json={})
         assert restart.status_code == 409 and restart.json()["code"] == "challenge_no_restart"
         for step in line[:5]:
+            now.at += dt.timedelta(seconds=1)  # a person's pace (a bot's is not ranked)
             move(bob, first["id"], step)
         # Lost on purpose? Not possible in Black Hole with moves left: finish the game.
         for step in line[5:]:
+            now.at += dt.timedelta(seconds=1)
             move(bob, first["id"], step)
         again = play(bob, token)
         assert again.status_code == 409 and again.json()["code"] == "challenge_played"
         assert "unranked" in again.json()["detail"]
-        # Unranked, the deal again: a game of its own, not on the board, hints allowed.
+        # Unranked, the deal again: a game of its own, not on the board; no hints while the
+        # challenge is open (its copies would be others' hints).
         practice = play(bob, token, ranked=False)
         assert practice.status_code == 201
-        assert practice.json()["challenge"] is None and practice.json()["hint_allowed"] is True
+        assert practice.json()["challenge"] is None and practice.json()["hint_allowed"] is False
         assert practice.json()["id"] != first["id"]
         assert bob.get(f"/api/challenges/{token}").json()["players"] == 1
     assert count(app, ChallengeAttempt) == 1
@@ -176,7 +179,7 @@ def test_guests_play_unranked_and_are_asked_to_sign_in(app, now):
         assert seen["signed_in"] is False and seen["your_attempt"] is None
         state = play(guest, token)
         assert state.status_code == 201 and state.json()["challenge"] is None
-        assert state.json()["hint_allowed"] is True
+        assert state.json()["hint_allowed"] is False  # not while the challenge is open
         game_id = state.json()["id"]
         assert move(guest, game_id, app.state.deal_line[0]).status_code == 200  # their game, by its session cookie
         assert guest.get(f"/api/challenges/{token}").json()["players"] == 0
@@ -197,10 +200,10 @@ def test_hints_and_analyses_are_off_in_the_ranked_attempt_only(app, now):
         assert bob.get(f"/api/games/{ranked['id']}/analysis").status_code == 403
         french = bob.get(f"/api/games/{ranked['id']}/hint?lang=fr").json()["detail"]
         assert "classée" in french or "classé" in french
-        # The creator, who saw the cards, plays unranked.
+        # The creator, who saw the cards, plays unranked; without hints while it is open.
         own = play(ada, token)
         assert own.status_code == 201 and own.json()["challenge"] is None
-        assert ada.get(f"/api/games/{own.json()['id']}/hint").status_code == 200
+        assert ada.get(f"/api/games/{own.json()['id']}/hint").json()["code"] == "challenge_open"
 
 
 def test_no_challenge_reads_someone_elses_game(app, now):
@@ -264,7 +267,8 @@ def test_old_challenges_stay_readable(app, now):
         now.at += dt.timedelta(days=400)
         board = TestClient(app, base_url=SITE).get(f"/api/challenges/{token}?lang=nl").json()
     assert board["players"] == 1 and board["entries"][0]["moves"] == 4
-    assert board["entries"][0]["status"] == "playing" and board["title"] == "Black Hole"
+    # Closed long since: the attempt left in play is final, unfinished.
+    assert board["entries"][0]["status"] == "unfinished" and board["title"] == "Black Hole" and not board["open"]
     assert count(app, GameRow, GameRow.challenge == token) == 1
 
 

@@ -116,6 +116,7 @@ def start_server(database: Path, log: Path, env_extra: dict | None = None) -> Se
     # searches: it takes from the pool).
     env.setdefault("WINNABLE_POOL_SIZE", "0")
     env.setdefault("WINNABLE_RATE_LIMITS", "0")  # the tests play faster than people
+    env.setdefault("WINNABLE_JUDGE_PACE", "0")  # and are ranked all the same (bench/human_pace.py)
     seed_pool(f"sqlite:///{database}")
     env.update(env_extra or {})
     command = [sys.executable, "-c", "from winnable.cli import main; main()", "serve", "--host", "127.0.0.1", "--port", str(port), "--database", f"sqlite:///{database}"]

@@ -96,6 +96,11 @@ class GameRow(Base):
     # -- (revision 0010) ------------------------------------------------------------------
     challenge: Mapped[str | None] = mapped_column(sa.String(32), nullable=True)
     """The challenge this game is the ranked attempt at (hints and restarts refused)."""
+    # -- (revision 0011) ------------------------------------------------------------------
+    move_times: Mapped[list[int] | None] = mapped_column(sa.JSON, nullable=True)
+    """The server's time of each stored move: milliseconds from ``started_at``, one per
+    move (None: a game stored before revision 0011). What the pace of a result is read
+    from (:mod:`winnable.web.play.pace`); never taken from a client."""
 
     @property
     def deal_number(self) -> int | None:
@@ -204,7 +209,8 @@ class Challenge(Base):
     dealt from the deck order, so the number cannot be looked up for hints."""
 
     __tablename__ = "challenges"
-    __table_args__ = (sa.Index("ix_challenges_creator_id", "creator_id", "created_at"),)
+    __table_args__ = (sa.Index("ix_challenges_creator_id", "creator_id", "created_at"),
+                      sa.Index("ix_challenges_closes_at", "closes_at"))
 
     id: Mapped[str] = mapped_column(sa.String(32), primary_key=True)
     game: Mapped[str] = mapped_column(sa.String(64))
@@ -217,6 +223,10 @@ class Challenge(Base):
     source_game: Mapped[str | None] = mapped_column(sa.String(32), nullable=True)
     """The creator's game it was made from (asking again from it gives the same challenge)."""
     created_at: Mapped[dt.datetime] = mapped_column(sa.DateTime(timezone=True), default=utcnow)
+    closes_at: Mapped[dt.datetime] = mapped_column(sa.DateTime(timezone=True))
+    """When it closes (revision 0011): until then no game of its cards gets the solver's
+    help and ranked attempts are dealt; then its leaderboard is final and its copies are
+    ordinary games."""
 
 
 class ChallengeAttempt(Base):

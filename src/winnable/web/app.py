@@ -95,6 +95,7 @@ def create_app(database_url: str | None = None, settings: Settings | None = None
     engine = make_engine(url)
     migrate(engine)
     games = GameService(engine, Positions(int(settings.position_cache_mb * (1 << 20))))
+    games.judge_pace = settings.judge_pace
     queue = SolverQueue(settings.threads, settings.solver_queue, settings.solver_queue_per_client,
                         settings.solver_running_per_client, on_change=metrics.queue_changed,
                         nice=settings.solver_nice, analysis_threads=settings.solver_analysis_threads,

@@ -202,4 +202,7 @@ CODES: dict[str, Message] = {
     "challenge_in_play": N_("A ranked challenge attempt is being played: no unranked copy beside it."),
     "challenge_daily": N_("A Daily becomes a challenge only once its day is over."),
     "challenge_limit": N_("Too many challenges made by this account today."),
+    "challenge_open": N_("These cards are an open challenge: no hints nor analyses on them until it closes."),
+    "challenge_ranked": N_("A ranked challenge attempt becomes a challenge only once it is over."),
+    "challenge_closed": N_("The challenge has closed: its results are final."),
 }

@@ -113,6 +113,9 @@ class Settings(BaseSettings):
     database_threads: bool = False
     """Run database work in worker threads instead of the event loop (see
     :func:`winnable.web.deps.database`)."""
+    judge_pace: bool = True
+    """Keep Daily and challenge results at a pace no person reaches out of the rankings
+    (:mod:`winnable.web.play.pace`). Off only for tests that play faster than people."""
 
     # -- rate limits per client -------------------------------------------------------
     rate_limits: bool = True

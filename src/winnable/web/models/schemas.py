@@ -140,6 +140,19 @@ class Score(BaseModel):
     speed: int | None = Field(None, description="Penguin family, won games: 100000 // (moves + seconds).")
 
 
+class NotRanked(BaseModel):
+    """Why a Daily or ranked challenge attempt is kept out of the rankings: its moves
+    came faster than a person plays (the server's time of each move; docs/fair-play.md)."""
+
+    code: Literal["pace_median", "pace_total"] = Field(
+        description="pace_median: the median time between the player's actions is under floor_seconds; "
+                    "pace_total: from the first action to the last, under floor_seconds an action.")
+    actions: int = Field(description="The player's actions (requests that played moves).")
+    seconds: float = Field(description="From the first action to the last, on the server's clock.")
+    median_seconds: float = Field(description="The median time between two actions.")
+    floor_seconds: float = Field(description="The floor the result is under.")
+
+
 class GameState(BaseModel):
     id: str
     game: str
@@ -174,7 +187,11 @@ class GameState(BaseModel):
     daily: str | None = Field(None, description="The Daily (YYYY-MM-DD) this game is an attempt at.")
     challenge: str | None = Field(None, description="The challenge (its token) this game is the ranked attempt at: "
                                                     "hints and restarts are off in it.")
-    hint_allowed: bool = True
+    hint_allowed: bool = Field(True, description="Whether hints and analyses answer: not in a Daily while its day "
+                                                "lasts, a ranked challenge attempt, nor any game of an open "
+                                                "challenge's cards.")
+    not_ranked: NotRanked | None = Field(None, description="A Daily or ranked challenge attempt kept out of the "
+                                                           "rankings, and why; null otherwise.")
     restart_allowed: bool = True
     links: dict[str, str]
 
@@ -294,7 +311,8 @@ class AccountExport(BaseModel):
 
 class DailyAttemptSummary(BaseModel):
     status: str
-    rank: int
+    rank: int | None = Field(description="null: not ranked (see not_ranked).")
+    not_ranked: NotRanked | None = None
     seconds: float | None
     moves: int
     cards_left: int
@@ -316,7 +334,7 @@ class DailyOverview(BaseModel):
 
 
 class LeaderboardEntry(BaseModel):
-    rank: int
+    rank: int | None = Field(description="null only in your_result: an attempt not ranked (see not_ranked).")
     player: str | None = Field(description="null for a deleted account.")
     status: Literal["won", "lost", "playing", "unfinished"]
     seconds: float | None = Field(description="Wins: the time from the deal to the last move.")
@@ -327,6 +345,7 @@ class LeaderboardEntry(BaseModel):
     speed: int | None = Field(None, description="Penguin family: the speed score of a win (wins rank by it).")
     finished_at: str | None
     you: bool
+    not_ranked: NotRanked | None = Field(None, description="Only in your_result: why your attempt is not ranked.")
 
 
 class Leaderboard(BaseModel):
@@ -338,8 +357,9 @@ class Leaderboard(BaseModel):
                                          "deck orders, once the day is over; else null.")
     layout: str | None = Field(None, description="The Daily's cards in dealing order (the deck order it was dealt "
                                                  "from, cards separated by spaces), once the day is over; null before.")
-    players: int
+    players: int = Field(description="Ranked attempts.")
     your_rank: int | None
+    your_result: LeaderboardEntry | None = Field(None, description="Your attempt's result, ranked or not.")
     entries: list[LeaderboardEntry]
 
 
@@ -457,7 +477,8 @@ class ChallengePlay(BaseModel):
 class ChallengeAttemptSummary(BaseModel):
     id: str = Field(description="The game id of your ranked attempt.")
     status: str
-    rank: int
+    rank: int | None = Field(description="null: not ranked (see not_ranked).")
+    not_ranked: NotRanked | None = None
 
 
 class ChallengeView(BaseModel):
@@ -468,6 +489,9 @@ class ChallengeView(BaseModel):
     undo: UndoMode
     think_seconds: int | None
     created_at: str | None
+    closes_at: str = Field(description="When it closes: until then no game of its cards gets hints or analyses, "
+                                       "for anyone, and ranked attempts are dealt; then its results are final.")
+    open: bool = Field(description="It has not closed yet.")
     creator: str | None = Field(description="Who made it; null once the account is deleted.")
     yours: bool = Field(description="You made it.")
     deal: int | None = Field(description="The deal number it was made from: shown to its creator only.")
@@ -485,6 +509,7 @@ class ChallengeListed(BaseModel):
     title: str
     undo: UndoMode
     created_at: str | None
+    closes_at: str
     players: int
     links: dict[str, str]
 

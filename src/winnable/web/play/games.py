@@ -44,6 +44,7 @@ from typing import TYPE_CHECKING, Any, Callable, Sequence
 from winnable.decks import Deck
 from winnable.errors import IllegalMoveError, WinnableError
 from winnable.game import Position
+from winnable.storage.engine import as_utc
 from winnable.storage.statements import transaction
 from winnable.web.errors import ApiError, BadRequest, Conflict, NotFound, Unavailable, quote
 from winnable.web.pages.i18n import N_
@@ -68,6 +69,9 @@ class GameService:
         self.store = GameStore(engine, positions)
         self.engine = engine
         self.positions = self.store.positions
+        self.judge_pace = True
+        """Whether a Daily's or challenge's result at a pace no person reaches is kept
+        out of the rankings (:mod:`winnable.web.play.pace`; the ``judge_pace`` setting)."""
 
     @property
     def clock(self) -> Callable[[], dt.datetime]:
@@ -86,7 +90,7 @@ class GameService:
 
     def render(self, row: Stored, position: Position) -> dict[str, Any]:
         """The game state the browser draws (:func:`winnable.web.play.state.render`)."""
-        return state.render(row, position, self.clock())
+        return state.render(row, position, self.clock(), self.store.help.allowed, self.judge_pace)
 
     def position_at(self, game_id: str, at: int, viewer: Viewer | None = None) -> dict[str, Any]:
         """The position after the first ``at`` moves of a game (for replays)."""
@@ -160,6 +164,7 @@ class GameService:
             daily_day=daily_day,
             layout=None if layout is None else str(layout),
             challenge=challenge,
+            move_times=[],
         )
         return row, position
 
@@ -208,6 +213,8 @@ class GameService:
                 if row.challenge is not None and what == "restart":
                     raise Conflict(N_("a ranked challenge attempt cannot be restarted: it is one attempt "
                                       "(play the challenge again unranked)"), code="challenge_no_restart")
+                if row.challenge is not None and self.store.help.closed(row.challenge, now):
+                    raise Conflict(N_("the challenge has closed: its results are final"), code="challenge_closed")
                 position = self.store.position(row)
                 deadline = think_deadline(row)
                 if (what != "restart" and row.timed_out_at is None and deadline is not None and now > deadline
@@ -267,9 +274,11 @@ class GameService:
                     break
                 after = after.play(safe[0])
                 moves.append(safe[0])
-            row.moves = moves
+            now = self.clock()
             if row.started_at is None:
-                row.started_at = self.clock()
+                row.started_at = now
+            row.move_times = timed(row, len(moves), now)
+            row.moves = moves
             self.positions.remember(row.game, row.deal_number, moves, after)
             return after
 
@@ -296,6 +305,8 @@ class GameService:
                 if keep < 0:
                     raise Conflict(N_("nothing to undo: only safe moves home have been played"), code="undo_refused")
             row.moves = list(row.moves)[:keep]
+            if row.move_times is not None:
+                row.move_times = list(row.move_times)[:keep]
             row.undo_used += 1
             return self.positions.after(row.game, row.deal_number, row.moves)
 
@@ -310,7 +321,19 @@ class GameService:
             row.restarts += 1
             row.started_at = None
             row.timed_out_at = None
+            row.move_times = []
             return initial(row.game, row.deal_number)
 
         return self._change(game_id, change, viewer, "restart")
 
+
+
+def timed(row: Stored, moves: int, now: dt.datetime) -> list[int] | None:
+    """The game's move times with the moves played now added (milliseconds from the
+    clock's start, one time for the move and the safe moves home sent with it); None for
+    a game whose earlier moves have no times (stored before the server kept them)."""
+    if row.move_times is None or len(row.move_times) != len(row.moves):
+        return None
+    started = as_utc(row.started_at) or now
+    at = max(0, round((now - started).total_seconds() * 1000))
+    return list(row.move_times) + [at] * (moves - len(row.moves))

@@ -4,18 +4,21 @@ player's view, the legal moves described, status, score, undo, clock and links).
 from __future__ import annotations
 
 import datetime as dt
-from typing import Any
+from typing import Any, Callable
 
 from winnable.game import Position
 from winnable.storage.engine import as_utc
 from winnable.web.play.lookup import hides_cards, source_of
+from winnable.web.play.pace import pace
 from winnable.web.play.positions import cards_in_play, shown
 from winnable.web.play.scores import speed_score
 from winnable.web.play.store import Stored, effective_status, iso, think_deadline, today
 
 
-def render(row: Stored, position: Position, now: dt.datetime) -> dict[str, Any]:
-    """The game state the browser draws, on the server's clock ``now``."""
+def render(row: Stored, position: Position, now: dt.datetime,
+           helped: Callable[[Stored, str], bool] | None = None, judge_pace: bool = True) -> dict[str, Any]:
+    """The game state the browser draws, on the server's clock ``now``; ``helped(row,
+    status)`` is the gate of the solver's help (:meth:`winnable.web.play.help.HelpGate.allowed`)."""
     cls = type(position)
     view = shown(position)
     status = effective_status(row, view.status, now)
@@ -79,7 +82,10 @@ def render(row: Stored, position: Position, now: dt.datetime) -> dict[str, Any]:
         "timed_out": timed_out,
         "daily": row.daily_day.isoformat() if row.daily_day is not None else None,
         "challenge": row.challenge,
-        "hint_allowed": status == "playing" and not daily_open and row.challenge is None,
+        "hint_allowed": (helped(row, status) if helped is not None
+                         else status == "playing" and not daily_open and row.challenge is None),
+        # A ranked attempt whose moves came faster than a person plays: kept, not ranked.
+        "not_ranked": ranked_pace(row) if judge_pace else None,
         "restart_allowed": row.daily_day is None and row.challenge is None,
         "links": ({"deal": f"/play/{row.game}?deal={deal}"} if deal is not None else {}) | {
             "resume": f"/play/{row.game}?id={row.id}",
@@ -88,3 +94,12 @@ def render(row: Stored, position: Position, now: dt.datetime) -> dict[str, Any]:
         },
     }
 
+
+
+def ranked_pace(row: Stored) -> dict[str, Any] | None:
+    """Why a Daily or ranked challenge attempt is kept out of the rankings (its pace, see
+    :mod:`winnable.web.play.pace`), or None (ranked, or not a ranked attempt)."""
+    if row.daily_day is None and row.challenge is None:
+        return None
+    found = pace(row.move_times)
+    return None if found is None else found.as_json()

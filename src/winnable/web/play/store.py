@@ -23,8 +23,7 @@ from winnable.game import Position
 from winnable.storage.engine import as_utc, utcnow, write_lock, writer
 from winnable.storage.statements import Query, Statement
 from winnable.storage.tables import GameRow
-from winnable.web.errors import Forbidden
-from winnable.web.pages.i18n import N_
+from winnable.web.play.help import HelpGate
 from winnable.web.play.lookup import Source, game_not_found, lookup_game, source_of, valid_id
 from winnable.web.play.positions import Positions, status_of
 
@@ -85,7 +84,7 @@ _KEEP_LINE = _GAMES.update().where(_GAMES.c.id == sa.bindparam("game_id")).value
 _LOCK_GAME = _READ_GAME.with_for_update()
 _INSERT_GAME = _GAMES.insert()
 CHANGED = ("moves", "undo_used", "restarts", "started_at", "status", "updated_at", "finished_at", "move_count",
-            "cards_left", "last_move_at", "timed_out_at")
+            "cards_left", "last_move_at", "timed_out_at", "move_times")
 # Built once: building a statement per request cost more than running it.
 _UPDATE_GAME = (_GAMES.update().where(_GAMES.c.id == sa.bindparam("game_id"))
                 .values({name: sa.bindparam(name) for name in CHANGED}))
@@ -127,6 +126,9 @@ class Stored:
     """A Daily's deck order (then ``deal`` is None)."""
     challenge: str | None = None
     """The challenge this game is the ranked attempt at."""
+    move_times: list[int] | None = None
+    """The server's time of each move, milliseconds from ``started_at`` (None: stored
+    before the server kept them; see :mod:`winnable.web.play.pace`)."""
     hint_line: dict[str, Any] | None = None
     """The hints' line (see :class:`~winnable.storage.tables.GameRow`): set when a game is made
     with a known line, else only by :meth:`GameStore.keep_line`."""
@@ -159,6 +161,8 @@ class GameStore:
         self._locks = [threading.Lock() for _ in range(64)]
         self.clock = utcnow
         """The server's clock (tests move it; nothing a client sends does)."""
+        self.help = HelpGate(engine, lambda: self.clock())
+        """The one gate of the solver's help (:mod:`winnable.web.play.help`)."""
 
     @staticmethod
     def check_owner(row: Stored, game_id: str, viewer: Viewer | None) -> None:
@@ -187,23 +191,15 @@ class GameStore:
         return self.positions.after(row.game, source_of(row), row.moves)
 
     def snapshot(self, game_id: str, viewer: Viewer | None = None, purpose: str | None = None) -> Snapshot:
-        """The game for the solver; ``purpose`` ("hint", "analysis") is refused with 403
-        ``daily_no_help`` on a Daily attempt while its day lasts, and with 403
-        ``challenge_no_help`` in a ranked challenge attempt while it is played."""
+        """The game for the solver; with ``purpose`` ("hint", "analysis") only if the
+        gate of the solver's help lets it have it (:meth:`HelpGate.check`: 403
+        ``daily_no_help``, ``challenge_no_help`` or ``challenge_open``)."""
         row = self.read(game_id)
         self.check_owner(row, game_id, viewer)
-        if purpose is not None and row.daily_day is not None and row.daily_day >= today(self.clock()):
-            raise Forbidden(N_("hints are off in the Daily until its day is over (undo is allowed, and counted)")
-                            if purpose == "hint" else
-                            N_("the solver is off in the Daily until its day is over (undo is allowed, and counted)"),
-                            code="daily_no_help")
         position = self.position(row)
         status = effective_status(row, status_of(position), self.clock())
-        if purpose is not None and row.challenge is not None and status == "playing":
-            raise Forbidden(N_("hints are off in a ranked challenge attempt until it is over")
-                            if purpose == "hint" else
-                            N_("the solver is off in a ranked challenge attempt until it is over"),
-                            code="challenge_no_help")
+        if purpose is not None:
+            self.help.check(row, status, purpose)
         return Snapshot(row.id, row.game, source_of(row), tuple(row.moves), position, status, row.daily_day)
 
     def count_hint(self, game_id: str, keep: dict[str, Any] | None = None) -> None:

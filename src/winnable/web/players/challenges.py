@@ -26,10 +26,18 @@
   the account that signs in: seen first as a guest, the cards rank no more). While the
   ranked attempt is played, no unranked copy is dealt beside it (409
   ``challenge_in_play``): it would be the attempt's hints.
+* **Open for a week** (:data:`LIFETIME`, stored as ``closes_at``, shown to its creator
+  and on its page). While it is open no game of its cards gets the solver's help, for
+  anyone (403 ``challenge_open``: the creator's game, guests' and unranked copies, the
+  deal dealt by its number; :mod:`winnable.web.play.help`), and a ranked attempt still
+  in play does not become a challenge (409 ``challenge_ranked``). Once it closes, the
+  ranked attempts are final (a move in one is 409 ``challenge_closed``), everyone is
+  dealt an ordinary copy, and its copies get hints like any game.
 * **Results** come from the stored moves and the server's clock, ranked as the Daily's
   (:func:`winnable.web.players.ranking.ranked_entries`): wins by time then moves
   (Penguin: by speed score), then the rest by cards left (partial score), then moves.
-  No endpoint takes a result from a client.
+  No endpoint takes a result from a client. A result at a pace no person reaches
+  (:mod:`winnable.web.play.pace`) is kept and shown to its player, never ranked.
 * **Limits**: making one counts against the ``create`` rate limit of the client's
   address, and an account makes at most :data:`PER_DAY` challenges in 24 hours
   (429 ``challenge_limit``).
@@ -69,7 +77,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from winnable.decks import Deck
-from winnable.storage.engine import write_lock, writer
+from winnable.storage.engine import as_utc, write_lock, writer
 from winnable.storage.statements import transaction
 from winnable.storage.tables import Challenge, ChallengeAttempt, GameRow, User
 from winnable.web.errors import Conflict, NotFound, TooManyRequests, Unauthorized, quote
@@ -79,7 +87,7 @@ from winnable.web.play.lookup import deck_of, game_not_found, lookup_game, sourc
 from winnable.web.play.store import iso, today
 from winnable.web.security.identity import Viewer
 from winnable.web.players.daily import name_digest
-from winnable.web.players.ranking import RESULT_COLUMNS, ranked_entries
+from winnable.web.players.ranking import RESULT_COLUMNS, public, ranked_entries
 
 TOKEN_BYTES = 12
 """A challenge's id: 12 random bytes (96 bits), 16 URL-safe characters."""
@@ -87,6 +95,9 @@ PER_DAY = 50
 """Challenges an account may make in 24 hours."""
 SHOWN = 200
 """Entries of a challenge's leaderboard shown at most (the ranks count every attempt)."""
+LIFETIME = dt.timedelta(days=7)
+"""How long a challenge is open: a week for friends to find the link and play, and no
+longer than that without the solver's help on its cards (see :mod:`winnable.web.play.help`)."""
 
 _ATTEMPTS = cast(sa.Table, ChallengeAttempt.__table__)  # a declarative class maps a Table
 
@@ -120,6 +131,10 @@ class ChallengeService:
         if row.daily_day is not None and row.daily_day >= today(now):
             raise Conflict(N_("a Daily becomes a challenge once its day is over (its cards are secret until then)"),
                            code="challenge_daily")
+        if row.challenge is not None and self.games.state(game_id, viewer)["status"] == "playing":
+            # Its copies would be the hints of the ranked attempt being played.
+            raise Conflict(N_("a ranked challenge attempt becomes a challenge once it is over"),
+                           code="challenge_ranked")
         with Session(self.engine) as session:
             known = session.scalar(select(Challenge.id).where(Challenge.creator_id == viewer.user_id,
                                                               Challenge.source_game == row.id))
@@ -138,7 +153,9 @@ class ChallengeService:
         with write_lock(self.engine), Session(self.write_engine) as session, session.begin():
             session.add(Challenge(id=token, game=cls.game_id, deal=row.deal if row.daily_day is None else None,
                                   layout=str(deck), undo_mode=row.undo_mode, think_seconds=row.think_seconds,
-                                  creator_id=viewer.user_id, source_game=row.id, created_at=now))
+                                  creator_id=viewer.user_id, source_game=row.id, created_at=now,
+                                  closes_at=now + LIFETIME))
+        self.games.store.help.forget()
         return self.view(token, viewer)
 
     def _load(self, token: str) -> Challenge:
@@ -161,7 +178,8 @@ class ChallengeService:
         new game)."""
         challenge = self._load(token)
         deck = deck_of(challenge.layout)
-        if viewer.signed_in and viewer.user_id != challenge.creator_id:
+        # Once it is closed, everyone gets an ordinary copy (the ranked attempts are final).
+        if viewer.signed_in and viewer.user_id != challenge.creator_id and not self._closed(challenge):
             name = name_digest(viewer.name or "")
             try:
                 existing = self._attempt_id(token, viewer.user_id, name)
@@ -182,6 +200,9 @@ class ChallengeService:
                 before(cursor)
             self.games.store.insert_game.run(cursor, **row.columns())
         return self.games.render(row, position)
+
+    def _closed(self, challenge: Challenge) -> bool:
+        return self.now() >= as_utc(challenge.closes_at)
 
     def _seen(self, challenge: Challenge, user_id: int) -> bool:
         """Whether the account has a game of the challenge's cards already (played as a
@@ -257,13 +278,16 @@ class ChallengeService:
                 .join(GameRow, GameRow.id == ChallengeAttempt.game_id)
                 .outerjoin(User, User.id == ChallengeAttempt.user_id)
                 .where(ChallengeAttempt.challenge_id == token)).all()
-        entries = ranked_entries(rows, challenge.game, now)
+        closed = self._closed(challenge)
+        entries = ranked_entries(rows, challenge.game, now, over=closed, judge_pace=self.games.judge_pace)
+        ranked = public(entries)  # a result at a pace no person reaches is its player's only
         mine = viewer.user_id is not None
         yours = next((entry for entry in entries if mine and entry["user_id"] == viewer.user_id), None)
         attempt = None
         if yours is not None:
             game_id = next(row.game_id for row in rows if row.user_id == viewer.user_id)
-            attempt = {"id": game_id, "status": yours["status"], "rank": yours["rank"]}
+            attempt = {"id": game_id, "status": yours["status"], "rank": yours["rank"],
+                       "not_ranked": yours["not_ranked"]}
         for entry in entries:
             entry["you"] = entry is yours
         made_it = mine and viewer.user_id == challenge.creator_id
@@ -275,14 +299,16 @@ class ChallengeService:
             "undo": challenge.undo_mode,
             "think_seconds": challenge.think_seconds,
             "created_at": iso(challenge.created_at),
+            "closes_at": iso(challenge.closes_at),
+            "open": not closed,
             "creator": creator,
             "yours": made_it,
             "deal": int(challenge.deal) if made_it and challenge.deal is not None else None,
             "signed_in": viewer.signed_in,
-            "players": len(entries),
+            "players": len(ranked),
             "your_rank": yours["rank"] if yours else None,
             "your_attempt": attempt,
-            "entries": [{key: value for key, value in entry.items() if key != "user_id"} for entry in entries[:SHOWN]],
+            "entries": [{key: value for key, value in entry.items() if key != "user_id"} for entry in ranked[:SHOWN]],
             "links": {"self": f"/api/challenges/{challenge.id}", "page": f"/challenge/{challenge.id}"},
         }
 
@@ -294,11 +320,12 @@ class ChallengeService:
             played = (select(ChallengeAttempt.challenge_id, func.count().label("players"))
                       .group_by(ChallengeAttempt.challenge_id).subquery())
             rows = session.execute(
-                select(Challenge.id, Challenge.game, Challenge.undo_mode, Challenge.created_at, played.c.players)
+                select(Challenge.id, Challenge.game, Challenge.undo_mode, Challenge.created_at, Challenge.closes_at,
+                       played.c.players)
                 .outerjoin(played, played.c.challenge_id == Challenge.id)
                 .where(Challenge.creator_id == viewer.user_id)
                 .order_by(Challenge.created_at.desc()).limit(limit)).all()
         return [{"id": row.id, "game": row.game, "title": lookup_game(row.game).title, "undo": row.undo_mode,
-                 "created_at": iso(row.created_at), "players": row.players or 0,
+                 "created_at": iso(row.created_at), "closes_at": iso(row.closes_at), "players": row.players or 0,
                  "links": {"page": f"/challenge/{row.id}"}} for row in rows]
 

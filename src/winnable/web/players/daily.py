@@ -56,7 +56,7 @@ from winnable.web.security.identity import Viewer
 from winnable.web.errors import Conflict, NotFound, Unauthorized, Unprocessable
 from winnable.web.pages.i18n import N_
 from winnable.web.play.pool import WinnablePool
-from winnable.web.players.ranking import RESULT_COLUMNS, ranked_entries
+from winnable.web.players.ranking import RESULT_COLUMNS, public, ranked_entries
 from winnable.web.play.games import GameService
 from winnable.web.play.lookup import deck_of, lookup_game, Source
 from winnable.web.play.store import today
@@ -246,7 +246,8 @@ class DailyService:
         source = self.deal_of(cls.game_id, day)
         entries = self._ranked(cls.game_id, day, now)
         yours = next((entry for entry in entries if entry["user_id"] is not None and entry["user_id"] == viewer.user_id), None)
-        shown = entries[offset:offset + limit]
+        ranked = public(entries)  # a result at a pace no person reaches is its player's only
+        shown = ranked[offset:offset + limit]
         for entry in entries:
             entry["you"] = entry is yours
         return {
@@ -257,8 +258,9 @@ class DailyService:
             # The cards are told once the day is over, never before.
             "deal": source if over and isinstance(source, int) else None,
             "layout": str(source) if over and isinstance(source, Deck) else None,
-            "players": len(entries),
+            "players": len(ranked),
             "your_rank": yours["rank"] if yours else None,
+            "your_result": None if yours is None else {key: value for key, value in yours.items() if key != "user_id"},
             "entries": [{key: value for key, value in entry.items() if key != "user_id"} for entry in shown],
         }
 
@@ -269,7 +271,7 @@ class DailyService:
                 .join(GameRow, GameRow.id == DailyAttempt.game_id)
                 .outerjoin(User, User.id == DailyAttempt.user_id)
                 .where(DailyAttempt.game == game, DailyAttempt.day == day)).all()
-        return ranked_entries(rows, game, now, over=day < today(now))
+        return ranked_entries(rows, game, now, over=day < today(now), judge_pace=self.games.judge_pace)
 
     def overview(self, viewer: Viewer) -> dict[str, Any]:
         """Today's Dailies: which games have one, the time to the next, the player's rank."""
@@ -293,7 +295,8 @@ class DailyService:
             if game in mine:
                 yours = next(e for e in self._ranked(game, day, now) if e["user_id"] == viewer.user_id)
                 entry["attempt"] = {"status": yours["status"], "rank": yours["rank"], "seconds": yours["seconds"],
-                                    "moves": yours["moves"], "cards_left": yours["cards_left"]}
+                                    "moves": yours["moves"], "cards_left": yours["cards_left"],
+                                    "not_ranked": yours["not_ranked"]}
             games.append(entry)
         return {"date": day.isoformat(), "next_in_seconds": int((tomorrow - now).total_seconds()),
                 "signed_in": viewer.signed_in, "games": games}

@@ -14,6 +14,16 @@ then moves).
 >>> rows = [attempt("slow", "won", 90, 51, 0), attempt("fast", "won", 60, 51, 0), attempt("stuck", "lost", 30, 20, 31)]
 >>> [(entry["rank"], entry["player"]) for entry in ranked_entries(rows, "black-hole", at)]
 [(1, 'fast'), (2, 'slow'), (3, 'stuck')]
+
+A result whose moves came faster than a person plays (:mod:`winnable.web.play.pace`) is
+kept, never at a rank: it comes after every ranked one, with ``rank`` None and
+``not_ranked`` saying why (the leaderboards show it to its player only).
+
+>>> bot = attempt("bot", "won", 1, 51, 0)
+>>> bot.move_times = [20 * k for k in range(51)]
+>>> [(entry["rank"], entry["player"], (entry["not_ranked"] or {}).get("code"))
+...  for entry in ranked_entries(rows + [bot], "black-hole", at)]
+[(1, 'fast', None), (2, 'slow', None), (3, 'stuck', None), (None, 'bot', 'pace_median')]
 """
 
 from __future__ import annotations
@@ -24,19 +34,23 @@ from typing import Any, Iterable
 from winnable.storage.engine import as_utc
 from winnable.storage.tables import GameRow
 from winnable.web.play.lookup import lookup_game
+from winnable.web.play.pace import pace
 from winnable.web.play.scores import Result, speed_score
 from winnable.web.play.store import effective_status, iso
 
 RESULT_COLUMNS = (GameRow.status, GameRow.move_count, GameRow.cards_left, GameRow.undo_used, GameRow.started_at,
-                  GameRow.finished_at, GameRow.timed_out_at, GameRow.think_seconds, GameRow.last_move_at)
+                  GameRow.finished_at, GameRow.timed_out_at, GameRow.think_seconds, GameRow.last_move_at,
+                  GameRow.move_times)
 """What a result needs of a game (not its moves): read as plain rows, not objects."""
 
 
-def ranked_entries(rows: Iterable[Any], game: str, now: dt.datetime, over: bool = False) -> list[dict[str, Any]]:
+def ranked_entries(rows: Iterable[Any], game: str, now: dt.datetime, over: bool = False,
+                   judge_pace: bool = True) -> list[dict[str, Any]]:
     """The leaderboard's entries of ``rows`` (each with ``user_id``, ``name`` and the
     :data:`RESULT_COLUMNS`), ranked, best first. ``over``: the attempts are final (an
     attempt still in play is ``unfinished``). Each entry keeps its ``user_id`` for the
-    caller to mark the viewer's and drop it."""
+    caller to mark the viewer's and drop it. Results at a pace no person reaches come
+    last, not ranked (``rank`` None, ``not_ranked`` why)."""
     penguin = lookup_game(game).family == "freecell"
     ranked = []
     for row in rows:
@@ -49,7 +63,8 @@ def ranked_entries(rows: Iterable[Any], game: str, now: dt.datetime, over: bool 
         moves = row.move_count or 0
         speed = speed_score(True, moves, seconds) if penguin and seconds is not None else None
         result = Result(status, seconds, moves, left, speed)
-        ranked.append((result.key(), (as_utc(row.finished_at) or now), {
+        too_fast = pace(getattr(row, "move_times", None)) if judge_pace else None
+        ranked.append(((too_fast is not None, result.key()), (as_utc(row.finished_at) or now), {
             "user_id": row.user_id,
             "player": row.name,
             "status": status,
@@ -60,10 +75,16 @@ def ranked_entries(rows: Iterable[Any], game: str, now: dt.datetime, over: bool 
             "partial": (52 - left) if penguin else None,
             "speed": speed,
             "finished_at": iso(row.finished_at),
+            "not_ranked": None if too_fast is None else too_fast.as_json(),
         }))
     ranked.sort(key=lambda item: (item[0], item[1]))
     entries = []
     for rank, (_, _, entry) in enumerate(ranked, 1):
-        entry["rank"] = rank
+        entry["rank"] = None if entry["not_ranked"] else rank
         entries.append(entry)
     return entries
+
+
+def public(entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """What a leaderboard shows everyone: the ranked entries (not the results kept out)."""
+    return [entry for entry in entries if entry["rank"] is not None]

@@ -1,5 +1,10 @@
 """Hints and analyses: the solver's answers on a stored game.
 
+Both ask the one gate of the solver's help first (:mod:`winnable.web.play.help`, through
+``GameStore.snapshot(..., purpose)``): 403 ``daily_no_help`` in a Daily while its day
+lasts, ``challenge_no_help`` in a ranked challenge attempt, ``challenge_open`` on any
+game of an open challenge's cards.
+
 Every hint counts against the client's plain ``hint`` rate limit (429 past it, a
 generous one). A hint from the game's kept line (see :mod:`winnable.web.play.solving`)
 costs nothing more: no search, no solver quota, no share of the solver and no place in
@@ -73,7 +78,9 @@ async def get_hint(game_id: str, app: ServicesDep, client: ClientDep, viewer: Vi
     """The next move of a winning line from here, or the verdict (lost / unknown). A
     player who follows the hints follows one line, kept with the game: it wins, and its
     ``line_length`` (moves to win) never grows. Every hint is counted: a game won with
-    hints is assisted. Off in the Daily (403 ``daily_no_help``)."""
+    hints is assisted. Off in the Daily (403 ``daily_no_help``), a ranked challenge
+    attempt (``challenge_no_help``) and any game of an open challenge's cards
+    (``challenge_open``)."""
     games, settings = app.games, app.settings
     seconds = budget(seconds, settings.hint_seconds, settings.hint_max_seconds, N_("a hint"))
 
@@ -104,8 +111,8 @@ async def get_hint(game_id: str, app: ServicesDep, client: ClientDep, viewer: Vi
 @router.get("/{game_id}/analysis", response_model=schemas.Analysis)
 async def get_analysis(game_id: str, app: ServicesDep, client: ClientDep, viewer: ViewerDep, request: Request,
                        seconds: float | None = Seconds) -> dict[str, Any]:
-    """Still winnable? After a loss: the move that lost it and a better one. Off in the
-    Daily until its day is over (403 ``daily_no_help``)."""
+    """Still winnable? After a loss: the move that lost it and a better one. Off where
+    hints are (403 ``daily_no_help``, ``challenge_no_help``, ``challenge_open``)."""
     games, settings = app.games, app.settings
     seconds = budget(seconds, settings.analysis_seconds, settings.analysis_max_seconds, N_("an analysis"))
     with admitted(app.solver, client, ANALYSIS, viewer.signed_in):

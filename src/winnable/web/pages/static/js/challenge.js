@@ -5,7 +5,7 @@
 import { call, ApiError } from "./api.js";
 import { clock, el } from "./dom.js";
 import { formatDate, localHref, t, tn } from "./i18n.js";
-import { resultText } from "./players-api.js";
+import { notRankedText, resultText } from "./players-api.js";
 import { shareLink, statusTeller } from "./share.js";
 
 const $ = (id) => document.getElementById(id);
@@ -91,11 +91,19 @@ function controls(found) {
   } else if (attempt && attempt.status === "playing") {
     playButton.textContent = t("Resume your ranked attempt");
     playButton.onclick = () => play(true);
+  } else if (attempt && attempt.rank === null) {
+    playButton.textContent = t("Play it again, unranked");
+    playButton.onclick = () => play(false);
+    note.hidden = false;
+    note.textContent = notRankedText(attempt.not_ranked);
   } else if (attempt) {
     playButton.textContent = t("Play it again, unranked");
     playButton.onclick = () => play(false);
     note.hidden = false;
     note.textContent = t("You have played your ranked attempt: rank {rank}.", { rank: attempt.rank });
+  } else if (!found.open) {
+    playButton.textContent = t("Play it unranked");
+    playButton.onclick = () => play(false);
   } else {
     playButton.textContent = t("Play your ranked attempt");
     playButton.onclick = () => play(true);
@@ -123,6 +131,10 @@ async function main() {
   if (challenge.deal !== null) settings.push(t("Deal #{n}", { n: challenge.deal }));
   if (challenge.created_at) settings.push(t("made {date}", { date: formatDate(challenge.created_at) }));
   $("challenge-settings").textContent = settings.join(" \u00b7 ");
+  const when = formatDate(challenge.closes_at, { dateStyle: "medium", timeStyle: "short" });
+  $("challenge-deadline").textContent = challenge.open
+    ? t("Open until {date}. Until then no game of these cards gets hints or analyses, for anyone: not its creator, not guests, not unranked copies.", { date: when })
+    : t("Closed on {date}: its results are final, and its cards are an ordinary deal again (hints allowed).", { date: when });
   controls(challenge);
   const shareButton = $("challenge-share");
   shareButton.hidden = false;

@@ -2,7 +2,7 @@
 // (?game=black-hole&date=2026-11-30), with the countdown to the next Daily.
 
 import { clock, el } from "./dom.js";
-import { ApiError, countdownTo, openDaily, players, resultText } from "./players-api.js";
+import { ApiError, countdownTo, notRankedText, openDaily, players, resultText } from "./players-api.js";
 import { formatDate, localHref, t, tn } from "./i18n.js";
 
 const $ = (id) => document.getElementById(id);
@@ -58,6 +58,7 @@ async function showBoard() {
   const summary = [
     board.players ? tn("{n} player", "{n} players", board.players, { n: board.players }) : t("Nobody has played this Daily yet."),
     board.your_rank ? t("Your rank: {rank}", { rank: board.your_rank }) : null,
+    board.your_result && board.your_result.not_ranked ? notRankedText(board.your_result.not_ranked) : null,
     board.over ? (board.deal ? t("Deal #{deal}, final results", { deal: board.deal }) : t("Final results")) : t("Today: results change until midnight UTC"),
   ].filter(Boolean);
   const table = el(

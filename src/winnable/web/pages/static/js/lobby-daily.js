@@ -36,7 +36,9 @@ async function main() {
       ? el(
           "span",
           { class: `daily-result ${attempt.status}` },
-          t("{result}, rank {rank} of {players}", { result: resultText(attempt.status), rank: attempt.rank, players: game.players }),
+          attempt.rank === null
+            ? t("{result}, not ranked", { result: resultText(attempt.status) })
+            : t("{result}, rank {rank} of {players}", { result: resultText(attempt.status), rank: attempt.rank, players: game.players }),
           attempt.status === "won" && attempt.seconds !== null ? ` · ${clock(attempt.seconds)}` : "",
         )
       : el("span", { class: "daily-result muted" }, game.players ? tn("{n} player so far", "{n} players so far", game.players, { n: game.players }) : t("Be the first today"));

@@ -4,7 +4,7 @@ import { api } from "./api.js";
 import { $, clock, el } from "./dom.js";
 import { locale, localHref, t, tn } from "./i18n.js";
 import { newGame, restart, scoreLine, undo } from "./play-game.js";
-import { countdownTo, dailyOverviewOrNull } from "./players-api.js";
+import { countdownTo, dailyOverviewOrNull, notRankedText } from "./players-api.js";
 import { startReview } from "./play-review.js";
 import { app, KEY_GAMES, report, store } from "./play-state.js";
 
@@ -49,6 +49,8 @@ export function showWin() {
   if (score) body.push(el("p", { class: "muted" }, score));
   const speed = speedLine(state);
   if (speed) body.push(el("p", { id: "speed-score", class: "speed-score" }, speed));
+  // A ranked attempt played faster than a person plays: kept, not ranked, and why.
+  if (state.not_ranked) body.push(el("p", { id: "not-ranked-reason", class: "form-error" }, notRankedText(state.not_ranked)));
   if (state.daily) {
     // A Daily is one attempt: no deal to play again; its rank, its leaderboard and what
     // comes next instead.
@@ -98,8 +100,8 @@ function dailyLines(state) {
   dailyOverviewOrNull()
     .then((overview) => {
       const entry = overview && overview.games.find((game) => game.game === state.game);
-      if (!entry || !entry.attempt || app.state !== state) {
-        rank.remove();
+      if (!entry || !entry.attempt || app.state !== state || entry.attempt.rank === null) {
+        rank.remove(); // not ranked: the reason is said above
       } else {
         rank.textContent = t("Your rank today: {rank} of {players}", { rank: entry.attempt.rank, players: entry.players });
       }
@@ -150,6 +152,7 @@ export function showLost() {
       el("p", {}, app.family.lostText ? app.family.lostText(left) : tn("No card can move: {n} card left on the table.", "No card can move: {n} cards left on the table.", left, { n: left })),
       scoreLine(state) ? el("p", {}, `${scoreLine(state)} \u00b7 ${clock(state.elapsed_seconds || 0)} \u00b7 ${movesText(state.move_count)}`) : null,
       askSolver ? el("p", { class: "muted" }, t("The solver can show you the move that lost the game.")) : null,
+      state.not_ranked ? el("p", { id: "not-ranked-reason", class: "form-error" }, notRankedText(state.not_ranked)) : null,
       ...(state.daily ? dailyLines(state) : []),
     ].filter(Boolean),
     buttons,

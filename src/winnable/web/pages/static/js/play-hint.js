@@ -13,7 +13,11 @@ function hintRefusal(state) {
   if (app.review) return t("You are looking back at this game. Close the replay to play on.");
   if (state.timed_out) return t("Time ran out: this game is lost.");
   if (state.status !== "playing") return t("The game is over.");
-  if (state.hint_allowed === false) return t("Hints are off in the Daily");
+  if (state.hint_allowed === false) {
+    if (state.daily) return t("Hints are off in the Daily");
+    if (state.challenge) return t("Hints are off in a ranked challenge attempt");
+    return t("Hints are off while these cards are an open challenge");
+  }
   return null;
 }
 

@@ -3,7 +3,7 @@
 // and Black Hole's timed play (seconds a move, chosen before the deal, counted down).
 
 import { clock, el } from "./dom.js";
-import { dailyOverviewOrNull, openDaily } from "./players-api.js";
+import { dailyOverviewOrNull, notRankedText, openDaily } from "./players-api.js";
 import { formatDate, localHref, t } from "./i18n.js";
 
 const $ = (id) => document.getElementById(id);
@@ -38,6 +38,9 @@ const dailyButton = el(
   el("span", { id: "daily-next", class: "daily-next" }),
 );
 let stopCountdown = null;
+// A Daily or ranked challenge attempt whose moves came faster than a person plays:
+// kept, not ranked; the badge's title says why.
+const notRanked = el("span", { id: "not-ranked", class: "badge lost not-ranked", hidden: true }, t("Not ranked"));
 
 async function refreshDaily() {
   const overview = await dailyOverviewOrNull();
@@ -46,7 +49,11 @@ async function refreshDaily() {
   dailyButton.hidden = !entry || !entry.available;
   if (!entry) return;
   const rank = $("daily-rank");
-  if (entry.attempt) {
+  if (entry.attempt && entry.attempt.rank === null) {
+    rank.hidden = false;
+    rank.textContent = t("not ranked");
+    rank.title = notRankedText(entry.attempt.not_ranked);
+  } else if (entry.attempt) {
     rank.hidden = false;
     rank.textContent = t("#{rank}", { rank: entry.attempt.rank });
     rank.title = t("Your rank today: {rank} of {players}", { rank: entry.attempt.rank, players: entry.players });
@@ -133,8 +140,11 @@ document.addEventListener("winnable:state", (event) => {
   const hint = $("hint");
   if (hint && state.hint_allowed === false && state.status === "playing") {
     hint.disabled = true;
-    hint.title = t("Hints are off in the Daily");
+    hint.title = state.daily ? t("Hints are off in the Daily") : t("Hints are off while these cards are an open challenge");
   }
+  notRanked.hidden = !state.not_ranked;
+  notRanked.title = notRankedText(state.not_ranked);
+  notRanked.setAttribute("aria-label", notRanked.title);
   const restart = $("restart");
   if (restart && state.restart_allowed === false) {
     restart.disabled = true;
@@ -164,7 +174,7 @@ function install() {
   if (undoRow) undoRow.after(thinkLabel);
   else if (menu) menu.append(thinkLabel);
   const status = document.querySelector(".statusbar");
-  if (status) status.append(dailyBadge, thinkLeft);
+  if (status) status.append(dailyBadge, notRanked, thinkLeft);
   refreshDaily();
   const params = new URLSearchParams(location.search);
   if (params.get("daily")) openDaily(gameName).catch((error) => console.error(error));

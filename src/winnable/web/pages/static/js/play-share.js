@@ -95,7 +95,8 @@ document.addEventListener("winnable:state", (event) => {
   shareButton.hidden = !what;
   shareButton.title = state.challenge ? t("Share this challenge") : t("Share a link to this deal (the same cards for whoever opens it)");
   const dailyOpen = state.daily && state.hint_allowed === false;
-  challengeButton.hidden = Boolean(dailyOpen);
+  // A ranked attempt in play makes no challenge (its copies would be its hints).
+  challengeButton.hidden = Boolean(dailyOpen) || Boolean(state.challenge && state.status === "playing");
   challengeBadge.hidden = !state.challenge;
   if (state.challenge) {
     challengeBadge.href = localHref(`/challenge/${encodeURIComponent(state.challenge)}`);

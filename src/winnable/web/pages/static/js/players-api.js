@@ -68,6 +68,15 @@ export async function openDaily(game) {
 }
 
 /** The words for a result on a leaderboard or in statistics. */
+/** Why an attempt is not ranked (the state's or an entry's ``not_ranked``), in words. */
+export function notRankedText(why) {
+  if (!why) return "";
+  if (why.code === "pace_total") {
+    return t("Not ranked: {n} moves in {seconds} s, under {floor} s a move: faster than anyone can click.", { n: why.actions, seconds: why.seconds, floor: why.floor_seconds });
+  }
+  return t("Not ranked: half of your moves came at most {median} s apart; no person plays that fast (the floor is {floor} s).", { median: why.median_seconds, floor: why.floor_seconds });
+}
+
 export function resultText(status) {
   return (
     {

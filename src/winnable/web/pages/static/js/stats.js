@@ -122,6 +122,8 @@ async function showChallenges(signedIn) {
           el("a", { href: localHref(challenge.links.page) }, t("{game}, made {date}", { game: challenge.title, date: formatDate(challenge.created_at) })),
           " ",
           el("span", { class: "muted" }, tn("{n} player", "{n} players", challenge.players, { n: challenge.players })),
+          " \u00b7 ",
+          el("span", { class: "muted" }, new Date(challenge.closes_at) > new Date() ? t("open until {date}", { date: formatDate(challenge.closes_at) }) : t("closed {date}", { date: formatDate(challenge.closes_at) })),
         ),
       ),
     ),
