@@ -153,6 +153,30 @@ def write_lock(engine: Engine) -> contextlib.AbstractContextManager[object]:
     return lock
 
 
+def database_away(error: BaseException) -> bool:
+    """True if ``error`` says the database cannot answer now (restarting, shutting down,
+    unreachable, a connection it dropped, a lock or a pool it ran out of), not that a
+    statement is wrong: worth answering "try again in a moment". SQLAlchemy's wrapped
+    errors and the driver's own (the hot paths run straight on DBAPI cursors) alike.
+
+    >>> import sqlalchemy.exc
+    >>> database_away(sqlalchemy.exc.OperationalError("SELECT 1", {}, Exception("server closed the connection")))
+    True
+    >>> database_away(sqlalchemy.exc.IntegrityError("INSERT", {}, Exception("duplicate key"))), database_away(ValueError())
+    (False, False)
+    """
+    import sqlalchemy.exc
+
+    if isinstance(error, (sqlalchemy.exc.OperationalError, sqlalchemy.exc.InterfaceError, sqlalchemy.exc.TimeoutError,
+                          sqlalchemy.exc.DisconnectionError)):
+        return True
+    if isinstance(error, sqlalchemy.exc.DBAPIError):
+        return bool(error.connection_invalidated)
+    if type(error).__module__.split(".")[0] not in ("psycopg", "psycopg2", "sqlite3", "pg8000", "asyncpg"):
+        return False
+    return any(kind.__name__ in ("OperationalError", "InterfaceError") for kind in type(error).__mro__)
+
+
 def database_problem(error: Exception) -> str:
     """One line on why a database could not be opened.
 

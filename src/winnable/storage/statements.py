@@ -210,9 +210,13 @@ def transaction(engine: Engine) -> Iterator[Any]:  # a DBAPI cursor
                 yield cursor
                 connection.commit()
             except BaseException:
-                connection.rollback()
+                try:
+                    connection.rollback()
+                except Exception:  # the database dropped the connection: never back to the pool
+                    connection.invalidate()
                 raise
             finally:
-                cursor.close()
+                with contextlib.suppress(Exception):
+                    cursor.close()
         finally:
             connection.close()
