@@ -28,6 +28,7 @@ import contextlib
 import gc
 import logging
 import os
+import sys
 from typing import Any, AsyncIterator, Mapping
 
 import anyio.to_thread
@@ -117,6 +118,8 @@ def create_app(database_url: str | None = None, settings: Settings | None = None
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        switch_interval = sys.getswitchinterval()
+        sys.setswitchinterval(settings.gil_switch_ms / 1000)  # the event loop back soon after its I/O
         if settings.pool_background and settings.pool_size > 0:
             pool.start()
         purger.start()
@@ -132,6 +135,7 @@ def create_app(database_url: str | None = None, settings: Settings | None = None
             await anyio.to_thread.run_sync(purger.stop)
             await anyio.to_thread.run_sync(queue.stop)
             limits.stop()
+            sys.setswitchinterval(switch_interval)
             gc.unfreeze()  # an app stopped inside a longer-lived process (tests) leaves nothing pinned
 
     app = FastAPI(

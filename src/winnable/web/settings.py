@@ -110,6 +110,12 @@ class Settings(BaseSettings):
     """Signs CSRF tokens and device cookies. Default: one of each made once and kept in the
     database, so every worker and every server on the database shares it."""
 
+    gil_switch_ms: float = Field(0.5, gt=0, le=100, allow_inf_nan=False)
+    """How long a thread may hold Python's GIL while another waits for it (Python's
+    default: 5 ms). Each database round trip lets the solver's threads take the GIL; the
+    event loop, its answer in hand, then waited up to this long to go on: on PostgreSQL
+    with hints being searched, most of a move's time (see the README's figures)."""
+
     database_threads: bool = False
     """Run database work in worker threads instead of the event loop (see
     :func:`winnable.web.deps.database`)."""
