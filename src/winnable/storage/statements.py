@@ -7,6 +7,7 @@ one writing connection per thread.
 from __future__ import annotations
 
 import contextlib
+import functools
 import threading
 import weakref
 from typing import TYPE_CHECKING, Any, Iterator, cast
@@ -225,7 +226,9 @@ def transaction(engine: Engine) -> Iterator[Any]:  # a DBAPI cursor
             connection.close()
 
 
+@functools.cache
 def _pipelines() -> bool:
+    """psycopg's pipeline mode is there (libpq 14 or later)."""
     import psycopg
 
     return bool(psycopg.Pipeline.is_supported())
