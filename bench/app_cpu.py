@@ -12,6 +12,11 @@ disturbed by other processes).
 
     .venv/bin/python bench/app_cpu.py
     .venv/bin/python bench/app_cpu.py --players 50 --requests 3000 --rounds 3
+    .venv/bin/python bench/app_cpu.py --postgres      # a throwaway PostgreSQL instead
+
+With ``--postgres`` each round also gives the PostgreSQL server's CPU per request (its
+backends, from /proc) and the wall time per move (requests are sent one at a time, so
+it is the app's CPU plus its round trips to the database).
 """
 
 from __future__ import annotations
@@ -69,17 +74,22 @@ async def call(app, method: str, path: str, body: dict | None, cookie: bytes | N
 async def run(args) -> None:
     from winnable.web.app import create_app
 
+    from load import cpu_seconds, database_pids
+
     folder = tempfile.mkdtemp(prefix="winnable-app-cpu-")
-    app = create_app(f"sqlite:///{folder}/games.db", pool_size=0, metrics=True)
+    url = args.database or f"sqlite:///{folder}/games.db"
+    app = create_app(url, pool_size=0, metrics=True)
+    wall = dict.fromkeys(("create", "move", "state", "hint"), 0.0)
     rng = random.Random(args.seed)
     kinds = ("create", "move", "state", "hint")
     count = dict.fromkeys(kinds, 0)
     cpu = dict.fromkeys(kinds, 0.0)
 
     async def timed(kind: str, player: dict, method: str, path: str, body: dict | None = None):
-        started = time.process_time()
+        started, clock = time.process_time(), time.perf_counter()
         status, headers, content = await call(app, method, path, body, player["cookie"], player["client"])
         cpu[kind] += time.process_time() - started
+        wall[kind] += time.perf_counter() - clock
         count[kind] += 1
         if status >= 300:
             raise SystemExit(f"{method} {path}: {status} {content[:200]!r}")
@@ -110,14 +120,19 @@ async def run(args) -> None:
         rounds, turn = [], 0
         for _ in range(args.rounds):
             for kind in kinds:
-                count[kind], cpu[kind] = 0, 0.0
+                count[kind], cpu[kind], wall[kind] = 0, 0.0, 0.0
+            database = database_pids(url)
+            database_before = cpu_seconds(database)
             started = time.process_time()
             while sum(count.values()) < args.requests:
                 await step(players[turn % len(players)])
                 turn += 1
             total = sum(count.values())
-            rounds.append(((time.process_time() - started) / total * 1e3,
-                           {kind: cpu[kind] / max(1, count[kind]) * 1e3 for kind in kinds}))
+            by_kind = {kind: cpu[kind] / max(1, count[kind]) * 1e3 for kind in kinds}
+            if database:
+                by_kind["postgres"] = (cpu_seconds(database_pids(url)) - database_before) / total * 1e3
+                by_kind["move wall"] = wall["move"] / max(1, count["move"]) * 1e3
+            rounds.append(((time.process_time() - started) / total * 1e3, by_kind))
     rounds.sort(key=lambda item: item[0])
     print(f"{args.players} players, {args.rounds} rounds of {args.requests} requests; CPU ms per request "
           f"(hints include their searches)")
@@ -131,7 +146,23 @@ def main() -> None:
     parser.add_argument("--requests", type=int, default=1500, help="requests per round")
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--postgres", action="store_true", help="a throwaway PostgreSQL instead of SQLite")
     args = parser.parse_args()
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    sys.path[:0] = [str(root / "bench"), str(root / "tests")]
+    args.database = None
+    if args.postgres:
+        from postgres_server import postgres_server
+
+        with postgres_server() as url:
+            args.database = url
+            os.environ.setdefault("WINNABLE_POOL_SIZE", "0")
+            os.environ["PROMETHEUS_MULTIPROC_DIR"] = tempfile.mkdtemp(prefix="winnable-app-cpu-metrics-")
+            asyncio.run(run(args))
+        return
     os.environ.setdefault("WINNABLE_POOL_SIZE", "0")
     os.environ["PROMETHEUS_MULTIPROC_DIR"] = tempfile.mkdtemp(prefix="winnable-app-cpu-metrics-")  # as with --workers
     asyncio.run(run(args))

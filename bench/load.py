@@ -103,6 +103,23 @@ def cpu_seconds(pids: list[int], system: bool = False) -> float:
     return total / tick
 
 
+def database_pids(url: str) -> list[int]:
+    """The PostgreSQL server of ``url`` (a throwaway one on loopback): its postmaster,
+    found by its port, and every backend below it; none for SQLite."""
+    if not url.startswith("postgresql"):
+        return []
+    port = url.rsplit(":", 1)[1].split("/", 1)[0]
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                words = (entry / "cmdline").read_bytes().split(b"\0")
+            except OSError:
+                continue
+            if words and words[0].endswith(b"postgres") and f"-p {port}".encode() in b" ".join(words):
+                return descendants(int(entry.name))
+    return []
+
+
 def process_name(pid: int) -> str:
     """A short name for one of the server's processes: its pid and what it runs."""
     try:
@@ -323,6 +340,8 @@ async def run_load(server: Server, args) -> None:
               for k in range(args.hinters)]
     await asyncio.sleep(args.warmup)
     pids = server.pids()
+    database = database_pids(args.database)
+    database_before = cpu_seconds(database)
     load_before = loadavg()
     cpu_before, own_before, wall_before = cpu_seconds(pids), time.process_time(), time.monotonic()
     kernel_before = cpu_seconds(pids, system=True)
@@ -333,6 +352,7 @@ async def run_load(server: Server, args) -> None:
     figures.measuring = False
     cpu, own, wall = cpu_seconds(pids) - cpu_before, time.process_time() - own_before, time.monotonic() - wall_before
     kernel = cpu_seconds(pids, system=True) - kernel_before
+    database_cpu = cpu_seconds(database_pids(args.database)) - database_before  # backends come and go
     per_process = {pid: cpu_seconds([pid]) - before for pid, before in per_before.items()}
     searches = solver_cpu_seconds(server.base) - solver_before
     load_after = loadavg()
@@ -357,6 +377,9 @@ async def run_load(server: Server, args) -> None:
         f"{process_name(pid)} {seconds:.1f} s" for pid, seconds in sorted(per_process.items(), key=lambda item: -item[1])))
     print(f"server CPU in the kernel (system time: sockets, SQLite's file I/O) {kernel:.1f} s = "
           f"{kernel / max(requests, 1) * 1e3:.2f} ms per request")
+    if database:
+        print(f"PostgreSQL CPU (postmaster and backends) {database_cpu:.1f} s = "
+              f"{database_cpu / max(requests, 1) * 1e3:.2f} ms per request")
 
 
 # -- a storm of refusals --------------------------------------------------------------------

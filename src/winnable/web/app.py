@@ -28,6 +28,7 @@ import contextlib
 import gc
 import logging
 import os
+import sys
 from typing import Any, AsyncIterator, Mapping
 
 import anyio.to_thread
@@ -37,7 +38,7 @@ from fastapi.exceptions import RequestValidationError
 from starlette.exceptions import HTTPException
 from starlette.responses import Response
 
-from winnable.storage.engine import default_database_url, make_engine
+from winnable.storage.engine import database_away, default_database_url, make_engine
 from winnable.storage.keys import server_key
 from winnable.storage.migrate import migrate
 from winnable.web import metrics
@@ -47,8 +48,9 @@ from winnable.web.security.csrf import CsrfPolicy
 from winnable.web.players.challenges import ChallengeService
 from winnable.web.players.daily import DailyService
 from winnable.web.deps import Services
-from winnable.web.errors import CODES, ApiError, localized, problem_json, problem_response, quote
+from winnable.web.errors import CODES, ApiError, Unavailable, localized, problem_json, problem_response, quote
 from winnable.web.security.guard import Guard
+from winnable.web.security.proof import ProofOfWork
 from winnable.web.pages.i18n import N_, locale_of
 from winnable.web.play.pool import PoolSettings, WinnablePool
 from winnable.web.players.purge import Purger
@@ -108,6 +110,8 @@ def create_app(database_url: str | None = None, settings: Settings | None = None
     key = (settings.secret_key or server_key(engine, "csrf")).encode()
     csrf = CsrfPolicy(key, settings.trusted_origins, binding=session_binding)
     device_secret = (settings.secret_key or server_key(engine, "devices")).encode()
+    proof = ProofOfWork((settings.secret_key or server_key(engine, "altcha")).encode(), settings.altcha_max_number,
+                        settings.altcha_seconds, limits.once)
     accounts = AccountService(engine, settings.session_days, settings.guest_days, settings.argon2_memory_kib,
                               settings.argon2_time_cost, device_secret)
     purger = Purger(accounts, settings.purge_minutes * 60)
@@ -115,6 +119,8 @@ def create_app(database_url: str | None = None, settings: Settings | None = None
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        switch_interval = sys.getswitchinterval()
+        sys.setswitchinterval(settings.gil_switch_ms / 1000)  # the event loop back soon after its I/O
         if settings.pool_background and settings.pool_size > 0:
             pool.start()
         purger.start()
@@ -129,6 +135,8 @@ def create_app(database_url: str | None = None, settings: Settings | None = None
             await anyio.to_thread.run_sync(pool.stop)
             await anyio.to_thread.run_sync(purger.stop)
             await anyio.to_thread.run_sync(queue.stop)
+            limits.stop()
+            sys.setswitchinterval(switch_interval)
             gc.unfreeze()  # an app stopped inside a longer-lived process (tests) leaves nothing pinned
 
     app = FastAPI(
@@ -144,7 +152,7 @@ def create_app(database_url: str | None = None, settings: Settings | None = None
     )
     # Every service once, on one object (the routes reach it through ``deps``).
     app.state.services = Services(settings, engine, games, solver, pool, limits, csrf, accounts, daily, queue, purger, url,
-                                  ChallengeService(games))
+                                  ChallengeService(games), proof=proof)
 
     add_error_handlers(app)
     for router in ROUTERS:
@@ -223,6 +231,21 @@ def add_error_handlers(app: FastAPI) -> None:
         }.get(error.status_code, (f"http_{error.status_code}", str(error.detail)))
         return problem_response(error.status_code, code, detail, dict(error.headers or {}), locale_of(request))
 
+    async def database_error(request: Request, error: Exception) -> Response:
+        """The database away for a moment (a restart, a dropped connection): 503 with
+        ``Retry-After``, nothing written; anything else from it is a bug (500)."""
+        if not database_away(error):
+            raise error
+        outage = Unavailable(N_("the server's database is not answering for a moment (your games are safe); try again in "
+                                "a few seconds"), code="database_unavailable", retry_after=DATABASE_RETRY_SECONDS)
+        note_database_away(request, error)
+        if wants_html(request):
+            return error_page(request, outage.status, outage.detail)
+        return outage.response(locale_of(request))
+
+    for kind in database_errors():
+        app.add_exception_handler(kind, database_error)
+
     @app.exception_handler(Exception)
     async def bug(request: Request, error: Exception) -> Response:
         log.exception("error answering %s %s", request.method, request.url.path)
@@ -230,6 +253,40 @@ def add_error_handlers(app: FastAPI) -> None:
             return error_page(request, 500, "")
         return Response(problem_json("internal_error", N_("something went wrong on the server; your games are safe"),
                                      locale_of(request)), status_code=500, media_type="application/json")
+
+
+DATABASE_RETRY_SECONDS = 2
+"""What a 503 of a database away says to wait (a PostgreSQL restart takes a second or two)."""
+_last_database_note = [0.0]
+
+
+def database_errors() -> list[type[Exception]]:
+    """The error classes a database away may raise: SQLAlchemy's, and the drivers' own
+    (the hot paths run straight on DBAPI cursors)."""
+    import sqlite3
+
+    import sqlalchemy.exc
+
+    kinds: list[type[Exception]] = [sqlalchemy.exc.SQLAlchemyError, sqlite3.Error]
+    try:
+        import psycopg
+    except ImportError:
+        pass
+    else:
+        kinds.append(psycopg.Error)
+    return kinds
+
+
+def note_database_away(request: Request, error: Exception) -> None:
+    """One log line every ten seconds at most while the database is away."""
+    import time
+
+    now = time.monotonic()
+    if now - _last_database_note[0] >= 10:
+        _last_database_note[0] = now
+        log.warning("database away (%s: %s) answering %s %s: 503 until it is back", type(error).__name__,
+                    str(error).strip().splitlines()[0][:200] if str(error).strip() else "", request.method,
+                    request.url.path)
 
 
 def sentence(errors: list[dict[str, Any]]) -> str:

@@ -31,6 +31,7 @@ from winnable.web.security.identity import Viewer
 from winnable.web.players.challenges import ChallengeService
 from winnable.web.players.daily import DailyService
 from winnable.web.play.pool import WinnablePool
+from winnable.web.security.proof import ProofOfWork
 from winnable.web.security.ratelimit import RateLimits, client_key
 from winnable.web.play.games import GameService
 from winnable.web.settings import Settings
@@ -59,6 +60,8 @@ class Services:
     database_url: str
     challenges: ChallengeService | None = None
     """Challenges (made with the app; None only for a Services built by hand)."""
+    proof: ProofOfWork | None = None
+    """Sign-in's proof of work for names under guessing (made with the app)."""
     extra: dict[str, Any] = field(default_factory=dict)
     """Services of features that come later, by name (until they get a field)."""
 

@@ -180,6 +180,7 @@ CODES: dict[str, Message] = {
     "solver_busy": N_("The solver queue is full; see Retry-After."),
     "solver_queue_full_for_client": N_("This client already has the most solver jobs it may have waiting."),
     "unavailable": N_("The server cannot answer now; see Retry-After."),
+    "database_unavailable": N_("The server's database cannot answer for a moment (a restart); see Retry-After."),
     "internal_error": N_("A bug on the server's side."),
     "sign_in_required": N_("This needs a signed-in player (the Daily, the account)."),
     "bad_credentials": N_("The name or the password is wrong (which one is not said)."),

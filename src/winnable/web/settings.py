@@ -110,6 +110,12 @@ class Settings(BaseSettings):
     """Signs CSRF tokens and device cookies. Default: one of each made once and kept in the
     database, so every worker and every server on the database shares it."""
 
+    gil_switch_ms: float = Field(0.5, gt=0, le=100, allow_inf_nan=False)
+    """How long a thread may hold Python's GIL while another waits for it (Python's
+    default: 5 ms). Each database round trip lets the solver's threads take the GIL; the
+    event loop, its answer in hand, then waited up to this long to go on: on PostgreSQL
+    with hints being searched, most of a move's time (see the README's figures)."""
+
     database_threads: bool = False
     """Run database work in worker threads instead of the event loop (see
     :func:`winnable.web.deps.database`)."""
@@ -147,6 +153,12 @@ class Settings(BaseSettings):
     """Sign-in attempts from one browser that signed in to the account before (its
     device cookie), counted apart from the name's: guesses from elsewhere lock no owner
     out, and a device cookie that tries too often is locked by itself."""
+    altcha_max_number: int = Field(40_000, ge=100, le=10_000_000)
+    """The proof of work a name under guessing asks of each sign-in (ALTCHA): the largest
+    number a browser may have to try (half of it on average; see the README's figures:
+    about a second on a phone)."""
+    altcha_seconds: float = Field(300.0, ge=10, le=86400, allow_inf_nan=False)
+    """How long a proof-of-work challenge may be solved and used (once)."""
     device_days: float = Field(365.0, gt=0, le=3650, allow_inf_nan=False)
     """A device cookie (the proof that a browser signed in to an account) lasts this long."""
     session_days: float = Field(30.0, gt=0, le=3650, allow_inf_nan=False)

@@ -255,6 +255,27 @@ class Credentials(BaseModel):
 
     name: str = Field(description="The player's name.", max_length=64)
     password: str = Field(description="The password.", max_length=128)
+    altcha: str | None = Field(None, max_length=1024, description=(
+        "For a name under guessing (its 401 or 429 carried an `altcha` challenge): the solved ALTCHA v1 payload, "
+        "base64 of the JSON `algorithm`, `challenge`, `number`, `salt`, `signature`. Good once, for that name, "
+        "until it expires; such a sign-in is counted apart from the name's guesses."))
+
+
+class AltchaChallenge(BaseModel):
+    """An ALTCHA v1 proof-of-work challenge: find the number ``n`` (0 to ``maxnumber``)
+    whose ``algorithm`` digest of ``salt`` followed by ``n`` (in decimal) is ``challenge``."""
+
+    algorithm: str = Field(description="The digest: SHA-256.")
+    challenge: str = Field(description="The digest to find, in hexadecimal.")
+    salt: str = Field(description="What the number follows (it says when the challenge expires).")
+    signature: str = Field(description="The server's signature of the challenge, sent back unchanged.")
+    maxnumber: int = Field(description="The largest number to try.")
+
+
+class ProofProblem(Problem):
+    """An error of a sign-in for a name under guessing: the next try needs ``altcha`` solved."""
+
+    altcha: AltchaChallenge | None = Field(None, description="The proof of work the next sign-in of this name needs.")
 
 
 class NewAccount(BaseModel):
@@ -264,7 +285,7 @@ class NewAccount(BaseModel):
 
     name: str = Field(description="3 to 24 letters or digits (A-Z, a-z, 0-9), with single . _ or - between them.",
                       min_length=3, max_length=24, pattern=NAME_PATTERN)
-    password: str = Field(description="8 to 128 characters (in Unicode NFKC), any but control characters, at least one of them visible.", min_length=8,
+    password: str = Field(description="8 to 128 characters as typed (Unicode NFC), any but control characters, at least one of them visible and not a combining mark.", min_length=8,
                           max_length=128, pattern=PASSWORD_PATTERN)
 
     # The schema states the limits; the rules' own checks give the reason a player reads

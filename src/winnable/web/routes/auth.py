@@ -6,7 +6,9 @@ session: the cookie sent before is worth nothing after, and gives the browser a 
 cookie for the account (:mod:`winnable.web.security.devices`). A wrong name and a wrong password
 get the same 401. Sign-in is rate-limited per client address, and per name for browsers
 without a device cookie of the account, per device cookie for those with one (429 with
-``Retry-After``): guessing from elsewhere locks no owner out of a browser they used.
+``Retry-After``): guessing from elsewhere locks no owner out of a browser they used, and
+a name under guessing asks a new browser for a proof of work (ALTCHA) rather than
+refusing it (:mod:`winnable.web.security.proof`).
 """
 
 from __future__ import annotations
@@ -21,7 +23,10 @@ from winnable.web.pages import i18n
 from winnable.web.security import devices
 from winnable.web.players.accounts import COOKIE, AccountService
 from winnable.web.security.identity import Viewer
-from winnable.web.deps import AccountsDep, ClientDep, LimitsDep, SettingsDep, ViewerDep, database, rate_limit
+from winnable.web.deps import (AccountsDep, ClientDep, LimitsDep, ServicesDep, SettingsDep, ViewerDep, database,
+                               rate_limit)
+from winnable.web.errors import TooManyRequests, Unauthorized
+from winnable.web.security import proof as proof_of_work
 from winnable.web.settings import Settings
 
 router = APIRouter(prefix="/api/auth", tags=["players"])
@@ -65,20 +70,45 @@ async def signup(body: schemas.NewAccount, request: Request, response: Response,
     return me(viewer)
 
 
-@router.post("/login", response_model=schemas.Me, responses={401: {"model": schemas.Problem}})
-async def login(body: schemas.Credentials, request: Request, response: Response, accounts: AccountsDep,
-                settings: SettingsDep, limits: LimitsDep, client: ClientDep) -> dict[str, Any]:
+@router.post("/login", response_model=schemas.Me, responses={
+    401: {"model": schemas.ProofProblem}, 403: {"model": schemas.ProofProblem}, 429: {"model": schemas.ProofProblem}})
+async def login(body: schemas.Credentials, request: Request, response: Response, services: ServicesDep,
+                accounts: AccountsDep, settings: SettingsDep, limits: LimitsDep, client: ClientDep) -> dict[str, Any]:
     """Sign in (a new session; the old one ends, its guest games become the account's).
     401 ``bad_credentials`` for a wrong name or password alike; 429 past the limits, with
     ``Retry-After``: per address, then per device cookie of the account if the browser
-    has a valid one, else per name (all browsers without one together)."""
+    has a valid one, else per name (all browsers without one together).
+
+    A name past its limit is under guessing: its 429 (and the 401 of a wrong password
+    while it lasts) carries ``altcha``, a proof-of-work challenge; a sign-in sending it
+    solved (``altcha`` in the body) is counted apart from the name's guesses, so its
+    owner is never locked out. A proof expired, used before, made for another name or
+    not solved: 403 ``altcha_invalid``, with a fresh one."""
     limits.check("login", client)
     device = await database(settings, accounts.trusted_device, body.name, request.cookies.get(devices.COOKIE))
+    name = proof_of_work.name_key(body.name)
+    proof = services.proof
+    proved = False
     if device is not None:
         limits.check("login_device", device)
+    elif body.altcha is not None and proof is not None:  # solved: counted apart from the name's guesses
+        refused = proof.refusal(body.altcha, body.name)
+        if refused is not None:
+            raise proof_of_work.ProofRefused(refused, proof.challenge(body.name))
+        proved = True
     else:
-        limits.check("login_name", body.name.lower()[:64])
-    viewer, token = await run_in_threadpool(accounts.login, body.name, body.password, request.cookies.get(COOKIE))
+        try:
+            limits.check("login_name", name)
+        except TooManyRequests as error:  # a name under guessing: its owner proves a second of work instead
+            if proof is None:
+                raise
+            raise proof_of_work.TooManyWithProof(error, proof.challenge(body.name)) from None
+    try:
+        viewer, token = await run_in_threadpool(accounts.login, body.name, body.password, request.cookies.get(COOKIE))
+    except Unauthorized as error:
+        if proof is not None and device is None and (proved or limits.exhausted("login_name", name)):
+            raise proof_of_work.UnauthorizedWithProof(error, proof.challenge(body.name)) from None
+        raise
     set_session(response, request, token, settings.session_days)
     await remember_device(response, request, accounts, settings, viewer)
     chosen = await run_in_threadpool(accounts.language, viewer.user_id)

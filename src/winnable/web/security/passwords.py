@@ -3,9 +3,12 @@
 A password is normalised to Unicode NFKC before it is hashed or checked, so that the
 same password typed on another keyboard or system (a precomposed ``é`` or ``e`` with a
 combining accent, full-width ``ｐａｓｓ``, the ligature ``ﬁ``) is the same password
-(NIST SP 800-63B 5.1.1.2). Its length (8 to 128) is counted in that form; spaces,
-quotes and every language are welcome, control characters are not, and it needs at
-least one visible character: eight zero-width spaces, or only spaces, are no password.
+(NIST SP 800-63B 5.1.1.2). Its length (8 to 128) is counted as the player typed it
+(canonically composed, NFC: ``e`` with a combining accent is one character, and so is
+``\ufdfa``, which NFKC spells out in 18); spaces, quotes and every language are welcome,
+control characters are not, and it needs at least one visible character that is not a
+combining mark: eight zero-width spaces, only spaces, or eight accents on nothing are no
+password.
 
 >>> check_password("ｐａｓｓｗｏｒｄ１２") == "password12"
 True
@@ -13,6 +16,12 @@ True
 Traceback (most recent call last):
 ...
 winnable.web.errors.Unprocessable: a password needs at least one visible character, not only spaces or invisible characters
+>>> len(check_password("\\ufdfa" * 10))   # ten characters typed, 180 once NFKC spells them out
+180
+>>> check_password("\\u0301" * 8)
+Traceback (most recent call last):
+...
+winnable.web.errors.Unprocessable: a password needs at least one letter, digit or sign, not only combining accents
 >>> visible("\\u3164\\u00a0\\u2800 \\ufe0f"), visible("   x")
 (False, True)
 >>> normalized("e\\u0301te\\u0301 \\ufb01n") == "été fin", normalized("x" * 600)
@@ -28,7 +37,7 @@ from winnable.web.errors import Unprocessable
 from winnable.web.pages.i18n import N_
 
 PASSWORD_MIN, PASSWORD_MAX = 8, 128
-"""Characters of a password, counted once normalised."""
+"""Characters of a password, counted as typed (NFC, see :func:`typed_length`)."""
 RAW_MAX = 4 * PASSWORD_MAX
 """Characters a password may be sent as before normalising (NFKC composes some
 sequences into one character): anything longer is refused without more work."""
@@ -48,6 +57,23 @@ def _shows(char: str) -> bool:
         return False
     code = ord(char)
     return not any(low <= code <= high for low, high in _IGNORABLE)
+
+
+def typed_length(password: str) -> int:
+    """The characters of ``password`` as the player typed them: its canonical composition
+    (NFC) counted, never its compatibility form (NFKC may spell one character out in
+    many: U+FDFA is 18 letters in NFKC).
+
+    >>> typed_length("\\ufdfa" * 10), typed_length("cafe\\u0301"), typed_length("\\ufb01")
+    (10, 4, 1)
+    """
+    return len(unicodedata.normalize("NFC", password))
+
+
+def only_marks(text: str) -> bool:
+    """True if every character of ``text`` that shows is a combining mark (accents on
+    nothing): what is left once invisible characters are set aside has no base."""
+    return not any(_shows(char) and not unicodedata.category(char).startswith("M") for char in text)
 
 
 def visible(text: str) -> bool:
@@ -79,12 +105,15 @@ def check_password(password: Any) -> str:
         password.encode("utf-8")
     except UnicodeEncodeError:
         raise Unprocessable(N_("a password cannot hold lone surrogate characters"), code="bad_password") from None
-    form = unicodedata.normalize("NFKC", password)
-    if not PASSWORD_MIN <= len(form) <= PASSWORD_MAX:
+    if not PASSWORD_MIN <= typed_length(password) <= PASSWORD_MAX:
         raise too_long_or_short
+    form = unicodedata.normalize("NFKC", password)
     if any(unicodedata.category(char) == "Cc" for char in form):
         raise Unprocessable(N_("a password cannot hold control characters (tabs, new lines, NUL...)"), code="bad_password")
     if not visible(form):
         raise Unprocessable(N_("a password needs at least one visible character, not only spaces or invisible characters"),
+                            code="blank_password")
+    if only_marks(form):
+        raise Unprocessable(N_("a password needs at least one letter, digit or sign, not only combining accents"),
                             code="blank_password")
     return form

@@ -5,7 +5,8 @@
 A client is its IP address (IPv6: its /64 network, which one machine usually has
 whole); behind a reverse proxy, ``winnable serve --forwarded-allow-ips`` makes the
 address the proxy saw the client's. Counts live in the process by default; servers that
-share a database can share counts too (``WINNABLE_RATE_LIMIT_STORAGE=redis://...``).
+share a database can share counts too (``WINNABLE_RATE_LIMIT_STORAGE=redis://...``);
+while that store is away, each process counts alone (:mod:`.shared_counts`).
 
 >>> from winnable.web.settings import Settings
 >>> limits = RateLimits(Settings(limit_create="2/minute"))
@@ -32,11 +33,12 @@ from functools import lru_cache
 import threading
 
 from limits import RateLimitItem, parse_many
-from limits.storage import Storage, storage_from_string
+from limits.storage import Storage
 from limits.strategies import FixedWindowRateLimiter
 
 from winnable.web.errors import TooManyRequests
 from winnable.web.pages.i18n import N_, NP_, Message
+from winnable.web.security.shared_counts import SharedCounts, shared_storage
 from winnable.web.settings import Settings
 
 WHAT: dict[str, str] = {  # messages (N_), or a later limit's own name
@@ -156,7 +158,7 @@ class RateLimits:
     def __init__(self, settings: Settings) -> None:
         self.enabled = settings.rate_limits
         uri = settings.rate_limit_storage
-        self.storage = WindowCounts() if uri.startswith("memory://") else storage_from_string(uri)
+        self.storage: Storage = WindowCounts() if uri.startswith("memory://") else shared_storage(uri, WindowCounts())
         self.limiter = FixedWindowRateLimiter(self.storage)
         self.limits: dict[str, list[RateLimitItem]] = {
             "default": parse_many(settings.limit_default),
@@ -186,5 +188,20 @@ class RateLimits:
                 wait = max(1, math.ceil(reset - time.time()))
                 raise TooManyRequests(refusal(name, item, wait), retry_after=wait)
 
+    def exhausted(self, name: str, key: str) -> bool:
+        """True if the next request of ``key`` would be over the limit ``name``
+        (nothing is counted)."""
+        return self.enabled and not all(self.limiter.test(item, name, key) for item in self.limits[name])
+
+    def once(self, key: str, seconds: int) -> bool:
+        """True the first time ``key`` is seen within ``seconds`` (by every server sharing
+        the counts): what makes a proof of work good for one use."""
+        return self.storage.incr(f"once/{key}", seconds) == 1
+
     def reset(self) -> None:
         self.storage.reset()
+
+    def stop(self) -> None:
+        """The app stops: no more probing for a shared store that went away."""
+        if isinstance(self.storage, SharedCounts):
+            self.storage.stop()

@@ -1,6 +1,7 @@
 // The account page: sign in or create an account; signed in, download your data, sign
 // out, or delete the account.
 
+import { solveAltcha } from "./altcha.js";
 import { el } from "./dom.js";
 import { ApiError, players, safeNext } from "./players-api.js";
 import { localHref, t } from "./i18n.js";
@@ -23,7 +24,8 @@ export function asSentence(text) {
 
 function form(id, title, button, fields, onsubmit) {
   const error = el("p", { class: "form-error", role: "alert", hidden: true });
-  const node = el("form", { id, class: "player-form", novalidate: true }, el("h2", {}, title), ...fields, error, el("button", { class: "btn primary", type: "submit" }, button));
+  const status = el("p", { class: "form-status muted small", role: "status", hidden: true });
+  const node = el("form", { id, class: "player-form", novalidate: true }, el("h2", {}, title), ...fields, error, status, el("button", { class: "btn primary", type: "submit" }, button));
   node.addEventListener("submit", async (event) => {
     event.preventDefault();
     error.hidden = true;
@@ -41,13 +43,45 @@ function form(id, title, button, fields, onsubmit) {
   return node;
 }
 
+let pending = null; // a proof-of-work challenge the server asked for: { name, altcha }
+
+/** Sign in; a name under guessing asks this browser for a proof of work (the answer
+ * carries `altcha`): solve it, saying so, and try again with it. A wrong password
+ * keeps the fresh challenge for the next try. */
+async function signIn(node, name, password) {
+  const status = node.querySelector(".form-status");
+  for (let tries = 0; ; tries += 1) {
+    let proof = null;
+    if (pending && pending.name === name.toLowerCase()) {
+      status.textContent = t("Checking…");
+      status.hidden = false;
+      try {
+        proof = await solveAltcha(pending.altcha);
+      } finally {
+        status.hidden = true;
+        pending = null;
+      }
+    }
+    try {
+      return await players.login(name, password, proof);
+    } catch (problem) {
+      const challenge = problem instanceof ApiError && problem.data && problem.data.altcha;
+      if (!challenge) throw problem;
+      pending = { name: name.toLowerCase(), altcha: challenge };
+      // 429 or a refused proof: the password was not tried, so try again (twice at most);
+      // 401: it was, and it is wrong.
+      if (problem.status === 401 || tries >= 2) throw problem;
+    }
+  }
+}
+
 function signedOut(root) {
   const nameRule = t("3 to 24 letters or digits, with . _ or - between them");
   const login = form("login-form", t("Sign in"), t("Sign in"), [
     field("login-name", t("Name"), { autocomplete: "username", maxlength: 24 }),
     field("login-password", t("Password"), { type: "password", autocomplete: "current-password", maxlength: 128 }),
   ], async (data) => {
-    await players.login(data.get("name"), data.get("password"));
+    await signIn(login, data.get("name"), data.get("password"));
     location.href = next;
   });
   const signup = form("signup-form", t("Create an account"), t("Create the account"), [

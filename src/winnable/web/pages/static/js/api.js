@@ -15,6 +15,7 @@ export class ApiError extends Error {
     this.status = status;
     this.detail = detail;
     this.code = null;
+    this.data = null;
   }
 }
 
@@ -49,6 +50,7 @@ export async function call(method, path, body) {
   if (!response.ok) {
     const error = new ApiError(response.status, detailText(data && data.detail, response.status));
     error.code = (data && data.code) || null;
+    error.data = data; // the whole body (a sign-in's proof-of-work challenge, `altcha`)
     throw error;
   }
   return data;

@@ -10,7 +10,8 @@ export { ApiError };
 export const players = {
   me: () => call("GET", "/api/auth/me"),
   signup: (name, password) => call("POST", "/api/auth/signup", { name, password }),
-  login: (name, password) => call("POST", "/api/auth/login", { name, password }),
+  // `altcha`: the solved proof of work a name under guessing asks for (see altcha.js).
+  login: (name, password, altcha = null) => call("POST", "/api/auth/login", altcha ? { name, password, altcha } : { name, password }),
   logout: () => call("POST", "/api/auth/logout", {}),
   exportData: () => call("GET", "/api/account/export"),
   deleteAccount: (password) => call("POST", "/api/account/delete", { password }),
