@@ -423,6 +423,9 @@ fn freecell_presets() -> Vec<(&'static str, &'static str)> {
     presets::PRESETS.iter().map(|(name, about, _)| (*name, *about)).collect()
 }
 
+/// A move (its text) with the columns and cells after it.
+type Successor = (String, Vec<Vec<u8>>, Vec<u8>);
+
 /// The engine's move generation, for tests: each move with the columns and cells after
 /// it (and after the beak's automatic move, where the rules make it).
 #[pyfunction]
@@ -432,7 +435,7 @@ fn freecell_successors(
     cells: Vec<u8>,
     foundations: Vec<u8>,
     base: u8,
-) -> PyResult<Vec<(String, Vec<Vec<u8>>, Vec<u8>)>> {
+) -> PyResult<Vec<Successor>> {
     let (solver, root) = setup(&rules, base, "default", &columns, &cells, &foundations)?;
     let game = &solver.game;
     let mut moves = Vec::new();

@@ -233,7 +233,7 @@ impl<'a> Scan<'a> {
                                     list.swap(i, j);
                                 }
                             }
-                            Order::BestFirst => list.sort_by(|a, b| b.score.cmp(&a.score)),
+                            Order::BestFirst => list.sort_by_key(|entry| std::cmp::Reverse(entry.score)),
                         }
                         continue;
                     }
