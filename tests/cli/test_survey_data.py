@@ -19,7 +19,7 @@ from winnable.deals import Numbering
 from winnable.report import FREECELL_UNWINNABLE, TABLES, Table, index_text, text_table, write_reports
 from winnable.survey_data import DealVerdicts, SurveyData
 
-SURVEYS = Path(__file__).resolve().parent.parent / "docs" / "surveys"
+SURVEYS = Path(__file__).resolve().parents[2] / "docs" / "surveys"
 DATA = SURVEYS / "data"
 
 

@@ -5,10 +5,11 @@ import csv
 import threading
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from shared_data import DATA
 from reference_blackhole import random_position, reference_solve
+from shared_data import DATA
 from winnable import _engine
 from winnable.blackhole import BlackHole
 from winnable.errors import EngineError

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import pytest
 
-from test_freecell_verdicts import fc_solve
+from fcsolve import fc_solve
 from winnable.deals import DealNumber, Numbering
 from winnable.freecell import FreeCell
 from winnable.report import FREECELL_UNWINNABLE
@@ -31,6 +31,7 @@ def test_the_known_unwinnable_deals_are_proved_lost(number):
     assert verdict.positions > 1 and not verdict.line
 
 
+@pytest.mark.fcsolve
 @pytest.mark.parametrize("number", FREECELL_UNWINNABLE)
 def test_fc_solve_proves_them_lost_too(number):
     # An independent solver on the same board: it exhausts its search without a win.

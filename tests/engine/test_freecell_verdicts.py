@@ -21,6 +21,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from fcsolve import fc_solve
 from reference_freecell import reference_solve
 from required import require_tool
 from winnable.cards import Card, Rank, Suit
@@ -96,19 +97,7 @@ def test_known_losses_are_lost_for_both(cls, number):
 FREECELL_LOST_PYSOLFC = [217703, 346952, 634978, 856278, 912821]
 
 
-def fc_solve(position, limit: int = 2_000_000) -> str:
-    """fc-solve's default preset on ``position`` (its board format and the game's options):
-    ``won``, ``lost`` or ``unknown`` (past ``limit`` states)."""
-    result = subprocess.run(
-        [require_tool("fc-solve"), *type(position).FCS_OPTIONS.split(), "-mi", str(limit), "-"], input=position.export("fcs"), capture_output=True, text=True, timeout=120
-    )
-    if "This game is solveable" in result.stdout:
-        return "won"
-    if "I could not solve" in result.stdout:
-        return "lost"
-    return "unknown"
-
-
+@pytest.mark.fcsolve
 def test_fc_solve_agrees_that_freecell_11982_is_lost():
     require_tool("fc-solve")
     position = FreeCell.deal(11982)
@@ -116,6 +105,7 @@ def test_fc_solve_agrees_that_freecell_11982_is_lost():
     assert fc_solve(position) == "lost"
 
 
+@pytest.mark.fcsolve
 @pytest.mark.parametrize("number", FREECELL_LOST_PYSOLFC)
 def test_fc_solve_agrees_on_freecell_deals_the_survey_found_lost(number):
     require_tool("fc-solve")
@@ -129,6 +119,7 @@ def test_fc_solve_agrees_on_freecell_deals_the_survey_found_lost(number):
 LOST = [(BakersGame, [10, 14, 22]), (Penguin, [26, 89])]
 
 
+@pytest.mark.fcsolve
 @pytest.mark.parametrize("cls, numbers", LOST, ids=[cls.game_id for cls, _ in LOST])
 def test_fc_solve_finds_no_win_where_the_engine_proves_a_loss(cls, numbers):
     require_tool("fc-solve")
@@ -145,6 +136,7 @@ def test_freecell_deals_1_to_1000_are_all_won_with_replayed_lines():
         assert len(verdict.line) > 50  # replayed by solve(): a line the rules accept
 
 
+@pytest.mark.fcsolve
 def test_fc_solve_wins_freecell_deals_1_to_1000_too():
     result = subprocess.run([require_tool("freecell-solver-range-parallel-solve"), "1", "1000", "1", "-l", "lg"], capture_output=True, text=True, timeout=300)
     reached = re.findall(r"Reached Board No\. (\d+)", result.stdout)

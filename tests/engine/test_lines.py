@@ -84,11 +84,14 @@ def test_shortening_changes_no_verdict(cls) -> None:
     for deal in (3, 4):
         position = cls.deal(deal)
         if cls.family == "freecell":
-            ask = lambda shorten: _engine.freecell_solve(position.engine_rules(), *position.engine_layout(), 300_000, None, position.ENGINE_PRESET, shorten=shorten)
+            def ask(shorten, position=position):
+                return _engine.freecell_solve(position.engine_rules(), *position.engine_layout(), 300_000, None, position.ENGINE_PRESET, shorten=shorten)
         else:
             columns = [([c.index for c in col.down], [c.index for c in col.up]) for col in position.columns]
             stock = [c.index for c in position.stock]
-            ask = lambda shorten: _engine.spider_solve(columns, stock, 0, cls.by_suit, 300_000, None, shorten=shorten)
+
+            def ask(shorten, columns=columns, stock=stock):
+                return _engine.spider_solve(columns, stock, 0, cls.by_suit, 300_000, None, shorten=shorten)
         plain, short = ask(False), ask(True)
         assert (plain[0], plain[2]) == (short[0], short[2])
         if plain[0] == "won":
@@ -131,7 +134,6 @@ def test_spider_lines_are_clean(variant: type[Spider], deal: int) -> None:
         assert_clean(verdict)
     else:
         assert verdict.status is Status.UNKNOWN
-
 
 
 @pytest.mark.parametrize("depth", [0, 1, 2])

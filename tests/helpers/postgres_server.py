@@ -5,11 +5,12 @@ from __future__ import annotations
 import glob
 import os
 import shutil
-import socket
 import subprocess
 import tempfile
+from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Iterator
+
+from ports import free_port
 
 
 class Unavailable(Exception):
@@ -23,12 +24,6 @@ def find_initdb() -> str | None:
         return found
     candidates = sorted(glob.glob("/usr/lib/postgresql/*/bin/initdb"))
     return candidates[-1] if candidates else None
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 @contextmanager
@@ -50,7 +45,10 @@ def postgres_server() -> Iterator[str]:
             raise Unavailable("no postgres user to run PostgreSQL as")
         prefix = ["runuser", "-u", "postgres", "--"]
     port = free_port()
-    run = lambda *args: subprocess.run(prefix + list(args), check=True, capture_output=True, text=True)  # noqa: E731
+
+    def run(*args: str) -> None:
+        subprocess.run(prefix + list(args), check=True, capture_output=True, text=True)
+
     try:
         run(os.path.join(bindir, "initdb"), "-D", data, "-U", "winnable", "--auth=trust", "-E", "UTF8")
         run(

@@ -9,30 +9,24 @@ import shutil
 import socket
 import subprocess
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
-import pytest
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
+from ports import free_port
+from required import unavailable
 
 
 def redis_binary() -> str:
     found = shutil.which("redis-server") or ("/usr/bin/redis-server" if os.path.exists("/usr/bin/redis-server") else None)
     if found is None:
-        message = "redis-server is not installed (Debian package redis-server; make system-deps installs it)"
-        if os.environ.get("CI", "").lower() == "true":
-            pytest.fail(message)
-        pytest.skip(message)
+        unavailable("redis-server is not installed (Debian package redis-server; make system-deps installs it)")
     return found
 
 
-@pytest.fixture
-def redis_url(tmp_path: Path):
-    """``redis://127.0.0.1:PORT/0`` of a Redis started for the test."""
+@contextmanager
+def redis_server(tmp_path: Path) -> Iterator[str]:
+    """``redis://127.0.0.1:PORT/0`` of a Redis started in ``tmp_path`` for the block."""
     binary = redis_binary()
     folder = tmp_path / "redis"
     folder.mkdir()

@@ -7,11 +7,14 @@ too, ``test_deals.py`` checks that the copies are still the same.
 
 from pathlib import Path
 
-DATA = Path(__file__).resolve().parent / "data"
+ROOT = Path(__file__).resolve().parents[2]
+"""The checkout: the repository's root."""
+
+DATA = ROOT / "tests" / "data"
 """The test vectors: ``black-hole-1-1000.csv`` (black-hole-solver's verdicts and
 positions for deals 1-1000) and ``penguin-deals.txt`` (PySolFC's Penguin layouts)."""
 
-CHECKOUT = Path(__file__).resolve().parents[1]
+CHECKOUT = ROOT
 SHARED_VECTORS = next(
     (folder / "shared" / "vectors" for folder in CHECKOUT.parents if (folder / "shared" / "vectors").is_dir()),
     CHECKOUT.parent / "shared" / "vectors",

@@ -2,8 +2,8 @@
 seconds (default 0.02), so that a test can stop a worker or the survey itself in the
 middle. The records are unchanged.
 
-Two uses: ``dask worker --preload tests/slow_survey.py`` slows a Dask worker, and
-``python tests/slow_survey.py survey ...`` runs the ``winnable`` command slowed.
+Two uses: ``dask worker --preload tests/helpers/slow_survey.py`` slows a Dask worker, and
+``python tests/helpers/slow_survey.py survey ...`` runs the ``winnable`` command slowed.
 """
 
 from __future__ import annotations

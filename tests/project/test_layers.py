@@ -10,7 +10,7 @@ from pathlib import Path
 
 import grimp  # import-linter's graph (the test extras install it)
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def contracts() -> list[dict]:

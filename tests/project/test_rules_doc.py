@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 RULES = ROOT / "docs" / "RULES.md"
 SEARCHED = ["README.md", "Makefile", "src", "engine/src", "engine/examples", "tests", "bench", "docs"]
 SUFFIXES = {".py", ".rs", ".md", ".txt", ".js", ".html", ".po", ".pot", ".toml", ""}

@@ -15,7 +15,7 @@ from typing import Any
 from required import require_module
 from winnable import _engine
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 PACKAGE = ROOT / "src" / "winnable"
 STUB = PACKAGE / "_engine.pyi"
 

@@ -1,7 +1,8 @@
 """Black Hole rules on hand-made positions, notations and formats."""
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from reference_blackhole import random_position
 from winnable.blackhole import PILES, BlackHole, BlackHoleMove

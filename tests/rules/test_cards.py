@@ -1,5 +1,6 @@
 import pytest
-from hypothesis import given, strategies as st
+from hypothesis import given
+from hypothesis import strategies as st
 
 from winnable.cards import Card, Rank, Suit, format_cards, new_deck, parse_cards
 from winnable.errors import ParseError

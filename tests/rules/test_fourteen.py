@@ -9,7 +9,8 @@ import subprocess
 import sys
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from reference_fourteen import reference_solve
 from shared_data import DATA
@@ -231,6 +232,7 @@ def test_the_first_four_piles_get_five_cards_the_others_four():
 
 
 # -- the engine ----------------------------------------------------------------------------
+@pytest.mark.slow
 def test_engine_verdicts_match_an_exhaustive_reference_search_on_500_deals():
     won = 0
     for number in range(1, 501):
@@ -291,7 +293,7 @@ def test_a_line_the_rules_refuse_is_never_trusted(monkeypatch):
 
 # -- the registry and the web app -----------------------------------------------------------
 def test_the_library_and_the_web_app_play_it():
-    """On the web since issue 22 (tests/test_web_fourteen.py plays it there)."""
+    """On the web since issue 22 (tests/web/test_fourteen.py plays it there)."""
     assert "fourteen-out" not in LIBRARY_ONLY
     assert "fourteen-out" in game_ids() and game_ids(library=True) == game_ids()
     assert game_class("fourteen-out") is game_class("fourteen-out", library=True) is FourteenOut

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import json
 import re
-from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from shared_data import DATA
 from winnable.cards import Card, Rank, parse_cards
 from winnable.errors import IllegalMoveError, ParseError
 from winnable.freecell import (
@@ -26,7 +26,6 @@ from winnable.freecell import (
 from winnable.games import game_class, game_ids
 from winnable.web.views import click_choices, describe_move
 
-DATA = Path(__file__).parent / "data"
 GAMES = tuple(game_class(game, library=True) for game in game_ids(library=True, family="freecell"))
 """Every game of the family, as the registry lists them."""
 
@@ -443,14 +442,15 @@ def test_registry_knows_every_preset():
 # -- the engine against the rules --------------------------------------------------------------
 
 
-
 def canonical(columns, cells, foundations=None):
     key = (tuple(sorted(tuple(c) for c in columns if c)), tuple(sorted(c for c in cells if c is not None)))
     return key if foundations is None else key + (tuple(foundations),)
 
 
 def python_successors(position):
-    index = lambda cards: [card.index for card in cards]  # noqa: E731
+    def index(cards):
+        return [card.index for card in cards]
+
     origin = canonical([index(c) for c in position.columns], [c.index if c else None for c in position.cells])
     out = set()
     for move in position.legal_moves():

@@ -14,28 +14,21 @@ import subprocess
 import sys
 import threading
 import time
-import warnings
 
+import httpx
 import pytest
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session
 
-from required import require_module
-
-warnings.filterwarnings("ignore", message=".*httpx.*")
-require_module("psycopg", "pip install -e '.[postgres]'")
-
-import httpx  # noqa: E402
-from sqlalchemy import func, select  # noqa: E402
-from sqlalchemy.orm import Session  # noqa: E402
-
-from browser_helpers import free_port  # noqa: E402
-from winnable.blackhole import BlackHole  # noqa: E402
-from winnable.decks import Deck  # noqa: E402
-from winnable.storage.engine import make_engine  # noqa: E402
-from winnable.storage.migrate import migrate  # noqa: E402
-from winnable.storage.tables import DailyAttempt, DailyDeal, GameRow  # noqa: E402
-from winnable.web.play.pool import Found, WinnablePool  # noqa: E402
-from winnable.web.play.solving import Solver  # noqa: E402
-from winnable.web.views import player_view  # noqa: E402
+from ports import free_port
+from winnable.blackhole import BlackHole
+from winnable.decks import Deck
+from winnable.storage.engine import make_engine
+from winnable.storage.migrate import migrate
+from winnable.storage.tables import DailyAttempt, DailyDeal, GameRow
+from winnable.web.play.pool import Found, WinnablePool
+from winnable.web.play.solving import Solver
+from winnable.web.views import player_view
 
 PLAYERS = 12
 PROVED = (3, 4, 5, 6)  # Black Hole deals the solver wins: they offer Black Hole a Daily

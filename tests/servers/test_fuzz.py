@@ -12,18 +12,15 @@
 from __future__ import annotations
 
 import json
-import warnings
 
 import pytest
-from hypothesis import HealthCheck, given, settings, strategies as st
+import schemathesis
+from fastapi.testclient import TestClient
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from hypothesis.errors import Unsatisfiable
-
-warnings.filterwarnings("ignore", message=".*httpx.*")
-
-import schemathesis  # noqa: E402
-from fastapi.testclient import TestClient  # noqa: E402
-from schemathesis.checks import not_a_server_error  # noqa: E402
-from schemathesis.specs.openapi.checks import (  # noqa: E402
+from schemathesis.checks import not_a_server_error
+from schemathesis.specs.openapi.checks import (
     allow_header_conformance,
     content_type_conformance,
     negative_data_rejection,
@@ -33,10 +30,10 @@ from schemathesis.specs.openapi.checks import (  # noqa: E402
     status_code_conformance,
 )
 
-from winnable.web.app import create_app  # noqa: E402
+from webapp import SITE
+from winnable.web.app import create_app
 
-SITE = "http://testserver"
-# Every check that judges one case (tests/test_web_schemathesis.py runs them all, the
+# Every check that judges one case (tests/servers/test_schemathesis.py runs them all, the
 # stateful ones and the undeclared methods included, against a served app on SQLite).
 CHECKS = [not_a_server_error, status_code_conformance, content_type_conformance, response_headers_conformance,
           response_schema_conformance, negative_data_rejection, positive_data_acceptance, allow_header_conformance]

@@ -8,28 +8,14 @@ winnable[postgres]``) is missing; under ``CI=true`` they fail instead (``require
 from __future__ import annotations
 
 import threading
-import warnings
 
-from required import require_module
-
-warnings.filterwarnings("ignore", message=".*httpx.*")
-
-require_module("psycopg", "pip install -e '.[postgres]'")
-
-from fastapi.testclient import TestClient  # noqa: E402
-
-from winnable import Budget, solve  # noqa: E402
-from winnable.blackhole import BlackHole  # noqa: E402
-from winnable.web.app import create_app  # noqa: E402
-
-
-def client_for(url: str, **settings) -> TestClient:
-    settings = {"pool_background": False, "pool_size": 0, "allowed_hosts": ["testserver"], "rate_limits": False} | settings
-    return TestClient(create_app(url, **settings), headers={"Origin": "http://testserver"})
+from webapp import make_client
+from winnable import Budget, solve
+from winnable.blackhole import BlackHole
 
 
 def test_play_undo_and_restart_on_postgres(postgres_url):
-    with client_for(postgres_url) as client:
+    with make_client(postgres_url) as client:
         game = client.post("/api/games", json={"game": "black-hole", "deal": 2, "undo": "one"}).json()
         assert client.post(f"/api/games/{game['id']}/moves", json={"move": "KH"}).json()["moves"] == ["KH"]
         refused = client.post(f"/api/games/{game['id']}/moves", json={"move": "7D"})
@@ -40,13 +26,13 @@ def test_play_undo_and_restart_on_postgres(postgres_url):
         big = client.post("/api/games", json={"game": "black-hole", "deal": deal}).json()
         assert client.get(f"/api/games/{big['id']}").json()["deal"] == deal
     client.app.state.services.engine.dispose()
-    with client_for(postgres_url) as again:  # a restarted server finds everything
+    with make_client(postgres_url) as again:  # a restarted server finds everything
         state = again.get(f"/api/games/{game['id']}").json()
         assert state["moves"] == [] and state["undo_left"] == 0
 
 
 def test_concurrent_moves_on_postgres_are_serialised(postgres_url):
-    with client_for(postgres_url) as client:
+    with make_client(postgres_url) as client:
         game = client.post("/api/games", json={"game": "black-hole", "deal": 2}).json()
         codes = []
         threads = [threading.Thread(target=lambda: codes.append(
@@ -60,7 +46,7 @@ def test_concurrent_moves_on_postgres_are_serialised(postgres_url):
 
 
 def test_winnable_pool_and_analysis_on_postgres(postgres_url):
-    with client_for(postgres_url) as client:
+    with make_client(postgres_url) as client:
         pool = client.app.state.services.pool
         before = pool.ready("black-hole")
         assert pool.fill("black-hole", 2) == 2 and pool.ready("black-hole") == before + 2
@@ -89,7 +75,7 @@ def test_migrations_are_idempotent_on_postgres(postgres_url):
 def test_the_background_filler_works_on_postgres(postgres_url):
     import time
 
-    with client_for(postgres_url, pool_background=True, pool_size=3, pool_seconds=1.0) as client:
+    with make_client(postgres_url, pool_background=True, pool_size=3, pool_seconds=1.0) as client:
         deadline = time.monotonic() + 60
         pool = client.app.state.services.pool
         while pool.ready("black-hole") < 3 and time.monotonic() < deadline:
@@ -98,7 +84,7 @@ def test_the_background_filler_works_on_postgres(postgres_url):
 
 
 def test_hostile_ids_on_postgres(postgres_url):
-    with client_for(postgres_url) as client:
+    with make_client(postgres_url) as client:
         assert client.get("/api/games/a%00b").status_code == 404
         response = client.post("/api/games/summaries", json={"ids": ["a\x00b", "\x00"]})
         assert response.status_code == 200 and response.json() == {"games": []}
@@ -107,7 +93,7 @@ def test_hostile_ids_on_postgres(postgres_url):
 def test_connections_the_database_dropped_are_replaced(postgres_url):
     import sqlalchemy as sa
 
-    with client_for(postgres_url) as client:
+    with make_client(postgres_url) as client:
         game = client.post("/api/games", json={"game": "black-hole", "deal": 2}).json()
         assert client.get(f"/api/games/{game['id']}").status_code == 200
         killer = sa.create_engine(postgres_url, isolation_level="AUTOCOMMIT")

@@ -16,22 +16,19 @@ import json
 import os
 import random
 import signal
-import socket
 import subprocess
 import sys
 import threading
 import time
 import urllib.error
 import urllib.request
-import warnings
 
 import pytest
+from fastapi.testclient import TestClient
 
-warnings.filterwarnings("ignore", message=".*httpx.*")
-
-from fastapi.testclient import TestClient  # noqa: E402
-
-from winnable.web.app import create_app  # noqa: E402
+from ports import free_port
+from webapp import SITE
+from winnable.web.app import create_app
 
 
 def pool_app(url):
@@ -56,11 +53,6 @@ def test_the_pool_filler_runs_once_per_database_and_moves_on_when_its_server_sto
 
 
 # -- winnable serve --workers 2 -------------------------------------------------------------
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
 
 class Served:
     def __init__(self, database: str, tmp_path, workers: int = 2, pool_size: int = 0) -> None:
@@ -204,9 +196,6 @@ def test_two_workers_on_one_database(kind, tmp_path, request):
 
 
 # -- rate limits shared through Redis ---------------------------------------------------------
-from redis_server import redis_url  # noqa: E402,F401  (the fixture: a Redis the test starts)
-
-SITE = "http://testserver"
 
 
 def limited_app(url: str, storage: str, **limits):
@@ -220,7 +209,7 @@ def at(app, address: str, **headers) -> TestClient:
     return TestClient(app, base_url=SITE, client=(address, 40000), headers={"Origin": SITE} | headers)
 
 
-def test_two_servers_share_rate_limit_counts_through_redis(tmp_path, redis_url):  # noqa: F811
+def test_two_servers_share_rate_limit_counts_through_redis(tmp_path, redis_url):
     url = f"sqlite:///{tmp_path / 'games.db'}"
     first, second = (limited_app(url, redis_url, limit_create="4/minute") for _ in range(2))
     a, b = at(first, "10.9.0.1"), at(second, "10.9.0.1")  # one client, its requests on either server
@@ -239,7 +228,7 @@ def test_two_servers_share_rate_limit_counts_through_redis(tmp_path, redis_url):
     assert codes == [201] * 6
 
 
-def test_sign_in_limits_hold_across_two_servers_and_the_owners_device_is_known_to_both(tmp_path, redis_url):  # noqa: F811
+def test_sign_in_limits_hold_across_two_servers_and_the_owners_device_is_known_to_both(tmp_path, redis_url):
     url = f"sqlite:///{tmp_path / 'games.db'}"
     servers = [limited_app(url, redis_url, limit_login_name="3/minute", limit_login_device="2/minute",
                            limit_login="100/minute") for _ in range(2)]

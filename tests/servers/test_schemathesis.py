@@ -11,7 +11,6 @@ couple of minutes; ``WINNABLE_SCHEMATHESIS_EXAMPLES`` raises the number for a lo
 from __future__ import annotations
 
 import os
-import socket
 import subprocess
 import sys
 import time
@@ -20,13 +19,9 @@ from pathlib import Path
 
 import pytest
 
+from ports import free_port
+
 EXAMPLES = int(os.environ.get("WINNABLE_SCHEMATHESIS_EXAMPLES", "25"))
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 @pytest.fixture

@@ -2,7 +2,7 @@
 a survey stopped and resumed.
 
 The cluster tests start a real ``dask scheduler`` and two ``dask worker`` processes on
-loopback; the workers preload ``tests/slow_survey.py`` so that a chunk lasts long enough
+loopback; the workers preload ``tests/helpers/slow_survey.py`` so that a chunk lasts long enough
 to be interrupted.
 """
 
@@ -11,7 +11,6 @@ from __future__ import annotations
 import json
 import os
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -19,19 +18,14 @@ from pathlib import Path
 
 import pytest
 
+from ports import free_port
 from winnable.solver import Budget
 from winnable.survey import DETERMINISTIC, SurveyError, chunk_ranges, missing_ranges, ordered, read_done, run_survey, solve_chunk
 
-HERE = Path(__file__).resolve().parent
+HELPERS = Path(__file__).resolve().parents[1] / "helpers"
 BIN = Path(sys.executable).parent
-SLOW = HERE / "slow_survey.py"
+SLOW = HELPERS / "slow_survey.py"
 DEALS = 300
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 def essentials(records: list[dict]) -> list[tuple]:
@@ -178,7 +172,7 @@ def cluster(tmp_path):
     common = ["--no-dashboard"]
     # Dask's scratch files go to this test's folder, not /tmp/dask-scratch-space.
     env = dict(os.environ, DASK_TEMPORARY_DIRECTORY=str(logs),
-               PYTHONPATH=os.pathsep.join(filter(None, [str(HERE), os.environ.get("PYTHONPATH")])))
+               PYTHONPATH=os.pathsep.join(filter(None, [str(HELPERS), os.environ.get("PYTHONPATH")])))
     procs = [subprocess.Popen([str(BIN / "dask"), "scheduler", "--host", "127.0.0.1", "--port", str(port), *common],
                               stdout=subprocess.DEVNULL, stderr=open(logs / "scheduler.log", "w"), env=env)]
     for number in (1, 2):

@@ -7,16 +7,14 @@ import datetime as dt
 import json
 import subprocess
 import sys
-import warnings
 
 import pytest
 import sqlalchemy as sa
 
+from webapp import make_client
 from winnable import Budget, solve
 from winnable.blackhole import BlackHole
 from winnable.storage.verdicts import VerdictRow, VerdictStore
-
-warnings.filterwarnings("ignore", message=".*httpx.*")
 
 
 def entry(deal: int, verdict: str, **extra) -> dict:
@@ -108,10 +106,6 @@ def test_a_survey_fills_the_table_and_pool_counts_it(tmp_path):
 
 
 def test_a_survey_on_postgres_feeds_winnable_mode(postgres_url):
-    from fastapi.testclient import TestClient
-
-    from winnable.web.app import create_app
-
     survey = run_cli("survey", "black-hole", "1-40", "--quiet", "--jobs", "2", "--database", postgres_url)
     assert survey.returncode == 0, survey.stderr
     store = VerdictStore.open(postgres_url)
@@ -121,12 +115,11 @@ def test_a_survey_on_postgres_feeds_winnable_mode(postgres_url):
         # The server is shared by this session's tests: deals other tests' fillers proved
         # are marked dealt, so that Winnable mode must deal one of the survey's.
         connection.execute(sa.update(VerdictRow).where(VerdictRow.game == "black-hole", VerdictRow.source != "survey")
-                           .values(used_at=dt.datetime.now(dt.timezone.utc)))
+                           .values(used_at=dt.datetime.now(dt.UTC)))
     store.close()
     won = {int(deal) for deal, verdict, line, _ in rows if verdict == "won" and len(line) == 51}
     assert {int(deal) for deal, *_ in rows} >= set(range(1, 41)) and won
-    settings = {"pool_background": False, "pool_size": 0, "allowed_hosts": ["testserver"], "rate_limits": False}
-    with TestClient(create_app(postgres_url, **settings), headers={"Origin": "http://testserver"}) as client:
+    with make_client(postgres_url) as client:
         response = client.post("/api/games", json={"game": "black-hole", "winnable": True})
         assert response.status_code == 201, response.text
         state = response.json()

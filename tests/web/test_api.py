@@ -4,48 +4,20 @@ from __future__ import annotations
 
 import threading
 import time
-import warnings
 
 import pytest
 
-warnings.filterwarnings("ignore", message=".*httpx.*", category=DeprecationWarning)
-
-from fastapi.testclient import TestClient  # noqa: E402
-
-from winnable import Budget, solve  # noqa: E402
-from winnable.blackhole import BlackHole  # noqa: E402
-from winnable.web.app import create_app  # noqa: E402
-from winnable.web.settings import Settings  # noqa: E402
-from winnable.web.views import click_choices, player_view  # noqa: E402
+from webapp import make_client
+from winnable import Budget, solve
+from winnable.blackhole import BlackHole
+from winnable.web.settings import Settings
+from winnable.web.views import click_choices, player_view
 
 BUDGET = Budget(seconds=10)
 
 
-@pytest.fixture
-def db_url(tmp_path):
-    return f"sqlite:///{tmp_path / 'games.db'}"
-
-
-SITE = "http://testserver"
-
-
-def make_client(url, **settings) -> TestClient:
-    """A client of a fresh app, sending this site's Origin like a browser on its pages."""
-    settings.setdefault("pool_background", False)
-    settings.setdefault("pool_size", 0)
-    settings.setdefault("allowed_hosts", ["testserver"])
-    settings.setdefault("rate_limits", False)
-    return TestClient(create_app(url, **settings), headers={"Origin": SITE})
-
-
 def stored_games(client) -> int:
     return client.app.state.services.games.store.count()
-
-
-@pytest.fixture
-def client(db_url):
-    with make_client(db_url) as client:
-        yield client
 
 
 def new_game(client, deal=2, **extra) -> dict:
@@ -486,6 +458,7 @@ def test_winnable_mode_takes_deals_from_the_pool(client):
         assert solve(BlackHole.deal(deal), BUDGET).won
 
 
+@pytest.mark.slow
 def test_the_background_filler_fills_the_pool(db_url):
     with make_client(db_url, pool_background=True, pool_size=3, pool_seconds=1.0) as client:
         deadline = time.monotonic() + 60
@@ -553,7 +526,8 @@ def test_the_pool_pauses_a_game_whose_deals_are_never_proved(db_url):
     assert progress.attempts == 3
 
 
-def test_upgrading_an_older_database_keeps_its_games(db_url):
+def test_upgrading_an_older_database_keeps_its_games(tmp_path):
+    db_url = f"sqlite:///{tmp_path / 'old.db'}"  # empty, made at revision 0001 below
     import sqlalchemy as sa
     from alembic import command
 

@@ -6,34 +6,20 @@ from __future__ import annotations
 import threading
 import time
 import tracemalloc
-import warnings
 
 import pytest
+from fastapi.testclient import TestClient
 
-warnings.filterwarnings("ignore", message=".*httpx.*")
+import webapp
+from webapp import SITE, client_at
+from winnable.blackhole import BlackHole
 
-from fastapi.testclient import TestClient  # noqa: E402
-
-from winnable.blackhole import BlackHole  # noqa: E402
-from winnable.web.app import create_app  # noqa: E402
-
-SITE = "http://testserver"
 SLOW_DEAL = 777  # its searches are made to take their whole budget (see slow_engine)
 
 
-@pytest.fixture
-def db_url(tmp_path):
-    return f"sqlite:///{tmp_path / 'games.db'}"
-
-
 def make_app(url, **settings):
-    settings = {"pool_size": 0, "pool_background": False, "allowed_hosts": ["testserver"]} | settings
-    return create_app(url, **settings)
-
-
-def client_at(app, address: str, **headers) -> TestClient:
-    """A client from its own address (rate limits and the solver queue count per address)."""
-    return TestClient(app, client=(address, 40000), headers={"Origin": SITE} | headers)
+    """The test app with the server's rate limits on."""
+    return webapp.make_app(url, **({"rate_limits": True} | settings))
 
 
 @pytest.fixture

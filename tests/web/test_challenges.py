@@ -6,23 +6,19 @@ a re-made account, someone else's game, a Daily's secret cards, thousands of lin
 from __future__ import annotations
 
 import datetime as dt
-import warnings
 
 import pytest
+from fastapi.testclient import TestClient
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session
 
-warnings.filterwarnings("ignore", message=".*httpx.*")
-
-from fastapi.testclient import TestClient  # noqa: E402
-from sqlalchemy import func, select  # noqa: E402
-from sqlalchemy.orm import Session  # noqa: E402
-
-from winnable import Budget, solve  # noqa: E402
-from winnable.blackhole import BlackHole  # noqa: E402
-from winnable.storage.tables import Challenge, ChallengeAttempt, GameRow  # noqa: E402
-from winnable.web.play.pool import Found  # noqa: E402
-from winnable.web.players import challenges as challenges_module  # noqa: E402
-
-from test_web_players import PASSWORD, SITE, browser, make_app, seeded_draws, signup  # noqa: E402
+from dailies import seeded_draws
+from webapp import PASSWORD, SITE, browser, make_app, signup
+from winnable import Budget, solve
+from winnable.blackhole import BlackHole
+from winnable.storage.tables import Challenge, ChallengeAttempt, GameRow
+from winnable.web.play.pool import Found
+from winnable.web.players import challenges as challenges_module
 
 DEAL = 3  # a Black Hole deal the solver wins
 
@@ -300,7 +296,7 @@ def test_one_ranking_penguin_wins_by_speed_score_then_partial_score():
 
     from winnable.web.players.ranking import ranked_entries
 
-    at = dt.datetime(2026, 12, 1, tzinfo=dt.timezone.utc)
+    at = dt.datetime(2026, 12, 1, tzinfo=dt.UTC)
 
     def attempt(name, status, seconds, moves, left):
         return Row(user_id=None, name=name, status=status, move_count=moves, cards_left=left, undo_used=0,

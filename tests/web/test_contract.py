@@ -5,27 +5,19 @@ which are about calls a path has)."""
 
 from __future__ import annotations
 
-import warnings
-
 import pytest
+from fastapi.testclient import TestClient
 
-warnings.filterwarnings("ignore", message=".*httpx.*")
-
-from fastapi.testclient import TestClient  # noqa: E402
-
-from winnable.deals import MAX_DEAL  # noqa: E402
-from winnable.web.app import create_app  # noqa: E402
-from winnable.web.play.scores import THINK_CHOICES  # noqa: E402
-from winnable.web.play.lookup import MAX_MOVES  # noqa: E402
-
-SITE = "http://testserver"
+from webapp import SITE, make_app
+from winnable.deals import MAX_DEAL
+from winnable.web.play.lookup import MAX_MOVES
+from winnable.web.play.scores import THINK_CHOICES
 
 
 @pytest.fixture(scope="module")
 def app(tmp_path_factory):
     url = f"sqlite:///{tmp_path_factory.mktemp('contract') / 'games.db'}"
-    return create_app(url, pool_size=0, pool_background=False, allowed_hosts=["testserver"], rate_limits=False,
-                      hint_max_seconds=3, analysis_max_seconds=7, argon2_memory_kib=1024, argon2_time_cost=1)
+    return make_app(url, hint_max_seconds=3, analysis_max_seconds=7)
 
 
 @pytest.fixture(scope="module")

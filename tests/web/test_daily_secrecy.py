@@ -11,26 +11,20 @@ from __future__ import annotations
 
 import datetime as dt
 import json
-import warnings
 
 import pytest
+from fastapi.testclient import TestClient
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session
 
-warnings.filterwarnings("ignore", message=".*httpx.*")
+from webapp import PASSWORD, SITE, browser, make_app, signup
+from winnable.deals import shuffled
+from winnable.decks import Deck
+from winnable.games import game_class, game_ids
+from winnable.storage.engine import utcnow
+from winnable.storage.tables import DailyAttempt
+from winnable.web.play.pool import Found
 
-from fastapi.testclient import TestClient  # noqa: E402
-from sqlalchemy import func, select  # noqa: E402
-from sqlalchemy.orm import Session  # noqa: E402
-
-from winnable.deals import shuffled  # noqa: E402
-from winnable.decks import Deck  # noqa: E402
-from winnable.games import game_class, game_ids  # noqa: E402
-from winnable.storage.engine import utcnow  # noqa: E402
-from winnable.storage.tables import DailyAttempt  # noqa: E402
-from winnable.web.app import create_app  # noqa: E402
-from winnable.web.play.pool import Found  # noqa: E402
-
-SITE = "http://testserver"
-PASSWORD = "correct horse battery"
 PROVED = {game: 1000 + index for index, game in enumerate(game_ids())}
 """One 'proved' deal a game in the pool: what offers the game a Daily (and what the
 Dailies were drawn from before they were deck orders)."""
@@ -53,22 +47,11 @@ def db_url(sqlite_and_postgres_url):
 
 @pytest.fixture
 def app(db_url):
-    app = create_app(db_url, pool_background=False, pool_size=0, allowed_hosts=["testserver"], rate_limits=False,
-                     argon2_memory_kib=1024, argon2_time_cost=1)
+    app = make_app(db_url)
     for game, deal in PROVED.items():
         app.state.services.pool.add(Found(game, deal, ()))
     yield app
     app.state.services.engine.dispose()
-
-
-def browser(app) -> TestClient:
-    return TestClient(app, base_url=SITE, headers={"Origin": SITE})
-
-
-def signup(client, name="ada"):
-    response = client.post("/api/auth/signup", json={"name": name, "password": PASSWORD})
-    assert response.status_code == 201, response.text
-    return response.json()
 
 
 def todays_deck(app, game: str) -> Deck:
@@ -233,10 +216,10 @@ def test_attempts_made_before_deck_orders_keep_one_attempt_per_name(tmp_path):
     import sqlalchemy as sa
     from alembic import command
 
-    from winnable.web.players.daily import name_digest
     from winnable.storage.engine import make_engine
     from winnable.storage.migrate import alembic_config, migrate
     from winnable.storage.tables import DailyDeal
+    from winnable.web.players.daily import name_digest
 
     engine = make_engine(f"sqlite:///{tmp_path / 'old.db'}")
     day = utcnow().date()

@@ -6,33 +6,22 @@ from __future__ import annotations
 
 import datetime as dt
 import random
-import warnings
 
 import pytest
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
-warnings.filterwarnings("ignore", message=".*httpx.*")
+from webapp import browser, make_app
+from winnable import Budget, solve
+from winnable.fourteen import FourteenOut
+from winnable.web.play.pool import Found
+from winnable.web.players.daily import draw_layout
 
-from fastapi.testclient import TestClient  # noqa: E402
-
-from winnable import Budget, solve  # noqa: E402
-from winnable.fourteen import FourteenOut  # noqa: E402
-from winnable.web.app import create_app  # noqa: E402
-from winnable.web.play.pool import Found  # noqa: E402
-from winnable.web.players.daily import draw_layout  # noqa: E402
-
-SITE = "http://testserver"
 GAME = "fourteen-out"
 WON_DEAL = 1  # the solver wins it; always taking the last listed pair loses it after 14 moves
 LOST_QUICKLY = 2  # won by the solver, lost in 3 moves by always taking the last listed pair
 NO_WIN = 3  # no order of pairs clears it
 BUDGET = Budget(seconds=10)
-
-
-def make_app(url, **settings):
-    settings = {"pool_background": False, "pool_size": 0, "allowed_hosts": ["testserver"], "rate_limits": False,
-                "argon2_memory_kib": 1024, "argon2_time_cost": 1} | settings
-    return create_app(url, **settings)
 
 
 @pytest.fixture
@@ -44,7 +33,7 @@ def app(tmp_path):
 
 @pytest.fixture
 def client(app):
-    with TestClient(app, base_url=SITE, headers={"Origin": SITE}) as client:
+    with browser(app) as client:
         yield client
 
 
@@ -225,7 +214,7 @@ def test_the_daily_lays_a_proved_deck_out_and_ranks_by_time(app, now):
         return decks[game]
 
     app.state.services.daily.draw = draw
-    with TestClient(app, base_url=SITE, headers={"Origin": SITE}) as ada, TestClient(app, base_url=SITE, headers={"Origin": SITE}) as bob:
+    with browser(app) as ada, browser(app) as bob:
         assert ada.get(f"/api/daily/{GAME}").json()["code"] == "sign_in_required"
         for client, name in ((ada, "ada"), (bob, "bob")):
             assert client.post("/api/auth/signup", json={"name": name, "password": "correct horse battery"}).status_code == 201

@@ -9,36 +9,20 @@ hints in a loop is bounded all the same.
 
 from __future__ import annotations
 
-import warnings
-
 import pytest
+from fastapi.testclient import TestClient
 
-warnings.filterwarnings("ignore", message=".*httpx.*", category=DeprecationWarning)
+import webapp
+from winnable.web.settings import Settings
 
-from fastapi.testclient import TestClient  # noqa: E402
-
-from winnable.web.app import create_app  # noqa: E402
-from winnable.web.settings import Settings  # noqa: E402
-
-SITE = "http://testserver"
 CLIENT = "testclient"  # the rate-limit key of TestClient's requests
 GAME = "black-hole"
 
 
 def make_client(url: str, **settings) -> TestClient:
-    settings.setdefault("pool_background", False)
-    settings.setdefault("pool_size", 0)
-    settings.setdefault("allowed_hosts", ["testserver"])
-    settings.setdefault("rate_limits", True)
-    settings.setdefault("limit_default", "10000/minute")
-    settings.setdefault("limit_play", "10000/minute")
-    settings.setdefault("limit_create", "10000/minute")
-    return TestClient(create_app(url, **settings), headers={"Origin": SITE})
-
-
-@pytest.fixture
-def db_url(tmp_path):
-    return f"sqlite:///{tmp_path / 'games.db'}"
+    """The test client with the server's rate limits on, and high ones for all but hints."""
+    limits = {"rate_limits": True, "limit_default": "10000/minute", "limit_play": "10000/minute", "limit_create": "10000/minute"}
+    return webapp.make_client(url, **(limits | settings))
 
 
 def new_game(client: TestClient, deal: int) -> str:

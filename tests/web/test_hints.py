@@ -11,39 +11,21 @@ comma-separated list of game ids) plays every game (about 10 minutes more).
 from __future__ import annotations
 
 import os
-import warnings
 
 import httpx
 import pytest
+from fastapi.testclient import TestClient
 
-warnings.filterwarnings("ignore", message=".*httpx.*", category=DeprecationWarning)
-
-from fastapi.testclient import TestClient  # noqa: E402
-
-import winnable  # noqa: E402
-from winnable import Budget  # noqa: E402
-from winnable.web.app import create_app  # noqa: E402
+import winnable
+from webapp import SITE, make_client
+from winnable import Budget
 
 # httpx's ASGI transport tries to import sniffio (not installed) on every request to
 # see whether trio runs: a quarter of these tests' CPU. Only asyncio runs here.
 httpx._transports.asgi.is_running_trio = lambda: False
 
-SITE = "http://testserver"
 LOOPING = [("penguin", 655106), ("penguin", 778607)]
 """Deals where asking the solver afresh after each hinted move went round in circles."""
-
-
-def make_client(url: str, **settings) -> TestClient:
-    settings.setdefault("pool_background", False)
-    settings.setdefault("pool_size", 0)
-    settings.setdefault("allowed_hosts", ["testserver"])
-    settings.setdefault("rate_limits", False)
-    return TestClient(create_app(url, **settings), headers={"Origin": SITE})
-
-
-@pytest.fixture
-def db_url(tmp_path):
-    return f"sqlite:///{tmp_path / 'games.db'}"
 
 
 # -- the library ---------------------------------------------------------------------------
@@ -266,6 +248,7 @@ RARELY_WON = ("penguin-3", "penguin-0")
 every deal it wins must be won by following the hints, but 40 of them are not asked."""
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game", games_to_play())
 def test_following_hints_wins_held_out_deals(tmp_path, game):
     """From the deal, following the hints through the API wins at least 40 held-out

@@ -10,25 +10,21 @@ one by one (so a sentence shown to players outside ``t()``/``tn()``/``tp()`` is 
 from __future__ import annotations
 
 import re
-import warnings
 from gettext import NullTranslations
 from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
+from babel.messages.frontend import CommandLineInterface
+from babel.messages.pofile import read_po
+from fastapi.testclient import TestClient
 
-warnings.filterwarnings("ignore", message=".*httpx.*", category=DeprecationWarning)
+from js_strings import literals, translated, unescape
+from webapp import SITE, make_client
+from winnable.games import game_class, game_ids
+from winnable.web.pages import i18n
 
-from babel.messages.frontend import CommandLineInterface  # noqa: E402
-from babel.messages.pofile import read_po  # noqa: E402
-from fastapi.testclient import TestClient  # noqa: E402
-
-from js_strings import literals, translated, unescape  # noqa: E402
-from winnable.games import game_class, game_ids  # noqa: E402
-from winnable.web.pages import i18n  # noqa: E402
-from winnable.web.app import create_app  # noqa: E402
-
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 WEB = ROOT / "src" / "winnable" / "web" / "pages"
 LOCALES = [locale for locale in i18n.LOCALES if locale != i18n.DEFAULT_LOCALE]
 
@@ -96,7 +92,7 @@ def test_plural_forms_come_from_the_locale():
     assert i18n.ngettext("fr", "{n} card to go", "{n} cards to go", 2) == "encore 2 cartes"
     assert i18n.ngettext("nl", "{n} card to go", "{n} cards to go", 0) == "nog 0 kaarten"
     assert i18n.ngettext("nl", "{n} card to go", "{n} cards to go", 1) == "nog 1 kaart"
-    assert i18n.ngettext("en", "{n} card to go", "{n} cards to go", 1) == "{n} card to go".format(n=1)
+    assert i18n.ngettext("en", "{n} card to go", "{n} cards to go", 1) == f"{1} card to go"
 
 
 def test_numbers_and_dates_are_written_as_the_locale_writes_them():
@@ -112,10 +108,8 @@ def test_numbers_and_dates_are_written_as_the_locale_writes_them():
 
 # -- choosing the language ------------------------------------------------------------------
 @pytest.fixture
-def client(tmp_path):
-    app = create_app(f"sqlite:///{tmp_path / 'games.db'}", pool_size=0, pool_background=False,
-                     allowed_hosts=["testserver"], rate_limits=False)
-    with TestClient(app, headers={"Origin": "http://testserver"}) as client:
+def client(db_url):
+    with make_client(db_url) as client:
         yield client
 
 
@@ -173,7 +167,7 @@ def test_a_signed_in_player_keeps_the_choice_on_every_device(client):
     assert client.get("/api/account/export").json()["account"]["language"] == "nl"
     client.get("/lang/fr?next=/", follow_redirects=False)  # the switch, signed in
     assert client.get("/api/account/export").json()["account"]["language"] == "fr"
-    with TestClient(client.app, headers={"Origin": "http://testserver"}) as elsewhere:  # another device
+    with TestClient(client.app, headers={"Origin": SITE}) as elsewhere:  # another device
         assert lang_of(elsewhere.get("/", headers={"Accept-Language": "nl"})) == "nl"
         signed_in = elsewhere.post("/api/auth/login", json={"name": "margot", "password": password})
         assert signed_in.status_code == 200 and "lang=fr" in signed_in.headers["set-cookie"]

@@ -6,58 +6,23 @@ from __future__ import annotations
 
 import datetime as dt
 import json
-import random
-import warnings
 
 import pytest
+from fastapi.testclient import TestClient
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session
 
-warnings.filterwarnings("ignore", message=".*httpx.*")
+from dailies import seeded_draws
+from webapp import PASSWORD, SITE, browser, make_app, signup
+from winnable import Budget, solve
+from winnable.blackhole import BlackHole
+from winnable.games import game_class
+from winnable.storage.tables import DailyAttempt, DailyDeal, GameRow, SessionRow, User
+from winnable.web.play.pool import Found
+from winnable.web.players.accounts import COOKIE
+from winnable.web.views import player_view
 
-from fastapi.testclient import TestClient  # noqa: E402
-from sqlalchemy import func, select  # noqa: E402
-from sqlalchemy.orm import Session  # noqa: E402
-
-from winnable import Budget, solve  # noqa: E402
-from winnable.blackhole import BlackHole  # noqa: E402
-from winnable.games import game_class  # noqa: E402
-from winnable.storage.tables import DailyAttempt, DailyDeal, GameRow, SessionRow, User  # noqa: E402
-from winnable.web.players.accounts import COOKIE  # noqa: E402
-from winnable.web.app import create_app  # noqa: E402
-from winnable.web.players.daily import draw_layout  # noqa: E402
-from winnable.web.play.pool import Found  # noqa: E402
-from winnable.web.views import player_view  # noqa: E402
-
-SITE = "http://testserver"
-PASSWORD = "correct horse battery"
 DAILY_DEAL = 3  # a Black Hole deal the solver wins (in the pool: Black Hole has Dailies)
-
-
-def make_app(url, **settings):
-    settings = {"pool_background": False, "pool_size": 0, "allowed_hosts": ["testserver"], "rate_limits": False,
-                "argon2_memory_kib": 1024, "argon2_time_cost": 1} | settings
-    return create_app(url, **settings)
-
-
-def browser(app, base_url: str = SITE) -> TestClient:
-    """A browser on this site's pages: its own cookie jar, and this site's Origin."""
-    return TestClient(app, base_url=base_url, headers={"Origin": base_url})
-
-
-def seeded_draws(app, seed=3):
-    """The Daily's draw as the server makes it (a deck order the solver wins), from a
-    seeded generator instead of the system's, so the test knows the cards:
-    ``app.state.decks[game]`` and ``app.state.line`` (Black Hole's winning line)."""
-    decks = {}
-
-    def draw(game):
-        decks[game] = draw_layout(game_class(game), random.Random(f"{seed}:{game}"))
-        return decks[game]
-
-    app.state.services.daily.draw = draw
-    app.state.decks = decks
-    deck = draw("black-hole")
-    app.state.line = [str(move) for move in solve(BlackHole.from_deck(deck), Budget(seconds=10)).line]
-    return app
 
 
 @pytest.fixture
@@ -73,12 +38,6 @@ def app(sqlite_and_postgres_url):
 def count(app, model, *where) -> int:
     with Session(app.state.services.engine) as session:
         return session.scalar(select(func.count()).select_from(model).where(*where)) or 0
-
-
-def signup(client, name="ada", password=PASSWORD):
-    response = client.post("/api/auth/signup", json={"name": name, "password": password})
-    assert response.status_code == 201, response.text
-    return response.json()
 
 
 def daily(client, game="black-hole"):
@@ -155,7 +114,7 @@ def test_wrong_passwords_are_rate_limited_per_name_and_per_client(tmp_path):
         assert codes == [401, 401, 401, 429]
         refused = client.post("/api/auth/login", json={"name": "ada", "password": PASSWORD})
         assert refused.status_code == 429 and refused.headers["Retry-After"]  # even the right one, for now
-        # (the owner's own browser is not: tests/test_web_signin.py)
+        # (the owner's own browser is not: tests/web/test_signin.py)
         # Another name from the same client: the per-client limit ends it too.
         codes = [client.post("/api/auth/login", json={"name": f"user{i}", "password": "whatever else"}).status_code
                  for i in range(3)]

@@ -12,6 +12,7 @@ import httpx
 import pytest
 import uvicorn
 
+from ports import free_port
 from winnable.web.app import create_app
 from winnable.web.protocol import HttpProtocol
 
@@ -35,12 +36,6 @@ class Counting:
 class CountingProtocol(HttpProtocol):
     def connection_made(self, transport) -> None:
         super().connection_made(Counting(transport))
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 @pytest.fixture(scope="module")

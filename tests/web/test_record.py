@@ -5,16 +5,12 @@ the statistics; another player's games never."""
 from __future__ import annotations
 
 import datetime as dt
-import warnings
 
 import pytest
 
-warnings.filterwarnings("ignore", message=".*httpx.*")
-
-from winnable import Budget, solve  # noqa: E402
-from winnable.blackhole import BlackHole  # noqa: E402
-
-from test_web_players import browser, make_app, signup  # noqa: E402
+from webapp import browser, make_app, signup
+from winnable import Budget, solve
+from winnable.blackhole import BlackHole
 
 DEAL = 3
 

@@ -6,37 +6,22 @@ from __future__ import annotations
 
 import datetime as dt
 import time
-import warnings
 
 import pytest
+from fastapi.testclient import TestClient
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session
 
-warnings.filterwarnings("ignore", message=".*httpx.*")
-
-from fastapi.testclient import TestClient  # noqa: E402
-from sqlalchemy import func, select  # noqa: E402
-from sqlalchemy.orm import Session  # noqa: E402
-
-from winnable.storage.engine import utcnow  # noqa: E402
-from winnable.storage.tables import GameRow, SessionRow, User  # noqa: E402
-from winnable.web.players.accounts import COOKIE, digest  # noqa: E402
-from winnable.web.app import create_app  # noqa: E402
-
-SITE = "http://testserver"
+import webapp
+from webapp import client_at
+from winnable.storage.engine import utcnow
+from winnable.storage.tables import GameRow, SessionRow, User
+from winnable.web.players.accounts import COOKIE, digest
 
 
 def make_app(url, **settings):
-    settings = {"pool_size": 0, "pool_background": False, "allowed_hosts": ["testserver"],
-                "argon2_memory_kib": 1024, "argon2_time_cost": 1} | settings
-    return create_app(url, **settings)
-
-
-@pytest.fixture
-def db_url(tmp_path):
-    return f"sqlite:///{tmp_path / 'games.db'}"
-
-
-def client_at(app, address: str) -> TestClient:
-    return TestClient(app, base_url=SITE, client=(address, 40000), headers={"Origin": SITE})
+    """The test app with the server's rate limits on."""
+    return webapp.make_app(url, **({"rate_limits": True} | settings))
 
 
 def rows(app, model) -> int:
@@ -103,7 +88,7 @@ def test_a_guest_session_is_made_with_the_first_game_and_kept_for_the_next(db_ur
     with Session(app.state.services.engine) as session:
         assert set(session.scalars(select(GameRow.guest))) == {digest(token)}
         (expires,) = session.scalars(select(SessionRow.expires_at)).all()
-    left = expires.replace(tzinfo=dt.timezone.utc) - utcnow()
+    left = expires.replace(tzinfo=dt.UTC) - utcnow()
     assert dt.timedelta(days=364) < left <= dt.timedelta(days=365)  # WINNABLE_GUEST_DAYS
 
 
@@ -113,7 +98,7 @@ def test_the_guest_sessions_lifetime_is_a_setting(db_url):
         guest.post("/api/games", json={"game": "black-hole", "deal": 2})
     with Session(app.state.services.engine) as session:
         (expires,) = session.scalars(select(SessionRow.expires_at)).all()
-    assert expires.replace(tzinfo=dt.timezone.utc) - utcnow() <= dt.timedelta(days=2)
+    assert expires.replace(tzinfo=dt.UTC) - utcnow() <= dt.timedelta(days=2)
 
 
 def add_session(app, key: str, *, user_id=None, age: dt.timedelta = dt.timedelta(0),

@@ -4,23 +4,17 @@ OpenAPI schema the API declares for its operation and status."""
 from __future__ import annotations
 
 import re
-import warnings
 
 import pytest
 from jsonschema_rs import Draft202012Validator
 
-warnings.filterwarnings("ignore", message=".*httpx.*")
-
-from fastapi.testclient import TestClient  # noqa: E402
-
-from winnable.web.app import create_app  # noqa: E402
+from webapp import make_client
 
 
 @pytest.fixture(scope="module")
 def client(tmp_path_factory):
     url = f"sqlite:///{tmp_path_factory.mktemp('schema') / 'games.db'}"
-    app = create_app(url, pool_size=0, pool_background=False, allowed_hosts=["testserver"], rate_limits=False)
-    with TestClient(app, headers={"Origin": "http://testserver"}) as client:
+    with make_client(url) as client:
         yield client
 
 

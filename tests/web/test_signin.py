@@ -5,37 +5,31 @@ says when to try again; passwords are compared in NFKC and must show something."
 
 from __future__ import annotations
 
-import warnings
-
 import pytest
+from fastapi.testclient import TestClient
+from pwdlib import PasswordHash
+from pwdlib.hashers.argon2 import Argon2Hasher
+from sqlalchemy import select
+from sqlalchemy.orm import Session
 
-warnings.filterwarnings("ignore", message=".*httpx.*")
+import webapp
+from webapp import PASSWORD, SITE, client_at
+from winnable.storage.engine import utcnow
+from winnable.storage.tables import User
+from winnable.web.app import create_app
 
-from fastapi.testclient import TestClient  # noqa: E402
-from pwdlib import PasswordHash  # noqa: E402
-from pwdlib.hashers.argon2 import Argon2Hasher  # noqa: E402
-from sqlalchemy import select  # noqa: E402
-from sqlalchemy.orm import Session  # noqa: E402
-
-from winnable.storage.engine import utcnow  # noqa: E402
-from winnable.storage.tables import User  # noqa: E402
-from winnable.web.app import create_app  # noqa: E402
-
-SITE = "http://testserver"
 DEVICE_COOKIE = "winnable_device"  # winnable.web.DEVICE_COOKIE (imported where needed: the old code had none)
-PASSWORD = "correct horse battery"
 
 
 def make_app(tmp_path, **settings):
-    settings = {"pool_background": False, "pool_size": 0, "allowed_hosts": ["testserver"], "rate_limits": True,
-                "limit_default": "1000/minute", "limit_login": "10/minute", "limit_login_name": "5/minute",
-                "limit_login_device": "5/minute", "argon2_memory_kib": 1024, "argon2_time_cost": 1} | settings
-    return create_app(f"sqlite:///{tmp_path / 'games.db'}", **settings)
+    limits = {"rate_limits": True, "limit_default": "1000/minute", "limit_login": "10/minute", "limit_login_name": "5/minute",
+              "limit_login_device": "5/minute"}
+    return webapp.make_app(f"sqlite:///{tmp_path / 'games.db'}", **(limits | settings))
 
 
 def browser(app, address: str = "10.0.0.1", **headers) -> TestClient:
     """A browser at ``address``: its own cookie jar, this site's Origin."""
-    return TestClient(app, base_url=SITE, client=(address, 40000), headers={"Origin": SITE} | headers)
+    return client_at(app, address, **headers)
 
 
 def login(client, name="ada", password=PASSWORD, **params):
@@ -58,6 +52,7 @@ def guess_from_many_addresses(app, name="ada", count=12) -> list[int]:
 
 
 # -- the lock-out ---------------------------------------------------------------------------
+@pytest.mark.slow
 def test_guesses_from_elsewhere_do_not_lock_the_owner_out_of_a_browser_they_signed_in_with(tmp_path):
     app = make_app(tmp_path)
     with browser(app, "10.0.0.1") as owner:

@@ -8,25 +8,20 @@ from __future__ import annotations
 import asyncio
 import threading
 import time
-import warnings
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
+from fastapi.testclient import TestClient
 
-warnings.filterwarnings("ignore", message=".*httpx.*")
-
-from fastapi.testclient import TestClient  # noqa: E402
-
-from winnable.blackhole import BlackHole  # noqa: E402
-from winnable.web.app import create_app  # noqa: E402
-from winnable.web.errors import TooManyRequests, Unavailable  # noqa: E402
-from winnable.web.play.queue import SolverQueue  # noqa: E402
+from webapp import PASSWORD, client_at
+from winnable.blackhole import BlackHole
+from winnable.web.app import create_app
+from winnable.web.errors import TooManyRequests, Unavailable
+from winnable.web.play.queue import SolverQueue
 
 HINT, ANALYSIS = "hint", "analysis"  # the queue's kinds of job
 
-SITE = "http://testserver"
 HELD_DEAL = 777  # searches of this deal's first position wait on the gate (see held_engine)
-PASSWORD = "correct horse battery"
 
 
 @pytest.fixture
@@ -45,10 +40,6 @@ def gate(monkeypatch):
     monkeypatch.setattr(BlackHole, "engine_search", search)
     yield gate
     gate.set()
-
-
-def client_at(app, address: str) -> TestClient:
-    return TestClient(app, client=(address, 40000), headers={"Origin": SITE})
 
 
 def wait_until(condition, what: str, timeout: float = 60.0) -> None:

@@ -28,7 +28,7 @@ export const hooks = {
 /** Fill in the hooks (play.js, once, before the first state arrives). */
 export function setHooks(handlers) {
   for (const [name, handler] of Object.entries(handlers)) {
-    if (!(name in hooks)) throw new Error(`no hook ${name}`);
+    if (!(name in hooks)) throw new TypeError(name);
     hooks[name] = handler;
   }
 }
