@@ -26,6 +26,7 @@ TEST_SETTINGS = {
     "rate_limits": False,
     "argon2_memory_kib": 1024,
     "argon2_time_cost": 1,
+    "gc_freeze": False,
 }
 
 

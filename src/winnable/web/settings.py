@@ -113,6 +113,10 @@ class Settings(BaseSettings):
     database_threads: bool = False
     """Run database work in worker threads instead of the event loop (see
     :func:`winnable.web.deps.database`)."""
+    gc_freeze: bool = True
+    """At start, collect once and move what is alive out of the collector's sight (shorter
+    collection pauses). The tests switch it off: each test's app would pay a full
+    collection of the test process."""
 
     # -- rate limits per client -------------------------------------------------------
     rate_limits: bool = True
