@@ -33,7 +33,7 @@ run: setup
 # freecell-solver-bin (fc-solve, make-microsoft-freecell-board) cross-checks the free-cell
 # verdicts and deals, Redis holds shared rate-limit counts; installed once when missing
 # (as root, as on CI), skipped with a note otherwise. Under CI=true (.ci/run) a test whose
-# tool is missing fails instead of skipping (tests/required.py).
+# tool is missing fails instead of skipping (tests/helpers/required.py).
 system-deps:
 	@missing=""; \
 	command -v chromium >/dev/null 2>&1 || missing="$$missing chromium"; \
