@@ -1,5 +1,6 @@
-# The two commands a newcomer needs: `make run` and `make test`.
-# Everything is installed into .venv; the Rust engine is built in release mode.
+# The commands a newcomer needs: `make run`, `make check` (the fast loop: the lints and the
+# tests that need no browser, PostgreSQL, Redis or fc-solve) and `make test` (everything,
+# what CI runs). Everything is installed into .venv; the Rust engine is built in release mode.
 
 PYTHON ?= python3
 VENV := .venv
@@ -7,7 +8,15 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 SOURCES := pyproject.toml engine/Cargo.toml $(wildcard engine/src/*.rs engine/src/*/*.rs)
 
-.PHONY: setup system-deps run test bench clean messages
+.PHONY: setup system-deps run lint check test bench clean messages
+
+# The tests `make check` leaves to `make test` (markers: [tool.pytest.ini_options]).
+FAST := not browser and not postgres and not redis and not fcsolve and not slow
+# The files `ruff format --check` holds to the format. Once the whole tree is formatted
+# (`ruff format .`, run once, when no other branch is open), set it to `.`.
+RUFF_FORMAT_FILES ?= tests/conftest.py tests/web/conftest.py tests/helpers/webapp.py tests/helpers/dailies.py \
+	tests/helpers/fcsolve.py tests/helpers/ports.py
+PYTEST := $(BIN)/python -m pytest -q -n auto
 
 setup: $(STAMP)
 
@@ -24,7 +33,7 @@ run: setup
 # freecell-solver-bin (fc-solve, make-microsoft-freecell-board) cross-checks the free-cell
 # verdicts and deals, Redis holds shared rate-limit counts; installed once when missing
 # (as root, as on CI), skipped with a note otherwise. Under CI=true (.ci/run) a test whose
-# tool is missing fails instead of skipping (tests/required.py).
+# tool is missing fails instead of skipping (tests/helpers/required.py).
 system-deps:
 	@missing=""; \
 	command -v chromium >/dev/null 2>&1 || missing="$$missing chromium"; \
@@ -38,11 +47,28 @@ system-deps:
 		else echo "note: install$$missing (Debian packages) to run the browser, PostgreSQL, fc-solve and Redis tests"; fi; \
 	fi
 
-test: setup system-deps
-	cd engine && cargo test --release --quiet
+# The style and the layers: Python (ruff: [tool.ruff] in pyproject.toml), Rust (rustfmt.toml;
+# clippy: [lints] in engine/Cargo.toml), JavaScript (oxlint: .oxlintrc.json, no import
+# cycles), the import contracts and the types.
+lint: setup
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check $(RUFF_FORMAT_FILES)
+	$(BIN)/oxlint --config .oxlintrc.json --deny-warnings src/winnable/web/pages/static/js
+	cd engine && cargo fmt --check
+	cd engine && cargo clippy --release --quiet -- -D warnings
 	$(BIN)/lint-imports  # the layers and no cycles: [tool.importlinter] in pyproject.toml
 	$(BIN)/mypy  # src/ in strict mode: [tool.mypy] in pyproject.toml
-	$(BIN)/python -m pytest -q
+
+# The fast loop, before every commit: the lints, then the tests on every core but those
+# marked browser, postgres, redis, fcsolve or slow.
+check: lint
+	$(PYTEST) -m "$(FAST)"
+
+# Everything (what .ci/run calls): the lints, the engine's own tests, every test. The
+# Hypothesis profile `ci` tries the full number of examples (tests/conftest.py).
+test: lint system-deps
+	cd engine && cargo test --release --quiet
+	HYPOTHESIS_PROFILE=ci $(PYTEST)
 
 # Gather every string players read into the catalogue template and merge it into the
 # French and Dutch catalogues (new strings arrive empty, changed ones fuzzy: translate them;

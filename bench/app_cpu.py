@@ -72,9 +72,9 @@ async def call(app, method: str, path: str, body: dict | None, cookie: bytes | N
 
 
 async def run(args) -> None:
-    from winnable.web.app import create_app
-
     from load import cpu_seconds, database_pids
+
+    from winnable.web.app import create_app
 
     folder = tempfile.mkdtemp(prefix="winnable-app-cpu-")
     url = args.database or f"sqlite:///{folder}/games.db"

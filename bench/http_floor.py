@@ -28,10 +28,9 @@ import sys
 import time
 from pathlib import Path
 
-HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE))
+import load  # the load test's client, process and CPU helpers (beside this script)
 
-import load  # noqa: E402  (the load test's client, process and CPU helpers)
+HERE = Path(__file__).resolve().parent
 
 BODY = json.dumps({"state": "x" * 1300}).encode()
 

@@ -89,7 +89,10 @@ def engine_lines(position, nodes: int | None, seconds: float | None, shorten: di
     cpu = time.thread_time()
     short, _ = _engine.spider_shorten(columns, stock, removed, position.by_suit, line, left, searched=searched, **shorten)
     shorten_cpu = time.thread_time() - cpu
-    text = lambda moves: [str(SpiderMove.DEAL if a == 255 else SpiderMove(a, b, c)) for a, b, c in moves]
+
+    def text(moves):
+        return [str(SpiderMove.DEAL if a == 255 else SpiderMove(a, b, c)) for a, b, c in moves]
+
     return status, text(line), text(short), search_cpu, shorten_cpu
 
 

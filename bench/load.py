@@ -517,7 +517,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="winnable-load-") as folder:
         postgres = None
         if args.postgres:
-            sys.path.insert(0, str(ROOT / "tests"))
+            sys.path.insert(0, str(ROOT / "tests" / "helpers"))
             from postgres_server import postgres_server
 
             postgres = postgres_server()

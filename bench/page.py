@@ -18,9 +18,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "browser"))
-
-from browser_helpers import CHROMIUM, CHROMIUM_ARGS, start_server, stop_server  # noqa: E402
+BROWSER_TESTS = Path(__file__).resolve().parents[1] / "tests" / "browser"
 
 GAMES = ["black-hole", "black-widow", "penguin", "freecell"]
 RUNS = 3
@@ -39,6 +37,9 @@ MEASURE = """() => {
 
 
 def main(argv: list[str]) -> int:
+    sys.path.insert(0, str(BROWSER_TESTS))  # the browser tests' server and Chromium helpers
+    from browser_helpers import CHROMIUM, CHROMIUM_ARGS, start_server, stop_server
+
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
                                      epilog=__doc__.split("\n\n", 2)[2], formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("games", nargs="*", metavar="GAME", help=f"game ids (default: {' '.join(GAMES)})")

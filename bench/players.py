@@ -44,13 +44,13 @@ def main(argv: list[str] | None = None) -> None:
     from fastapi.testclient import TestClient
     from sqlalchemy.orm import Session
 
-    from winnable.web.players.accounts import AccountService
-    from winnable.web.app import create_app
     from winnable.decks import Deck
-    from winnable.web.players.daily import name_digest
     from winnable.storage.engine import utcnow, write_lock
     from winnable.storage.tables import DailyAttempt, DailyDeal, GameRow, User
+    from winnable.web.app import create_app
     from winnable.web.play.pool import Found
+    from winnable.web.players.accounts import AccountService
+    from winnable.web.players.daily import name_digest
 
     folder = Path(tempfile.mkdtemp(prefix="winnable-bench-players-"))
     app = create_app(f"sqlite:///{folder / 'games.db'}", pool_size=0, pool_background=False, rate_limits=False,

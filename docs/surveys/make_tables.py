@@ -36,8 +36,8 @@ import time
 from pathlib import Path
 
 from winnable.report import TABLES, Table, convert, survey_command, write_reports
-from winnable.survey_data import SurveyData, read_records
 from winnable.storage.verdicts import engine_version
+from winnable.survey_data import SurveyData, read_records
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]

@@ -25,7 +25,8 @@ fn main() {
                 let v: Vec<i32> = w.split(',').map(|x| x.parse().unwrap()).collect();
                 [v[0], v[1], v[2], v[3], v[4], v[5]]
             });
-            ScanSpec::new(parts[0], parts.get(1).map(|s| s.parse().unwrap()).unwrap_or(1), weights.unwrap_or([40, 10, 20, 4, 3, 1])).unwrap()
+            ScanSpec::new(parts[0], parts.get(1).map(|s| s.parse().unwrap()).unwrap_or(1), weights.unwrap_or([40, 10, 20, 4, 3, 1]))
+                .unwrap()
         })
         .collect();
     let cap: u64 = args[3].parse().unwrap();

@@ -106,7 +106,8 @@ fn main() {
             _ => file = Some(arg.clone()),
         }
     }
-    let text = std::fs::read_to_string(file.expect("usage: spider_tune DEALS [--preset NAME | --pass SPEC...] [--nodes N] [--seconds S]")).unwrap();
+    let text = std::fs::read_to_string(file.expect("usage: spider_tune DEALS [--preset NAME | --pass SPEC...] [--nodes N] [--seconds S]"))
+        .unwrap();
     let deals: Vec<Deal> = text.lines().filter(|l| !l.trim().is_empty()).map(parse_deal).collect();
     let custom = Preset { name: "command line", passes: &passes, cap };
     let chosen = |by_suit: bool| -> Preset {
@@ -128,13 +129,14 @@ fn main() {
         let cpu = cpu_seconds();
         let mut budget = Budget::new(nodes, seconds);
         let mut winner = None;
-        let solution = spider::solve_reporting(&deal.columns, &deal.stock, 0, deal.by_suit, &mut budget, &preset, &mut |index, outcome, count| {
-            per_pass_positions[index] += count;
-            if outcome == Outcome::Won {
-                winner = Some(index);
-            }
-        })
-        .expect("a valid deal");
+        let solution =
+            spider::solve_reporting(&deal.columns, &deal.stock, 0, deal.by_suit, &mut budget, &preset, &mut |index, outcome, count| {
+                per_pass_positions[index] += count;
+                if outcome == Outcome::Won {
+                    winner = Some(index);
+                }
+            })
+            .expect("a valid deal");
         let spent = cpu_seconds() - cpu;
         cpu_total += spent;
         positions += solution.positions;
@@ -151,7 +153,14 @@ fn main() {
             unproved.push(deal.number);
         }
         if show {
-            println!("{:6} {:8} pass {:?} {:>10} positions {:.3} s CPU", deal.number, solution.outcome.as_str(), winner, solution.positions, spent);
+            println!(
+                "{:6} {:8} pass {:?} {:>10} positions {:.3} s CPU",
+                deal.number,
+                solution.outcome.as_str(),
+                winner,
+                solution.positions,
+                spent
+            );
         }
     }
     cpu_won.sort_by(|a, b| a.partial_cmp(b).unwrap());

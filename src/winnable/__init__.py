@@ -11,8 +11,8 @@ from winnable.cards import Card, Rank, Suit
 from winnable.errors import EngineError, IllegalMoveError, ParseError, UnknownGameError, WinnableError
 from winnable.game import Move, Position
 from winnable.games import deal, game_class, game_ids
-from winnable.solver import Budget, Status, Verdict, solve
 from winnable.guide import Guide, Hint, Line
+from winnable.solver import Budget, Status, Verdict, solve
 
 __all__ = [
     "Budget", "Card", "EngineError", "Guide", "Hint", "IllegalMoveError", "Line", "Move", "ParseError", "Position", "Rank",

@@ -28,8 +28,7 @@ from dataclasses import dataclass, field
 from typing import Any, Self
 
 from winnable import deals
-from winnable.cards import Card, Rank, Suit, format_cards, parse_cards
-from winnable.cards import _BY_TEXT
+from winnable.cards import _BY_TEXT, Card, Rank, Suit, format_cards, parse_cards
 from winnable.errors import IllegalMoveError, ParseError
 from winnable.game import Move, Position
 

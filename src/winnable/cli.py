@@ -11,7 +11,6 @@ and exits with code 2.
 from __future__ import annotations
 
 import json
-import os
 import sys
 import time
 from pathlib import Path

@@ -33,7 +33,7 @@ import random
 from dataclasses import dataclass
 from enum import Enum
 
-from winnable.cards import Card, Rank, Suit
+from winnable.cards import Card, Suit
 from winnable.errors import ParseError
 
 MS_LIMIT = 31999

@@ -176,7 +176,7 @@ def text_table(table: Table, data: SurveyData) -> str:
         "",
         f"verdicts    {table.stem}.verdicts.gz (two bits a deal; the figures above: {table.stem}.json)",
         f"  sha256 of the verdicts file  {verdicts.sha256}",
-        "  (of its uncompressed content; tests/test_survey_data.py reads the verdicts and checks them",
+        "  (of its uncompressed content; tests/cli/test_survey_data.py reads the verdicts and checks them",
         "  against this table)",
         f"JSON lines  {lines.get('file', table.data_name)} (the survey's output, not kept in the repository)",
         f"  sha256 of the lines        {lines.get('sha256', '?')}",

@@ -13,9 +13,11 @@ import urllib.request
 from pathlib import Path
 
 CHROMIUM = Path(os.environ.get("WINNABLE_CHROMIUM", "/usr/bin/chromium"))
+TIMEOUT = int(os.environ.get("WINNABLE_BROWSER_TIMEOUT_MS", "60000"))
+"""How long (ms) the tests' waits for a state may last before they fail. Long: a busy
+machine (the whole suite, other work beside it) can take many seconds to do what a quiet
+one does at once; every wait ends as soon as its state comes."""
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync"]
-
-
 
 
 def open_game(page, server, game: str, deal: int | None = None, query: str = "") -> str:
@@ -35,6 +37,14 @@ def open_game(page, server, game: str, deal: int | None = None, query: str = "")
 def wait_moves(page, count: int) -> None:
     """Wait until the page shows ``count`` moves played (and no request is pending)."""
     page.wait_for_selector(f"body[data-moves='{count}'][data-busy='0']")
+
+
+def settled(page) -> None:
+    """Wait until the page has handled every event already sent to it (the browser's
+    click after a tap, a drop's pointer events, and what they started at once): two
+    animation frames and a task later, however long those take."""
+    page.evaluate("() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(done, 0))))")
+    page.wait_for_selector("body[data-busy='0']")
 
 
 def wait_review(page, timeout: int = 30_000) -> None:
@@ -165,7 +175,7 @@ def new_page(browser, size: str = "desktop", storage: dict | None = None):
     # bypass_csp: the tests wait on JavaScript expressions, which the strict CSP (no eval)
     # would refuse; test_security_headers.py checks the pages under the real policy.
     context = browser.new_context(**SIZES[size], bypass_csp=True)
-    context.set_default_timeout(15_000)
+    context.set_default_timeout(TIMEOUT)
     if storage:
         script = "".join(f"localStorage.setItem({json.dumps(k)}, {json.dumps(v)});" for k, v in storage.items())
         context.add_init_script(f"try {{ {script} }} catch (e) {{}}")

@@ -3,21 +3,23 @@ Playwright.
 
 Needs the PyPI package ``playwright`` and Debian's ``chromium`` (Playwright's own browser
 download is not used). Without either, every test here is skipped with the reason, or
-fails under ``CI=true`` (``tests/required.py``).
+fails under ``CI=true`` (``tests/helpers/required.py``).
 """
 
 from __future__ import annotations
 
+import importlib
+
 import pytest
 
-from browser_helpers import CHROMIUM, CHROMIUM_ARGS, start_server, stop_server
+from browser_helpers import CHROMIUM, CHROMIUM_ARGS, TIMEOUT, start_server, stop_server
 from required import unavailable
 
 
 def missing() -> str | None:
     """Why the browser tests cannot run here, or None."""
     try:
-        import playwright.sync_api  # noqa: F401
+        importlib.import_module("playwright.sync_api")
     except ImportError:
         return "the Python package playwright is not installed (pip install playwright)"
     if not CHROMIUM.exists():
@@ -58,7 +60,7 @@ def page(browser):
     # bypass_csp: the tests wait on JavaScript expressions, which the strict CSP (no eval)
     # would refuse; test_security_headers.py checks the pages under the real policy.
     context = browser.new_context(viewport={"width": 1280, "height": 900}, bypass_csp=True)
-    context.set_default_timeout(15_000)
+    context.set_default_timeout(TIMEOUT)
     # Moves stay exactly as the test plays them: no safe move goes home by itself.
     context.add_init_script("try { localStorage.setItem('winnable:safe-home', '0'); } catch (e) {}")
     tab = context.new_page()

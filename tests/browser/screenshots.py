@@ -158,8 +158,9 @@ class Shots:
 
 def main(argv: list[str] | None = None) -> int:
     sys.path.insert(0, str(Path(__file__).parent))
-    from browser_helpers import CHROMIUM, CHROMIUM_ARGS, start_server, stop_server
     from playwright.sync_api import sync_playwright
+
+    from browser_helpers import CHROMIUM, CHROMIUM_ARGS, start_server, stop_server
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=Path(__file__).resolve().parents[2] / "docs" / "screenshots")

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from browser_helpers import drag, game_state, open_game, open_menu, wait_moves, wait_review
+from browser_helpers import drag, game_state, open_game, open_menu, settled, wait_moves, wait_review
 from winnable.blackhole import BlackHole
 from winnable.solver import solve
 
@@ -175,7 +175,7 @@ def test_drag_a_card_into_the_hole(page, server):
     # A drop on nothing puts the card back.
     other = BlackHole.deal(WON_DEAL).play(card).legal_moves()[0]
     drag(page, page.locator(f'#table [data-card="{other}"]'), page.locator("#title"))
-    page.wait_for_timeout(400)
+    settled(page)
     assert page.get_attribute("body", "data-moves") == "1"
 
 
@@ -276,8 +276,6 @@ def test_lobby_lists_every_game_with_its_rules(page, server):
     assert game_state(server, page)["deal"] == 7
     page.goto(server.url("/rules/black-hole"))
     assert "Black Hole" in page.inner_text("h1")
-
-
 
 
 @pytest.mark.parametrize("width, height", [(360, 740), (390, 844), (1366, 900)])

@@ -20,7 +20,6 @@ SOURCE, OWN_SUIT, OTHER_SUIT = "column:6", "column:7", "column:1"  # 2♦-A♦ o
 ROW, SWITCH = "#clickmove-row", "#clickmove-toggle"
 
 
-
 @pytest.fixture(scope="module")
 def widow_line():
     assert game_class(WIDOW).deal(DEAL).play_line(WIDOW_5_LINE).is_won()

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import pytest
 
-from browser_helpers import NO_AUTO, new_page, open_game, start_server, stop_server, wait_moves
+from browser_helpers import NO_AUTO, new_page, open_game, settled, start_server, stop_server, wait_moves
 from touch_helpers import axe_violations
 
 GAME, DEAL, FOLLOWED = "black-hole", 2, 12
@@ -42,11 +42,15 @@ def test_tapping_hint_quickly_and_following_it(browser, tight_server):
     page = new_page(browser, "phone", NO_AUTO)
     try:
         open_game(page, tight_server, GAME, DEAL)
+        asked = []
+        page.on("request", lambda request: "/hint" in request.url and asked.append(request))
         for _ in range(3):  # three quick taps: one question
             page.tap("#hint")
         wait_hint(page)
-        page.wait_for_timeout(300)
-        assert hints_used(tight_server, page) == 1
+        settled(page)
+        for request in asked:  # every question the taps sent has its answer
+            request.response()
+        assert len(asked) == 1 and hints_used(tight_server, page) == 1
         assert axe_violations(page) == []
         for played in range(1, FOLLOWED + 1):
             page.locator("#table .hint-src").first.tap()

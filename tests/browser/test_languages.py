@@ -6,12 +6,12 @@ shared in French stays French in a Dutch browser."""
 from __future__ import annotations
 
 import re
-from functools import lru_cache
+from functools import cache
 
 import pytest
 from babel.messages.pofile import read_po
 
-from browser_helpers import open_game, wait_review
+from browser_helpers import TIMEOUT, open_game, wait_review
 from winnable.games import game_class
 from winnable.solver import Budget, solve
 from winnable.web.pages import i18n
@@ -49,7 +49,7 @@ VISIBLE = """() => {
 }"""
 
 
-@lru_cache(maxsize=None)
+@cache
 def english_patterns(locale: str) -> tuple[re.Pattern, ...]:
     """The English message ids whose translation differs, as patterns (placeholders match anything)."""
     with i18n.po_path(locale).open("rb") as handle:
@@ -98,7 +98,7 @@ def browser_locale(request):
 def tab(browser, browser_locale):
     """A browser whose language is fr-FR or nl-NL (its Accept-Language and navigator)."""
     context = browser.new_context(locale=browser_locale, viewport={"width": 1280, "height": 900}, bypass_csp=True)
-    context.set_default_timeout(20_000)
+    context.set_default_timeout(TIMEOUT)
     context.add_init_script("try { localStorage.setItem('winnable:safe-home', '0'); } catch (e) {}")
     page = context.new_page()
     errors: list[str] = []

@@ -101,7 +101,6 @@ def entry_for(game, deal, moves, predicate):
 
 
 def lead_index(position, entry):
-    places = {"column": None}
     view = player_view(position)
     kind, _, i = entry["from"].partition(":")
     if kind == "cell":
@@ -235,7 +234,7 @@ def keyboard_place(page, drop: str, limit: int = 20) -> None:
 def test_keyboard_picks_up_chooses_and_places(browser, server, lines):
     page = new_page(browser, "desktop", NO_AUTO)
     try:
-        game_id = open_game(page, server, "freecell", 1)
+        open_game(page, server, "freecell", 1)
         position = game_class("freecell").deal(1)
         entry = next(e for e in click_choices(position) if e["to"] == "cell:1")
         focus(page, card_at(page, entry["from"], lead_index(position, entry)))

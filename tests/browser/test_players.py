@@ -9,7 +9,7 @@ import re
 
 import pytest
 
-from browser_helpers import start_server, stop_server, wait_moves
+from browser_helpers import TIMEOUT, start_server, stop_server, wait_moves
 from winnable.blackhole import BlackHole
 from winnable.cards import Card
 from winnable.solver import solve
@@ -136,7 +136,7 @@ def test_a_second_new_player_gets_the_same_deal(browser, players_server):
     deals = []
     for name in ("bob", "cyd"):
         context = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True, bypass_csp=True)
-        context.set_default_timeout(15_000)
+        context.set_default_timeout(TIMEOUT)
         tab = context.new_page()
         sign_up(tab, players_server, name)
         game_id = open_daily_from_lobby(tab, players_server)
@@ -158,7 +158,7 @@ def test_the_dailys_page_shows_no_deal_number(browser, players_server, lang):
     """The Daily's page, title and address name no deal (the French page showed
     "Donne n° 838893", and its address ?deal=838893 before it became ?id=)."""
     context = browser.new_context(bypass_csp=True)
-    context.set_default_timeout(15_000)
+    context.set_default_timeout(TIMEOUT)
     tab = context.new_page()
     addresses = []
     tab.on("framenavigated", lambda frame: addresses.append(frame.url))

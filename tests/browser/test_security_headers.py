@@ -3,10 +3,12 @@ bypass it to wait on JavaScript expressions): nothing is refused, everything dra
 
 from __future__ import annotations
 
+from browser_helpers import TIMEOUT
+
 
 def test_pages_and_docs_run_under_the_strict_policy(browser, server):
     context = browser.new_context(viewport={"width": 1280, "height": 900})
-    context.set_default_timeout(20_000)
+    context.set_default_timeout(TIMEOUT)
     page = context.new_page()
     refused: list[str] = []
     page.on("console", lambda message: refused.append(message.text) if "Content Security Policy" in message.text else None)

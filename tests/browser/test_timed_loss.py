@@ -15,7 +15,7 @@ import re
 
 import pytest
 
-from browser_helpers import NO_AUTO, game_state, new_page, open_game, open_menu, close_menu, wait_moves
+from browser_helpers import NO_AUTO, close_menu, game_state, new_page, open_game, open_menu, wait_moves
 from touch_helpers import axe_violations, ntranslate, translate
 from winnable.games import game_class
 from winnable.solver import Budget, solve

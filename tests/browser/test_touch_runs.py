@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import pytest
 
-from browser_helpers import NO_AUTO, game_state, new_page, open_game, play_api, wait_moves
+from browser_helpers import NO_AUTO, game_state, new_page, open_game, play_api, settled, wait_moves
 from touch_helpers import WIDOW_5_LINE, axe_violations, middle, touch_drag
 from winnable.games import game_class
 
@@ -70,7 +70,7 @@ def test_a_tap_lifts_the_run_and_puts_it_down(browser, server, line, size, where
         point = strip_point(page) if where == "strip" else middle(card(page, "AD").bounding_box())
         page.touchscreen.tap(*point)
         page.wait_for_selector("#table .card.selected")
-        page.wait_for_timeout(300)  # the browser's click after the tap (if any) has come and gone
+        settled(page)  # the browser's click after the tap (if any) has come and gone
         assert selected(page) == ["2D", "AD"]
         announced(page, name)  # "2 of diamonds picked up: ..."
         assert page.locator(f'#table [data-drop="{TARGET}"].target').count() == 1
@@ -89,11 +89,11 @@ def test_a_second_tap_gives_back_the_deepest_card(browser, server, line, size):
     try:
         page.touchscreen.tap(*strip_point(page))
         page.wait_for_selector("#table .card.selected")
-        page.wait_for_timeout(300)
+        settled(page)
         assert selected(page) == ["2D", "AD"]
         page.touchscreen.tap(*middle(card(page, "AD").bounding_box()))
         page.wait_for_function("document.querySelectorAll('#table .card.selected').length === 1")
-        page.wait_for_timeout(300)
+        settled(page)
         assert selected(page) == ["AD"]
         announced(page, card(page, "AD").get_attribute("aria-label"))
         page.touchscreen.tap(*middle(card(page, "AD").bounding_box()))

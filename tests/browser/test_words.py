@@ -9,7 +9,7 @@ import re
 
 import pytest
 
-from browser_helpers import new_page, open_game
+from browser_helpers import new_page
 from screen_checks import LANGUAGES, lang_url
 
 HINTS = {

@@ -33,8 +33,15 @@ pub fn read(path: &str) -> Vec<Deal> {
             let wrap = [Wrap::None, Wrap::Restricted, Wrap::Full][r[3] as usize];
             let empty = if r[4] != 0 { EmptyColumn::BelowBase } else { EmptyColumn::Any };
             let runs = [Runs::Supermove, Runs::Unlimited, Runs::Cells][r[5] as usize];
-            let rules = Rules::new(r[0] as usize, r[1] as usize, build, wrap, empty, runs, r[6] != 0, f[2].parse().expect("a base rank")).expect("valid rules");
-            Deal { number: f[0].parse().expect("a deal number"), rules, columns: f[3].split('|').map(bytes).collect(), cells: bytes(f[4]), foundations: bytes(f[5]) }
+            let rules = Rules::new(r[0] as usize, r[1] as usize, build, wrap, empty, runs, r[6] != 0, f[2].parse().expect("a base rank"))
+                .expect("valid rules");
+            Deal {
+                number: f[0].parse().expect("a deal number"),
+                rules,
+                columns: f[3].split('|').map(bytes).collect(),
+                cells: bytes(f[4]),
+                foundations: bytes(f[5]),
+            }
         })
         .collect()
 }

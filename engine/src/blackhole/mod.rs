@@ -105,4 +105,3 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(black_hole_moves, m)?)?;
     Ok(())
 }
-

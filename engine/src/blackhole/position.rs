@@ -54,8 +54,6 @@ pub(super) fn rotate(mask: u32, by: u32) -> u32 {
     ((mask >> by) | (mask << (RANKS as u32 - by))) & FULL
 }
 
-/// For each possible last rank t, the edges whose multiplicity grows by one half (the
-
 impl Layout {
     /// `piles`: card indices 0..51 (rank = index % 13), bottom first; `foundation`: the
     /// foundation's rank, 1 (Ace) to 13 (King).

@@ -83,8 +83,6 @@ impl Pairs {
     }
 }
 
-
-
 /// The edges of the rank circle a walk must cross: edge v joins ranks v and v+1, and a
 /// walk that starts at `start` and plays every rank of `counts` crosses it a fixed
 /// number of times (see [`walk_possible`]), kept here doubled, before the end's own
@@ -242,7 +240,9 @@ impl Layout {
     #[inline]
     pub(super) fn can_close(&self, state: u64, r: usize, block: u32) -> bool {
         let (cards, n) = &self.rank_cards[r];
-        cards[..*n as usize].iter().any(|&(p, d)| (d as usize) < height(state, p as usize) && self.below[p as usize][d as usize] as u32 & block == 0)
+        cards[..*n as usize]
+            .iter()
+            .any(|&(p, d)| (d as usize) < height(state, p as usize) && self.below[p as usize][d as usize] as u32 & block == 0)
     }
 
     /// Whether some pile still holding its three cards has ranks (bottom first) that
@@ -280,7 +280,9 @@ impl Layout {
     pub(super) fn order_fits(&self, state: u64, pairs: &Pairs, in_play: u32, start: usize, end: usize, crossings: Crossings) -> bool {
         let Crossings { zero, one, two } = crossings;
         if zero == 0 {
-            one.count_ones() < 2 || self.segments_fit(state, pairs, in_play, start, end, one, 0, 1) || self.segments_fit(state, pairs, in_play, start, end, one, 0, -1)
+            one.count_ones() < 2
+                || self.segments_fit(state, pairs, in_play, start, end, one, 0, 1)
+                || self.segments_fit(state, pairs, in_play, start, end, one, 0, -1)
         } else if one == 0 && two == 0 {
             true
         } else {
@@ -298,12 +300,28 @@ impl Layout {
     /// bits) and those crossed twice (high bits).
     #[inline]
     #[allow(clippy::too_many_arguments)]
-    pub(super) fn segments_fit(&self, state: u64, pairs: &Pairs, in_play: u32, start: usize, end: usize, one: u32, line: u32, direction: i32) -> bool {
+    pub(super) fn segments_fit(
+        &self,
+        state: u64,
+        pairs: &Pairs,
+        in_play: u32,
+        start: usize,
+        end: usize,
+        one: u32,
+        line: u32,
+        direction: i32,
+    ) -> bool {
         // Positions along the direction: the start at 0; edge at position i joins the
         // ranks at positions i and i + 1.
         let up = direction > 0;
         let ranks_at = &RANK_AT[up as usize][start];
-        let orient = |edges: u32| if up { rotate(edges, start as u32) } else { rotate(edges.reverse_bits() >> (32 - RANKS), (RANKS - start) as u32 % RANKS as u32) };
+        let orient = |edges: u32| {
+            if up {
+                rotate(edges, start as u32)
+            } else {
+                rotate(edges.reverse_bits() >> (32 - RANKS), (RANKS - start) as u32 % RANKS as u32)
+            }
+        };
         let ones = orient(one);
         let zeros = orient(line & FULL);
         let twos = orient(line >> 16);

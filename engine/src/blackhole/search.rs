@@ -115,7 +115,8 @@ impl Layout {
             }
         }
         // One frame per card played, written in place (a frame is 170 bytes).
-        let blank = Frame { state: 0, moves: [0; PILES], children: [0; PILES], count: 0, next: 0, played: 0, emptied: 255, edge: 0, lay_on: 255 };
+        let blank =
+            Frame { state: 0, moves: [0; PILES], children: [0; PILES], count: 0, next: 0, played: 0, emptied: 255, edge: 0, lay_on: 255 };
         let mut stack = [blank; 53];
         let mut walk = Walk::new(&counts, foundation_rank(root));
         let mut in_play = present(&counts);

@@ -38,7 +38,13 @@ impl Layout {
         if root == 0 {
             return Solution::won(vec![], 1);
         }
-        let mut search = Search { layout: self, seen: KeySet::with_capacity_log2(12), positions: 1, budget: budget.pass(0, 1, 1, preset.cap), line: Vec::with_capacity(26) };
+        let mut search = Search {
+            layout: self,
+            seen: KeySet::with_capacity_log2(12),
+            positions: 1,
+            budget: budget.pass(0, 1, 1, preset.cap),
+            line: Vec::with_capacity(26),
+        };
         search.seen.insert(root);
         match search.dfs(root) {
             Run::Won => Solution::won(search.line, search.positions),

@@ -262,7 +262,7 @@ pub fn depth_first(game: &Game, root: &Position, budget: &mut Budget, already: u
             }
             game.undo_to_key(&mut child, &mut scratch, key);
         }
-        children.sort_by(|a, b| b.0.cmp(&a.0));
+        children.sort_by_key(|child| std::cmp::Reverse(child.0));
         children
     };
     let children = expand(&start, &mut seen, &mut positions);

@@ -148,7 +148,17 @@ impl<'a> Generator<'a> {
     /// enters). With `stay`, a generation that stops early leaves `s` in the last child
     /// made (a scan about to enter it need not play it again).
     #[allow(clippy::too_many_arguments)]
-    pub fn generate(&mut self, s: &mut Position, kind: Kind, out: &mut Children, keep: &mut dyn FnMut(u128) -> bool, score: Option<&dyn Fn(&Position) -> i32>, skip: u32, limit: usize, stay: bool) -> (u64, Option<u32>) {
+    pub fn generate(
+        &mut self,
+        s: &mut Position,
+        kind: Kind,
+        out: &mut Children,
+        keep: &mut dyn FnMut(u128) -> bool,
+        score: Option<&dyn Fn(&Position) -> i32>,
+        skip: u32,
+        limit: usize,
+        stay: bool,
+    ) -> (u64, Option<u32>) {
         let mut e = Emit { out, keep, score, key: s.key, skip, limit, stay, made: 0, seq: 0 };
         self.done.clear();
         let step = match kind {

@@ -337,14 +337,23 @@ impl Answer {
     /// position moves in: it is not Sync). With `timed`, the CPU time of each step is
     /// read (a system call each time, a few microseconds a call on a virtual machine:
     /// only the benchmarks ask).
-    fn find(solver: &Solver, root: &Position, max_nodes: Option<u64>, max_seconds: Option<f64>, shortening: Option<(u8, Option<u64>)>, timed: bool) -> Answer {
+    fn find(
+        solver: &Solver,
+        root: &Position,
+        max_nodes: Option<u64>,
+        max_seconds: Option<f64>,
+        shortening: Option<(u8, Option<u64>)>,
+        timed: bool,
+    ) -> Answer {
         let clock = || if timed { crate::search::thread_cpu() } else { 0.0 };
         let deadline = max_seconds.map(|s| std::time::Instant::now() + std::time::Duration::from_secs_f64(s.max(0.0)));
         let started = clock();
         let solution = solver.solve(root, &mut Budget::new(max_nodes, max_seconds));
         let searched = clock();
         let short = match shortening {
-            Some((depth, tries)) if solution.outcome == Outcome::Won => Some(shorten::shorten_own(&solver.game, root, &solution.line, &shorten::limits(deadline, depth, tries)).0),
+            Some((depth, tries)) if solution.outcome == Outcome::Won => {
+                Some(shorten::shorten_own(&solver.game, root, &solution.line, &shorten::limits(deadline, depth, tries)).0)
+            }
             _ => None,
         };
         let shorten_cpu = if short.is_some() { clock() - searched } else { 0.0 };
@@ -373,7 +382,8 @@ fn freecell_lines(
     tries: Option<u64>,
 ) -> PyResult<(String, String, String, u64, f64, f64)> {
     let (solver, root) = setup(&rules, base, preset, &columns, &cells, &foundations)?;
-    let (answer, solver) = py.allow_threads(move || (Answer::find(&solver, &root, max_nodes, max_seconds, Some((depth, tries)), true), solver));
+    let (answer, solver) =
+        py.allow_threads(move || (Answer::find(&solver, &root, max_nodes, max_seconds, Some((depth, tries)), true), solver));
     let line = solver.game.notation(&answer.solution.line);
     let short = answer.short.map(|s| solver.game.notation(&s)).unwrap_or_default();
     Ok((answer.solution.outcome.as_str().to_string(), line, short, answer.solution.positions, answer.search_cpu, answer.shorten_cpu))
@@ -413,10 +423,19 @@ fn freecell_presets() -> Vec<(&'static str, &'static str)> {
     presets::PRESETS.iter().map(|(name, about, _)| (*name, *about)).collect()
 }
 
+/// A move (its text) with the columns and cells after it.
+type Successor = (String, Vec<Vec<u8>>, Vec<u8>);
+
 /// The engine's move generation, for tests: each move with the columns and cells after
 /// it (and after the beak's automatic move, where the rules make it).
 #[pyfunction]
-fn freecell_successors(rules: PyRef<'_, PyRules>, columns: Vec<Vec<u8>>, cells: Vec<u8>, foundations: Vec<u8>, base: u8) -> PyResult<Vec<(String, Vec<Vec<u8>>, Vec<u8>)>> {
+fn freecell_successors(
+    rules: PyRef<'_, PyRules>,
+    columns: Vec<Vec<u8>>,
+    cells: Vec<u8>,
+    foundations: Vec<u8>,
+    base: u8,
+) -> PyResult<Vec<Successor>> {
     let (solver, root) = setup(&rules, base, "default", &columns, &cells, &foundations)?;
     let game = &solver.game;
     let mut moves = Vec::new();

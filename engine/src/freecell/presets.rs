@@ -150,7 +150,8 @@ pub const PRESETS: &[(&str, &str, &str)] = &[
 ];
 
 fn parse_weights(text: &str) -> Result<[i32; 6], String> {
-    let values: Vec<i32> = text.split(',').map(|v| v.trim().parse::<i32>().map_err(|_| format!("bad weight {v:?}"))).collect::<Result<_, _>>()?;
+    let values: Vec<i32> =
+        text.split(',').map(|v| v.trim().parse::<i32>().map_err(|_| format!("bad weight {v:?}"))).collect::<Result<_, _>>()?;
     values.try_into().map_err(|_| format!("six evaluation weights, not {text:?}"))
 }
 

@@ -81,7 +81,16 @@ impl Rules {
     }
 
     #[allow(clippy::too_many_arguments)]
-    pub fn new(columns: usize, cells: usize, build: Build, wrap: Wrap, empty_column: EmptyColumn, runs: Runs, auto_beak: bool, base: u8) -> Result<Rules, String> {
+    pub fn new(
+        columns: usize,
+        cells: usize,
+        build: Build,
+        wrap: Wrap,
+        empty_column: EmptyColumn,
+        runs: Runs,
+        auto_beak: bool,
+        base: u8,
+    ) -> Result<Rules, String> {
         if !(1..=MAX_COLUMNS).contains(&columns) {
             return Err(format!("1 to {MAX_COLUMNS} columns, not {columns}"));
         }

@@ -7,8 +7,8 @@
 //! Where the rules move the beak home by themselves, `play` does it too, as the Python
 //! rules do; the line holds the player's moves only.
 
-use super::position::{Game, Move, Position, ANY_CELL, FOUNDATION};
 use super::mv;
+use super::position::{Game, Move, Position, ANY_CELL, FOUNDATION};
 use super::rules::{MAX_COLUMNS, NO_CARD};
 use crate::shorten::{self, Domain, Joined, Limits, Stats};
 
@@ -76,7 +76,6 @@ impl FreeCellLines<'_> {
             }
         }
     }
-
 }
 
 /// A move made in place and the beak cards the rules then sent home (four at most).
@@ -236,7 +235,13 @@ impl Domain for FreeCellLines<'_> {
             1 => {
                 let c = changed[0];
                 if height(b, c) < height(a, c) {
-                    let dst = if came != 0 { ANY_CELL } else if home { FOUNDATION } else { return None };
+                    let dst = if came != 0 {
+                        ANY_CELL
+                    } else if home {
+                        FOUNDATION
+                    } else {
+                        return None;
+                    };
                     (c as u8, dst, 1)
                 } else {
                     (cell_of(gone.trailing_zeros())?, c as u8, 1)
@@ -446,7 +451,9 @@ impl Domain for FreeCellLines<'_> {
     fn same(&self, a: &Position, b: &Position) -> bool {
         // The cells as a set (the key counts them so): a move from a cell is made from
         // the cell that holds its card.
-        a.key == b.key && a.len == b.len && (0..self.game.rules.columns).all(|i| a.cols[i][..a.len[i] as usize] == b.cols[i][..b.len[i] as usize])
+        a.key == b.key
+            && a.len == b.len
+            && (0..self.game.rules.columns).all(|i| a.cols[i][..a.len[i] as usize] == b.cols[i][..b.len[i] as usize])
     }
 
     fn perm(&self, from: &Position, to: &Position) -> [u8; MAX_COLUMNS] {
@@ -695,7 +702,8 @@ mod tests {
             if let Some(k) = line.iter().position(|m| m.dst >= 8 && m.dst != FOUNDATION) {
                 let cell = line[k].dst;
                 let other = if cell == 8 { 11 } else { 8 };
-                let (a, b) = (Move { src: cell, dst: other, count: 1, card: NO_CARD }, Move { src: other, dst: cell, count: 1, card: NO_CARD });
+                let (a, b) =
+                    (Move { src: cell, dst: other, count: 1, card: NO_CARD }, Move { src: other, dst: cell, count: 1, card: NO_CARD });
                 line.splice(k + 1..k + 1, [a, b]);
             }
             for depth in 0..=2 {
@@ -790,7 +798,11 @@ mod tests {
                         let expected = (!domain.far(a, b, 1)).then(|| domain.near(a, b) <= 1);
                         let answer = domain.one_apart(a, b);
                         assert_eq!(answer, expected, "seed {seed}, positions {i} and {j}");
-                        asked[match answer { None => 0, Some(false) => 1, Some(true) => 2 }] += 1;
+                        asked[match answer {
+                            None => 0,
+                            Some(false) => 1,
+                            Some(true) => 2,
+                        }] += 1;
                     }
                 }
             }
@@ -822,7 +834,9 @@ mod tests {
             for k in 0..states.len().saturating_sub(2) {
                 let (a, c) = (domain.sig(&states[k]), domain.sig(&states[k + 2]));
                 if domain.near(&a, &c) >= 2 {
-                    assert!(domain.bridge(&states[k], &a, &c).is_none_or(|m| !domain.legal(&states[k], m) || domain.play(&states[k], m).0.key != states[k + 2].key));
+                    assert!(domain
+                        .bridge(&states[k], &a, &c)
+                        .is_none_or(|m| !domain.legal(&states[k], m) || domain.play(&states[k], m).0.key != states[k + 2].key));
                 }
             }
         }

@@ -147,7 +147,8 @@ impl<'a> Scan<'a> {
     pub fn new(spec: &'a ScanSpec, root: &Position, opening: &[Move]) -> Scan<'a> {
         let groups = &spec.groups;
         let spare = SPARES.with(|spares| spares.borrow_mut().pop());
-        let Spare { mut visited, mut frames } = spare.unwrap_or_else(|| Spare { visited: KeySet::with_capacity_log2(8), frames: Vec::new() });
+        let Spare { mut visited, mut frames } =
+            spare.unwrap_or_else(|| Spare { visited: KeySet::with_capacity_log2(8), frames: Vec::new() });
         visited.insert(stored(root.key));
         if frames.is_empty() {
             frames.push(Frame::new());
@@ -160,7 +161,16 @@ impl<'a> Scan<'a> {
         first.cursor = None;
         first.children.clear();
         first.next = 0;
-        Scan { groups, weights: spec.weights, rng: spec.seed ^ 0x9E37_79B9_7F4A_7C15, visited, state: root.clone(), frames, depth: 0, exhausted: false }
+        Scan {
+            groups,
+            weights: spec.weights,
+            rng: spec.seed ^ 0x9E37_79B9_7F4A_7C15,
+            visited,
+            state: root.clone(),
+            frames,
+            depth: 0,
+            exhausted: false,
+        }
     }
 
     /// The winning line (every atomic move from the root) once `run` returned `Won`.
@@ -211,7 +221,8 @@ impl<'a> Scan<'a> {
                         let rate = |p: &Position| game.evaluate(p, &weights);
                         let score: Option<&dyn Fn(&Position) -> i32> = if group.order == Order::BestFirst { Some(&rate) } else { None };
                         for &kind in &group.kinds {
-                            *positions += generator.generate(&mut self.state, kind, &mut frame.children, &mut keep, score, 0, usize::MAX, false).0;
+                            *positions +=
+                                generator.generate(&mut self.state, kind, &mut frame.children, &mut keep, score, 0, usize::MAX, false).0;
                         }
                         let list = &mut frame.children.list;
                         match group.order {
@@ -222,7 +233,7 @@ impl<'a> Scan<'a> {
                                     list.swap(i, j);
                                 }
                             }
-                            Order::BestFirst => list.sort_by(|a, b| b.score.cmp(&a.score)),
+                            Order::BestFirst => list.sort_by_key(|entry| std::cmp::Reverse(entry.score)),
                         }
                         continue;
                     }
@@ -235,7 +246,8 @@ impl<'a> Scan<'a> {
                     let first = skip == 0;
                     let limit = if first { 1 } else { usize::MAX };
                     let parent_key = self.state.key;
-                    let (made, resume) = generator.generate(&mut self.state, kind, &mut frame.children, &mut keep, None, skip, limit, first);
+                    let (made, resume) =
+                        generator.generate(&mut self.state, kind, &mut frame.children, &mut keep, None, skip, limit, first);
                     *positions += made;
                     frame.cursor = resume.map(|skip| (kind, skip));
                     if first && resume.is_some() {

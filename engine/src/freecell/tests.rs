@@ -123,9 +123,7 @@ fn is_legal(game: &Game, s: &Position, m: Move) -> bool {
     game.moves(s, &mut moves);
     let wanted_dst = if (8..16).contains(&m.dst) { ANY_CELL } else { m.dst };
     let empty = |d: u8| d < 8 && s.len[d as usize] == 0;
-    moves.iter().any(|o| {
-        o.src == m.src && o.count == m.count && (o.dst == wanted_dst || (empty(o.dst) && empty(m.dst)))
-    })
+    moves.iter().any(|o| o.src == m.src && o.count == m.count && (o.dst == wanted_dst || (empty(o.dst) && empty(m.dst))))
 }
 
 fn every_meta_move_is_made_of_legal_moves(rules: Rules, seeds: std::ops::Range<u64>) {
@@ -156,7 +154,14 @@ fn every_meta_move_is_made_of_legal_moves(rules: Rules, seeds: std::ops::Range<u
                     if beak_home && t.place[m.card as usize] == position::HOME {
                         continue;
                     }
-                    assert!(is_legal(&game, &t, m), "illegal {} in a meta-move {:?} from {:?} (now {:?})", m.notation(), children.line(child).iter().map(|m| m.notation()).collect::<Vec<_>>(), game.layout(&s), game.layout(&t));
+                    assert!(
+                        is_legal(&game, &t, m),
+                        "illegal {} in a meta-move {:?} from {:?} (now {:?})",
+                        m.notation(),
+                        children.line(child).iter().map(|m| m.notation()).collect::<Vec<_>>(),
+                        game.layout(&s),
+                        game.layout(&t)
+                    );
                     game.play(&mut t, m);
                     for i in 0..game.rules.columns {
                         let top = t.top(i);
@@ -184,10 +189,22 @@ fn meta_moves_are_legal_in_freecell() {
 
 #[test]
 fn meta_moves_are_legal_in_eight_off_and_penguin() {
-    every_meta_move_is_made_of_legal_moves(Rules::new(8, 8, Build::Suit, Wrap::None, EmptyColumn::BelowBase, Runs::Cells, false, 1).unwrap(), 0..20);
-    every_meta_move_is_made_of_legal_moves(Rules::new(7, 7, Build::Suit, Wrap::Restricted, EmptyColumn::BelowBase, Runs::Supermove, true, 5).unwrap(), 0..20);
-    every_meta_move_is_made_of_legal_moves(Rules::new(7, 7, Build::Suit, Wrap::Full, EmptyColumn::BelowBase, Runs::Unlimited, false, 9).unwrap(), 0..20);
-    every_meta_move_is_made_of_legal_moves(Rules::new(7, 3, Build::Suit, Wrap::Restricted, EmptyColumn::Any, Runs::Supermove, true, 1).unwrap(), 0..20);
+    every_meta_move_is_made_of_legal_moves(
+        Rules::new(8, 8, Build::Suit, Wrap::None, EmptyColumn::BelowBase, Runs::Cells, false, 1).unwrap(),
+        0..20,
+    );
+    every_meta_move_is_made_of_legal_moves(
+        Rules::new(7, 7, Build::Suit, Wrap::Restricted, EmptyColumn::BelowBase, Runs::Supermove, true, 5).unwrap(),
+        0..20,
+    );
+    every_meta_move_is_made_of_legal_moves(
+        Rules::new(7, 7, Build::Suit, Wrap::Full, EmptyColumn::BelowBase, Runs::Unlimited, false, 9).unwrap(),
+        0..20,
+    );
+    every_meta_move_is_made_of_legal_moves(
+        Rules::new(7, 3, Build::Suit, Wrap::Restricted, EmptyColumn::Any, Runs::Supermove, true, 1).unwrap(),
+        0..20,
+    );
 }
 
 #[test]
@@ -251,7 +268,15 @@ fn a_stuck_position_is_proved_lost() {
     let solver = Solver::new(rules, Cow::Borrowed(presets::named("default").unwrap()));
     let c = |rank: u8| rank - 1; // clubs
     let d = |rank: u8| 13 + rank - 1;
-    let columns = vec![vec![c(1), c(2)], vec![c(13), c(3), c(4)], vec![c(5), c(6)], vec![c(7), c(8)], vec![c(9), c(10)], vec![c(11), c(12)], vec![d(12), d(13)]];
+    let columns = vec![
+        vec![c(1), c(2)],
+        vec![c(13), c(3), c(4)],
+        vec![c(5), c(6)],
+        vec![c(7), c(8)],
+        vec![c(9), c(10)],
+        vec![c(11), c(12)],
+        vec![d(12), d(13)],
+    ];
     let found = [0, 11, 13, 13];
     let root = solver.game.position(&columns, &[], &found).unwrap();
     assert_eq!(solver.solve(&root, &mut Budget::unlimited()).outcome, Outcome::Lost);

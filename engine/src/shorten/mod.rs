@@ -294,7 +294,14 @@ impl<D: Domain> Path<D> {
         arena.reserve(room);
         let mut order = Vec::with_capacity(moves + 1);
         order.push(0);
-        let mut path = Path { arena, keys: Vec::with_capacity(room), sigs: Vec::with_capacity(if summaries { room } else { 0 }), summaries, order, moves: Vec::with_capacity(moves) };
+        let mut path = Path {
+            arena,
+            keys: Vec::with_capacity(room),
+            sigs: Vec::with_capacity(if summaries { room } else { 0 }),
+            summaries,
+            order,
+            moves: Vec::with_capacity(moves),
+        };
         path.arena.push(root.clone());
         path.noted(d, None);
         path

@@ -66,7 +66,9 @@ pub(super) fn join_pairs<D: Domain>(d: &mut D, path: &mut Path<D>) -> bool {
                 continue;
             }
             let (i, j) = ((i0 as isize + shift) as usize, (j0 as isize + shift) as usize);
-            let Some((new_moves, end, first)) = try_pair(d, path, i, j, joined).map_err(|at| failed.push((i, j, at))).ok() else { continue };
+            let Some((new_moves, end, first)) = try_pair(d, path, i, j, joined).map_err(|at| failed.push((i, j, at))).ok() else {
+                continue;
+            };
             let (removed, added) = (end - i, new_moves.len());
             path.splice(i, end, new_moves, first);
             any = true;
@@ -128,7 +130,14 @@ type Edit<D> = (Vec<<D as Domain>::Move>, usize, u32);
 /// edit does not make them again). `Err(k)`: the edited line fails at move `k` of the
 /// old line (`moves.len()`: it does not win), so a change of the line from move `k + 1`
 /// on may let it play.
-fn edited<D: Domain>(d: &mut D, path: &mut Path<D>, i: usize, j: usize, at_i: Option<D::Move>, at_j: Option<D::Move>) -> Result<Edit<D>, usize> {
+fn edited<D: Domain>(
+    d: &mut D,
+    path: &mut Path<D>,
+    i: usize,
+    j: usize,
+    at_i: Option<D::Move>,
+    at_j: Option<D::Move>,
+) -> Result<Edit<D>, usize> {
     let same = d.identity();
     let start = path.order[i];
     if let Some(m) = at_i {

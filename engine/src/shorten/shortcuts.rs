@@ -146,7 +146,19 @@ struct Finder<'a, D: Domain> {
 
 impl<'a, D: Domain> Finder<'a, D> {
     fn new(d: &'a mut D, path: &'a Path<D>, last: &'a Latest, spend: &'a mut Spend, depth: u8) -> Self {
-        Finder { d, path, last, spend, depth, cuts: Vec::new(), one: Vec::new(), two: Vec::new(), pick: Vec::new(), generated: Vec::with_capacity(64), second: Vec::with_capacity(64) }
+        Finder {
+            d,
+            path,
+            last,
+            spend,
+            depth,
+            cuts: Vec::new(),
+            one: Vec::new(),
+            two: Vec::new(),
+            pick: Vec::new(),
+            generated: Vec::with_capacity(64),
+            second: Vec::with_capacity(64),
+        }
     }
 
     /// Every position of the line in turn, until the spending stops. A position is
@@ -291,8 +303,14 @@ impl<'a, D: Domain> Finder<'a, D> {
     fn worth(&self, cur: &D::State, i: usize, m: D::Move, next: Option<&D::Sig>) -> (bool, bool) {
         let (d, path) = (&*self.d, self.path);
         match next {
-            Some(sx) => (!D::BRIDGES && self.one.iter().any(|&j| d.near(sx, path.sig(j as usize)) == 0), self.two.iter().any(|&j| d.near(sx, path.sig(j as usize)) <= 1)),
-            None => (!D::BRIDGES && self.one.iter().any(|&j| d.covers(cur, path.sig(i), path.sig(j as usize), m, 0)), self.two.iter().any(|&j| d.covers(cur, path.sig(i), path.sig(j as usize), m, 1))),
+            Some(sx) => (
+                !D::BRIDGES && self.one.iter().any(|&j| d.near(sx, path.sig(j as usize)) == 0),
+                self.two.iter().any(|&j| d.near(sx, path.sig(j as usize)) <= 1),
+            ),
+            None => (
+                !D::BRIDGES && self.one.iter().any(|&j| d.covers(cur, path.sig(i), path.sig(j as usize), m, 0)),
+                self.two.iter().any(|&j| d.covers(cur, path.sig(i), path.sig(j as usize), m, 1)),
+            ),
         }
     }
 
@@ -303,7 +321,12 @@ impl<'a, D: Domain> Finder<'a, D> {
         let sx = next.unwrap_or_else(|| self.d.sig(cur));
         let (d, path) = (&*self.d, self.path);
         self.pick.clear();
-        self.pick.extend(self.two.iter().copied().filter(|&j| d.covers(cur, path.sig(i), path.sig(j as usize), first, 1) && d.near(&sx, path.sig(j as usize)) <= 1));
+        self.pick.extend(
+            self.two
+                .iter()
+                .copied()
+                .filter(|&j| d.covers(cur, path.sig(i), path.sig(j as usize), first, 1) && d.near(&sx, path.sig(j as usize)) <= 1),
+        );
         if self.pick.is_empty() {
             return true;
         }

@@ -15,6 +15,7 @@ The schema belongs to Alembic (``winnable/storage/migrations``);
 :func:`winnable.storage.migrate.migrate` brings any database to the newest revision and
 runs every time the server starts.
 
+>>> from sqlalchemy.orm import Session
 >>> from winnable.storage.engine import make_engine
 >>> from winnable.storage.migrate import migrate
 >>> engine = make_engine("sqlite://")
@@ -33,7 +34,7 @@ import datetime as dt
 from typing import Any, cast
 
 import sqlalchemy as sa
-from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column  # noqa: F401 (Session: the doctest)
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 from winnable.storage.engine import utcnow
 from winnable.storage.verdicts import VerdictRow

@@ -42,28 +42,28 @@ from winnable.storage.engine import database_away, default_database_url, make_en
 from winnable.storage.keys import server_key
 from winnable.storage.migrate import migrate
 from winnable.web import metrics
-from winnable.web.models import schemas
-from winnable.web.players.accounts import COOKIE, AccountService, digest, plausible_token
-from winnable.web.security.csrf import CsrfPolicy
-from winnable.web.players.challenges import ChallengeService
-from winnable.web.players.daily import DailyService
 from winnable.web.deps import Services
 from winnable.web.errors import CODES, ApiError, Unavailable, localized, problem_json, problem_response, quote
-from winnable.web.security.guard import Guard
-from winnable.web.security.proof import ProofOfWork
+from winnable.web.models import schemas
 from winnable.web.pages.i18n import N_, locale_of
+from winnable.web.play.games import GameService
 from winnable.web.play.pool import PoolSettings, WinnablePool
-from winnable.web.players.purge import Purger
+from winnable.web.play.positions import Positions
 from winnable.web.play.queue import SolverQueue
-from winnable.web.security.ratelimit import RateLimits
+from winnable.web.play.solving import Solver
+from winnable.web.players.accounts import COOKIE, AccountService, digest, plausible_token
+from winnable.web.players.challenges import ChallengeService
+from winnable.web.players.daily import DailyService
+from winnable.web.players.purge import Purger
 from winnable.web.routes import ROUTERS
 from winnable.web.routes import solver as solver_routes
 from winnable.web.routes.docs import swagger_files
 from winnable.web.routes.pages import Pages, Static, error_page, wants_html
-from winnable.web.play.games import GameService
-from winnable.web.play.positions import Positions
+from winnable.web.security.csrf import CsrfPolicy
+from winnable.web.security.guard import Guard
+from winnable.web.security.proof import ProofOfWork
+from winnable.web.security.ratelimit import RateLimits
 from winnable.web.settings import SETTINGS_VARIABLE, Settings
-from winnable.web.play.solving import Solver
 
 log = logging.getLogger("winnable.web")
 
@@ -127,8 +127,9 @@ def create_app(database_url: str | None = None, settings: Settings | None = None
         # What is alive now (modules, routes, compiled statements) lives as long as the
         # server: out of the collector's sight, a full collection takes a fraction of the
         # time (63 ms -> 32 ms a pause, measured), and such pauses were in moves' p99.
-        gc.collect()
-        gc.freeze()
+        if settings.gc_freeze:
+            gc.collect()
+            gc.freeze()
         try:
             yield
         finally:
@@ -137,7 +138,8 @@ def create_app(database_url: str | None = None, settings: Settings | None = None
             await anyio.to_thread.run_sync(queue.stop)
             limits.stop()
             sys.setswitchinterval(switch_interval)
-            gc.unfreeze()  # an app stopped inside a longer-lived process (tests) leaves nothing pinned
+            if settings.gc_freeze:
+                gc.unfreeze()  # an app stopped inside a longer-lived process leaves nothing pinned
 
     app = FastAPI(
         title="Winnable",

@@ -25,19 +25,19 @@ from fastapi import Depends, Request
 from sqlalchemy.engine import Engine
 from starlette.concurrency import run_in_threadpool
 
-from winnable.web.players.accounts import COOKIE, AccountService
-from winnable.web.security.csrf import CsrfPolicy
-from winnable.web.security.identity import Viewer
-from winnable.web.players.challenges import ChallengeService
-from winnable.web.players.daily import DailyService
-from winnable.web.play.pool import WinnablePool
-from winnable.web.security.proof import ProofOfWork
-from winnable.web.security.ratelimit import RateLimits, client_key
 from winnable.web.play.games import GameService
-from winnable.web.settings import Settings
+from winnable.web.play.pool import WinnablePool
 from winnable.web.play.queue import SolverQueue
 from winnable.web.play.solving import Solver
+from winnable.web.players.accounts import COOKIE, AccountService
+from winnable.web.players.challenges import ChallengeService
+from winnable.web.players.daily import DailyService
 from winnable.web.players.purge import Purger
+from winnable.web.security.csrf import CsrfPolicy
+from winnable.web.security.identity import Viewer
+from winnable.web.security.proof import ProofOfWork
+from winnable.web.security.ratelimit import RateLimits, client_key
+from winnable.web.settings import Settings
 
 T = TypeVar("T")
 

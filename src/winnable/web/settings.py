@@ -122,6 +122,10 @@ class Settings(BaseSettings):
     judge_pace: bool = True
     """Keep Daily and challenge results at a pace no person reaches out of the rankings
     (:mod:`winnable.web.play.pace`). Off only for tests that play faster than people."""
+    gc_freeze: bool = True
+    """At start, collect once and move what is alive out of the collector's sight (shorter
+    collection pauses). The tests switch it off: each test's app would pay a full
+    collection of the test process."""
 
     # -- rate limits per client -------------------------------------------------------
     rate_limits: bool = True

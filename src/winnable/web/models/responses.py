@@ -7,7 +7,7 @@ of the request's CPU time. The game service already builds exactly the model's f
 :class:`StateJSON` instead: the same bytes (``pydantic_core.to_json``, the serialiser
 FastAPI itself ends in), without the round trip. The routes keep their
 ``response_model`` for the OpenAPI schema, and the tests check both ways that the
-bytes are what the model would have written (``tests/test_web_schema.py``).
+bytes are what the model would have written (``tests/web/test_schema.py``).
 
 >>> StateJSON({"id": "abc", "moves": ["KH"], "elapsed_seconds": 0.0, "finish": None}).body
 b'{"id":"abc","moves":["KH"],"elapsed_seconds":0.0,"finish":null}'

@@ -49,7 +49,17 @@ from winnable.storage.statements import transaction
 from winnable.web.errors import ApiError, BadRequest, Conflict, NotFound, Unavailable, quote
 from winnable.web.pages.i18n import N_
 from winnable.web.play import state
-from winnable.web.play.lookup import MAX_MOVES, RANDOM_DEALS, UNDO_MODES, game_not_found, lookup_game, parse_deal, short, source_of, valid_id
+from winnable.web.play.lookup import (
+    MAX_MOVES,
+    RANDOM_DEALS,
+    UNDO_MODES,
+    game_not_found,
+    lookup_game,
+    parse_deal,
+    short,
+    source_of,
+    valid_id,
+)
 from winnable.web.play.positions import Positions, initial, safe_moves_home, shown, status_of
 from winnable.web.play.scores import THINK_CHOICES
 from winnable.web.play.store import CHANGED, GameStore, Stored, think_deadline, today

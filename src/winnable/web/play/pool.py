@@ -38,7 +38,7 @@ from winnable.games import game_class, game_ids
 from winnable.solver import Status
 from winnable.storage import leases
 from winnable.storage.verdicts import VerdictStore
-from winnable.web.play.lookup import lookup_game, RANDOM_DEALS
+from winnable.web.play.lookup import RANDOM_DEALS, lookup_game
 from winnable.web.play.solving import Solver
 
 log = logging.getLogger("winnable.web")

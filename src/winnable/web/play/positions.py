@@ -18,6 +18,7 @@ from winnable.web.play.cache import ByteLRU, deep_size, position_size
 from winnable.web.play.lookup import Source, lookup_game
 from winnable.web.views import click_choices, player_view
 
+
 def moves_key(moves: Sequence[str]) -> tuple[bytes, bytes]:
     """Digests of ``moves`` and of ``moves[:-1]``: a cache key costs 16 bytes however
     long the game (a key holding the move list made a 10,000-move game cost gigabytes).

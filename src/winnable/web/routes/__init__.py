@@ -17,8 +17,22 @@
 * :mod:`~.player_pages` — the account, Daily and statistics pages.
 """
 
-from winnable.web.routes import (account, auth, catalog, challenges, daily, docs, games, health, pages, player_pages,
-                                 security, solver, stats, summaries)
+from winnable.web.routes import (
+    account,
+    auth,
+    catalog,
+    challenges,
+    daily,
+    docs,
+    games,
+    health,
+    pages,
+    player_pages,
+    security,
+    solver,
+    stats,
+    summaries,
+)
 
 ROUTERS = [catalog.router, summaries.router, games.router, solver.router, security.router, health.router, docs.router,
            pages.router, auth.router, account.router, daily.router, stats.router, player_pages.router,

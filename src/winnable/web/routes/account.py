@@ -8,8 +8,8 @@ from typing import Any
 from fastapi import APIRouter, Request, Response
 from starlette.concurrency import run_in_threadpool
 
-from winnable.web.models import schemas
 from winnable.web.deps import AccountsDep, ViewerDep
+from winnable.web.models import schemas
 from winnable.web.routes.auth import clear_session
 
 router = APIRouter(prefix="/api/account", tags=["players"])

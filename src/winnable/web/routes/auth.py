@@ -18,15 +18,14 @@ from typing import Any
 from fastapi import APIRouter, Depends, Request, Response
 from starlette.concurrency import run_in_threadpool
 
+from winnable.web.deps import AccountsDep, ClientDep, LimitsDep, ServicesDep, SettingsDep, ViewerDep, database, rate_limit
+from winnable.web.errors import TooManyRequests, Unauthorized
 from winnable.web.models import schemas
 from winnable.web.pages import i18n
-from winnable.web.security import devices
 from winnable.web.players.accounts import COOKIE, AccountService
-from winnable.web.security.identity import Viewer
-from winnable.web.deps import (AccountsDep, ClientDep, LimitsDep, ServicesDep, SettingsDep, ViewerDep, database,
-                               rate_limit)
-from winnable.web.errors import TooManyRequests, Unauthorized
+from winnable.web.security import devices
 from winnable.web.security import proof as proof_of_work
+from winnable.web.security.identity import Viewer
 from winnable.web.settings import Settings
 
 router = APIRouter(prefix="/api/auth", tags=["players"])

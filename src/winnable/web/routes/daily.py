@@ -12,11 +12,11 @@ from typing import Any
 
 from fastapi import APIRouter, Query, Request
 
-from winnable.web.models import schemas
-from winnable.web.players.daily import parse_day
 from winnable.web.deps import ServicesDep, ViewerDep, database
 from winnable.web.errors import Forbidden
+from winnable.web.models import schemas
 from winnable.web.pages.i18n import N_, locale_of, titled
+from winnable.web.players.daily import parse_day
 
 router = APIRouter(prefix="/api/daily", tags=["daily"])
 

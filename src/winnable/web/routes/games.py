@@ -12,15 +12,15 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Depends, Query, Request
 
 from winnable.games import game_class
-from winnable.web.models import schemas
 from winnable.web.deps import Caller, ServicesDep, ViewerDep, caller, database
 from winnable.web.errors import Conflict
-from winnable.web.pages.i18n import N_
-from winnable.web.play.pool import Found
+from winnable.web.models import schemas
 from winnable.web.models.responses import StateJSON
-from winnable.web.routes.auth import set_session
-from winnable.web.play.lookup import lookup_game, MAX_MOVES
+from winnable.web.pages.i18n import N_
+from winnable.web.play.lookup import MAX_MOVES, lookup_game
+from winnable.web.play.pool import Found
 from winnable.web.play.positions import initial
+from winnable.web.routes.auth import set_session
 
 router = APIRouter(prefix="/api/games", tags=["play"])
 GAME_ID = "Game id, as returned when the game was created."

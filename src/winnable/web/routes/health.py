@@ -11,8 +11,8 @@ from sqlalchemy import text
 from starlette.concurrency import run_in_threadpool
 
 from winnable.web import metrics
-from winnable.web.models import schemas
 from winnable.web.errors import NotFound
+from winnable.web.models import schemas
 from winnable.web.pages.i18n import N_
 
 router = APIRouter(tags=["server"])

@@ -41,7 +41,8 @@ import re
 from html import escape
 from pathlib import Path
 from typing import Any, cast
-from urllib.parse import parse_qsl, quote as url_quote, urlencode, urlsplit
+from urllib.parse import parse_qsl, urlencode, urlsplit
+from urllib.parse import quote as url_quote
 
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
@@ -53,9 +54,9 @@ from starlette.types import Scope
 
 from winnable.errors import UnknownGameError
 from winnable.games import families, family_of, game_class
-from winnable.web.pages import i18n
 from winnable.web.deps import ServicesDep, ViewerDep, database
 from winnable.web.errors import NotFound, quote
+from winnable.web.pages import i18n
 from winnable.web.pages.i18n import N_, VARY, locale_of, translate
 
 log = logging.getLogger("winnable.web")

@@ -7,9 +7,9 @@ from typing import Any
 
 from fastapi import APIRouter, Request
 
+from winnable.web.deps import CsrfDep
 from winnable.web.models import schemas
 from winnable.web.security.csrf import TOKEN_HEADER, TOKEN_SECONDS
-from winnable.web.deps import CsrfDep
 
 router = APIRouter(prefix="/api/csrf", tags=["server"])
 

@@ -25,13 +25,13 @@ from typing import TYPE_CHECKING, Any, Callable, ContextManager
 
 from fastapi import APIRouter, Depends, Query, Request
 
-from winnable.web.models import schemas
 from winnable.web.deps import ClientDep, ServicesDep, ViewerDep, database, rate_limit, services_of
 from winnable.web.errors import Unprocessable
+from winnable.web.models import schemas
 from winnable.web.pages.i18n import N_, locale_of, translate
 from winnable.web.play.queue import ANALYSIS, HINT
-from winnable.web.settings import Settings
 from winnable.web.play.solving import Solver, analysis, hint
+from winnable.web.settings import Settings
 
 if TYPE_CHECKING:
     from winnable.game import Position

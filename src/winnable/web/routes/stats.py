@@ -8,8 +8,8 @@ from typing import Any
 
 from fastapi import APIRouter, Request
 
-from winnable.web.models import schemas
 from winnable.web.deps import ServicesDep, ViewerDep, database
+from winnable.web.models import schemas
 from winnable.web.pages.i18n import locale_of, titled
 from winnable.web.players.stats import record_for, statistics_for
 

@@ -35,7 +35,7 @@ export async function call(method, path, body) {
   let response;
   try {
     response = await fetch(withLang(path), init);
-  } catch (error) {
+  } catch {
     throw new ApiError(0, t("The server cannot be reached. Is it still running?"));
   }
   let data = null;

@@ -36,7 +36,7 @@ export function targetName() {
 }
 
 /** Elements a hint or a drag highlights as the destination of `entry`. */
-export function targetsFor(table, entry) {
+export function targetsFor(table, _entry) {
   return [...table.querySelectorAll('[data-drop="foundation"]')];
 }
 

@@ -21,7 +21,7 @@ function address() {
   history.replaceState(null, "", localHref(`/daily?${query}`));
 }
 
-function row(entry, board) {
+function row(entry) {
   const penguin = entry.partial !== null && entry.partial !== undefined;
   const outcome =
     entry.status === "won"
@@ -70,7 +70,7 @@ async function showBoard() {
       {},
       el("tr", {}, ...[t("Rank"), t("Player"), t("Result"), t("Time or cards"), t("Moves"), t("Undos")].map((text) => el("th", { scope: "col" }, text))),
     ),
-    el("tbody", {}, ...board.entries.map((entry) => row(entry, board))),
+    el("tbody", {}, ...board.entries.map((entry) => row(entry))),
   );
   box.replaceChildren(el("p", { class: "muted", id: "board-summary" }, summary.join(" · ")), board.entries.length ? table : "");
   document.body.dataset.ready = "1";

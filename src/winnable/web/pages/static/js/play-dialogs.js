@@ -5,36 +5,9 @@ import { $, clock, el } from "./dom.js";
 import { locale, localHref, t, tn } from "./i18n.js";
 import { newGame, restart, scoreLine, undo } from "./play-game.js";
 import { countdownTo, dailyOverviewOrNull, notRankedText } from "./players-api.js";
-import { startReview } from "./play-review.js";
+import { button, closeOverlay, openOverlay } from "./play-overlay.js";
+import { whereDidILose } from "./play-review.js";
 import { app, KEY_GAMES, report, store } from "./play-state.js";
-
-export function openOverlay({ title, body = [], buttons = [], art = "", kind = "" }) {
-  try {
-    if ($("menu").matches(":popover-open")) $("menu").hidePopover();
-  } catch {
-    /* no popover support: the menu is a plain block */
-  }
-  $("overlay-title").textContent = title;
-  $("overlay-body").replaceChildren(...body);
-  $("overlay-buttons").replaceChildren(...buttons);
-  $("overlay-art").className = `overlay-art ${art}`;
-  const overlay = $("overlay");
-  overlay.className = `overlay ${kind}`;
-  overlay.hidden = false;
-  document.body.dataset.overlay = kind;
-  const first = overlay.querySelector("button.primary") || overlay.querySelector("button");
-  if (first) first.focus();
-}
-
-export function closeOverlay() {
-  $("overlay").hidden = true;
-  $("overlay").classList.remove("ask");
-  document.body.dataset.overlay = "";
-}
-
-export function button(label, onclick, { primary = false, id = null } = {}) {
-  return el("button", { class: `btn${primary ? " primary" : ""}`, type: "button", id, onclick }, label);
-}
 
 export function showWin() {
   const state = app.state;
@@ -181,33 +154,6 @@ function showTimedOut(state) {
       button(t("Look at the table"), closeOverlay, { id: "timed-look" }),
     ],
   });
-}
-
-export async function whereDidILose() {
-  const state = app.state;
-  $("overlay-body").replaceChildren(el("p", { class: "thinking" }, t("Asking the solver\u2026")));
-  $("overlay-buttons").replaceChildren();
-  let analysis;
-  try {
-    analysis = await api.analysis(state.id);
-  } catch (error) {
-    $("overlay-body").replaceChildren(el("p", {}, error.detail || t("The solver did not answer.")));
-    $("overlay-buttons").replaceChildren(button(t("New deal"), () => newGame().catch(report), { primary: true }), button(t("Close"), closeOverlay));
-    return;
-  }
-  if (app.state !== state) return;
-  const found = analysis.lost_at !== null && analysis.lost_at !== undefined;
-  if (found || (analysis.between && analysis.between.length === 2)) {
-    closeOverlay();
-    await startReview(analysis);
-    return;
-  }
-  const text =
-    analysis.winnable === false
-      ? t("This deal had no winning line even before your first move: nobody could have won it. Switch on \u201cDeal only winnable deals\u201d in the menu to get only deals the solver has proved.")
-      : analysis.message || t("The solver could not settle it within its time budget.");
-  $("overlay-body").replaceChildren(el("p", {}, text));
-  $("overlay-buttons").replaceChildren(button(t("New deal"), () => newGame().catch(report), { primary: true }), button(t("Restart"), () => (closeOverlay(), restart())), button(t("Close"), closeOverlay));
 }
 
 function rememberedGames() {

@@ -2,8 +2,7 @@
 
 import { $ } from "./dom.js";
 import { t } from "./i18n.js";
-import { showSelection } from "./play-pick.js";
-import { highlightReview } from "./play-review.js";
+import { hooks } from "./play-hooks.js";
 import { app, coarse, currentLegal, currentPosition, entriesFor, placesOf, reducedMotion, table, TOUCH_MIN } from "./play-state.js";
 
 function tableSize() {
@@ -130,8 +129,8 @@ export function draw({ animate = true } = {}) {
   markPlayable();
   animateFrom(before, dealt);
   if (app.hint && !app.review) highlight(app.hint, "hint");
-  if (app.review) highlightReview();
-  if (app.selection && !app.review) showSelection(app.selection);
+  if (app.review) hooks.highlightReview();
+  if (app.selection && !app.review) hooks.showSelection(app.selection);
   restoreFocus();
 }
 
@@ -179,11 +178,6 @@ function markPlayable() {
 
 export function elementAt(place, index) {
   return table.querySelector(`[data-place="${place}"][data-index="${index}"]`);
-}
-
-function focusables() {
-  if (app.selection) return app.selection.targets.map((target) => target.node).concat(app.selection.lead ? [app.selection.lead] : []);
-  return [...table.querySelectorAll(".playable")];
 }
 
 function restoreFocus() {

@@ -5,11 +5,10 @@ import { api, ApiError } from "./api.js";
 import { cardSpan, rankLabel } from "./cards.js";
 import { $, clock, el } from "./dom.js";
 import { localHref, parts, t, tn } from "./i18n.js";
-import { button, closeOverlay, openOverlay, showLost, showWin } from "./play-dialogs.js";
 import { clearHighlights, draw, elementAt } from "./play-draw.js";
-import { clearSelection } from "./play-pick.js";
-import { checkWinnable, endReview, setBadge } from "./play-review.js";
-import { announce, app, busy, currentLegal, enqueue, FAMILIES, gameName, hush, KEY_GAME, KEY_GAMES, KEY_UNDO, placesOf, plainSentence, reducedMotion, report, say, settings, store, table } from "./play-state.js";
+import { hooks } from "./play-hooks.js";
+import { button, closeOverlay, openOverlay } from "./play-overlay.js";
+import { announce, app, busy, currentLegal, enqueue, FAMILIES, gameName, hush, KEY_GAME, KEY_GAMES, KEY_UNDO, placesOf, plainSentence, reducedMotion, report, say, settings, store } from "./play-state.js";
 
 export function updateChrome() {
   const state = app.state;
@@ -47,7 +46,7 @@ export function updateChrome() {
   base.hidden = !rank || rank === "A";
   base.textContent = base.hidden ? "" : t("Foundations from {rank}", { rank: rankLabel(rank) });
   tick();
-  if (state.status === "won") setBadge("won", t("Won"));
+  if (state.status === "won") hooks.setBadge("won", t("Won"));
 }
 
 /** Why the last move cannot be taken back now (what the Undo button's title and the U
@@ -124,7 +123,7 @@ export function setState(state, { animate = true } = {}) {
   }
   if (previous && previous.id !== state.id) {
     app.shownOverlayFor = null;
-    endReview(false);
+    hooks.endReview(false);
   }
   $("undo-mode").value = state.undo;
   updateChrome();
@@ -133,14 +132,14 @@ export function setState(state, { animate = true } = {}) {
   const key = `${state.id}:${state.status}:${state.move_count}`;
   if (state.status === "won" && app.shownOverlayFor !== key) {
     app.shownOverlayFor = key;
-    setTimeout(showWin, app.finishing ? 500 : 250);
+    setTimeout(hooks.showWin, app.finishing ? 500 : 250);
   } else if (state.status === "lost" && app.shownOverlayFor !== key && !app.review) {
     app.shownOverlayFor = key;
-    setTimeout(showLost, 250);
+    setTimeout(hooks.showLost, 250);
   } else if (state.status === "playing" && !$("overlay").classList.contains("ask")) {
     closeOverlay();
   }
-  if (app.watching) checkWinnable();
+  if (app.watching) hooks.checkWinnable();
   if (!app.finishing && settings().safe && state.status === "playing" && state.safe && state.safe.length) {
     // Safe moves waiting (a new deal, or the setting just switched on): play them now.
     enqueue(() => sendMove(state.safe[0]));
@@ -311,7 +310,7 @@ export function undo() {
     say(refusal); // the U key, refused: said, not silent
     return;
   }
-  clearSelection(false);
+  hooks.clearSelection(false);
   enqueue(async () => {
     busy(true);
     try {
@@ -325,8 +324,8 @@ export function undo() {
 
 export function restart() {
   if (!app.state) return;
-  endReview(false);
-  clearSelection(false);
+  hooks.endReview(false);
+  hooks.clearSelection(false);
   enqueue(async () => {
     busy(true);
     try {
@@ -346,7 +345,7 @@ export function finish() {
     say(app.review ? t("You are looking back at this game. Close the replay to play on.") : state.status !== "playing" ? t("The game is over.") : t("Nothing to finish yet: F plays the rest home once every card can go there."));
     return;
   }
-  clearSelection(false);
+  hooks.clearSelection(false);
   enqueue(async () => {
     app.finishing = true;
     document.body.classList.add("finishing");

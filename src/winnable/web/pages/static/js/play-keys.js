@@ -2,9 +2,9 @@
 
 import { $ } from "./dom.js";
 import { t } from "./i18n.js";
-import { closeOverlay } from "./play-dialogs.js";
 import { anchor, clearHighlights, focusCard, nearest } from "./play-draw.js";
 import { finish, undo } from "./play-game.js";
+import { closeOverlay } from "./play-overlay.js";
 import { hint } from "./play-hint.js";
 import { activate, clearSelection, placeAt } from "./play-pick.js";
 import { endReview } from "./play-review.js";

@@ -3,9 +3,9 @@
 import { api } from "./api.js";
 import { $, el } from "./dom.js";
 import { parts, t } from "./i18n.js";
-import { openOverlay, whereDidILose } from "./play-dialogs.js";
 import { clearHighlights, draw, highlight } from "./play-draw.js";
-import { setState, updateChrome } from "./play-game.js";
+import { newGame, restart, setState, updateChrome } from "./play-game.js";
+import { button, closeOverlay, openOverlay } from "./play-overlay.js";
 import { clearSelection } from "./play-pick.js";
 import { app, busy, gameName, KEY_WATCH, report, say, sentenceOf, store } from "./play-state.js";
 
@@ -49,7 +49,7 @@ async function askWinnable(state, token) {
     if (answer.verdict === "won") setBadge("won", t("Still winnable"));
     else if (answer.verdict === "lost") setBadge("lost", t("Not winnable any more"));
     else setBadge("unknown", t("Too hard to tell"));
-  } catch (error) {
+  } catch {
     if (token === app.watchToken) setBadge("unknown", t("No answer"));
   }
 }
@@ -198,4 +198,31 @@ export async function playOnFromHere() {
     app.finishing = false;
     busy(false);
   }
+}
+
+export async function whereDidILose() {
+  const state = app.state;
+  $("overlay-body").replaceChildren(el("p", { class: "thinking" }, t("Asking the solver\u2026")));
+  $("overlay-buttons").replaceChildren();
+  let analysis;
+  try {
+    analysis = await api.analysis(state.id);
+  } catch (error) {
+    $("overlay-body").replaceChildren(el("p", {}, error.detail || t("The solver did not answer.")));
+    $("overlay-buttons").replaceChildren(button(t("New deal"), () => newGame().catch(report), { primary: true }), button(t("Close"), closeOverlay));
+    return;
+  }
+  if (app.state !== state) return;
+  const found = analysis.lost_at !== null && analysis.lost_at !== undefined;
+  if (found || (analysis.between && analysis.between.length === 2)) {
+    closeOverlay();
+    await startReview(analysis);
+    return;
+  }
+  const text =
+    analysis.winnable === false
+      ? t("This deal had no winning line even before your first move: nobody could have won it. Switch on \u201cDeal only winnable deals\u201d in the menu to get only deals the solver has proved.")
+      : analysis.message || t("The solver could not settle it within its time budget.");
+  $("overlay-body").replaceChildren(el("p", {}, text));
+  $("overlay-buttons").replaceChildren(button(t("New deal"), () => newGame().catch(report), { primary: true }), button(t("Restart"), () => (closeOverlay(), restart())), button(t("Close"), closeOverlay));
 }

@@ -12,23 +12,29 @@
 // (the shared state, settings and messages), play-draw.js (the table), play-pick.js
 // (picking a card up and putting it down), play-game.js (the server's state and the
 // actions), play-pointer.js (taps and drags), play-keys.js (the keyboard), play-review.js
-// ("still winnable?" and the replay) and play-dialogs.js (the overlay, your games).
+// ("still winnable?", "where did I lose?" and the replay), play-overlay.js (the overlay)
+// and play-dialogs.js (won, lost, your games). They stand in layers (play-hooks.js says
+// which); the hooks set here are where a lower layer calls up.
 
 import * as blackhole from "./blackhole.js";
 import { api, ApiError } from "./api.js";
 import { installSprite } from "./cards.js";
 import { $, el } from "./dom.js";
 import { localHref, t } from "./i18n.js";
-import { closeOverlay, showYourGames } from "./play-dialogs.js";
+import { showLost, showWin, showYourGames } from "./play-dialogs.js";
 import { draw } from "./play-draw.js";
 import { askNewGame, finish, loadGame, newGame, restart, sendMove, setState, tick, undo } from "./play-game.js";
 import { hint } from "./play-hint.js";
+import { setHooks } from "./play-hooks.js";
 import { listenKeys } from "./play-keys.js";
+import { closeOverlay } from "./play-overlay.js";
+import { clearSelection, showSelection } from "./play-pick.js";
 import { listenPointer } from "./play-pointer.js";
-import { endReview, playOnFromHere, replay, reviewFromBadge, setWatching, showReviewAt, stopReplay } from "./play-review.js";
+import { checkWinnable, endReview, highlightReview, playOnFromHere, replay, reviewFromBadge, setBadge, setWatching, showReviewAt, stopReplay } from "./play-review.js";
 import { app, CLICK_MOVE_FAMILIES, enqueue, FAMILIES, gameName, KEY_GAME, KEY_SAFE, KEY_UNDO, KEY_WATCH, KEY_WINNABLE, keyClickMove, keyOneTap, report, say, settings, store, table, UNDO_LABELS } from "./play-state.js";
 
 function wire() {
+  setHooks({ showSelection, clearSelection, highlightReview, checkWinnable, endReview, setBadge, showWin, showLost });
   // Hook: another module asks for the server's state again (a timed move's time is up).
   document.addEventListener("winnable:refresh", () => enqueue(async () => app.state && setState(await api.get(app.state.id))));
   $("new-deal").addEventListener("click", () => askNewGame());
