@@ -81,8 +81,9 @@ DESCRIPTION = (
     "**State-changing calls** (POST) need a JSON body (`{}` when there is nothing to say) and "
     "either this site's `Origin` (browsers send it) or an `X-CSRF-Token` from `GET /api/csrf`. "
     "**Limits**: requests per client are rate-limited (429 with `Retry-After`); solver calls "
-    "queue fairly, hints before analyses; a client past its share gets 429, and a full queue or "
-    "a full share of analyses (all clients', or all guests') 503, with `Retry-After`. "
+    "queue fairly, hints before analyses and light clients before heavy ones; a client past its share "
+    "gets 429, and a request the crowded solver has no time for is answered (200) with what is known, "
+    "its `answered` field saying how. "
     "Every cap and range is in this schema; a method a path does not have is 405 with `Allow`."
 )
 
@@ -99,7 +100,7 @@ def create_app(database_url: str | None = None, settings: Settings | None = None
                         settings.solver_running_per_client, on_change=metrics.queue_changed,
                         nice=settings.solver_nice, analysis_threads=settings.solver_analysis_threads,
                         analyses=settings.solver_analyses, analyses_per_client=settings.solver_analyses_per_client,
-                        anonymous_analyses=settings.solver_guest_analyses)
+                        anonymous_analyses=settings.solver_guest_analyses, slice_seconds=settings.solver_slice_seconds)
     solver = Solver(queue, int(settings.verdict_cache_mb * (1 << 20)))
     pool = WinnablePool(engine, solver, PoolSettings(size=settings.pool_size, seconds=settings.pool_seconds,
                                                      lease_seconds=settings.pool_lease_seconds))
