@@ -1,6 +1,6 @@
 """Solver starvation: forty addresses (twenty of them signed in) loop ten-second analyses
 of a Spider deal the solver cannot settle, while other players play FreeCell deals from
-1000 on and ask, each in turn, a hint and an analysis ("still winnable?"); prints how many
+1000 on and ask, each in turn, a hint and an analysis ("still winnable?", of another game); prints how many
 of the other players' hints and analyses were answered (200), and how (a verdict, or
 from what was known when the solver had no time for them: ``answered``), and how many
 were refused (429/503).
@@ -182,8 +182,10 @@ def run(base: str, options: argparse.Namespace, label: str) -> None:
                         server_seconds.append(response.json()["seconds"])
                 if stop.wait(options.pause):
                     break
+                # "still winnable?" on another game, off any hint's line: the solver must search
+                other = http.post("/api/games", json={"game": "freecell", "deal": deal + 100_000}).json()
                 started = time.monotonic()
-                response = http.get(f"/api/games/{game['id']}/analysis")
+                response = http.get(f"/api/games/{other['id']}/analysis")
                 took = time.monotonic() - started
                 with lock:
                     if response.status_code != 200:

@@ -52,6 +52,7 @@ from winnable.web.security.guard import Guard
 from winnable.web.pages.i18n import N_, locale_of
 from winnable.web.play.pool import PoolSettings, WinnablePool
 from winnable.web.players.purge import Purger
+from winnable.web.play.cluster import Cluster
 from winnable.web.play.queue import SolverQueue
 from winnable.web.security.ratelimit import RateLimits
 from winnable.web.routes import ROUTERS
@@ -101,9 +102,15 @@ def create_app(database_url: str | None = None, settings: Settings | None = None
                         nice=settings.solver_nice, analysis_threads=settings.solver_analysis_threads,
                         analyses=settings.solver_analyses, analyses_per_client=settings.solver_analyses_per_client,
                         anonymous_analyses=settings.solver_guest_analyses, slice_seconds=settings.solver_slice_seconds)
-    solver = Solver(queue, int(settings.verdict_cache_mb * (1 << 20)))
+    cluster = None
+    if settings.solver_scheduler:  # the searches on a Dask cluster, the queue as large as it is
+        cluster = Cluster(settings.solver_scheduler, on_resize=lambda threads: queue.resize(max(settings.threads, threads)))
+        solver = Solver(queue, int(settings.verdict_cache_mb * (1 << 20)), search=cluster.solve)
+    else:
+        solver = Solver(queue, int(settings.verdict_cache_mb * (1 << 20)))
     pool = WinnablePool(engine, solver, PoolSettings(size=settings.pool_size, seconds=settings.pool_seconds,
-                                                     lease_seconds=settings.pool_lease_seconds))
+                                                     lease_seconds=settings.pool_lease_seconds,
+                                                     scheduler=settings.solver_scheduler))
     limits = RateLimits(settings)
     key = (settings.secret_key or server_key(engine, "csrf")).encode()
     csrf = CsrfPolicy(key, settings.trusted_origins, binding=session_binding)
@@ -115,6 +122,8 @@ def create_app(database_url: str | None = None, settings: Settings | None = None
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        if cluster is not None:
+            cluster.start()
         if settings.pool_background and settings.pool_size > 0:
             pool.start()
         purger.start()
@@ -129,6 +138,8 @@ def create_app(database_url: str | None = None, settings: Settings | None = None
             await anyio.to_thread.run_sync(pool.stop)
             await anyio.to_thread.run_sync(purger.stop)
             await anyio.to_thread.run_sync(queue.stop)
+            if cluster is not None:
+                await anyio.to_thread.run_sync(cluster.stop)
             gc.unfreeze()  # an app stopped inside a longer-lived process (tests) leaves nothing pinned
 
     app = FastAPI(
@@ -157,6 +168,7 @@ def create_app(database_url: str | None = None, settings: Settings | None = None
         return app.openapi_schema
 
     app.openapi = openapi  # type: ignore[method-assign]  # FastAPI's documented way to change the schema
+    app.state.cluster = cluster  # None unless the searches run on a Dask cluster
     app.state.pages = pages = Pages(settings.static_dir)
     app.mount("/static", Static(pages=pages, directory=settings.static_dir, check_dir=False), name="static")
     app.mount("/docs/assets", Static(directory=swagger_files(), check_dir=False), name="docs-assets")
