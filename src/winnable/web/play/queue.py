@@ -11,7 +11,7 @@ request.
   the client that had the fewest jobs waiting or running when it asked (a client with
   work waiting goes behind every client with none), then of the client that had used the
   solver least lately when it asked (its seconds of search, and ``ask_seconds`` for
-  every job it asked for, served or not, halved every ``usage_half_life`` seconds),
+  every request it made, refused, crowded out or served, halved every ``usage_half_life`` seconds),
   then the oldest. A looping client's next job therefore goes behind every
   player who has not just been served; one client runs at most ``running_per_client``
   jobs at once.
@@ -135,6 +135,7 @@ class SolverQueue:
         self._requests: dict[str, int] = {}
         self._client_analyses: dict[str, int] = {}
         self._guests: dict[str, int] = {}  # requests of clients nobody signed in at
+        self._before: dict[str, float] = {}  # a client's use when its requests in progress began
         self._analyses = 0
         self._anonymous_analyses = 0
         self._cond = threading.Condition()
@@ -217,6 +218,9 @@ class SolverQueue:
         """
         analysis = kind == ANALYSIS
         with self._cond:
+            now = time.monotonic()
+            before = self.usage(client, now)
+            self._used(client, self.ask_seconds, now)  # refused, crowded out or served: asking often is heavy
             mine = self._requests.get(client, 0)
             analyses = self._client_analyses.get(client, 0)
             if mine >= self.per_client or (analysis and analyses >= self.analyses_per_client):
@@ -227,6 +231,8 @@ class SolverQueue:
                         "you already have {n} solver requests waiting or running; wait for them", n),
                     code="solver_queue_full_for_client", retry_after=self.retry_after())
             self._requests[client] = mine + 1
+            if not mine:
+                self._before[client] = before
             if anonymous:
                 self._guests[client] = self._guests.get(client, 0) + 1
             if analysis:
@@ -238,6 +244,8 @@ class SolverQueue:
         finally:
             with self._cond:
                 _decrement(self._requests, client)
+                if client not in self._requests:
+                    self._before.pop(client, None)
                 if anonymous:
                     _decrement(self._guests, client)
                 if analysis:
@@ -283,8 +291,8 @@ class SolverQueue:
             job.depth = mine
             job.anonymous = job.client in self._guests
             now = time.monotonic()
-            job.usage = self.usage(job.client, now)  # its use before this request
-            self._used(job.client, self.ask_seconds, now)  # served or not: asking often is heavy too
+            # its use before this request (admit counted the request)
+            job.usage = self._before.get(job.client, self.usage(job.client, now))
             full = self._full_places(job)
             if full is not None:
                 last = max(full, key=self._order, default=None)
