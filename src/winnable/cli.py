@@ -303,6 +303,9 @@ def serve(
     metrics: Optional[bool] = typer.Option(None, "--metrics/--no-metrics", help="Serve Prometheus figures at /metrics (loopback clients only)."),
     forwarded_allow_ips: Optional[str] = typer.Option(
         None, "--forwarded-allow-ips", help="Addresses of reverse proxies whose X-Forwarded-For/-Proto to trust (comma-separated)."),
+    solver_scheduler: Optional[str] = typer.Option(
+        None, "--solver-scheduler", help="Run hints', analyses' and the pool's searches on the Dask cluster with this "
+        "scheduler (tcp://HOST:PORT); this machine solves while it is away."),
 ) -> None:
     """Start the web app (every WINNABLE_* setting applies; these flags win over them)."""
     try:
@@ -310,7 +313,7 @@ def serve(
     except ImportError as error:
         raise fail(f"the web app is not installed: {error}") from None
     run(host=host, port=port, database=database, workers=workers, allowed_hosts=allowed_host or None,
-        metrics=metrics, forwarded_allow_ips=forwarded_allow_ips)
+        metrics=metrics, forwarded_allow_ips=forwarded_allow_ips, solver_scheduler=solver_scheduler)
 
 
 def main() -> None:

@@ -137,6 +137,15 @@ def solve(position: Position, budget: Budget = UNLIMITED) -> Verdict:
     if position.is_won():
         return Verdict(Status.WON, (), 0, 0.0, position.game_id, position.deal_number)
     status, line, positions = position.engine_search(budget.nodes, budget.seconds)
+    return checked(position, status, line, positions, start)
+
+
+def checked(position: Position, status: str, line: list[str], positions: int, start: float) -> Verdict:
+    """The engine's answer ``(status, line, positions)`` for ``position`` as a verdict,
+    its line replayed by the rules (:class:`EngineError` if it does not win) with its
+    loops cut out; ``start`` is when the search began (:func:`time.perf_counter`). For
+    an answer from an engine elsewhere too (a Dask worker's): it is trusted only once
+    the rules here have replayed it."""
     moves: tuple[Move, ...] = ()
     if status == "won":
         moves, states = _replay(position, line)

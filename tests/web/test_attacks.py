@@ -73,7 +73,7 @@ def test_a_client_looping_long_analyses_does_not_starve_the_others(db_url, slow_
     assert capped.status_code == 422 and capped.json()["code"] == "budget_too_large" and "3" in capped.json()["detail"]
 
 
-def test_a_full_solver_queue_answers_503_at_once(db_url, slow_engine):
+def test_a_full_solver_queue_answers_at_once_with_what_is_known(db_url, slow_engine):
     app = make_app(db_url, solver_threads=1, solver_queue=2, hint_seconds=2, rate_limits=False)
     games = []
     for k in range(6):
@@ -84,7 +84,7 @@ def test_a_full_solver_queue_answers_503_at_once(db_url, slow_engine):
     def ask(player, game_id):
         started = time.monotonic()
         response = player.get(f"/api/games/{game_id}/hint")
-        results.append((response.status_code, time.monotonic() - started, response.headers.get("retry-after")))
+        results.append((response.status_code, time.monotonic() - started, response.json().get("answered")))
 
     threads = [threading.Thread(target=ask, args=pair) for pair in games]
     for thread in threads:
@@ -92,10 +92,10 @@ def test_a_full_solver_queue_answers_503_at_once(db_url, slow_engine):
         time.sleep(0.05)
     for thread in threads:
         thread.join()
-    refused = [result for result in results if result[0] == 503]
-    assert len(refused) >= 2  # one running, two waiting, the rest refused
-    assert all(seconds < 0.5 and retry and int(retry) >= 1 for _, seconds, retry in refused)
-    assert all(status in (200, 503) for status, _, _ in results)
+    crowded = [result for result in results if result[2] == "busy"]
+    assert len(crowded) >= 2  # one running, two waiting, the rest had no place: what is known (nothing)
+    assert all(seconds < 0.5 for _, seconds, _ in crowded)  # at once
+    assert all(status == 200 for status, _, _ in results)  # never a 503
 
 
 def test_the_queue_serves_clients_in_turn():
@@ -123,7 +123,7 @@ def test_the_queue_serves_clients_in_turn():
     with ThreadPoolExecutor(1) as pool:
         pool.submit(asyncio.run, main()).result()
     queue.stop()
-    assert order == ["a", "b", "c", "a", "a"]  # b and c do not wait behind all of a's
+    assert order == ["b", "c", "a", "a", "a"]  # a had work running: b and c do not wait behind it
 
 
 # -- 2. Winnable storms ---------------------------------------------------------------------

@@ -1,7 +1,9 @@
-"""Fair solver time: hints go before analyses, and what one address, and all guests
-together, may hold of the solver is capped; so forty addresses looping long analyses do
-not keep other players from their hints. Asserted on counts and refusals, not timings:
-the attackers' searches are held on a gate until the test lets them go."""
+"""Fair solver time: hints go before analyses, and what one address may hold of the
+solver is capped; so forty addresses looping long analyses do not keep other players
+from their hints, and what the queue has no room for is answered (200) with what is
+known, never refused with 503. Asserted on counts and answers, not timings: the
+attackers' searches are held on a gate until the test lets them go (or their time slice
+ends). The attack against other players' analyses: servers/test_solver_fairness.py."""
 
 from __future__ import annotations
 
@@ -16,7 +18,7 @@ from fastapi.testclient import TestClient
 from webapp import PASSWORD, client_at
 from winnable.blackhole import BlackHole
 from winnable.web.app import create_app
-from winnable.web.errors import TooManyRequests, Unavailable
+from winnable.web.errors import TooManyRequests
 from winnable.web.play.queue import SolverQueue
 
 HINT, ANALYSIS = "hint", "analysis"  # the queue's kinds of job
@@ -59,20 +61,20 @@ def test_forty_addresses_looping_analyses_do_not_starve_other_players_hints(tmp_
     games = [attacker.post("/api/games", json={"game": "black-hole", "deal": HELD_DEAL}).json()["id"]
              for attacker in attackers]
     statuses: list[int] = []
-    refusals: list[tuple[str, str | None]] = []
+    crowded: list[str] = []  # how the attacks the queue had no room for were answered
 
     def attack(attacker: TestClient, game_id: str) -> None:
         response = attacker.get(f"/api/games/{game_id}/analysis", params={"seconds": 10})
         statuses.append(response.status_code)
-        if response.status_code != 200:
-            refusals.append((response.json()["code"], response.headers.get("retry-after")))
+        if response.status_code == 200 and response.json()["answered"] == "busy":
+            crowded.append(response.json()["verdict"])
 
     # each address asks two ten-second analyses at once: 80 requests
     threads = [threading.Thread(target=attack, args=pair) for pair in zip(attackers, games) for _ in range(2)]
     for thread in threads:
         thread.start()
     try:
-        wait_until(lambda: len(statuses) + queue.waiting + queue.running == 80, "every attack refused or queued")
+        wait_until(lambda: len(statuses) + queue.waiting + queue.running == 80, "every attack answered or queued")
 
         # nine other players (guests too) ask for hints, all at once
         def play_and_ask(k: int):
@@ -87,25 +89,28 @@ def test_forty_addresses_looping_analyses_do_not_starve_other_players_hints(tmp_
         assert [hint["verdict"] for _, hint in answers if hint["verdict"] not in ("won", "lost")] == [], answers
         assert all(hint["seconds"] <= app.state.services.settings.hint_seconds for _, hint in answers)
 
-        # what the attackers hold: the guests' share of analyses (8), one worker
+        # what the attackers hold: the guests' places in the queue (8), one worker
         held = queue.stats()
-        assert held["analyses"] == held["anonymous_analyses"] == 8
+        assert held["waiting"] <= 8
         assert held["running_analyses"] == 1  # the other worker is the hints'
-        assert len(refusals) == 72 and {code for code, _ in refusals} == {"solver_busy"}
-        assert all(retry is not None and int(retry) >= 1 for _, retry in refusals)
+        assert statuses == [200] * len(statuses) and len(crowded) >= 80 - 8 - 1 - 2
+        assert set(crowded) == {"unknown"}  # nothing was known of the held deal
 
-        # a signed-in player's analysis is admitted though the guests' share is full
+        # a signed-in player's analysis is answered (200) though the attackers fill the places;
+        # the attackers asked once each, as the player did, so it may come after them (its
+        # answer then says "busy"): servers/test_solver_fairness.py has them ask as attackers do
         player = client_at(app, "10.0.2.1")
         assert player.post("/api/auth/signup", json={"name": "ada", "password": PASSWORD}).status_code == 201
         game = player.post("/api/games", json={"game": "black-hole", "deal": 3}).json()
-        mine = player.get(f"/api/games/{game['id']}/analysis", params={"seconds": 0.3})
+        mine = player.get(f"/api/games/{game['id']}/analysis", params={"seconds": 5})
         assert mine.status_code == 200, mine.text
-        assert queue.stats()["running_analyses"] == 1  # and the attackers still hold one worker only
+        assert mine.json()["answered"] in ("searched", "busy")
+        assert queue.stats()["running_analyses"] <= 1  # and the attackers still hold one worker only
     finally:
         gate.set()
         for thread in threads:
             thread.join()
-    assert sorted(statuses) == [200] * 8 + [503] * 72
+    assert statuses == [200] * 80  # none refused
     assert queue.stats()["analyses"] == queue.stats()["requests"] == 0  # nothing held after
 
 
@@ -165,7 +170,7 @@ def test_a_free_worker_takes_waiting_hints_before_earlier_analyses():
     assert order == ["h1", "h2", "a1", "a2", "a3"]
 
 
-def test_what_one_address_and_all_guests_may_hold():
+def test_what_one_address_may_hold():
     queue = SolverQueue(workers=2, per_client=4, analyses=5, analyses_per_client=2, anonymous_analyses=3)
     with queue.admit("one", ANALYSIS), queue.admit("one", ANALYSIS):
         with pytest.raises(TooManyRequests) as refused:  # a third analysis of one address
@@ -176,27 +181,20 @@ def test_what_one_address_and_all_guests_may_hold():
             with pytest.raises(TooManyRequests):
                 with queue.admit("one", HINT):
                     pass
-        with queue.admit("two", ANALYSIS):  # guests hold 3: the guests' share
-            with pytest.raises(Unavailable) as busy:
-                with queue.admit("three", ANALYSIS):
-                    pass
-            assert busy.value.code == "solver_busy" and int(busy.value.headers["Retry-After"]) >= 1
-            with queue.admit("three", HINT):  # guests' hints are not in that share
-                pass
-            with queue.admit("four", ANALYSIS, anonymous=False), queue.admit("five", ANALYSIS, anonymous=False):
-                with pytest.raises(Unavailable):  # all analyses together: 5
-                    with queue.admit("six", ANALYSIS, anonymous=False):
-                        pass
-            assert queue.stats()["analyses"] == 3
+        # others are admitted however many analyses are in progress: the queue's places,
+        # not admission, decide who waits (servers/test_solver_fairness.py)
+        with queue.admit("two", ANALYSIS), queue.admit("three", ANALYSIS), queue.admit("four", ANALYSIS, anonymous=False), \
+                queue.admit("five", ANALYSIS, anonymous=False), queue.admit("six", ANALYSIS, anonymous=False):
+            assert queue.stats()["analyses"] == 7 and queue.stats()["anonymous_analyses"] == 4
     stats = queue.stats()
     assert (stats["requests"], stats["analyses"], stats["anonymous_analyses"]) == (0, 0, 0)  # all given back
-    assert stats["refused"] == 4
+    assert stats["refused"] == 2
 
 
 def test_a_refused_analysis_reads_no_game(tmp_path, gate, monkeypatch):
-    """A refusal costs a count, not a database read and a replay."""
+    """A refusal (a client past its share) costs a count, not a database read and a replay."""
     app = create_app(f"sqlite:///{tmp_path / 'games.db'}", pool_size=0, pool_background=False,
-                     allowed_hosts=["testserver"], rate_limits=False, solver_guest_analyses=1)
+                     allowed_hosts=["testserver"], rate_limits=False, solver_analyses_per_client=1)
     player = client_at(app, "10.0.3.1")
     game_id = player.post("/api/games", json={"game": "black-hole", "deal": HELD_DEAL}).json()["id"]
     reads: list[str] = []
@@ -206,9 +204,9 @@ def test_a_refused_analysis_reads_no_game(tmp_path, gate, monkeypatch):
     held.start()
     try:
         wait_until(lambda: app.state.services.queue.stats()["running_analyses"] == 1, "the analysis runs")
-        other = client_at(app, "10.0.3.2")
-        refused = other.get(f"/api/games/{game_id}/analysis")
-        assert refused.status_code == 503 and refused.json()["code"] == "solver_busy"
+        again = client_at(app, "10.0.3.1")
+        refused = again.get(f"/api/games/{game_id}/analysis")
+        assert refused.status_code == 429 and refused.json()["code"] == "solver_queue_full_for_client"
         assert reads == [game_id]  # the held analysis's read only
     finally:
         gate.set()

@@ -31,7 +31,7 @@ def create_app(database_url: str | None = None, **settings: Any) -> FastAPI:
 
 def run(host: str = "127.0.0.1", port: int = 8000, database: str | None = None, workers: int = 1,
         allowed_hosts: list[str] | None = None, metrics: bool | None = None,
-        forwarded_allow_ips: str | None = None, limit_concurrency: int = 1000) -> None:
+        forwarded_allow_ips: str | None = None, limit_concurrency: int = 1000, solver_scheduler: str | None = None) -> None:
     """Migrate the database and serve the app until interrupted, in ``workers`` processes.
 
     Settings come from ``WINNABLE_*`` variables (see :class:`winnable.web.settings.Settings`);
@@ -63,6 +63,8 @@ def run(host: str = "127.0.0.1", port: int = 8000, database: str | None = None, 
             overrides["allowed_hosts"] = sorted(set(LOOPBACK_HOSTS + [host.strip("[]")]))
     if metrics is not None:
         overrides["metrics"] = metrics
+    if solver_scheduler:
+        overrides["solver_scheduler"] = solver_scheduler
     try:
         settings = Settings(**overrides)  # the flags win over the WINNABLE_* environment
         url = settings.database_url or default_database_url()

@@ -46,6 +46,7 @@ from winnable.web.deps import Services
 from winnable.web.errors import CODES, ApiError, Unavailable, localized, problem_json, problem_response, quote
 from winnable.web.models import schemas
 from winnable.web.pages.i18n import N_, locale_of
+from winnable.web.play.cluster import Cluster
 from winnable.web.play.games import GameService
 from winnable.web.play.pool import PoolSettings, WinnablePool
 from winnable.web.play.positions import Positions
@@ -83,8 +84,9 @@ DESCRIPTION = (
     "**State-changing calls** (POST) need a JSON body (`{}` when there is nothing to say) and "
     "either this site's `Origin` (browsers send it) or an `X-CSRF-Token` from `GET /api/csrf`. "
     "**Limits**: requests per client are rate-limited (429 with `Retry-After`); solver calls "
-    "queue fairly, hints before analyses; a client past its share gets 429, and a full queue or "
-    "a full share of analyses (all clients', or all guests') 503, with `Retry-After`. "
+    "queue fairly, hints before analyses and light clients before heavy ones; a client past its share "
+    "gets 429, and a request the crowded solver has no time for is answered (200) with what is known, "
+    "its `answered` field saying how. "
     "Every cap and range is in this schema; a method a path does not have is 405 with `Allow`."
 )
 
@@ -102,10 +104,16 @@ def create_app(database_url: str | None = None, settings: Settings | None = None
                         settings.solver_running_per_client, on_change=metrics.queue_changed,
                         nice=settings.solver_nice, analysis_threads=settings.solver_analysis_threads,
                         analyses=settings.solver_analyses, analyses_per_client=settings.solver_analyses_per_client,
-                        anonymous_analyses=settings.solver_guest_analyses)
-    solver = Solver(queue, int(settings.verdict_cache_mb * (1 << 20)))
+                        anonymous_analyses=settings.solver_guest_analyses, slice_seconds=settings.solver_slice_seconds)
+    cluster = None
+    if settings.solver_scheduler:  # the searches on a Dask cluster, the queue as large as it is
+        cluster = Cluster(settings.solver_scheduler, on_resize=lambda threads: queue.resize(max(settings.threads, threads)))
+        solver = Solver(queue, int(settings.verdict_cache_mb * (1 << 20)), search=cluster.solve)
+    else:
+        solver = Solver(queue, int(settings.verdict_cache_mb * (1 << 20)))
     pool = WinnablePool(engine, solver, PoolSettings(size=settings.pool_size, seconds=settings.pool_seconds,
-                                                     lease_seconds=settings.pool_lease_seconds))
+                                                     lease_seconds=settings.pool_lease_seconds,
+                                                     scheduler=settings.solver_scheduler))
     limits = RateLimits(settings)
     key = (settings.secret_key or server_key(engine, "csrf")).encode()
     csrf = CsrfPolicy(key, settings.trusted_origins, binding=session_binding)
@@ -121,6 +129,8 @@ def create_app(database_url: str | None = None, settings: Settings | None = None
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         switch_interval = sys.getswitchinterval()
         sys.setswitchinterval(settings.gil_switch_ms / 1000)  # the event loop back soon after its I/O
+        if cluster is not None:
+            cluster.start()
         if settings.pool_background and settings.pool_size > 0:
             pool.start()
         purger.start()
@@ -138,6 +148,8 @@ def create_app(database_url: str | None = None, settings: Settings | None = None
             await anyio.to_thread.run_sync(queue.stop)
             limits.stop()
             sys.setswitchinterval(switch_interval)
+            if cluster is not None:
+                await anyio.to_thread.run_sync(cluster.stop)
             if settings.gc_freeze:
                 gc.unfreeze()  # an app stopped inside a longer-lived process leaves nothing pinned
 
@@ -167,6 +179,7 @@ def create_app(database_url: str | None = None, settings: Settings | None = None
         return app.openapi_schema
 
     app.openapi = openapi  # type: ignore[method-assign]  # FastAPI's documented way to change the schema
+    app.state.cluster = cluster  # None unless the searches run on a Dask cluster
     app.state.pages = pages = Pages(settings.static_dir)
     app.mount("/static", Static(pages=pages, directory=settings.static_dir, check_dir=False), name="static")
     app.mount("/docs/assets", Static(directory=swagger_files(), check_dir=False), name="docs-assets")

@@ -58,7 +58,8 @@ class Settings(BaseSettings):
     solver_threads: int | None = Field(None, ge=1, le=64)
     """Searches running at once in each server process (default: 2)."""
     solver_queue: int = Field(32, ge=0, le=10_000)
-    """Solver jobs waiting, all clients together; beyond it: 503 with Retry-After."""
+    """Solver jobs waiting, all clients together; beyond it the job that would run last
+    (the heaviest client's) gives its place up and is answered with what is known."""
     solver_queue_per_client: int = Field(4, ge=1, le=1000)
     """Solver jobs one client may have waiting or running; beyond it: 429."""
     solver_running_per_client: int = Field(1, ge=1, le=64)
@@ -67,14 +68,21 @@ class Settings(BaseSettings):
     """Solver threads analyses may hold at once (default: all but one, so that hints,
     which go first, always find a thread; with one thread they share it)."""
     solver_analyses: int = Field(16, ge=1, le=10_000)
-    """Analyses ("still winnable?", "where did I lose?") in progress, all clients
-    together; beyond it: 503 with Retry-After. Keep it below ``solver_queue``: the rest
-    of the queue is the hints'."""
+    """Analyses' searches ("still winnable?", "where did I lose?") waiting, all clients
+    together; beyond it the one that would run last is answered with what is known.
+    Keep it below ``solver_queue``: the rest of the queue is the hints'."""
     solver_analyses_per_client: int = Field(2, ge=1, le=1000)
     """Analyses of one client (address) in progress; beyond it: 429."""
     solver_guest_analyses: int = Field(8, ge=1, le=10_000)
-    """Analyses in progress of all clients nobody is signed in at, together (guests: an
-    address costs an attacker nothing, an account does); beyond it: 503."""
+    """Analyses' searches waiting of all clients nobody is signed in at, together; beyond
+    it the guest's one that would run last is answered with what is known."""
+    solver_slice_seconds: Seconds = 1.0
+    """A search that starts while other clients' jobs wait gets at most this long (its
+    answer says ``shortened``): under load nobody holds a solver thread for long."""
+    solver_scheduler: str | None = Field(None, pattern=r"^(tcp|tls)://[^\s/]+:\d{1,5}$")
+    """A Dask scheduler (``tcp://HOST:PORT``) whose workers run request-time searches
+    (hints, analyses, the pool's); while it or its workers are away, this machine's
+    threads solve (see :mod:`winnable.web.play.cluster`)."""
     solver_nice: int = Field(10, ge=0, le=19)
     """The solver threads' CPU priority below the server's (Linux): moves and reads of
     every player come before any search."""

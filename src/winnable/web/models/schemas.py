@@ -206,6 +206,12 @@ class PositionAt(BaseModel):
     status: Literal["playing", "won", "lost"]
 
 
+Answered = Annotated[Literal["known", "searched", "shortened", "busy"], Field(
+    description="How the answer was made: `known` (the game's kept hint line or a verdict the server knew, no search), "
+                "`searched` (with the whole budget), `shortened` (the solver was crowded: a search of one time slice) or "
+                "`busy` (no solver time came soon: what was known, else `unknown`).")]
+
+
 class Hint(BaseModel):
     move: str | None
     describe: dict[str, Any] | None = None
@@ -218,6 +224,7 @@ class Hint(BaseModel):
     seconds: float
     cached: bool = Field(description="True when no search ran (the kept line, or what the server already knew): "
                                      "such a hint counts against no solver limit.")
+    answered: Answered
 
 
 class Checked(BaseModel):
@@ -240,6 +247,7 @@ class Analysis(BaseModel):
     checked: list[Checked] = Field(description="The positions looked at, by number of moves played.")
     seconds: float
     between: list[int] | None = None
+    answered: Answered
 
 
 class Health(BaseModel):

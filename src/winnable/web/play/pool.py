@@ -38,6 +38,7 @@ from winnable.games import game_class, game_ids
 from winnable.solver import Status
 from winnable.storage import leases
 from winnable.storage.verdicts import VerdictStore
+from winnable.web.play.cluster import Cluster
 from winnable.web.play.lookup import RANDOM_DEALS, lookup_game
 from winnable.web.play.solving import Solver
 
@@ -67,6 +68,8 @@ class PoolSettings:
     """After each attempt, rest this share of its time."""
     lease_seconds: float = 30.0
     """The filler's lease on the database lasts this long; renewed every third of it."""
+    scheduler: str | None = None
+    """A Dask scheduler whose workers search (:mod:`winnable.web.play.cluster`), else this machine."""
 
 
 @dataclass
@@ -385,13 +388,20 @@ def fill_in_background(url: str, settings: dict[str, Any], parent: int) -> None:
     from winnable.storage.engine import make_engine
 
     engine = make_engine(url)
-    pool = WinnablePool(engine, Solver(None, cache_bytes=4 << 20), PoolSettings(**settings))
+    options = PoolSettings(**settings)
+    cluster = Cluster(options.scheduler) if options.scheduler else None
+    if cluster is not None:
+        cluster.start()
+    solver = Solver(None, cache_bytes=4 << 20, search=cluster.solve) if cluster is not None else Solver(None, cache_bytes=4 << 20)
+    pool = WinnablePool(engine, solver, options)
     pool._stop = stop
     try:
         pool._run(parent)
     except KeyboardInterrupt:
         pass
     finally:
+        if cluster is not None:
+            cluster.stop()
         engine.dispose()
 
 

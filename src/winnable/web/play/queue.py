@@ -1,5 +1,5 @@
 """The solver queue: every search a request needs (hint, still-winnable, analysis, and
-anything later) runs here, on a fixed number of worker threads, never a thread per
+anything later) runs here, on a bounded number of worker threads, never a thread per
 request.
 
 * **Hints first.** Each job is of a kind: a ``hint`` (a player waiting at the table, a
@@ -7,26 +7,41 @@ request.
   searches, up to ten seconds). A free worker takes waiting hints before any analysis,
   and analyses run on at most ``analysis_threads`` workers at once (default: all but
   one), so one worker is always there for hints however many analyses wait.
-* **Capped shares.** A request is admitted (:meth:`SolverQueue.admit`, before the route
-  reads its game, so that a refusal costs nothing but a count) only while its client
-  has fewer than ``per_client`` solver requests in progress (429), fewer than
-  ``analyses_per_client`` analyses (429), and while all analyses together are fewer
-  than ``analyses`` and those of anonymous clients (guests, nobody signed in) fewer than
-  ``anonymous_analyses`` (503 with ``Retry-After``). So forty addresses looping long
-  analyses hold ``anonymous_analyses`` requests and one worker, no more.
-* **Bounded.** At most ``max_waiting`` jobs wait, all clients together; past that a
-  request is refused at once with 503 and ``Retry-After`` (estimated from recent jobs).
-  Admitted analyses hold at most ``analyses`` of those places, the rest are the hints'.
-* **Fair.** Each client has its own line per kind; workers take the next job from the
-  clients in turn (round robin), and one client runs at most ``running_per_client``
+* **Light clients first.** Among the jobs of a kind, a worker takes first the job of
+  the client that had the fewest jobs waiting or running when it asked (a client with
+  work waiting goes behind every client with none), then of the client that had used the
+  solver least lately when it asked (its seconds of search, and ``ask_seconds`` for
+  every request it made, refused, crowded out or served, halved every ``usage_half_life`` seconds),
+  then the oldest. A looping client's next job therefore goes behind every
+  player who has not just been served; one client runs at most ``running_per_client``
   jobs at once.
+* **Time slices.** An analysis's search that starts while other clients' analyses wait,
+  or whose client had used more than a slice lately when it asked, is given at most
+  ``slice_seconds`` (the engine cannot be paused, so the slice is its whole budget): a
+  looping client never holds a worker for ten seconds, and a newcomer waits at most
+  about one slice for the analyses' worker. (Hints have short budgets, and a worker
+  analyses never take.)
+* **Bounded, never shut out.** At most ``max_waiting`` jobs wait, ``analyses`` of them
+  analyses and ``anonymous_analyses`` of those of clients nobody signed in at. A job
+  that finds its places full takes the place of the waiting job that would run last
+  (by the order above), which is answered at once with :class:`Crowded`; if it would
+  itself run last, it is the one answered so. The request then answers with what is
+  known (:mod:`winnable.web.play.solving`), never a 503: forty addresses looping
+  analyses hold places only while nobody lighter asks.
+* **Capped shares.** A request is admitted (:meth:`SolverQueue.admit`, before the route
+  reads its game) only while its client has fewer than ``per_client`` solver requests
+  in progress and fewer than ``analyses_per_client`` analyses (else 429: the client's
+  own share).
 * **Deadlines.** A job carries its request's deadline: it is dropped unrun if the
   deadline passes while it waits (the caller gets :class:`Expired`), and the search is
   given only the time left.
 
 The engine releases the GIL while it searches, so the workers' searches run beside the
-event loop, at a lower CPU priority (``nice``) so that moves and reads come first. The pool of winnable deals is filled by its own low-priority process
-(:mod:`winnable.web.play.pool`), never by requests.
+event loop, at a lower CPU priority (``nice``) so that moves and reads come first. (On
+a Dask cluster, :mod:`winnable.web.play.cluster`, the workers only wait for the
+cluster's answers; :meth:`SolverQueue.resize` gives the queue as many workers as the
+cluster has threads.) The pool of winnable deals is filled by its own low-priority
+process (:mod:`winnable.web.play.pool`), never by requests.
 
 >>> import asyncio, time
 >>> from concurrent.futures import ThreadPoolExecutor
@@ -49,7 +64,6 @@ import contextlib
 import os
 import threading
 import time
-from collections import deque
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterator
 
@@ -68,6 +82,13 @@ class Expired(Exception):
     """The job's deadline passed before a worker was free for it."""
 
 
+class Crowded(Expired):
+    """The queue's places were full of jobs that go first: the job never waited."""
+
+
+RANK = {kind: rank for rank, kind in enumerate(KINDS)}
+
+
 @dataclass(eq=False)
 class Job:
     client: str
@@ -78,33 +99,43 @@ class Job:
     kind: str = HINT
     state: str = "waiting"  # waiting -> running -> done, or waiting -> dropped
     enqueued: float = field(default_factory=time.monotonic)
+    depth: int = 0  # the client's jobs waiting or running when this one came
+    usage: float = 0.0  # the client's use of the solver when this one came
+    anonymous: bool = False  # its client is signed in nowhere (a guest)
 
 
 class SolverQueue:
     def __init__(self, workers: int = 2, max_waiting: int = 32, per_client: int = 4,
                  running_per_client: int = 1, on_change: Callable[[int, int, float], None] | None = None,
                  nice: int = 0, analysis_threads: int | None = None, analyses: int = 16,
-                 analyses_per_client: int = 2, anonymous_analyses: int = 8) -> None:
-        self.workers = max(1, workers)
+                 analyses_per_client: int = 2, anonymous_analyses: int = 8, slice_seconds: float = 1.0,
+                 usage_half_life: float = 60.0, ask_seconds: float = 0.05) -> None:
         self.nice = nice  # the workers' CPU priority below the server's (0: the same)
         self.max_waiting = max_waiting
         self.per_client = per_client
         self.running_per_client = running_per_client
-        # analyses leave one worker to hints (with a single worker, they share it)
-        self.analysis_threads = max(1, min(self.workers, analysis_threads or self.workers - 1))
+        self._analysis_threads = analysis_threads
+        self.workers = 1
+        self.analysis_threads = 1
+        self._size(workers)
         self.analyses = analyses
         self.analyses_per_client = analyses_per_client
         self.anonymous_analyses = anonymous_analyses
+        self.slice_seconds = slice_seconds
+        self.usage_half_life = usage_half_life
+        self.ask_seconds = ask_seconds  # what asking counts for in a client's use, served or not
         self.on_change = on_change  # (waiting, running, CPU seconds so far), for the metrics
-        self._lines: dict[str, dict[str, deque[Job]]] = {kind: {} for kind in KINDS}
-        self._turns: dict[str, deque[str]] = {kind: deque() for kind in KINDS}  # clients with waiting jobs
+        self._jobs: dict[str, list[Job]] = {kind: [] for kind in KINDS}  # waiting, by kind
         self._running: dict[str, int] = {}
         self._running_kind: dict[str, int] = dict.fromkeys(KINDS, 0)
+        self._usage: dict[str, tuple[float, float]] = {}  # client -> (seconds used, when), halved every half-life
         self._waiting = 0
         self._busy = 0
         # requests admitted and not finished: per client, per client's analyses, all analyses
         self._requests: dict[str, int] = {}
         self._client_analyses: dict[str, int] = {}
+        self._guests: dict[str, int] = {}  # requests of clients nobody signed in at
+        self._before: dict[str, float] = {}  # a client's use when its requests in progress began
         self._analyses = 0
         self._anonymous_analyses = 0
         self._cond = threading.Condition()
@@ -113,8 +144,24 @@ class SolverQueue:
         self.done = 0
         self.dropped = 0
         self.refused = 0
+        self.crowded = 0  # jobs answered at once with Crowded (given way, or never placed)
+        self.sliced = 0  # searches given one time slice, not their whole budget
         self.cpu_seconds = 0.0  # CPU time the workers spent on jobs (their searches)
         self._job_seconds = 0.5  # running mean of a job's time, for Retry-After
+
+    def _size(self, workers: int) -> None:
+        self.workers = max(1, workers)
+        # analyses leave one worker to hints (with a single worker, they share it)
+        self.analysis_threads = max(1, min(self.workers, self._analysis_threads or self.workers - 1))
+
+    def resize(self, workers: int) -> None:
+        """Run at most ``workers`` jobs at once from now on (a Dask cluster's threads came
+        or went: :mod:`winnable.web.play.cluster`)."""
+        with self._cond:
+            self._size(workers)
+            self._cond.notify_all()
+        if self._threads:
+            self._start()
 
     # -- figures -----------------------------------------------------------------------
     @property
@@ -128,24 +175,38 @@ class SolverQueue:
     def stats(self) -> dict[str, int]:
         """Counts, for the metrics and the tests: jobs waiting and running (``running_analyses``
         of them analyses), requests admitted (``analyses`` of them, ``anonymous_analyses``
-        of those from clients nobody signed in at), done, dropped unrun, refused."""
+        of those from clients nobody signed in at), done, dropped unrun, refused (429),
+        crowded out (answered from what is known), searches cut to a time slice."""
         return {"workers": self.workers, "waiting": self._waiting, "running": self._busy,
                 "running_analyses": self._running_kind[ANALYSIS], "requests": sum(self._requests.values()),
                 "analyses": self._analyses, "anonymous_analyses": self._anonymous_analyses,
-                "done": self.done, "dropped": self.dropped, "refused": self.refused}
+                "done": self.done, "dropped": self.dropped, "refused": self.refused,
+                "crowded": self.crowded, "sliced": self.sliced}
 
     def retry_after(self) -> float:
         """Seconds until a place is likely free."""
         return max(1.0, self._job_seconds * (self._waiting + 1) / self.workers)
 
+    def usage(self, client: str, now: float | None = None) -> float:
+        """Seconds of search ``client`` used lately (halved every ``usage_half_life``)."""
+        used, when = self._usage.get(client, (0.0, 0.0))
+        if not used:
+            return 0.0
+        now = time.monotonic() if now is None else now
+        return float(used * 0.5 ** ((now - when) / self.usage_half_life))
+
+    @staticmethod
+    def _order(job: Job) -> tuple[int, int, float, float]:
+        """Where ``job`` stands: smaller runs sooner."""
+        return (RANK[job.kind], job.depth, job.usage, job.enqueued)
+
     # -- the request side ----------------------------------------------------------------
     @contextlib.contextmanager
     def admit(self, client: str, kind: str = HINT, anonymous: bool = True) -> Iterator[None]:
         """Hold one of ``client``'s places for a request of ``kind`` while the block runs
-        (the request's searches go through :meth:`run` inside it). Refused at once, before
-        the request does any work: 429 past the client's own share, 503 with
-        ``Retry-After`` past the analyses' share of everyone, or of ``anonymous``
-        clients (nobody signed in) together.
+        (the request's searches go through :meth:`run` inside it). Refused at once with
+        429, before the request does any work, past the client's own share; ``anonymous``
+        (nobody signed in) puts its analyses' jobs in the guests' places.
 
         >>> queue = SolverQueue(analyses_per_client=1)
         >>> with queue.admit("10.0.0.1", ANALYSIS):
@@ -157,6 +218,9 @@ class SolverQueue:
         """
         analysis = kind == ANALYSIS
         with self._cond:
+            now = time.monotonic()
+            before = self.usage(client, now)
+            self._used(client, self.ask_seconds, now)  # refused, crowded out or served: asking often is heavy
             mine = self._requests.get(client, 0)
             analyses = self._client_analyses.get(client, 0)
             if mine >= self.per_client or (analysis and analyses >= self.analyses_per_client):
@@ -166,12 +230,11 @@ class SolverQueue:
                     NP_("you already have {n} solver request waiting or running; wait for it",
                         "you already have {n} solver requests waiting or running; wait for them", n),
                     code="solver_queue_full_for_client", retry_after=self.retry_after())
-            if analysis and (self._analyses >= self.analyses
-                             or (anonymous and self._anonymous_analyses >= self.anonymous_analyses)):
-                self.refused += 1
-                raise Unavailable(N_("the solver is busy with other players' requests; try again shortly"),
-                                  code="solver_busy", retry_after=self.retry_after())
             self._requests[client] = mine + 1
+            if not mine:
+                self._before[client] = before
+            if anonymous:
+                self._guests[client] = self._guests.get(client, 0) + 1
             if analysis:
                 self._client_analyses[client] = analyses + 1
                 self._analyses += 1
@@ -181,6 +244,10 @@ class SolverQueue:
         finally:
             with self._cond:
                 _decrement(self._requests, client)
+                if client not in self._requests:
+                    self._before.pop(client, None)
+                if anonymous:
+                    _decrement(self._guests, client)
                 if analysis:
                     _decrement(self._client_analyses, client)
                     self._analyses -= 1
@@ -189,9 +256,10 @@ class SolverQueue:
     async def run(self, client: str, work: Callable[[float], Any], deadline: float, kind: str = HINT) -> Any:
         """``work(seconds_left)`` on a worker thread, in ``client``'s turn among the jobs
         of its ``kind`` (hints before analyses), before ``deadline`` (a
-        :func:`time.monotonic` time). Raises 429/503 when the queue is full,
-        :class:`Expired` when no worker came free in time."""
-        if kind not in self._lines:
+        :func:`time.monotonic` time). Raises 429 past the client's share,
+        :class:`Crowded` when it had no place or gave its place up, :class:`Expired`
+        when no worker came free in time."""
+        if kind not in self._jobs:
             raise ValueError(f"no such kind of solver job: {kind!r}")
         loop = asyncio.get_running_loop()
         job = Job(client, work, deadline, loop, loop.create_future(), kind)
@@ -210,49 +278,71 @@ class SolverQueue:
 
     def _enqueue(self, job: Job) -> None:
         self._start()
+        evicted: Job | None = None
         with self._cond:
-            lines = self._lines[job.kind]
-            mine = sum(len(kind.get(job.client, ())) for kind in self._lines.values()) + self._running.get(job.client, 0)
+            mine = sum(1 for jobs in self._jobs.values() for other in jobs if other.client == job.client)
+            mine += self._running.get(job.client, 0)
             if mine >= self.per_client:
                 self.refused += 1
                 raise TooManyRequests(
                     NP_("you already have {n} solver request waiting or running; wait for it",
                         "you already have {n} solver requests waiting or running; wait for them", mine),
                     code="solver_queue_full_for_client", retry_after=self.retry_after())
-            if self._waiting >= self.max_waiting:
-                self.refused += 1
-                raise Unavailable(N_("the solver is busy with other players' requests; try again shortly"),
-                                  code="solver_busy", retry_after=self.retry_after())
-            line = lines.get(job.client)
-            if line is None:
-                line = lines[job.client] = deque()
-                self._turns[job.kind].append(job.client)
-            line.append(job)
+            job.depth = mine
+            job.anonymous = job.client in self._guests
+            now = time.monotonic()
+            # its use before this request (admit counted the request)
+            job.usage = self._before.get(job.client, self.usage(job.client, now))
+            full = self._full_places(job)
+            if full is not None:
+                last = max(full, key=self._order, default=None)
+                if last is None or self._order(last) <= self._order(job):
+                    self.crowded += 1
+                    raise Crowded()
+                self._remove(last)
+                last.state = "dropped"
+                self.crowded += 1
+                evicted = last
+            self._jobs[job.kind].append(job)
             self._waiting += 1
             self._cond.notify()
+        if evicted is not None:
+            _tell(evicted, None, Crowded())
         self._changed()
+
+    def _full_places(self, job: Job) -> list[Job] | None:
+        """The waiting jobs whose places ``job`` would need, if they are all taken: every
+        job, the analyses, or the guests' analyses (lock held); None if a place is free."""
+        if self._waiting >= self.max_waiting:
+            return [other for jobs in self._jobs.values() for other in jobs]
+        if job.kind == ANALYSIS:
+            analyses = self._jobs[ANALYSIS]
+            if len(analyses) >= self.analyses:
+                return list(analyses)
+            if job.anonymous:
+                guests = [other for other in analyses if other.anonymous]
+                if len(guests) >= self.anonymous_analyses:
+                    return guests
+        return None
+
+    def _remove(self, job: Job) -> None:
+        self._jobs[job.kind].remove(job)
+        self._waiting -= 1
 
     def _drop(self, job: Job) -> bool:
         """Take a waiting job out of the queue; False if a worker already has it."""
         with self._cond:
             if job.state != "waiting":
-                return False
+                return job.state == "dropped"
             job.state = "dropped"
-            lines = self._lines[job.kind]
-            line = lines.get(job.client)
-            if line is not None:
-                line.remove(job)
-                if not line:
-                    del lines[job.client]
-                    self._turns[job.kind].remove(job.client)
-            self._waiting -= 1
+            self._remove(job)
             self.dropped += 1
         self._changed()
         return True
 
     # -- the workers -----------------------------------------------------------------------
     def _start(self) -> None:
-        if len(self._threads) == self.workers:
+        if len(self._threads) >= self.workers:
             return
         with self._cond:
             if self._stopping:
@@ -263,24 +353,23 @@ class SolverQueue:
                 thread.start()
 
     def _next(self) -> Job | None:
-        """The next job in turn whose client may run one more: hints first, then analyses
-        while fewer than ``analysis_threads`` run (lock held)."""
+        """The next job, by :meth:`_order`, whose client may run one more: hints first,
+        then analyses while fewer than ``analysis_threads`` run (lock held)."""
+        if self._busy >= self.workers:
+            return None
         for kind in KINDS:
             if kind == ANALYSIS and self._running_kind[ANALYSIS] >= self.analysis_threads:
                 continue
-            turns, lines = self._turns[kind], self._lines[kind]
-            for _ in range(len(turns)):
-                client = turns[0]
-                turns.rotate(-1)
-                if self._running.get(client, 0) >= self.running_per_client:
-                    continue
-                line = lines[client]
-                job = line.popleft()
-                if not line:
-                    del lines[client]
-                    turns.remove(client)
+            ready = [job for job in self._jobs[kind] if self._running.get(job.client, 0) < self.running_per_client]
+            if ready:
+                job = min(ready, key=self._order)
+                self._remove(job)
                 return job
         return None
+
+    def _others_waiting(self, job: Job) -> bool:
+        """Other clients' jobs of ``job``'s kind wait for a worker (lock held)."""
+        return any(other.client != job.client for other in self._jobs[job.kind])
 
     def _work(self) -> None:
         if self.nice:
@@ -296,16 +385,19 @@ class SolverQueue:
                 if job is None:
                     return
                 job.state = "running"
-                self._waiting -= 1
                 self._busy += 1
                 self._running_kind[job.kind] += 1
                 self._running[job.client] = self._running.get(job.client, 0) + 1
+                sliced = job.kind == ANALYSIS and (self._others_waiting(job) or job.usage >= self.slice_seconds)
             self._changed()
             started = time.monotonic()
             cpu_started = time.thread_time()
             result: Any = None
             error: BaseException | None = None
             left = job.deadline - started
+            if sliced and left > self.slice_seconds:
+                left = self.slice_seconds
+                self.sliced += 1
             if left <= 0.001:
                 error = Expired()
             else:
@@ -313,25 +405,28 @@ class SolverQueue:
                     result = job.work(left)
                 except BaseException as failure:  # handed to the request, which decides
                     error = failure
-            took = time.monotonic() - started
+            ended = time.monotonic()
+            took = ended - started
             self.cpu_seconds += time.thread_time() - cpu_started
             with self._cond:
                 job.state = "done"
                 self._busy -= 1
                 self._running_kind[job.kind] -= 1
-                count = self._running[job.client] - 1
-                if count:
-                    self._running[job.client] = count
-                else:
-                    del self._running[job.client]
+                _decrement(self._running, job.client)
+                self._used(job.client, took, ended)
                 self.done += 1
                 self._job_seconds = 0.9 * self._job_seconds + 0.1 * took
                 self._cond.notify_all()
             self._changed()
-            try:
-                job.loop.call_soon_threadsafe(_settle, job.future, result, error)
-            except RuntimeError:  # the request's loop is closed: nobody waits
-                pass
+            _tell(job, result, error)
+
+    def _used(self, client: str, seconds: float, now: float) -> None:
+        """Count ``seconds`` of search against ``client`` (lock held); forget clients
+        whose use has faded when many are remembered."""
+        self._usage[client] = (self.usage(client, now) + seconds, now)
+        if len(self._usage) > 4096:
+            for other in [other for other in self._usage if self.usage(other, now) < 0.01]:
+                del self._usage[other]
 
     def _changed(self) -> None:
         if self.on_change is not None:
@@ -354,6 +449,14 @@ def _decrement(counts: dict[str, int], key: str) -> None:
         counts[key] = count
     else:
         del counts[key]
+
+
+def _tell(job: Job, result: Any, error: BaseException | None) -> None:
+    """Settle ``job``'s future in its request's event loop."""
+    try:
+        job.loop.call_soon_threadsafe(_settle, job.future, result, error)
+    except RuntimeError:  # the request's loop is closed: nobody waits
+        pass
 
 
 def _settle(future: asyncio.Future[Any], result: Any, error: BaseException | None) -> None:

@@ -40,7 +40,7 @@ import anyio.to_thread
 from winnable.errors import WinnableError
 from winnable.game import Position
 from winnable.guide import Line, home_first, undo_free
-from winnable.solver import Budget, Status, solve
+from winnable.solver import Budget, Status, Verdict, solve
 from winnable.web.play.cache import ByteLRU
 from winnable.web.pages.i18n import NP_, N_
 from winnable.web.play.queue import ANALYSIS, HINT, Expired, SolverQueue
@@ -65,12 +65,34 @@ class Known:
     positions: int = 0
     seconds: float = 0.0
     cached: bool = False
-    busy: bool = False  # no solver worker came free within the budget
+    busy: bool = False  # no solver worker came free within the budget, or no place in the queue
+    shortened: bool = False  # searched for one time slice, not the whole budget (others were waiting)
     failure: str = ""  # the engine failed (a bug, reported as "unknown")
+
+    @property
+    def how(self) -> str:
+        """How it was answered (the answers' ``answered``): ``known`` (the kept line or
+        a cached verdict, no search), ``searched``, ``shortened`` (a search of one time
+        slice: other players were waiting) or ``busy`` (no solver time: only what was
+        known)."""
+        return "busy" if self.busy else "shortened" if self.shortened else "known" if self.cached else "searched"
 
     def cost(self) -> int:
         """Bytes this verdict holds in the cache (its line's moves are short strings)."""
         return 120 + 64 * len(self.line)
+
+
+HOWS = ("known", "searched", "shortened", "busy")
+"""The ways of answering, from the best: an answer built of several is answered as its worst."""
+
+
+def worst(hows: Sequence[str]) -> str:
+    """How an answer built of answers answered ``hows`` was answered.
+
+    >>> worst(["known", "searched"]), worst([])
+    ('searched', 'known')
+    """
+    return max(hows, key=HOWS.index, default="known")
 
 
 def cache_key(position: Position) -> tuple[str, str]:
@@ -79,10 +101,15 @@ def cache_key(position: Position) -> tuple[str, str]:
 
 class Solver:
     """Runs the engine through the queue, with per-request budgets and a verdict cache
-    of at most ``cache_bytes``."""
+    of at most ``cache_bytes``. ``search`` is what solves one position within a budget
+    (:func:`winnable.solver.solve` on this machine's engine, or a Dask cluster's:
+    :meth:`winnable.web.play.cluster.Cluster.solve`); either way the Python rules have
+    replayed its line in this process."""
 
-    def __init__(self, queue: SolverQueue | None = None, cache_bytes: int = 32 << 20) -> None:
+    def __init__(self, queue: SolverQueue | None = None, cache_bytes: int = 32 << 20,
+                 search: Callable[[Position, Budget], Verdict] = solve) -> None:
         self.queue = queue
+        self.search = search
         self.cache = ByteLRU(cache_bytes)
         self.searches = 0
 
@@ -125,7 +152,7 @@ class Solver:
         if known is not None:
             return known
         try:
-            verdict = solve(position, Budget(seconds=max(seconds, 0.001)))
+            verdict = self.search(position, Budget(seconds=max(seconds, 0.001)))
         except Exception as error:  # an engine bug (EngineError) must not become a 500
             log.exception("solver failed on %s position", position.game_id)
             return Known(Status.UNKNOWN, failure=f"{type(error).__name__}: {error}")
@@ -144,8 +171,9 @@ class Solver:
         jobs of its ``kind`` (hints go before analyses) before ``deadline`` (a
         :func:`time.monotonic` time); ``parent`` and ``last_move`` as in :meth:`lookup`.
         ``on_search`` is called before a search (not for what is known already): the
-        solver's rate limit, which may refuse it. A full queue raises 503 (429 for a
-        client over its share)."""
+        solver's rate limit, which may refuse it. A client over its share gets 429; a
+        search that gets no solver time (no place in the queue, or no worker before the
+        deadline) is "unknown" and ``busy``, one given a time slice only ``shortened``."""
         known = self.lookup(position, parent, last_move)
         if known is not None:
             return known
@@ -153,10 +181,15 @@ class Solver:
             on_search()
         if self.queue is None:
             return await anyio.to_thread.run_sync(self.solve_now, position, max(0.0, deadline - time.monotonic()))
+        def work(seconds: float) -> Known:
+            sliced = seconds < deadline - time.monotonic() - 0.01  # the queue gave it one time slice
+            known = self.solve_now(position, seconds)
+            return dataclasses.replace(known, shortened=True) if sliced and known.status is Status.UNKNOWN else known
+
         try:
-            answer: Known = await self.queue.run(client, lambda seconds: self.solve_now(position, seconds), deadline, kind)
+            answer: Known = await self.queue.run(client, work, deadline, kind)
             return answer
-        except Expired:
+        except Expired:  # Crowded too
             return Known(Status.UNKNOWN, busy=True)
 
 
@@ -240,14 +273,16 @@ async def hint(solver: Solver, game: Snapshot, seconds: float, parent: Position 
     knows_hidden = hides_cards(game.cls)
     answer: dict[str, Any] = {"move": None, "knows_hidden": knows_hidden, "at": len(game.moves)}
     if position.is_won():
-        return Answer(answer | {"verdict": "won", "message": N_("The game is won."), "seconds": 0.0, "cached": True})
+        return Answer(answer | {"verdict": "won", "message": N_("The game is won."), "seconds": 0.0, "cached": True,
+                                "answered": "known"})
     def on_line() -> tuple[Line | None, tuple[str, ...] | None]:
         kept = kept_line(game.cls, line)
         return kept, rest_on_line(kept, game, prefixes)
 
     kept, rest = await anyio.to_thread.run_sync(on_line) if line else (None, None)
     if rest is None and not position.legal_moves():
-        return Answer(answer | {"verdict": "lost", "message": N_("No winning line from here: no move is left."), "seconds": 0.0, "cached": True})
+        return Answer(answer | {"verdict": "lost", "message": N_("No winning line from here: no move is left."), "seconds": 0.0, "cached": True,
+                                "answered": "known"})
     keep = None
     if rest is not None:
         known = Known(Status.WON, rest, cached=True)
@@ -260,7 +295,8 @@ async def hint(solver: Solver, game: Snapshot, seconds: float, parent: Position 
             new = await anyio.to_thread.run_sync(new_line, position, parent, known.line, kept)
             keep = stored_line(new)
             known = dataclasses.replace(known, line=new.moves)
-    answer |= {"verdict": known.status.value, "seconds": round(time.monotonic() - started, 4), "cached": known.cached}
+    answer |= {"verdict": known.status.value, "seconds": round(time.monotonic() - started, 4), "cached": known.cached,
+               "answered": known.how}
     return Answer(_worded(answer, known, position, knows_hidden, seconds), keep)
 
 
@@ -291,7 +327,7 @@ def _worded(answer: dict[str, Any], known: Known, position: Position, knows_hidd
         }
     if known.status is Status.LOST:
         return answer | {"message": N_("No winning line from here.")}
-    if known.busy:
+    if known.busy or known.shortened:
         return answer | {"message": N_("The solver is busy with other players' hints; try again in a moment.")}
     if known.failure:
         return answer | {"message": N_("The solver could not work on this position (a bug on our side).")}
@@ -308,13 +344,16 @@ async def analysis(solver: Solver, game: Snapshot, prefixes: Callable[[int], Pos
     of a winning line from there. The game's hints' line (``line``, as stored) counts as
     known: a position on it is winnable with no search, and a line found from the
     current position off it becomes the game's hints' line (the answer's ``keep``).
-    ``on_search`` is called once, before the first search.
+    ``on_search`` is called once, before the first search. A search that gets no solver
+    time, or only a slice of it (the queue is crowded), leaves what is known: the
+    answer's ``answered`` says how it was made (:attr:`Known.how`, the worst of its checks).
     """
     started = time.monotonic()
     deadline = started + seconds * MARGIN
     moves = list(game.moves)
     checked: list[dict[str, Any]] = []
     searched = 0
+    hows: list[str] = []
     kept = await anyio.to_thread.run_sync(kept_line, game.cls, line) if line else None
     charged = False
     keep: list[dict[str, Any] | None] = [None]
@@ -338,6 +377,7 @@ async def analysis(solver: Solver, game: Snapshot, prefixes: Callable[[int], Pos
                 keep[0] = stored_line(new)
                 known = dataclasses.replace(known, line=new.moves)
         searched += known.positions
+        hows.append(known.how)
         checked.append({"at": k, "verdict": known.status.value, "cached": known.cached})
         return known
 
@@ -358,6 +398,7 @@ async def analysis(solver: Solver, game: Snapshot, prefixes: Callable[[int], Pos
             "positions": searched,
             "checked": checked,
             "seconds": round(time.monotonic() - started, 4),
+            "answered": worst(hows),
         }, keep[0])
 
     now = await verdict_at(len(moves))
@@ -365,6 +406,10 @@ async def analysis(solver: Solver, game: Snapshot, prefixes: Callable[[int], Pos
     if now.status is Status.WON:
         result["winnable"] = True
         return finish(N_("Still winnable.") if game.status != "won" else N_("The game is won."))
+    if now.status is Status.UNKNOWN and now.busy:
+        return finish(N_("Undecided: the solver is busy with other players and had no time for this; try again in a moment."))
+    if now.status is Status.UNKNOWN and now.shortened:
+        return finish(N_("Undecided: the solver is busy with other players and could search only briefly; try again in a moment."))
     if now.status is Status.UNKNOWN:
         return finish(N_("Undecided: the solver found no winning line within {seconds} s.", seconds=format(seconds, "g")))
     # Lost from here. What hints and earlier analyses proved narrows the search: the

@@ -11,11 +11,11 @@ costs nothing more: no search, no solver quota, no share of the solver and no pl
 its queue. A hint that must search is admitted to the solver's shares first (429 past
 the client's share), then counted against the client's ``solver`` rate limit (429 past
 it). An analysis is admitted to the shares (hints go before analyses) before its game is
-read, so a refusal costs nothing: a client over its share gets 429, a full analyses'
-share (of everyone, or of guests together) 503 ``solver_busy`` with ``Retry-After``.
+read, so a refusal costs nothing: a client over its share gets 429.
 A search runs through the solver queue within a time budget (the server's default, or
 ``?seconds=`` up to the server's cap: above it 422 ``budget_too_large``) and counts
-against the ``solver`` rate limit; a full queue answers 503 ``solver_busy``.
+against the ``solver`` rate limit; when the crowded queue has no time for it (light
+clients go first) the answer is what is known, a 200 whose ``answered`` says how.
 """
 
 from __future__ import annotations
