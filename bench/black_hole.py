@@ -23,7 +23,7 @@ import time
 from winnable import _engine
 from winnable.blackhole import BlackHole
 from winnable.solver import solve
-from winnable.survey import percentile
+from winnable.surveys.survey import percentile
 
 
 def main() -> None:

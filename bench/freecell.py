@@ -49,7 +49,7 @@ import time
 
 from winnable.games import game_class
 from winnable.solver import replay
-from winnable.survey import percentile
+from winnable.surveys.survey import percentile
 
 DEFAULT_DEALS = {"penguin-pysolfc": "1-500"}
 

@@ -39,7 +39,7 @@ import time
 from winnable import _engine, lines
 from winnable.games import game_class
 from winnable.solver import replay
-from winnable.survey import percentile
+from winnable.surveys.survey import percentile
 
 
 def spread(values: list[int]) -> str:

@@ -23,7 +23,7 @@ import sys
 import time
 
 from winnable.games import game_class
-from winnable.survey import percentile
+from winnable.surveys.survey import percentile
 
 
 def run(game: str, number: int, nodes: int | None, seconds: float | None) -> tuple[int, str, int, float, int, float]:

@@ -8,7 +8,7 @@ winning line by the Python rules, and the output (record and JSON line), in CPU 
 One process, one core, the same deals for every part; start-up (imports, the first
 deal) is excluded. Each part is timed over all the deals with ``time.process_time``, so
 a busy machine disturbs the figures little. The last line is the whole
-:func:`winnable.survey.solve_chunk` plus writing, as a survey runs it (one chunk per
+:func:`winnable.surveys.survey.solve_chunk` plus writing, as a survey runs it (one chunk per
 500 deals), which should be close to the sum of the parts. A survey on ``J`` cores
 takes about ``deals x total / J`` of wall time.
 """
@@ -22,7 +22,7 @@ import time
 
 from winnable.games import game_class, game_ids
 from winnable.solver import Budget, replay
-from winnable.survey import record, search, solve_chunk
+from winnable.surveys.survey import record, search, solve_chunk
 
 
 def cpu(work) -> tuple[float, object]:

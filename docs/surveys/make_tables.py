@@ -10,7 +10,7 @@
 
 ``run`` writes ``data/<game>-<first>-<last>.jsonl`` (resumable: run it again with
 ``--resume`` after a stop), gzips it, and keeps from it what the repository holds
-(:class:`winnable.survey_data.SurveyData`): ``<game>-<first>-<last>.verdicts.gz``, two
+(:class:`winnable.surveys.data.SurveyData`): ``<game>-<first>-<last>.verdicts.gz``, two
 bits a deal, and ``<game>-<first>-<last>.json``, the figures the table prints and the
 run (the command, the engine, the commit, the wall and CPU time). The JSON lines stay
 in ``data/`` for whoever ran the survey; git ignores them. ``report`` reads every
@@ -35,9 +35,9 @@ import tempfile
 import time
 from pathlib import Path
 
-from winnable.report import TABLES, Table, convert, survey_command, write_reports
 from winnable.storage.verdicts import engine_version
-from winnable.survey_data import SurveyData, read_records
+from winnable.surveys.data import SurveyData, read_records
+from winnable.surveys.report import TABLES, Table, convert, survey_command, write_reports
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]

@@ -209,7 +209,7 @@ def survey(
     Deals are PySolFC's; `winnable survey freecell ms1-ms1000000` (or `1-1000000
     --numbering microsoft`) surveys Microsoft's deals 1 to 1,000,000 instead."""
     from winnable.deals import Numbering
-    from winnable.survey import read_done, run_survey
+    from winnable.surveys.survey import read_done, run_survey
 
     lookup(game)
     low, high, chosen = parse_range(deals, numbering)

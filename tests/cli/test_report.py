@@ -9,9 +9,9 @@ import json
 import pytest
 
 from required import require_module
-from winnable.report import FREECELL_UNWINNABLE, TABLES, Table, survey_command, text_table, write_reports
-from winnable.survey import verdicts_digest
-from winnable.survey_data import SurveyData, lines_digest
+from winnable.surveys.data import SurveyData, lines_digest
+from winnable.surveys.report import FREECELL_UNWINNABLE, TABLES, Table, survey_command, text_table, write_reports
+from winnable.surveys.survey import verdicts_digest
 
 
 def records(verdicts: dict[int, str], game: str = "freecell") -> list[dict]:

@@ -16,8 +16,8 @@ import pytest
 
 from required import require_module
 from winnable.deals import Numbering
-from winnable.report import FREECELL_UNWINNABLE, TABLES, Table, index_text, text_table, write_reports
-from winnable.survey_data import DealVerdicts, SurveyData
+from winnable.surveys.data import DealVerdicts, SurveyData
+from winnable.surveys.report import FREECELL_UNWINNABLE, TABLES, Table, index_text, text_table, write_reports
 
 SURVEYS = Path(__file__).resolve().parents[2] / "docs" / "surveys"
 DATA = SURVEYS / "data"

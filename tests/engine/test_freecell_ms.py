@@ -15,8 +15,8 @@ import pytest
 from fcsolve import fc_solve
 from winnable.deals import DealNumber, Numbering
 from winnable.freecell import FreeCell
-from winnable.report import FREECELL_UNWINNABLE
 from winnable.solver import Budget, Status, replay, solve
+from winnable.surveys.report import FREECELL_UNWINNABLE
 
 BUDGET = Budget(nodes=3_000_000)
 """Far above what the engine needs for any of the eight (it proves each in well under

@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 import time
 
-from winnable import survey
+from winnable.surveys import survey
 
 # Dask may import this file twice (from a copy and by name): wrap the original once.
 _solve_chunk = getattr(survey.solve_chunk, "original", survey.solve_chunk)

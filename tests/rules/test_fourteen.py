@@ -338,7 +338,7 @@ SURVEYS = DATA.parents[1] / "docs" / "surveys"
 
 
 def test_the_published_verdicts_agree_with_the_engine_and_the_table():
-    from winnable.survey_data import DealVerdicts
+    from winnable.surveys.data import DealVerdicts
 
     verdicts = DealVerdicts.read(SURVEYS / "data" / "fourteen-out-1-1000000.verdicts.gz")
     counts = verdicts.counts()

@@ -20,7 +20,7 @@ import pytest
 
 from ports import free_port
 from winnable.solver import Budget
-from winnable.survey import DETERMINISTIC, SurveyError, chunk_ranges, missing_ranges, ordered, read_done, run_survey, solve_chunk
+from winnable.surveys.survey import DETERMINISTIC, SurveyError, chunk_ranges, missing_ranges, ordered, read_done, run_survey, solve_chunk
 
 HELPERS = Path(__file__).resolve().parents[1] / "helpers"
 BIN = Path(sys.executable).parent

@@ -61,13 +61,10 @@ pub struct Preset {
     pub cap: u64,
 }
 
-/// Fitted on deals 1-20000 (with the order prune and the dominated moves): frequent
-/// restarts with fresh tie-breaks find wins sooner; 23.1 million positions in all
-/// against 24.1 million from 300, 25.9 million when the limit doubles from 100 and 36.5
-/// million with no restart. Held out, deals 200001-300000: 127.0 million positions (1,270
-/// a deal, at most 1.78 million for deal 233330), 68 s of CPU in all. The cap is
-/// far above the largest search measured (22 million positions before these prunes,
-/// under a million since); the table would then hold about 1 GB.
+/// The exact search, restarted often with fresh tie-breaks (the first run 150 positions,
+/// each next one 9/8 of the last), which finds wins sooner than one long run. The cap
+/// keeps a pass finite, far above any deal's search; at the cap the table holds about
+/// 1 GB. How these were fitted, with the figures: `docs/tuning.md`.
 pub const EXACT: Preset = Preset { name: "exact", first_run: 150, growth: (9, 8), cap: 60_000_000 };
 
 /// Solve a Black Hole position. `piles`: card indices bottom first; `foundation_rank`:

@@ -6,8 +6,7 @@ use crate::hashset::KeySet;
 use crate::search::{Budget, Solution};
 
 /// The search's one setting: the positions a pass may visit when the caller gives no
-/// node limit (the verdict is then `unknown`). Far above any deal measured: of deals
-/// 1-1,000,000 the largest search visits 140,500 positions, the median 27 (the survey
+/// node limit (the verdict is then `unknown`): far above any deal's search (the survey
 /// in `docs/surveys/fourteen-out.txt`); a pass that reached the cap would hold about 2 GB.
 #[derive(Clone, Copy, Debug)]
 pub struct Preset {

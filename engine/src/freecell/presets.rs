@@ -76,9 +76,8 @@ pub struct Preset {
 /// The evaluation the exact searches order by (and the quick pass).
 const DEFAULT_WEIGHTS: [i32; 6] = [40, 10, 20, 4, 3, 1];
 
-/// The soft threads of the `default` and `mixed` presets: nine scans and their prelude,
-/// fitted on FreeCell deals 1001-3000 (`bench/fit_soft_threads.py` on the cost matrix
-/// of 67 candidate scans that the `fc_tune` example measured: 886,647 positions there).
+/// The soft threads of the `default` and `mixed` presets: nine scans and their prelude
+/// (the positions each scan searches in turn). How they were fitted: `docs/tuning.md`.
 macro_rules! fitted_soft_threads {
     () => {
         "step=300
@@ -89,12 +88,9 @@ macro_rules! fitted_soft_threads {
     };
 }
 
-/// The soft threads of the `freecell` preset: eight scans and their prelude, fitted on
-/// 1,652 FreeCell deals (the first 850-odd of 1001-3000 and 800-odd of 3001-5000) by
-/// `bench/fit_soft_threads.py --turns 40 --scans 12 --cap 30000 --improve 300` on the
-/// cost matrices `fc_tune` measured (cap 30,000, joined) for the 24 candidate scans of
-/// `bench/soft_thread_candidates.txt`; the last scan (the only one that moves part of a
-/// run to another parent, `8`) added for the deals none of the others wins, such as 1941.
+/// The soft threads of the `freecell` preset: eight scans and their prelude; the last
+/// scan, the only one that moves part of a run to another parent (`8`), wins deals the
+/// others do not (such as 1941). How they were fitted: `docs/tuning.md`.
 macro_rules! freecell_soft_threads {
     () => {
         "step=300

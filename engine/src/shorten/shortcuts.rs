@@ -1,8 +1,8 @@
 use super::{Domain, Origin, Path, Spend};
 
 /// How far along the line a shortcut of one move is looked for (positions), and one of
-/// two moves: fitted on FreeCell deals 1-300 (no window: 110.5 / 129 moves median / p90;
-/// 12 and 6: 111 / 129; the nearer the positions, the likelier a shortcut).
+/// two moves: the nearer the positions, the likelier a shortcut (the fit:
+/// `docs/tuning.md`).
 const WINDOW_ONE: usize = 16;
 const WINDOW_TWO: usize = 8;
 
@@ -199,9 +199,7 @@ impl<'a, D: Domain> Finder<'a, D> {
         if self.depth < 2 {
             // Most pairs of positions are asked only this: in one step. Not the
             // position two moves on: one move instead of two in a row is what the joins
-            // of moves of the same cards find (`pairs::join_pairs`, after this step);
-            // asking here too cost a tenth of the shortening and changed no line of
-            // FreeCell or Penguin deals 1-300, 20001-20300 and 20001-21000.
+            // of moves of the same cards find (`pairs::join_pairs`, after this step).
             for j in i + 3..=n.min(i + window) {
                 match d.one_apart(a, path.sig(j)) {
                     None => break, // no later position is closer

@@ -135,7 +135,7 @@ class SqliteWriteLock:
     """One writer at a time on an SQLite file, across threads and processes: a thread
     lock, then an exclusive ``flock`` on a file beside the database. Waiters wake the
     moment it is free, where SQLite's own busy handler sleeps in steps of up to 100 ms
-    (which made a move wait a tenth of a second behind another worker's)."""
+    (a move would wait up to a tenth of a second behind another worker's)."""
 
     def __init__(self, path: str | None) -> None:
         self._thread_lock = threading.Lock()

@@ -135,8 +135,8 @@ def create_app(database_url: str | None = None, settings: Settings | None = None
             pool.start()
         purger.start()
         # What is alive now (modules, routes, compiled statements) lives as long as the
-        # server: out of the collector's sight, a full collection takes a fraction of the
-        # time (63 ms -> 32 ms a pause, measured), and such pauses were in moves' p99.
+        # server: out of the collector's sight, so that a full collection, a pause in
+        # the moves that meet it, takes a fraction of the time (``docs/tuning.md``).
         if settings.gc_freeze:
             gc.collect()
             gc.freeze()

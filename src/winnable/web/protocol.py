@@ -2,8 +2,7 @@
 
 uvicorn writes a response's status line and headers, then its body, as two writes on the
 socket: two system calls, and on loopback or a quiet link two packets, the first of which
-wakes the client for nothing. Measured under ``bench/load.py``, the first write was 16 %
-of a worker's CPU and the second 4 %. :class:`HttpProtocol` holds the writes made in one
+wakes the client for nothing (their cost: ``docs/tuning.md``). :class:`HttpProtocol` holds the writes made in one
 turn of the event loop and sends them together at the end of that turn: a whole JSON
 answer (whose headers and body are written in the same turn) goes out in one send; a
 streamed body still leaves chunk by chunk, each turn's chunks together.

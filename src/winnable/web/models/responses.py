@@ -1,8 +1,8 @@
 """The hot routes' JSON response: a game state written once, by pydantic-core.
 
 FastAPI validates whatever a route returns against the route's ``response_model`` and
-then serialises the model: for a game state (every move, every read) that was a tenth
-of the request's CPU time. The game service already builds exactly the model's fields
+then serialises the model, for a game state (every move, every read) a large share of
+the request's CPU time (``docs/tuning.md``). The game service already builds exactly the model's fields
 (:meth:`winnable.web.play.games.GameService.render`), so the hot routes return it as
 :class:`StateJSON` instead: the same bytes (``pydantic_core.to_json``, the serialiser
 FastAPI itself ends in), without the round trip. The routes keep their

@@ -1,7 +1,7 @@
 """Request-time solving on a Dask cluster: ``winnable serve --solver-scheduler
 tcp://HOST:PORT`` (``WINNABLE_SOLVER_SCHEDULER``).
 
-The same engine the surveys run on (:mod:`winnable.runners`): a ``dask scheduler`` and
+The same engine the surveys run on (:mod:`winnable.surveys.runners`): a ``dask scheduler`` and
 any number of ``dask worker`` processes with Winnable installed. Hints, analyses and the
 pool's searches still go through the solver queue (:mod:`winnable.web.play.queue`: its
 order, shares and slices), but each search runs on a worker (:func:`search`, the

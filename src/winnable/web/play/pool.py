@@ -268,10 +268,9 @@ class WinnablePool:
             self._thread.join(timeout)
             self._thread = None
         if self._process is not None:
-            # SIGTERM, which the filler takes as "stop after this deal". (A shared Event
-            # was set here before: when the filler had died first, as it does when a
-            # terminal's Ctrl-C or `timeout` signals the whole process group, setting it
-            # waited forever for the dead waiter, and the server never stopped.)
+            # SIGTERM, which the filler takes as "stop after this deal". Not a shared
+            # Event: setting one waits forever when the filler died first, as it does
+            # when a terminal's Ctrl-C or `timeout` signals the whole process group.
             self._process.terminate()
             self._process.join(timeout)
             if self._process.is_alive():

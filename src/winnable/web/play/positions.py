@@ -148,9 +148,7 @@ _shown_sizes: dict[type, int] = {}
 def shown_size(entry: Shown) -> int:
     """Bytes a memoised :class:`Shown` costs: its own view and moves (measured once per
     game, doubled, as :func:`position_size` does) and its position, which it may keep
-    alive after the positions' cache let go of it. (Four times the position's size
-    before: two to eight times too much, so that the memo held fewer positions than
-    200 players have games, and worked most views out twice.)"""
+    alive after the positions' cache let go of it."""
     cls = type(entry.position)
     size = _shown_sizes.get(cls)
     if size is None:

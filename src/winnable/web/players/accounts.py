@@ -289,8 +289,7 @@ class AccountService:
         """Delete expired sessions, and guest sessions that never kept a game (older than
         ``empty_after``), ``batch`` rows a transaction with a ``pause`` between: no
         request waits behind it for the write lock longer than behind a move or two
-        (50,000 sessions on SQLite: 250 transactions holding the lock 11 ms each, their
-        commit mostly; 1.2 s of CPU). How many went."""
+        (``docs/tuning.md``). How many went."""
         gone = 0
         now = utcnow()
         games = select(GameRow.id).where(GameRow.guest == SessionRow.id).exists()

@@ -13,8 +13,8 @@ few figures, so a survey is kept as two files named after its JSON lines
 * ``<name>.json``: the run (command, engine, commit, machine, wall and CPU time), the
   figures the table prints (CPU time and positions per deal), the CPU time per deal at
   up to 2,000 evenly spaced ranks (the picture's curve), and the two checksums of the
-  JSON lines it was made from (:func:`winnable.report.lines_digest`,
-  :func:`winnable.survey.verdicts_digest`).
+  JSON lines it was made from (:func:`winnable.surveys.report.lines_digest`,
+  :func:`winnable.surveys.survey.verdicts_digest`).
 
 :meth:`SurveyData.from_lines` converts JSON lines; :meth:`SurveyData.read` is what the
 report reads.
@@ -43,7 +43,7 @@ from pathlib import Path
 from typing import Any, Iterable, Self
 
 from winnable.deals import Numbering
-from winnable.survey import percentile, verdicts_digest
+from winnable.surveys.survey import percentile, verdicts_digest
 
 VERDICTS = ("won", "lost", "unknown")
 CODES = {"won": 1, "lost": 2, "unknown": 3}

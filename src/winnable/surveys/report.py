@@ -2,7 +2,7 @@
 
 Each :class:`Table` names a survey (game, deals, budget) and what to compare it with.
 ``docs/surveys/make_tables.py`` runs them (:func:`survey_command`), keeps each one's
-JSON lines small (:class:`winnable.survey_data.SurveyData`: two bits a deal and the
+JSON lines small (:class:`winnable.surveys.data.SurveyData`: two bits a deal and the
 figures) and turns that into a text table per survey, with the command that reproduces
 it, the engine, the budget and checksums (:func:`text_table`), plus two pictures drawn
 with matplotlib (``pip install 'winnable[docs]'``): the share of deals won, lost and
@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any, Iterable, Sequence, cast
 
 from winnable.deals import MS_LIMIT, Numbering
 from winnable.games import family_named, game_class, game_ids
-from winnable.survey_data import DealVerdicts, SurveyData, SurveyFigures
+from winnable.surveys.data import DealVerdicts, SurveyData, SurveyFigures
 
 if TYPE_CHECKING:
     from matplotlib.colors import ListedColormap

@@ -1,58 +1,10 @@
-"""The free-cell family: Penguin and its variants, FreeCell, Eight Off and Baker's Game.
-
-The rules are ``docs/RULES.md#penguin`` and ``docs/RULES.md#relatives-named-in-the-seeds``.
-
-One set of rules plays every game of the family; each game is a subclass that changes a
-few class attributes (python-chess style):
-
-* ``COLUMNS`` and ``CELLS``: the tableau columns and the free cells (Penguin's
-  *flippers*), one card per cell;
-* ``BUILD``: columns build down ``"suit"`` (same suit) or ``"alternate"`` (colours);
-* ``WRAP``: ``"none"`` (a King never goes on an Ace), ``"restricted"`` (Penguin: ranks
-  wrap from the base rank, but a base-rank card never goes onto the tableau) or
-  ``"full"`` (PySolFC's Penguin: K on A everywhere, base cards included);
-* ``EMPTY_COLUMN``: what fills an empty column, ``"any"`` card (or run) or only a card
-  one rank ``"below-base"`` (Penguin; Eight Off's Kings, since its base is the Ace);
-* ``RUNS``: ``"supermove"`` (a run of cards moves if its length is at most
-  (empty cells + 1) x 2^(empty columns not counting the destination)), ``"cells"``
-  (at most empty cells + 1: Eight Off, as PySolFC plays it) or ``"unlimited"``;
-* ``BASE_RANK``: the foundations' base rank (the Ace), or ``None`` when the *beak*, the
-  first card of the deal, sets it (Penguin);
-* ``AUTO_BEAK``: the beak goes to its foundation by itself as soon as it is the playable
-  card of its column (the restricted wrap of ``docs/RULES.md#penguin``).
-
-Foundations build up in suit from the base rank, wrapping K to A, 13 cards each.
+"""The free-cell family's legal moves (:class:`FreeCellFamily`, over the table, the
+notation and the engine's glue) and its games, each a subclass that sets a few class
+attributes (see :mod:`winnable.freecell`).
 
 >>> position = Penguin.deal(1)
->>> position.base_rank, [str(card) for card in position.foundation_tops()]
-(Rank.JACK, ['JC', 'JD', '-', 'JS'])
->>> " ".join(str(card) for card in position.columns[0])
-'JH KD 3H 3C 4D 2C 3D'
 >>> [str(move) for move in position.legal_moves()][:4]
 ['1a', '1b', '1c', '1d']
->>> after = position.play("7a")
->>> after.cells[0], after.columns[6][-1]
-(Card.from_text('6H'), Card.from_text('6C'))
->>> type(position).from_text(after.to_text()) == after
-True
-
-The engine (``engine/src/freecell/``) solves every preset: soft threads (depth-first
-scans over *meta-moves*, a card onto a parent with the cards in the way parked first,
-each scan with its own move order, run in turn) find most wins in a few hundred
-positions; exact searches over every move these rules allow (single cards, and runs of
-every length the run limit allows) prove a deal lost only after the whole reachable
-space is exhausted. It plays the safe moves to the foundations itself (a card nothing
-can be built on any more, or nothing that could not go home instead; never the beak
-under the full wrap) and treats positions that differ only by the order of columns or
-cells as one (128-bit keys); it never moves a card from a cell to another. Its winning
-line lists every move, the automatic ones included, except those the rules make
-themselves (the beak); :func:`winnable.solver.solve` replays it here.
-
-The family in parts: :mod:`winnable.freecell_moves` (the moves and their notation,
-``3a``, ``48x3``), :mod:`winnable.freecell_table` (a position's cards and what may go
-where), :mod:`winnable.freecell_notation` (the text, fc-solve and JSON forms of a
-position), :mod:`winnable.freecell_engine` (the engine's glue), and here the moves
-(:class:`FreeCellFamily`) and the games.
 """
 
 from __future__ import annotations
@@ -63,10 +15,10 @@ from typing import Any, Self, cast
 from winnable import deals
 from winnable.cards import Card, Rank, Suit
 from winnable.errors import IllegalMoveError, ParseError
-from winnable.freecell_engine import FreeCellEngine
-from winnable.freecell_moves import CELL_INDEX, CELL_LETTERS, COLUMN_DIGITS, COLUMN_INDEX, FOUNDATION, FreeCellMove
-from winnable.freecell_notation import FreeCellNotation, penguin_fcs_options
-from winnable.freecell_table import FreeCellTable
+from winnable.freecell.engine import FreeCellEngine
+from winnable.freecell.moves import CELL_INDEX, CELL_LETTERS, COLUMN_DIGITS, COLUMN_INDEX, FOUNDATION, FreeCellMove
+from winnable.freecell.notation import FreeCellNotation, penguin_fcs_options
+from winnable.freecell.table import FreeCellTable
 from winnable.game import Move
 
 __all__ = [

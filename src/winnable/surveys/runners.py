@@ -1,9 +1,9 @@
 """Who solves a survey's chunks: the cores of this machine, or a Dask cluster.
 
 A runner takes a :class:`Plan` and yields ``(index, records)`` for each chunk as it
-comes back, in any order; :func:`winnable.survey.run_survey` puts them in order and
+comes back, in any order; :func:`winnable.surveys.survey.run_survey` puts them in order and
 writes them. The plan carries the function that solves a chunk
-(:func:`winnable.survey.solve_chunk`), so the runners never import the survey, and both
+(:func:`winnable.surveys.survey.solve_chunk`), so the runners never import the survey, and both
 ship the same function: a deal gets the same record whatever solved it. The function
 travels to other processes by name (pickle), so it must be a module's top-level
 function.
@@ -37,7 +37,7 @@ Solve = Callable[[str, int, int, Budget, bool, Numbering], list[dict[str, Any]]]
 @dataclass
 class Plan:
     """What to solve and how: the inputs every runner gets, and ``solve``, what solves a
-    chunk (:func:`winnable.survey.solve_chunk`)."""
+    chunk (:func:`winnable.surveys.survey.solve_chunk`)."""
 
     game: str
     chunks: list[tuple[int, int]]

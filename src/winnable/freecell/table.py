@@ -3,7 +3,7 @@ checks that it holds one deck, and what the rules let go where.
 
 :class:`FreeCellTable` is the base of :class:`~winnable.freecell.FreeCellFamily`, which
 deals and moves (``winnable.freecell``); its notations are in
-:mod:`winnable.freecell_notation`, the engine's glue in :mod:`winnable.freecell_engine`.
+:mod:`winnable.freecell.notation`, the engine's glue in :mod:`winnable.freecell.engine`.
 
 >>> from winnable.cards import Card
 >>> from winnable.freecell import Penguin
@@ -23,7 +23,7 @@ from typing import Any, Callable, ClassVar, Self, cast
 
 from winnable.cards import Card, Rank, Suit
 from winnable.errors import ParseError
-from winnable.freecell_moves import CELL_INDEX, CELL_LETTERS, COLUMN_DIGITS, COLUMN_INDEX, FreeCellMove
+from winnable.freecell.moves import CELL_INDEX, CELL_LETTERS, COLUMN_DIGITS, COLUMN_INDEX, FreeCellMove
 from winnable.game import Move, Position
 
 _ON_TABLES: dict[tuple[type[FreeCellTable], Rank], bytes] = {}

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, ClassVar
 
 from winnable.errors import EngineError
-from winnable.freecell_table import FreeCellTable
+from winnable.freecell.table import FreeCellTable
 
 if TYPE_CHECKING:
     from winnable._engine import FreeCellRules

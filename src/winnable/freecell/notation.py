@@ -15,7 +15,7 @@ from typing import Any, ClassVar, Self
 
 from winnable.cards import Card, Rank, Suit, parse_cards
 from winnable.errors import ParseError
-from winnable.freecell_table import FreeCellTable
+from winnable.freecell.table import FreeCellTable
 
 
 class FreeCellNotation(FreeCellTable):

@@ -5,7 +5,7 @@ the Python rules (:func:`winnable.solver.replay`) in the process that found it, 
 it is reported.
 
 A survey cuts its range into chunks of consecutive deals; a *runner* solves the chunks
-(:mod:`winnable.runners`: the cores of this machine, or a Dask cluster) and hands them
+(:mod:`winnable.surveys.runners`: the cores of this machine, or a Dask cluster) and hands them
 back in any order; :func:`run_survey` writes them in deal order, so the output is the
 same file whatever ran it (but for the timings). A chunk is written whole or not at
 all, so a survey stopped at any moment resumes from its file (:func:`read_done`).
@@ -37,8 +37,8 @@ from winnable.deals import DealNumber, Numbering
 from winnable.errors import SurveyError  # raised here; importers of the survey catch it by this name
 from winnable.game import Position
 from winnable.games import game_class
-from winnable.runners import DaskRunner, LocalRunner, Plan
 from winnable.solver import Budget, Status, replay
+from winnable.surveys.runners import DaskRunner, LocalRunner, Plan
 
 if TYPE_CHECKING:
     from types import TracebackType
