@@ -62,7 +62,14 @@ def test_the_catalog_serves_each_games_traits():
     assert catalog["penguin-6"]["traits"]["ranking"] == "speed"
     assert catalog["penguin-6"]["traits"]["safe_moves"] is True
     assert catalog["spider-2"]["traits"]["click_move"] is True
-    assert catalog["black-hole"]["traits"] | {} == {
-        "view": "blackhole", "score": "none", "ranking": "time", "timed_play": True, "one_tap": True,
-        "click_move": False, "safe_moves": False, "times_by_undo": True}
+    assert catalog["black-hole"]["traits"] == {
+        "view": "blackhole",
+        "score": "none",
+        "ranking": "time",
+        "timed_play": True,
+        "one_tap": True,
+        "click_move": False,
+        "safe_moves": False,
+        "times_by_undo": True,
+    }
     assert catalog["fourteen-out"]["traits"]["score"] == "taken-out"
