@@ -5,7 +5,10 @@ the CLI, the published tables).
 A game is one line of :data:`GAMES`: its id, its family (the rules module that plays
 it), its class in that module, the game it is a variant of, and whether the web app
 plays it. Its title and summary are its class's (:class:`~winnable.game.Position`).
-A family is one line of :data:`FAMILIES`: what the lobby and the rules pages call it.
+A family is one line of :data:`FAMILIES`: what the lobby and the rules pages call it,
+and its :class:`Traits`, what its games can do (score, ranking, timed play, the page's
+tap settings, the module that draws them): the web app and the game page (through
+``/api/catalog``) read them there, and test no family's name.
 
 >>> game_class("black-hole").title
 'Black Hole'
@@ -33,14 +36,69 @@ and the CLI ask with ``library=True``:
 from __future__ import annotations
 
 import importlib
-from dataclasses import dataclass
-from typing import cast
+from dataclasses import asdict, dataclass
+from enum import StrEnum
+from typing import Any, cast
 
 from winnable.errors import UnknownGameError
 from winnable.game import Position
 
 Picture = tuple[str | None, str | None, str | None]
 """Three cards the lobby draws for a game, in play order (``None``: a face-down card)."""
+
+
+class ScoreKind(StrEnum):
+    """What a game's score counts, besides winning it."""
+
+    NONE = "none"
+    """No score but the win (and the cards left): Black Hole, the Spider family."""
+    FOUNDATIONS = "foundations"
+    """The cards brought to the foundations (the free-cell family: "Score 40/52")."""
+    TAKEN_OUT = "taken-out"
+    """The cards taken out of play (Fourteen Out: "Out 40/52")."""
+
+
+class RankingRule(StrEnum):
+    """How a leaderboard orders the wins (every other attempt: by cards left, then moves)."""
+
+    TIME = "time"
+    """The fastest first, then the fewest moves."""
+    SPEED = "speed"
+    """The highest speed score first (from the moves and the seconds, the free-cell
+    family's), then time and moves."""
+
+
+@dataclass(frozen=True)
+class Traits:
+    """What a family's games can do and how the web app shows them: read by the web
+    app's Python and, through ``/api/catalog`` (each game's ``traits``), by the game
+    page, so that neither tests a family's name.
+
+    >>> family_of("penguin-6").traits.as_json()["ranking"]
+    'speed'
+    """
+
+    view: str
+    """The module that draws its positions: ``winnable.web.views.<view>`` on the server,
+    ``static/js/<view>.js`` in the browser."""
+    score: ScoreKind = ScoreKind.NONE
+    ranking: RankingRule = RankingRule.TIME
+    timed_play: bool = False
+    """A move can be given a time limit (think seconds): the game is lost when it runs out."""
+    one_tap: bool = False
+    """One-tap moves start switched on: a card with one place to go leaves nothing to
+    choose (Black Hole: the hole; Fourteen Out: its one partner)."""
+    click_move: bool = False
+    """A click moves the card to its first place (as the original games did), unless the
+    player chooses select-then-place."""
+    safe_moves: bool = False
+    """The server names the moves home that can never hurt (the setting that plays them)."""
+    times_by_undo: bool = False
+    """The statistics show the best time in each undo mode."""
+
+    def as_json(self) -> dict[str, Any]:
+        """The traits as ``/api/catalog`` serves them (enums as their values)."""
+        return {key: str(value) if isinstance(value, StrEnum) else value for key, value in asdict(self).items()}
 
 
 @dataclass(frozen=True)
@@ -61,6 +119,8 @@ class Family:
     """The lobby's sentence under that heading."""
     picture: Picture
     """What the lobby draws for its games that have no picture of their own."""
+    traits: Traits
+    """What its games can do (:class:`Traits`)."""
     rules_title: str = ""
     """Its rules page's title, if not :attr:`title`."""
 
@@ -101,17 +161,24 @@ class Game:
     def summary(self) -> str:
         return self.cls.summary
 
+    @property
+    def traits(self) -> Traits:
+        return _FAMILIES[self.family].traits
+
 
 FAMILIES: tuple[Family, ...] = (
     Family("blackhole", name="Black Hole", title="Black Hole",
-           blurb="Every card is face up: each loss can be traced back to one move.", picture=("KH", "AS", "2D")),
+           blurb="Every card is face up: each loss can be traced back to one move.", picture=("KH", "AS", "2D"),
+           traits=Traits("blackhole", timed_play=True, one_tap=True, times_by_undo=True)),
     Family("freecell", name="The free-cell family", title="Penguin and the free-cell games",
-           blurb="Build down in suit, park cards in free cells, bring every suit home.", picture=("JC", "TC", "9C")),
+           blurb="Build down in suit, park cards in free cells, bring every suit home.", picture=("JC", "TC", "9C"),
+           traits=Traits("freecell", score=ScoreKind.FOUNDATIONS, ranking=RankingRule.SPEED, safe_moves=True)),
     Family("spider", name="The Spider family", title="Spider games",
            blurb="Two decks, ten columns: clear King-to-Ace runs of one suit.", picture=(None, "8S", "7H"),
-           rules_title="Black Widow and Spider"),
+           traits=Traits("spider", click_move=True), rules_title="Black Widow and Spider"),
     Family("fourteen", name="Fourteen Out", title="Fourteen Out",
-           blurb="Every card face up: take out two top cards that make fourteen.", picture=("7S", "7H", "KD")),
+           blurb="Every card face up: take out two top cards that make fourteen.", picture=("7S", "7H", "KD"),
+           traits=Traits("fourteen", score=ScoreKind.TAKEN_OUT, one_tap=True, times_by_undo=True)),
 )
 """Every family, in the lobby's order."""
 
@@ -184,6 +251,16 @@ def family_of(game_id: str, *, library: bool = False) -> Family:
     'Spider games'
     """
     return _FAMILIES[registered(game_id, library=library).family]
+
+
+def traits_of(game_id: str, *, library: bool = False) -> Traits:
+    """What ``game_id`` can do (its family's :class:`Traits`; :class:`UnknownGameError`
+    as :func:`game_class`).
+
+    >>> traits_of("spider-2").click_move, traits_of("black-hole").timed_play
+    (True, True)
+    """
+    return registered(game_id, library=library).traits
 
 
 def picture(game_id: str) -> Picture:

@@ -10,7 +10,7 @@ A route asks for what it needs by type::
         return await database(app.settings, app.games.state, id)
 
 (``ServicesDep`` is all services at once: one dependency costs less per request than
-several; ``GamesDep``, ``SolverDep``... give one each), and a stricter rate limit with
+several; ``SettingsDep``, ``AccountsDep``... give one each), and a stricter rate limit with
 ``dependencies=[Depends(rate_limit("solver"))]``. Who is asking (the session cookie's
 player or guest) is ``ViewerDep``. The hot routes (a move, a game's state, a new game)
 take all of it from one dependency, ``Annotated[Caller, Depends(caller("play"))]``.
@@ -18,7 +18,7 @@ take all of it from one dependency, ``Annotated[Caller, Depends(caller("play"))]
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Annotated, Any, Awaitable, Callable, TypeVar, cast
 
 from fastapi import Depends, Request
@@ -62,8 +62,6 @@ class Services:
     """Challenges (made with the app; None only for a Services built by hand)."""
     proof: ProofOfWork | None = None
     """Sign-in's proof of work for names under guessing (made with the app)."""
-    extra: dict[str, Any] = field(default_factory=dict)
-    """Services of features that come later, by name (until they get a field)."""
 
 
 def services_of(request: Request) -> Services:
@@ -80,18 +78,6 @@ async def get_settings(request: Request) -> Settings:
     return services_of(request).settings
 
 
-async def get_games(request: Request) -> GameService:
-    return services_of(request).games
-
-
-async def get_solver(request: Request) -> Solver:
-    return services_of(request).solver
-
-
-async def get_pool(request: Request) -> WinnablePool:
-    return services_of(request).pool
-
-
 async def get_limits(request: Request) -> RateLimits:
     return services_of(request).limits
 
@@ -102,10 +88,6 @@ async def get_csrf(request: Request) -> CsrfPolicy:
 
 async def get_accounts(request: Request) -> AccountService:
     return services_of(request).accounts
-
-
-async def get_daily(request: Request) -> DailyService:
-    return services_of(request).daily
 
 
 async def get_viewer(request: Request) -> Viewer:
@@ -125,14 +107,10 @@ async def get_client(request: Request) -> str:
 
 ServicesDep = Annotated[Services, Depends(get_services)]
 SettingsDep = Annotated[Settings, Depends(get_settings)]
-GamesDep = Annotated[GameService, Depends(get_games)]
-SolverDep = Annotated[Solver, Depends(get_solver)]
-PoolDep = Annotated[WinnablePool, Depends(get_pool)]
 LimitsDep = Annotated[RateLimits, Depends(get_limits)]
 CsrfDep = Annotated[CsrfPolicy, Depends(get_csrf)]
 ClientDep = Annotated[str, Depends(get_client)]
 AccountsDep = Annotated[AccountService, Depends(get_accounts)]
-DailyDep = Annotated[DailyService, Depends(get_daily)]
 ViewerDep = Annotated[Viewer, Depends(get_viewer)]
 
 

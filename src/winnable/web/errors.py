@@ -94,16 +94,6 @@ class Conflict(ApiError):
     default_code = "conflict"
 
 
-class PayloadTooLarge(ApiError):
-    status = 413
-    default_code = "body_too_large"
-
-
-class UnsupportedMediaType(ApiError):
-    status = 415
-    default_code = "json_required"
-
-
 class Unprocessable(ApiError):
     status = 422
     default_code = "invalid_request"

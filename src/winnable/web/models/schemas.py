@@ -118,6 +118,19 @@ class CsrfToken(BaseModel):
     expires_in: int = Field(description="Seconds the token stays valid.")
 
 
+class Traits(BaseModel):
+    """What a game can do (:class:`winnable.games.Traits`): the game page reads them."""
+
+    view: str = Field(description="The module that draws the game: static/js/<view>.js.")
+    score: Literal["none", "foundations", "taken-out"] = Field(description="What the score counts besides the win.")
+    ranking: Literal["time", "speed"] = Field(description="How the leaderboard orders wins: fastest, or highest speed score.")
+    timed_play: bool = Field(description="A move can be given a time limit (think seconds).")
+    one_tap: bool = Field(description="One-tap moves start switched on.")
+    click_move: bool = Field(description="A click moves the card to its first place (a setting).")
+    safe_moves: bool = Field(description="The state names the safe moves home (a setting plays them).")
+    times_by_undo: bool = Field(description="The statistics show the best time in each undo mode.")
+
+
 class CatalogEntry(BaseModel):
     id: str
     title: str
@@ -127,6 +140,7 @@ class CatalogEntry(BaseModel):
     summary: str
     undo_modes: list[UndoMode]
     hidden_cards: bool
+    traits: Traits
     links: dict[str, str]
 
 

@@ -44,6 +44,7 @@ from typing import TYPE_CHECKING, Any, Callable, Sequence
 from winnable.decks import Deck
 from winnable.errors import IllegalMoveError, WinnableError
 from winnable.game import Position
+from winnable.games import family_named
 from winnable.storage.engine import as_utc
 from winnable.storage.statements import transaction
 from winnable.web.errors import ApiError, BadRequest, Conflict, NotFound, Unavailable, quote
@@ -135,7 +136,7 @@ class GameService:
         cls = lookup_game(game)
         if undo not in UNDO_MODES:
             raise BadRequest(N_("unknown undo mode {mode} (modes: {modes})", mode=quote(undo), modes=", ".join(UNDO_MODES)), code="bad_request")
-        if think_seconds is not None and (cls.family != "blackhole" or think_seconds not in THINK_CHOICES):
+        if think_seconds is not None and (not family_named(cls.family).traits.timed_play or think_seconds not in THINK_CHOICES):
             # 409 for another game: the schema takes the number, the game has no timed play
             error = Conflict if think_seconds in THINK_CHOICES else BadRequest
             raise error(N_("timed play is for Black Hole, with {choices} seconds a move",

@@ -77,6 +77,7 @@ def catalog() -> list[dict[str, Any]]:
                 "summary": cls.summary,
                 "undo_modes": list(UNDO_MODES),
                 "hidden_cards": hides_cards(cls),
+                "traits": game.traits.as_json(),
                 "links": {"play": f"/play/{game_id}", "rules": f"/rules/{game_id}"},
             }
         )

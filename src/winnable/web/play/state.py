@@ -7,6 +7,7 @@ import datetime as dt
 from typing import Any, Callable
 
 from winnable.game import Position
+from winnable.games import RankingRule, family_named
 from winnable.storage.engine import as_utc
 from winnable.web.play.lookup import hides_cards, source_of
 from winnable.web.play.pace import pace
@@ -71,7 +72,7 @@ def render(row: Stored, position: Position, now: dt.datetime,
             "cards_left": position.cards_left(),
             "moves": len(moves),
             "seconds": round(max(0.0, elapsed), 3),
-            "speed": speed_score(status == "won", len(moves), elapsed) if cls.family == "freecell" else None,
+            "speed": speed_score(status == "won", len(moves), elapsed) if family_named(cls.family).traits.ranking is RankingRule.SPEED else None,
         },
         "undo_used": row.undo_used,
         "hints_used": hints,

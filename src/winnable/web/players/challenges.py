@@ -71,9 +71,7 @@ import datetime as dt
 import secrets
 from typing import Any, Callable, cast
 
-import sqlalchemy as sa
 from sqlalchemy import func, select
-from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from winnable.decks import Deck
@@ -86,7 +84,7 @@ from winnable.web.play.games import GameService
 from winnable.web.play.lookup import deck_of, game_not_found, lookup_game, source_of, valid_id
 from winnable.web.play.store import iso, today
 from winnable.web.security.identity import Viewer
-from winnable.web.players.daily import name_digest
+from winnable.web.players.attempts import Attempts, Key, name_digest
 from winnable.web.players.ranking import RESULT_COLUMNS, public, ranked_entries
 
 TOKEN_BYTES = 12
@@ -99,12 +97,16 @@ LIFETIME = dt.timedelta(days=7)
 """How long a challenge is open: a week for friends to find the link and play, and no
 longer than that without the solver's help on its cards (see :mod:`winnable.web.play.help`)."""
 
-_ATTEMPTS = cast(sa.Table, ChallengeAttempt.__table__)  # a declarative class maps a Table
 
 
 def challenge_not_found(token: str) -> NotFound:
     return NotFound(N_("no challenge at this link {id} (check the address)", id=quote(token, 40)),
                     code="challenge_not_found")
+
+
+def challenge_played(_key: Key) -> Conflict:
+    return Conflict(N_("this name has played this challenge already: one ranked attempt per name"),
+                    code="challenge_played")
 
 
 class ChallengeService:
@@ -114,6 +116,9 @@ class ChallengeService:
         self.games = games
         self.engine = games.engine
         self.write_engine = writer(self.engine)
+        self.attempts = Attempts(games, ChallengeAttempt, challenge_played)
+        """One ranked attempt per player and name (409 ``challenge_played`` for a name
+        that played under an account since deleted)."""
 
     def now(self) -> dt.datetime:
         return self.games.clock()
@@ -182,7 +187,7 @@ class ChallengeService:
         if viewer.signed_in and viewer.user_id != challenge.creator_id and not self._closed(challenge):
             name = name_digest(viewer.name or "")
             try:
-                existing = self._attempt_id(token, viewer.user_id, name)
+                existing = self.attempts.find({"challenge_id": token}, viewer.user_id, name)
             except Conflict:  # the name played it ranked under a deleted account
                 if ranked:
                     raise
@@ -220,48 +225,20 @@ class ChallengeService:
         deck = deck_of(challenge.layout)
         user_id = cast(int, viewer.user_id)  # signed in: attempt calls this only then
         if existing is None and self._seen(challenge, user_id):
-            existing = self._attempt_id(token, viewer.user_id, name)  # the player's other tab dealt it just now?
+            existing = self.attempts.find({"challenge_id": token}, viewer.user_id, name)  # the player's other tab dealt it just now?
         if existing is None and self._seen(challenge, user_id):
             raise Conflict(N_("you have played these cards already, so you cannot be ranked on them; "
                               "play the challenge unranked"), code="challenge_played")
         if existing is None:
             row, _ = self.games.new_row(challenge.game, None, challenge.undo_mode, owner=viewer,
                                         think_seconds=challenge.think_seconds, layout=deck, challenge=token)
-            try:
-                with write_lock(self.engine), self.write_engine.begin() as connection:
-                    if self._attempt_id(token, viewer.user_id, name, connection) is None:
-                        self.games.store.insert(connection, row)
-                        connection.execute(_ATTEMPTS.insert().values(challenge_id=token, user_id=viewer.user_id,
-                                                                     name_key=name, game_id=row.id,
-                                                                     created_at=row.created_at))
-            except IntegrityError:  # the same player's other tab started it first
-                pass
-            existing = self._attempt_id(token, viewer.user_id, name)
             # Inserted just now, by this request or by the player's other tab.
-            return self.games.state(cast(str, existing), viewer)
+            return self.games.state(self.attempts.start({"challenge_id": token}, viewer, name, row), viewer)
         state = self.games.state(existing, viewer)
         if state["status"] != "playing":
             raise Conflict(N_("you have played this challenge: one ranked attempt per player; play it again unranked"),
                            code="challenge_played")
         return state
-
-    def _attempt_id(self, token: str, user_id: int | None, name: str,
-                    connection: sa.Connection | None = None) -> str | None:
-        """The player's ranked attempt, if any; 409 ``challenge_played`` when the name
-        played it under an account since deleted (one ranked attempt per name)."""
-        query = select(ChallengeAttempt.game_id, ChallengeAttempt.user_id).where(
-            ChallengeAttempt.challenge_id == token,
-            (ChallengeAttempt.user_id == user_id) | (ChallengeAttempt.name_key == name))
-        if connection is not None:
-            found = connection.execute(query).all()
-        else:
-            with self.engine.connect() as own:
-                found = own.execute(query).all()
-        mine = next((row.game_id for row in found if row.user_id == user_id), None)
-        if mine is None and found:
-            raise Conflict(N_("this name has played this challenge already: one ranked attempt per name"),
-                           code="challenge_played")
-        return mine
 
     # -- what it shows -------------------------------------------------------------------
     def view(self, token: str, viewer: Viewer) -> dict[str, Any]:

@@ -33,14 +33,12 @@ The deck order comes from :func:`draw_layout`.
 from __future__ import annotations
 
 import datetime as dt
-import hashlib
 import random
 import threading
 import time
-from typing import Any, Callable, cast
+from typing import Any, Callable
 
-import sqlalchemy as sa
-from sqlalchemy import bindparam, func, or_, select
+from sqlalchemy import bindparam, func, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
@@ -56,13 +54,13 @@ from winnable.web.security.identity import Viewer
 from winnable.web.errors import Conflict, NotFound, Unauthorized, Unprocessable
 from winnable.web.pages.i18n import N_
 from winnable.web.play.pool import WinnablePool
+from winnable.web.players.attempts import Attempts, Key, name_digest
 from winnable.web.players.ranking import RESULT_COLUMNS, public, ranked_entries
 from winnable.web.play.games import GameService
 from winnable.web.play.lookup import deck_of, lookup_game, Source
 from winnable.web.play.store import today
 
 
-_ATTEMPTS = cast(sa.Table, DailyAttempt.__table__)  # a declarative class maps a Table
 
 DAILY_UNDO = "unlimited"
 """Every Daily is played with unlimited undo; the undos used are shown beside the result."""
@@ -98,13 +96,6 @@ def draw_layout(cls: type[Position], rng: random.Random | None = None, seconds: 
     return None
 
 
-def name_digest(name: str) -> str:
-    """What a Daily attempt keeps of its player's name: a digest of the name as accounts
-    fold it (lower case: ``Ada`` and ``ada`` are one account), so that the name, not the
-    account, has one attempt a day."""
-    return hashlib.sha256(name.lower().encode("utf-8")).hexdigest()
-
-
 def parse_day(text: str | None, now: dt.datetime) -> dt.date:
     """``YYYY-MM-DD`` (default: today, UTC); a future day or anything else is 422."""
     if text is None or text == "":
@@ -120,6 +111,11 @@ def parse_day(text: str | None, now: dt.datetime) -> dt.date:
     return day
 
 
+def daily_played(key: Key) -> Conflict:
+    return Conflict(N_("this name has played today's {game} Daily already: one attempt per name and day",
+                       game=N_(lookup_game(key["game"]).title)), code="daily_played")
+
+
 class DailyService:
     """The Dailies of every game, stored beside the games."""
 
@@ -129,6 +125,9 @@ class DailyService:
         self.engine = games.engine
         self.write_engine = writer(self.engine)
         self.pool = pool
+        self.attempts = Attempts(games, DailyAttempt, daily_played)
+        """One attempt per player and name a day (409 ``daily_played`` for a name that
+        played under an account since deleted)."""
         self.draw = draw or (lambda game: draw_layout(lookup_game(game)))
         """``game -> Deck or None``: a new Daily's deck order (tests set their own)."""
         # A Daily once stored is remembered (it never changes; a day without one yet is
@@ -201,41 +200,15 @@ class DailyService:
                                code="sign_in_required")
         day = today(self.now())
         name = name_digest(viewer.name or "")
-        existing = self._attempt_id(game, day, viewer.user_id, name)
+        key = {"game": game, "day": day}
+        existing = self.attempts.find(key, viewer.user_id, name)
         if existing is None:
             source = self.deal_of(game, day, create=True)
             deck = source if isinstance(source, Deck) else None
             row, _ = self.games.new_row(game, None if deck else source, DAILY_UNDO, winnable_deal=True, owner=viewer,
                                         daily_day=day, layout=deck)
-            try:
-                with write_lock(self.engine), self.write_engine.begin() as connection:
-                    if self._attempt_id(game, day, viewer.user_id, name, connection) is None:
-                        self.games.store.insert(connection, row)
-                        connection.execute(_ATTEMPTS.insert().values(game=game, day=day, user_id=viewer.user_id,
-                                                                     name_key=name, game_id=row.id,
-                                                                     created_at=row.created_at))
-            except IntegrityError:  # the same player's other tab started it first
-                pass
-            existing = self._attempt_id(game, day, viewer.user_id, name)
-        return self.games.state(cast(str, existing), viewer)  # there now: ours or the other tab's
-
-    def _attempt_id(self, game: str, day: dt.date, user_id: int | None, name: str,
-                    connection: sa.Connection | None = None) -> str | None:
-        """The player's attempt at the Daily, if any; 409 ``daily_played`` when the name
-        played it under an account since deleted (one attempt per name and day)."""
-        query = select(DailyAttempt.game_id, DailyAttempt.user_id).where(
-            DailyAttempt.game == game, DailyAttempt.day == day,
-            or_(DailyAttempt.user_id == user_id, DailyAttempt.name_key == name))
-        if connection is not None:
-            found = connection.execute(query).all()
-        else:
-            with self.engine.connect() as own:
-                found = own.execute(query).all()
-        mine = next((row.game_id for row in found if row.user_id == user_id), None)
-        if mine is None and found:
-            raise Conflict(N_("this name has played today's {game} Daily already: one attempt per name and day",
-                              game=N_(lookup_game(game).title)), code="daily_played")
-        return mine
+            existing = self.attempts.start(key, viewer, name, row)
+        return self.games.state(existing, viewer)  # there now: ours or the other tab's
 
     # -- results -----------------------------------------------------------------------
     def leaderboard(self, game: str, day: dt.date, viewer: Viewer, limit: int = 50, offset: int = 0) -> dict[str, Any]:

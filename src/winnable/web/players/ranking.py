@@ -31,6 +31,7 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any, Iterable
 
+from winnable.games import RankingRule, ScoreKind, traits_of
 from winnable.storage.engine import as_utc
 from winnable.storage.tables import GameRow
 from winnable.web.play.lookup import lookup_game
@@ -51,7 +52,10 @@ def ranked_entries(rows: Iterable[Any], game: str, now: dt.datetime, over: bool 
     attempt still in play is ``unfinished``). Each entry keeps its ``user_id`` for the
     caller to mark the viewer's and drop it. Results at a pace no person reaches come
     last, not ranked (``rank`` None, ``not_ranked`` why)."""
-    penguin = lookup_game(game).family == "freecell"
+    lookup_game(game)  # an unknown game: 404
+    traits = traits_of(game)
+    speedy = traits.ranking is RankingRule.SPEED
+    partial = traits.score is ScoreKind.FOUNDATIONS
     ranked = []
     for row in rows:
         status = effective_status(row, row.status, now)
@@ -61,7 +65,7 @@ def ranked_entries(rows: Iterable[Any], game: str, now: dt.datetime, over: bool 
         seconds = (finished - started).total_seconds() if status == "won" and started and finished else None
         left = row.cards_left if row.cards_left is not None else 0
         moves = row.move_count or 0
-        speed = speed_score(True, moves, seconds) if penguin and seconds is not None else None
+        speed = speed_score(True, moves, seconds) if speedy and seconds is not None else None
         result = Result(status, seconds, moves, left, speed)
         too_fast = pace(getattr(row, "move_times", None)) if judge_pace else None
         ranked.append(((too_fast is not None, result.key()), (as_utc(row.finished_at) or now), {
@@ -72,7 +76,7 @@ def ranked_entries(rows: Iterable[Any], game: str, now: dt.datetime, over: bool 
             "moves": moves,
             "undos": row.undo_used,
             "cards_left": left,
-            "partial": (52 - left) if penguin else None,
+            "partial": (52 - left) if partial else None,
             "speed": speed,
             "finished_at": iso(row.finished_at),
             "not_ranked": None if too_fast is None else too_fast.as_json(),

@@ -38,7 +38,7 @@ from sqlalchemy import select
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import Session, load_only
 
-from winnable.games import game_class
+from winnable.games import RankingRule, ScoreKind, game_class, traits_of
 from winnable.errors import UnknownGameError, WinnableError
 from winnable.storage.engine import as_utc
 from winnable.storage.tables import GameRow
@@ -107,9 +107,10 @@ def player_statistics(rows: Iterable[Any], now: dt.datetime) -> dict[str, Any]:
 
 def game_statistics(game: str, entries: list[tuple[Any, str]]) -> dict[str, Any]:
     """One game's figures from its played games ``(row, status)``, oldest first."""
-    family = family_of(game)
-    penguin = family == "freecell"
-    pairing = family == "fourteen"  # scored by the cards taken out
+    traits = traits_of(game)
+    speedy = traits.ranking is RankingRule.SPEED
+    penguin = traits.score is ScoreKind.FOUNDATIONS  # scored by the cards brought home
+    pairing = traits.score is ScoreKind.TAKEN_OUT  # scored by the cards taken out
     won = assisted = lost = 0
     streak = best_streak = 0
     best_seconds: float | None = None
@@ -129,7 +130,7 @@ def game_statistics(game: str, entries: list[tuple[Any, str]]) -> dict[str, Any]
             if seconds is not None:
                 best_seconds = seconds if best_seconds is None else min(best_seconds, seconds)
                 by_undo[row.undo_mode] = min(by_undo.get(row.undo_mode, seconds), seconds)
-                if penguin:
+                if speedy:
                     speed = speed_score(True, moves, seconds)
                     best_speed = speed if best_speed is None else max(best_speed, speed)
             fewest = moves if fewest is None else min(fewest, moves)
@@ -154,7 +155,7 @@ def game_statistics(game: str, entries: list[tuple[Any, str]]) -> dict[str, Any]
         "best_streak": best_streak,
         "best_seconds": best_seconds,
         "fewest_moves": fewest,
-        "best_seconds_by_undo": by_undo if family in ("blackhole", "fourteen") else None,
+        "best_seconds_by_undo": by_undo if traits.times_by_undo else None,
         "partial_average": round(sum(partials) / len(partials), 1) if partials and penguin else None,
         "partial_best": max(partials) if partials and penguin else None,
         "speed_best": best_speed,

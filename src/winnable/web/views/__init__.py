@@ -4,7 +4,7 @@ as the page draws it, and the order a click tries the legal moves in.
 The rules classes (:mod:`winnable.blackhole`, :mod:`winnable.freecell`, ...) know the
 rules and nothing of the page; one module here per family turns a position into what
 the page draws, and the web app asks the three functions below, which pick the module
-by the position's ``family``:
+its family's traits name (:attr:`winnable.games.Traits.view`, in the registry):
 
 * :func:`player_view`: the table as the player may see it (the ``position`` of the
   API's state; games with hidden cards hide them);
@@ -32,26 +32,25 @@ from types import ModuleType
 from typing import Any
 
 from winnable.game import Move, Position
+from winnable.games import FAMILIES
 from winnable.web.views import blackhole, fourteen, freecell, spider
 
-FAMILIES: dict[str, ModuleType] = {
-    "blackhole": blackhole,
-    "freecell": freecell,
-    "spider": spider,
-    "fourteen": fourteen,
-}
+VIEWS: dict[str, ModuleType] = {module.__name__.rpartition(".")[2]: module for module in (blackhole, fourteen, freecell, spider)}
+"""Every view module, by its name (what a family's :attr:`~winnable.games.Traits.view` says)."""
+
+BY_FAMILY: dict[str, ModuleType] = {family.id: VIEWS[family.traits.view] for family in FAMILIES}
 """The view module of each family, by :attr:`Position.family`."""
 
 
 def describe_move(position: Position, move: Move) -> dict[str, Any]:
     """``move`` (legal or not) as the browser draws it in ``position``."""
-    view = FAMILIES.get(position.family)
+    view = BY_FAMILY.get(position.family)
     return {"move": str(move)} if view is None else view.describe_move(position, move)
 
 
 def click_choices(position: Position) -> list[dict[str, Any]]:
     """The legal moves of ``position``, described, in click-to-move priority."""
-    view = FAMILIES.get(position.family)
+    view = BY_FAMILY.get(position.family)
     if view is None:
         return [describe_move(position, move) for move in position.legal_moves()]
     choices: list[dict[str, Any]] = view.click_choices(position)  # a family's module: typed for its positions
@@ -60,5 +59,5 @@ def click_choices(position: Position) -> list[dict[str, Any]]:
 
 def player_view(position: Position) -> dict[str, Any]:
     """What a player may see of ``position``."""
-    view = FAMILIES.get(position.family)
+    view = BY_FAMILY.get(position.family)
     return position.to_json() if view is None else view.player_view(position)

@@ -31,6 +31,16 @@ export function sentence(entry) {
 }
 
 /** The accessible name of a destination element. */
+/** Why the card at `place`/`index` cannot move (a message id and its params), or null
+ * for a place that is not a pile's. */
+export function refusal(position, place, index) {
+  const pile = place.startsWith("pile:") ? position.piles[Number(place.slice(5))] : null;
+  if (!pile || !pile[index]) return null;
+  if (index < pile.length - 1) return [t("Only the top card of a pile can move."), {}];
+  const top = position.foundation[position.foundation.length - 1];
+  return [t("{card} can't go on {top}: it must be one rank above or below (suits don't matter, K-A-2 wraps)."), { card: cardSpan(pile[index]), top: cardSpan(top) }];
+}
+
 export function targetName() {
   return t("The hole");
 }

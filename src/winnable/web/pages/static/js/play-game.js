@@ -1,6 +1,5 @@
 // The game's state from the server, and the actions that change it.
 
-import * as blackhole from "./blackhole.js";
 import { api, ApiError } from "./api.js";
 import { cardSpan, rankLabel } from "./cards.js";
 import { $, clock, el } from "./dom.js";
@@ -8,7 +7,7 @@ import { localHref, parts, t, tn } from "./i18n.js";
 import { clearHighlights, draw, elementAt } from "./play-draw.js";
 import { hooks } from "./play-hooks.js";
 import { button, closeOverlay, openOverlay } from "./play-overlay.js";
-import { announce, app, busy, currentLegal, enqueue, FAMILIES, gameName, hush, KEY_GAME, KEY_GAMES, KEY_UNDO, placesOf, plainSentence, reducedMotion, report, say, settings, store } from "./play-state.js";
+import { announce, app, busy, currentLegal, enqueue, gameName, hush, KEY_GAME, KEY_GAMES, KEY_UNDO, placesOf, plainSentence, reducedMotion, report, say, settings, store, traits } from "./play-state.js";
 
 export function updateChrome() {
   const state = app.state;
@@ -40,7 +39,7 @@ export function updateChrome() {
   const scoreText = scoreLine(state);
   score.hidden = !scoreText;
   score.textContent = scoreText || "";
-  score.title = state.family === "fourteen" ? t("Cards taken out") : t("Cards on the foundations");
+  score.title = traits().score === "taken-out" ? t("Cards taken out") : t("Cards on the foundations");
   const base = $("base");
   const rank = position.base_rank;
   base.hidden = !rank || rank === "A";
@@ -62,11 +61,12 @@ export function undoRefusal(state) {
 }
 
 export function scoreLine(state) {
-  if (state.family === "fourteen") {
+  const kind = traits().score;
+  if (kind === "taken-out") {
     const out = state.score?.partial ?? 52 - state.position.cards_left;
     return state.status === "won" ? "" : t("Out {n}/{total}", { n: out, total: state.score?.out_of ?? 52 });
   }
-  if (state.family !== "freecell") return "";
+  if (kind !== "foundations") return "";
   const s = state.score || {};
   const onFoundations = s.partial ?? state.position.score;
   if (onFoundations === undefined || onFoundations === null) return "";
@@ -110,7 +110,6 @@ export function setState(state, { animate = true } = {}) {
   const previous = app.state;
   app.state = state;
   app.receivedAt = performance.now();
-  app.family = FAMILIES[state.family] || FAMILIES[app.info?.family] || blackhole;
   if (!previous || previous.id !== state.id) rememberGame(state);
   if (!previous || previous.id !== state.id || previous.deal !== state.deal) history.replaceState(null, "", state.deal === null ? gameAddress(state) : dealAddress(state.deal));
   const changed = !previous || previous.id !== state.id || previous.move_count !== state.move_count || previous.status !== state.status;
@@ -263,13 +262,7 @@ export function refuse(place, index, node) {
     say(parts(...reason));
     return;
   }
-  if (state.family === "blackhole") {
-    if (index < cards.length - 1) say(t("Only the top card of a pile can move."));
-    else {
-      const top = position.foundation[position.foundation.length - 1];
-      say(parts(t("{card} can't go on {top}: it must be one rank above or below (suits don't matter, K-A-2 wraps)."), { card: cardSpan(code), top: cardSpan(top) }));
-    }
-  } else if (index < cards.length - 1) {
+  if (index < cards.length - 1) {
     say(parts(t("{card} can't move with the cards on it now."), { card: cardSpan(code) }));
   } else {
     say(parts(t("{card} has nowhere to go right now."), { card: cardSpan(code) }));

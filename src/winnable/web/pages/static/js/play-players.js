@@ -97,9 +97,9 @@ thinkSelect.addEventListener("change", () => local.set(THINK_KEY, thinkSelect.va
 
 document.addEventListener("winnable:new-game", (event) => {
   const { game, options } = event.detail;
-  // Black Hole's (the page knows the family before its first deal: a deal's link opened
-  // with timed play chosen is timed too).
-  if (game === gameName && document.body.dataset.family === "blackhole" && thinkSelect.value) options.think = Number(thinkSelect.value);
+  // A game with timed play (the page knows its traits before its first deal: a deal's
+  // link opened with timed play chosen is timed too).
+  if (game === gameName && document.body.dataset.timedPlay === "1" && thinkSelect.value) options.think = Number(thinkSelect.value);
 });
 
 const thinkLeft = el("span", { id: "think-left", class: "stat think-left", hidden: true, role: "timer", "aria-live": "off" });
@@ -136,7 +136,7 @@ let lastDailyStatus = null;
 document.addEventListener("winnable:state", (event) => {
   const state = event.detail;
   document.body.dataset.daily = state.daily || "";
-  thinkLabel.hidden = state.family !== "blackhole";
+  thinkLabel.hidden = document.body.dataset.timedPlay !== "1";
   const hint = $("hint");
   if (hint && state.hint_allowed === false && state.status === "playing") {
     hint.disabled = true;

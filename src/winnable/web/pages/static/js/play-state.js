@@ -9,10 +9,11 @@ import { ApiError } from "./api.js";
 import { $ } from "./dom.js";
 import { parts, t } from "./i18n.js";
 
-export const FAMILIES = { blackhole, freecell, spider, fourteen };
-/** Families where a card with one place to go leaves nothing to choose (Black Hole: the
- * hole; Fourteen Out: its one partner): one-tap moves start switched on. */
-const ONE_TAP_FAMILIES = new Set(["blackhole", "fourteen"]);
+/** Every renderer module, by the name a game's `traits.view` gives (the registry's, in
+ * the catalogue): what draws its table and words its moves. */
+const RENDERERS = { blackhole, freecell, spider, fourteen };
+/** The renderer of a catalogue entry's game. */
+export const rendererOf = (info) => RENDERERS[info.traits.view];
 export const UNDO_LABELS = { unlimited: () => t("Unlimited undo"), one: () => t("One undo"), none: () => t("No undo") };
 export const coarse = window.matchMedia("(pointer: coarse)");
 export const reducedMotion = window.matchMedia("(prefers-reduced-motion: reduce)");
@@ -45,8 +46,9 @@ export const KEY_SAFE = "winnable:safe-home";
 export const KEY_GAMES = "winnable:games"; // this browser's games, newest first (shared with the lobby)
 export const keyOneTap = (family) => `winnable:onetap:${family}`;
 export const keyClickMove = (family) => `winnable:clickmove:${family}`;
-/** The families whose click moves the card (as the original games did), unless the player chose select-then-place. */
-export const CLICK_MOVE_FAMILIES = ["spider"];
+/** What the page's game can do (its catalogue entry's `traits`, from the registry:
+ * winnable/games.py), all off before the catalogue arrives. */
+export const traits = () => app.info?.traits || {};
 
 export const app = {
   info: null, // the catalog entry
@@ -89,14 +91,10 @@ export function plainSentence(entry, position) {
 
 export function settings() {
   return {
-    oneTap: store.get(keyOneTap(app.info?.family || "blackhole"), ONE_TAP_FAMILIES.has(app.info?.family || "blackhole") ? "1" : "0") === "1",
-    safe: store.get(KEY_SAFE, "1") === "1" && hasSafeMoves(),
-    clickMove: CLICK_MOVE_FAMILIES.includes(app.info?.family) && store.get(keyClickMove(app.info.family), "1") === "1",
+    oneTap: store.get(keyOneTap(app.info?.family), traits().one_tap ? "1" : "0") === "1",
+    safe: store.get(KEY_SAFE, "1") === "1" && Boolean(traits().safe_moves),
+    clickMove: Boolean(traits().click_move) && store.get(keyClickMove(app.info.family), "1") === "1",
   };
-}
-
-function hasSafeMoves() {
-  return (app.state?.family || app.info?.family) === "freecell";
 }
 
 let messageTimer = null;

@@ -16,7 +16,6 @@
 // and play-dialogs.js (won, lost, your games). They stand in layers (play-hooks.js says
 // which); the hooks set here are where a lower layer calls up.
 
-import * as blackhole from "./blackhole.js";
 import { api, ApiError } from "./api.js";
 import { installSprite } from "./cards.js";
 import { $, el } from "./dom.js";
@@ -31,7 +30,7 @@ import { closeOverlay } from "./play-overlay.js";
 import { clearSelection, showSelection } from "./play-pick.js";
 import { listenPointer } from "./play-pointer.js";
 import { checkWinnable, endReview, highlightReview, playOnFromHere, replay, reviewFromBadge, setBadge, setWatching, showReviewAt, stopReplay } from "./play-review.js";
-import { app, CLICK_MOVE_FAMILIES, enqueue, FAMILIES, gameName, KEY_GAME, KEY_SAFE, KEY_UNDO, KEY_WATCH, KEY_WINNABLE, keyClickMove, keyOneTap, report, say, settings, store, table, UNDO_LABELS } from "./play-state.js";
+import { app, enqueue, gameName, KEY_GAME, KEY_SAFE, KEY_UNDO, KEY_WATCH, KEY_WINNABLE, keyClickMove, keyOneTap, rendererOf, report, say, settings, store, table, traits, UNDO_LABELS } from "./play-state.js";
 
 function wire() {
   setHooks({ showSelection, clearSelection, highlightReview, checkWinnable, endReview, setBadge, showWin, showLost });
@@ -94,7 +93,7 @@ function wire() {
  * card up instead, one-tap moves. */
 function showTapRows() {
   const clickMove = settings().clickMove;
-  $("clickmove-row").hidden = !CLICK_MOVE_FAMILIES.includes(app.info.family);
+  $("clickmove-row").hidden = !traits().click_move;
   $("clickmove-toggle").checked = clickMove;
   $("onetap-row").hidden = clickMove;
 }
@@ -124,18 +123,19 @@ async function main() {
   }
   document.title = `${app.info.title} \u00b7 Winnable`;
   document.body.dataset.family = app.info.family;
+  document.body.dataset.timedPlay = traits().timed_play ? "1" : "0";
   $("title").textContent = app.info.title;
   $("rules-link").href = localHref(`/rules/${gameName}`);
   $("menu-rules").href = localHref(`/rules/${gameName}`);
   $("onetap-toggle").checked = settings().oneTap;
   showTapRows();
-  $("safe-row").hidden = app.info.family !== "freecell";
+  $("safe-row").hidden = !traits().safe_moves;
   const modes = app.info.undo_modes && app.info.undo_modes.length ? app.info.undo_modes : ["unlimited"];
   $("undo-mode").replaceChildren(...modes.map((mode) => el("option", { value: mode }, (UNDO_LABELS[mode] || (() => mode))())));
   $("undo-mode").closest("label").hidden = modes.length < 2;
   const preferred = store.get(KEY_UNDO);
   if (preferred && modes.includes(preferred)) $("undo-mode").value = preferred;
-  app.family = FAMILIES[app.info.family] || blackhole;
+  app.family = rendererOf(app.info);
 
   const params = new URLSearchParams(location.search);
   try {
