@@ -44,7 +44,7 @@ async def until(condition, what: str, timeout: float = 30.0) -> None:
 
 # -- the queue's order ----------------------------------------------------------------------
 def test_a_client_with_work_waiting_goes_behind_every_client_with_none():
-    queue = SolverQueue(workers=1, max_waiting=20, per_client=10, analyses=20, anonymous_analyses=20)
+    queue = SolverQueue(patience=60, workers=1, max_waiting=20, per_client=10, analyses=20, anonymous_analyses=20)
     order: list[str] = []
     hold = threading.Event()
 
@@ -65,7 +65,7 @@ def test_a_client_with_work_waiting_goes_behind_every_client_with_none():
 
 
 def test_a_client_that_used_the_solver_lately_goes_behind_one_that_did_not():
-    queue = SolverQueue(workers=1, max_waiting=20, per_client=10, analyses=20, anonymous_analyses=20)
+    queue = SolverQueue(patience=60, workers=1, max_waiting=20, per_client=10, analyses=20, anonymous_analyses=20)
     order: list[str] = []
     hold = threading.Event()
 
@@ -87,8 +87,34 @@ def test_a_client_that_used_the_solver_lately_goes_behind_one_that_did_not():
     assert order == ["newcomer", "looper"]
 
 
+def test_waiting_counts_as_use_so_a_client_that_keeps_the_queue_full_goes_behind_a_newcomer():
+    # An attack starts with every attacker's history empty: what tells them from a player
+    # is that their analyses wait all the time. patience=0: any wait counts.
+    queue = SolverQueue(patience=0.0, workers=1, max_waiting=20, per_client=10, analyses=20, anonymous_analyses=20)
+    order: list[str] = []
+    hold = threading.Event()
+
+    async def main():
+        deadline = time.monotonic() + 20
+        first = asyncio.ensure_future(queue.run("x", lambda s: hold.wait(10), deadline, kind=ANALYSIS))
+        await until(lambda: queue.running == 1, "the first job runs")
+        looper = asyncio.ensure_future(queue.run("looper", lambda s: order.append("looper"), deadline, kind=ANALYSIS))
+        await until(lambda: queue.waiting == 1, "the looper waits")
+        await asyncio.sleep(0.01)  # any time at all: the looper's job is older
+        newcomer = asyncio.ensure_future(queue.run("newcomer", lambda s: order.append("newcomer"), deadline, kind=ANALYSIS))
+        await until(lambda: queue.waiting == 2, "the newcomer waits")
+        assert queue.usage("looper") == queue.usage("newcomer") == 0  # neither has used the solver yet
+        hold.set()
+        await asyncio.gather(first, looper, newcomer)
+
+    in_loop(main)
+    queue.stop()
+    assert order == ["newcomer", "looper"]
+    assert queue.usage("looper") > queue.usage("newcomer")  # the wait was counted against it
+
+
 def test_a_full_queue_gives_the_heaviest_clients_place_to_a_lighter_one():
-    queue = SolverQueue(workers=2, max_waiting=20, per_client=10, analyses=2, anonymous_analyses=20)
+    queue = SolverQueue(patience=60, workers=2, max_waiting=20, per_client=10, analyses=2, anonymous_analyses=20)
     assert queue.analysis_threads == 1  # the other worker is the hints'
     hold = threading.Event()
     ran: list[str] = []
@@ -119,7 +145,7 @@ def test_a_full_queue_gives_the_heaviest_clients_place_to_a_lighter_one():
 
 
 def test_a_search_that_starts_while_others_wait_gets_one_slice():
-    queue = SolverQueue(workers=1, max_waiting=20, per_client=10, analyses=20, anonymous_analyses=20, slice_seconds=0.5)
+    queue = SolverQueue(patience=60, workers=1, max_waiting=20, per_client=10, analyses=20, anonymous_analyses=20, slice_seconds=0.5)
     given: dict[str, float] = {}
     hold = threading.Event()
 

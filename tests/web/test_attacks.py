@@ -93,8 +93,11 @@ def test_a_full_solver_queue_answers_at_once_with_what_is_known(db_url, slow_eng
     for thread in threads:
         thread.join()
     crowded = [result for result in results if result[2] == "busy"]
-    assert len(crowded) >= 2  # one running, two waiting, the rest had no place: what is known (nothing)
-    assert all(seconds < 0.5 for _, seconds, _ in crowded)  # at once
+    # one running, two waiting, the rest had no place: answered with what is known
+    # (nothing) at once, not after waiting out the 2 s budget (a waiting job whose time
+    # ran out is busy too, later)
+    at_once = [result for result in crowded if result[1] < 1.0]
+    assert len(at_once) >= 2, results
     assert all(status == 200 for status, _, _ in results)  # never a 503
 
 
@@ -103,7 +106,7 @@ def test_the_queue_serves_clients_in_turn():
 
     from winnable.web.play.queue import SolverQueue
 
-    queue = SolverQueue(workers=1, max_waiting=20, per_client=10)
+    queue = SolverQueue(patience=60, workers=1, max_waiting=20, per_client=10)
     order: list[str] = []
     gate = threading.Event()
 

@@ -122,7 +122,7 @@ def in_loop(main):
 
 
 def test_hints_go_before_analyses_and_analyses_leave_a_worker_to_hints():
-    queue = SolverQueue(workers=2, max_waiting=20, per_client=10, analyses=10, anonymous_analyses=10,
+    queue = SolverQueue(patience=60, workers=2, max_waiting=20, per_client=10, analyses=10, anonymous_analyses=10,
                         analyses_per_client=10)
     assert queue.analysis_threads == 1
     order: list[str] = []
@@ -151,7 +151,7 @@ def test_hints_go_before_analyses_and_analyses_leave_a_worker_to_hints():
 
 
 def test_a_free_worker_takes_waiting_hints_before_earlier_analyses():
-    queue = SolverQueue(workers=1, max_waiting=20, per_client=10, analyses=10, anonymous_analyses=10)
+    queue = SolverQueue(patience=60, workers=1, max_waiting=20, per_client=10, analyses=10, anonymous_analyses=10)
     order: list[str] = []
     hold = threading.Event()
 
@@ -171,7 +171,7 @@ def test_a_free_worker_takes_waiting_hints_before_earlier_analyses():
 
 
 def test_what_one_address_may_hold():
-    queue = SolverQueue(workers=2, per_client=4, analyses=5, analyses_per_client=2, anonymous_analyses=3)
+    queue = SolverQueue(patience=60, workers=2, per_client=4, analyses=5, analyses_per_client=2, anonymous_analyses=3)
     with queue.admit("one", ANALYSIS), queue.admit("one", ANALYSIS):
         with pytest.raises(TooManyRequests) as refused:  # a third analysis of one address
             with queue.admit("one", ANALYSIS):

@@ -10,9 +10,10 @@ request.
 * **Light clients first.** Among the jobs of a kind, a worker takes first the job of
   the client that had the fewest jobs waiting or running when it asked (a client with
   work waiting goes behind every client with none), then of the client that had used the
-  solver least lately when it asked (its seconds of search, and ``ask_seconds`` for
-  every request it made, refused, crowded out or served, halved every ``usage_half_life`` seconds),
-  then the oldest. A looping client's next job therefore goes behind every
+  solver least lately when it asked (its seconds of search, its jobs' seconds of waiting
+  in the queue, and ``ask_seconds`` for every request it made, refused, crowded out or
+  served, halved every ``usage_half_life`` seconds; an analysis still waiting adds what
+  it has waited past ``patience``), then the oldest. A looping client's next job therefore goes behind every
   player who has not just been served; one client runs at most ``running_per_client``
   jobs at once.
 * **Time slices.** An analysis's search that starts while other clients' analyses wait,
@@ -109,7 +110,7 @@ class SolverQueue:
                  running_per_client: int = 1, on_change: Callable[[int, int, float], None] | None = None,
                  nice: int = 0, analysis_threads: int | None = None, analyses: int = 16,
                  analyses_per_client: int = 2, anonymous_analyses: int = 8, slice_seconds: float = 1.0,
-                 usage_half_life: float = 60.0, ask_seconds: float = 0.05) -> None:
+                 usage_half_life: float = 60.0, ask_seconds: float = 0.05, patience: float | None = None) -> None:
         self.nice = nice  # the workers' CPU priority below the server's (0: the same)
         self.max_waiting = max_waiting
         self.per_client = per_client
@@ -122,6 +123,8 @@ class SolverQueue:
         self.analyses_per_client = analyses_per_client
         self.anonymous_analyses = anonymous_analyses
         self.slice_seconds = slice_seconds
+        # how long an analysis waits before its waiting counts against its client's turn
+        self.patience = slice_seconds if patience is None else patience
         self.usage_half_life = usage_half_life
         self.ask_seconds = ask_seconds  # what asking counts for in a client's use, served or not
         self.on_change = on_change  # (waiting, running, CPU seconds so far), for the metrics
@@ -195,10 +198,13 @@ class SolverQueue:
         now = time.monotonic() if now is None else now
         return float(used * 0.5 ** ((now - when) / self.usage_half_life))
 
-    @staticmethod
-    def _order(job: Job) -> tuple[int, int, float, float]:
-        """Where ``job`` stands: smaller runs sooner."""
-        return (RANK[job.kind], job.depth, job.usage, job.enqueued)
+    def _order(self, job: Job, now: float) -> tuple[int, int, float, float]:
+        """Where ``job`` stands at ``now``: smaller runs sooner. An analysis's client's use
+        counts what the job has waited past ``patience`` (a time slice): the analysis of a
+        client who keeps the queue full (every attack starts so) goes behind a
+        newcomer's, while hints, and analyses that wait less than that, keep their turns."""
+        waited = max(0.0, now - job.enqueued - self.patience) if job.kind == ANALYSIS else 0.0
+        return (RANK[job.kind], job.depth, job.usage + waited, job.enqueued)
 
     # -- the request side ----------------------------------------------------------------
     @contextlib.contextmanager
@@ -295,13 +301,14 @@ class SolverQueue:
             job.usage = self._before.get(job.client, self.usage(job.client, now))
             full = self._full_places(job)
             if full is not None:
-                last = max(full, key=self._order, default=None)
-                if last is None or self._order(last) <= self._order(job):
+                last = max(full, key=lambda other: self._order(other, now), default=None)
+                if last is None or self._order(last, now) <= self._order(job, now):
                     self.crowded += 1
                     raise Crowded()
                 self._remove(last)
                 last.state = "dropped"
                 self.crowded += 1
+                self._used(last.client, now - last.enqueued, now)
                 evicted = last
             self._jobs[job.kind].append(job)
             self._waiting += 1
@@ -337,6 +344,8 @@ class SolverQueue:
             job.state = "dropped"
             self._remove(job)
             self.dropped += 1
+            now = time.monotonic()
+            self._used(job.client, now - job.enqueued, now)
         self._changed()
         return True
 
@@ -362,7 +371,8 @@ class SolverQueue:
                 continue
             ready = [job for job in self._jobs[kind] if self._running.get(job.client, 0) < self.running_per_client]
             if ready:
-                job = min(ready, key=self._order)
+                now = time.monotonic()
+                job = min(ready, key=lambda other: self._order(other, now))
                 self._remove(job)
                 return job
         return None
@@ -385,6 +395,10 @@ class SolverQueue:
                 if job is None:
                     return
                 job.state = "running"
+                now = time.monotonic()
+                # waiting counts as use: a client that keeps a job waiting all the time
+                # (an analysis loop) weighs more than a player who asks now and then
+                self._used(job.client, now - job.enqueued, now)
                 self._busy += 1
                 self._running_kind[job.kind] += 1
                 self._running[job.client] = self._running.get(job.client, 0) + 1
