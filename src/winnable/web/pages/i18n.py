@@ -37,7 +37,7 @@ import io
 import json
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Iterator, Mapping, Sequence, cast
+from typing import Any, Iterator, Mapping, Sequence, TypedDict, TypeVar, cast
 
 from babel import Locale
 from babel.messages.catalog import Catalog
@@ -234,7 +234,16 @@ def NP_(singular: str, plural: str, n: int, **params: Any) -> Message:
     return Message(singular, params, plural, n)
 
 
-def titled(entries: list[dict[str, Any]], locale: str) -> list[dict[str, Any]]:
+class Titled(TypedDict):
+    """What :func:`titled` needs of an entry: a game's ``title`` (it may hold more)."""
+
+    title: str
+
+
+TitledT = TypeVar("TitledT", bound=Titled)
+
+
+def titled(entries: list[TitledT], locale: str) -> list[TitledT]:
     """``entries`` (dicts with a game's ``title``) with the titles in ``locale``, in place."""
     if locale != DEFAULT_LOCALE:
         for entry in entries:
