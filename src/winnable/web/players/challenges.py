@@ -318,8 +318,6 @@ class ChallengeService:
             game_id = next(row.game_id for row in rows if row.user_id == viewer.user_id)
             attempt = {"id": game_id, "status": yours["status"], "rank": yours["rank"],
                        "not_ranked": yours["not_ranked"]}
-        for entry in entries:
-            entry["you"] = entry is yours
         made_it = mine and viewer.user_id == challenge.creator_id
         return {
             "id": challenge.id,
@@ -338,7 +336,7 @@ class ChallengeService:
             "players": len(ranked),
             "your_rank": yours["rank"] if yours else None,
             "your_attempt": attempt,
-            "entries": [shown(entry) for entry in ranked[:SHOWN]],
+            "entries": [shown(entry, yours) for entry in ranked[:SHOWN]],
             "links": {"self": f"/api/challenges/{challenge.id}", "page": f"/challenge/{challenge.id}"},
         }
 

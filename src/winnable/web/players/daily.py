@@ -268,8 +268,6 @@ class DailyService:
         yours = next((entry for entry in entries if entry["user_id"] is not None and entry["user_id"] == viewer.user_id), None)
         ranked = public(entries)  # a result at a pace no person reaches is its player's only
         page = ranked[offset:offset + limit]
-        for entry in entries:
-            entry["you"] = entry is yours
         return {
             "game": cls.game_id,
             "title": cls.title,
@@ -280,8 +278,8 @@ class DailyService:
             "layout": str(source) if over and isinstance(source, Deck) else None,
             "players": len(ranked),
             "your_rank": yours["rank"] if yours else None,
-            "your_result": None if yours is None else shown(yours),
-            "entries": [shown(entry) for entry in page],
+            "your_result": None if yours is None else shown(yours, yours),
+            "entries": [shown(entry, yours) for entry in page],
         }
 
     def _ranked(self, game: str, day: dt.date, now: dt.datetime) -> list[RankedEntry]:

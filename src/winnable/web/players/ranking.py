@@ -29,7 +29,7 @@ kept, never at a rank: it comes after every ranked one, with ``rank`` None and
 from __future__ import annotations
 
 import datetime as dt
-from typing import Any, Iterable, NotRequired, TypedDict, cast
+from typing import Any, Iterable, TypedDict, cast
 
 from winnable.games import RankingRule, ScoreKind, traits_of
 from winnable.storage.engine import as_utc
@@ -46,9 +46,7 @@ RESULT_COLUMNS = (GameRow.status, GameRow.move_count, GameRow.cards_left, GameRo
 """What a result needs of a game (not its moves): read as plain rows, not objects."""
 
 
-class LeaderboardEntry(TypedDict):
-    """One result on a leaderboard (the API's ``LeaderboardEntry``)."""
-
+class _Result(TypedDict):
     player: str | None
     status: str
     seconds: float | None
@@ -60,20 +58,27 @@ class LeaderboardEntry(TypedDict):
     finished_at: str | None
     not_ranked: NotRanked | None
     rank: int | None
-    you: NotRequired[bool]
-    """Set by the caller, which knows the viewer."""
 
 
-class RankedEntry(LeaderboardEntry):
-    """An entry as :func:`ranked_entries` makes it: with its player's id, which the
-    caller drops (:func:`shown`) before it goes out."""
+class RankedEntry(_Result):
+    """An entry as :func:`ranked_entries` makes it: with its player's id, which
+    :func:`shown` replaces before it goes out."""
 
     user_id: int | None
 
 
-def shown(entry: RankedEntry) -> LeaderboardEntry:
-    """``entry`` as it goes out: without its player's id."""
-    return cast(LeaderboardEntry, {key: value for key, value in entry.items() if key != "user_id"})
+class LeaderboardEntry(_Result):
+    """One result on a leaderboard, as it goes out (the API's ``LeaderboardEntry``)."""
+
+    you: bool
+
+
+def shown(entry: RankedEntry, yours: RankedEntry | None) -> LeaderboardEntry:
+    """``entry`` as it goes out: without its player's id, marked if it is the viewer's
+    (``yours``)."""
+    out = {key: value for key, value in entry.items() if key != "user_id"}
+    out["you"] = entry is yours
+    return cast(LeaderboardEntry, out)
 
 
 def ranked_entries(rows: Iterable[Any], game: str, now: dt.datetime, over: bool = False,
