@@ -65,6 +65,7 @@ from winnable.web.play.positions import Positions, initial, safe_moves_home, sho
 from winnable.web.play.scores import THINK_CHOICES
 from winnable.web.play.state import GameState
 from winnable.web.play.store import CHANGED, GameStore, Stored, think_deadline, today
+from winnable.web.views.moves import MoveDescription
 
 if TYPE_CHECKING:
     from winnable.web.security.identity import Viewer
@@ -74,15 +75,15 @@ __all__ = ["GameService", "GameStore", "Positions", "ServiceError", "BadRequest"
 
 
 class PositionAt(TypedDict):
-    """A position of a game's replay (the API's ``PositionAt``); ``position`` and
-    ``legal`` are the family's own, as in :class:`~winnable.web.play.state.GameState`."""
+    """A position of a game's replay (the API's ``PositionAt``); ``position`` is the
+    family's own, as in :class:`~winnable.web.play.state.GameState`."""
 
     id: str
     at: int
     moves: list[str]
     next_move: str | None
     position: dict[str, Any]
-    legal: list[dict[str, Any]]
+    legal: list[MoveDescription]
     status: str
 
 

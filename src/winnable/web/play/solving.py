@@ -47,6 +47,7 @@ from winnable.web.play.queue import ANALYSIS, HINT, Expired, SolverQueue
 from winnable.web.play.lookup import hides_cards
 from winnable.web.play.store import Snapshot, StoredLine
 from winnable.web.views import describe_move
+from winnable.web.views.moves import MoveDescription
 
 log = logging.getLogger("winnable.web")
 
@@ -193,7 +194,7 @@ class Solver:
             return Known(Status.UNKNOWN, busy=True)
 
 
-def describe(position: Position, notation: str) -> dict[str, Any]:
+def describe(position: Position, notation: str) -> MoveDescription:
     return describe_move(position, position.parse_move(notation))
 
 
@@ -271,7 +272,7 @@ class Hint(HintHead):
 class WinningHint(Hint):
     """A hint with a move: described, with the moves left along its line."""
 
-    describe: dict[str, Any]  # the family's own (winnable.web.views.describe_move)
+    describe: MoveDescription
     line_length: int
 
 

@@ -14,6 +14,7 @@ from winnable.web.play.pace import NotRanked, pace
 from winnable.web.play.positions import cards_in_play, shown
 from winnable.web.play.scores import speed_score
 from winnable.web.play.store import Stored, effective_status, iso, think_deadline, today
+from winnable.web.views.moves import MoveDescription
 
 
 class Score(TypedDict):
@@ -30,7 +31,7 @@ class Score(TypedDict):
 
 class GameState(TypedDict):
     """The game state as :func:`render` makes it (the API's ``GameState``). The
-    ``position`` and each ``legal`` entry are the family's own (:mod:`winnable.web.views`)."""
+    ``position`` is the family's own (:func:`winnable.web.views.player_view`)."""
 
     id: str
     game: str
@@ -42,7 +43,7 @@ class GameState(TypedDict):
     moves: list[str]
     move_count: int
     position: dict[str, Any]
-    legal: list[dict[str, Any]]
+    legal: list[MoveDescription]
     safe: list[str]
     finish: list[str] | None
     status: str
