@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import json
 import math
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypedDict
 
 from starlette.responses import Response
 
@@ -48,6 +48,13 @@ def quote(value: Any, limit: int = QUOTE_LIMIT) -> str:
     return text if len(text) <= limit else text[:limit] + "…"
 
 
+class Problem(TypedDict):
+    """Every error's JSON body (the API's ``Problem``)."""
+
+    code: str
+    detail: str
+
+
 class ApiError(Exception):
     """An answer other than success: status, stable ``code``, human ``detail``."""
 
@@ -60,7 +67,7 @@ class ApiError(Exception):
         self.code = code or self.default_code
         self.headers = headers or {}
 
-    def body(self, locale: str = DEFAULT_LOCALE) -> dict[str, Any]:
+    def body(self, locale: str = DEFAULT_LOCALE) -> Problem:
         return {"code": self.code, "detail": localized(self.code, self.detail, locale)}
 
     def response(self, locale: str = DEFAULT_LOCALE) -> Response:

@@ -37,7 +37,7 @@ import io
 import json
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Iterator, Mapping, Sequence, cast
+from typing import Any, Iterator, Mapping, Sequence, TypedDict, TypeVar, cast
 
 from babel import Locale
 from babel.messages.catalog import Catalog
@@ -234,7 +234,16 @@ def NP_(singular: str, plural: str, n: int, **params: Any) -> Message:
     return Message(singular, params, plural, n)
 
 
-def titled(entries: list[dict[str, Any]], locale: str) -> list[dict[str, Any]]:
+class Titled(TypedDict):
+    """What :func:`titled` needs of an entry: a game's ``title`` (it may hold more)."""
+
+    title: str
+
+
+TitledT = TypeVar("TitledT", bound=Titled)
+
+
+def titled(entries: list[TitledT], locale: str) -> list[TitledT]:
     """``entries`` (dicts with a game's ``title``) with the titles in ``locale``, in place."""
     if locale != DEFAULT_LOCALE:
         for entry in entries:
@@ -254,12 +263,20 @@ def translate(text: str, locale: str, fallback: str | None = None) -> str:
 
 # -- the JavaScript's catalogue --------------------------------------------------------
 @lru_cache(maxsize=None)
-def js_catalog(locale: str, modules: frozenset[str] | None = None) -> dict[str, Any]:
+class JsCatalog(TypedDict):
+    """The scripts' messages: msgid (with ``context\\x04`` before it, if any) to its
+    text, or a plural message's forms."""
+
+    locale: str
+    messages: dict[str, str | list[str]]
+
+
+def js_catalog(locale: str, modules: frozenset[str] | None = None) -> JsCatalog:
     """The messages of the JavaScript in ``locale``: ``{"locale", "messages"}``, where a
     message is its translation, or the list of plural forms for ``tn()``; with a context
     (``tp()``), the key is ``context + "\\u0004" + msgid`` as in gettext. ``modules``
     (file names such as ``play.js``) keeps the messages of those scripts only."""
-    messages: dict[str, Any] = {}
+    messages: dict[str, str | list[str]] = {}
     found = catalog(locale)
     for message in found or ():
         names = [name.rsplit("/", 1)[-1] for name, _ in message.locations]

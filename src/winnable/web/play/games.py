@@ -39,7 +39,7 @@ from __future__ import annotations
 import datetime as dt
 import random
 import secrets
-from typing import TYPE_CHECKING, Any, Callable, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Sequence, TypedDict
 
 from winnable.decks import Deck
 from winnable.errors import IllegalMoveError, WinnableError
@@ -63,13 +63,28 @@ from winnable.web.play.lookup import (
 )
 from winnable.web.play.positions import Positions, initial, safe_moves_home, shown, status_of
 from winnable.web.play.scores import THINK_CHOICES
+from winnable.web.play.state import GameState
 from winnable.web.play.store import CHANGED, GameStore, Stored, think_deadline, today
+from winnable.web.views.moves import MoveDescription
 
 if TYPE_CHECKING:
     from winnable.web.security.identity import Viewer
 
 ServiceError = ApiError  # the name other modules knew
 __all__ = ["GameService", "GameStore", "Positions", "ServiceError", "BadRequest", "Conflict", "NotFound", "Unavailable"]
+
+
+class PositionAt(TypedDict):
+    """A position of a game's replay (the API's ``PositionAt``); ``position`` is the
+    family's own, as in :class:`~winnable.web.play.state.GameState`."""
+
+    id: str
+    at: int
+    moves: list[str]
+    next_move: str | None
+    position: dict[str, Any]
+    legal: list[MoveDescription]
+    status: str
 
 
 class GameService:
@@ -94,16 +109,16 @@ class GameService:
         self.store.clock = clock
 
     # -- reading ---------------------------------------------------------------------
-    def state(self, game_id: str, viewer: Viewer | None = None) -> dict[str, Any]:
+    def state(self, game_id: str, viewer: Viewer | None = None) -> GameState:
         row = self.store.read(game_id)
         self.store.check_owner(row, game_id, viewer)
         return self.render(row, self.store.position(row))
 
-    def render(self, row: Stored, position: Position) -> dict[str, Any]:
+    def render(self, row: Stored, position: Position) -> GameState:
         """The game state the browser draws (:func:`winnable.web.play.state.render`)."""
         return state.render(row, position, self.clock(), self.store.help.allowed, self.judge_pace)
 
-    def position_at(self, game_id: str, at: int, viewer: Viewer | None = None) -> dict[str, Any]:
+    def position_at(self, game_id: str, at: int, viewer: Viewer | None = None) -> PositionAt:
         """The position after the first ``at`` moves of a game (for replays)."""
         row = self.store.read(game_id)
         self.store.check_owner(row, game_id, viewer)
@@ -181,7 +196,7 @@ class GameService:
 
     def create(self, game: str, deal: Any = None, undo: str = "unlimited", winnable_deal: bool = False,
                owner: Viewer | None = None, think_seconds: int | None = None, before: Callable[[Any], object] | None = None,
-               line: Sequence[str] | None = None) -> dict[str, Any]:
+               line: Sequence[str] | None = None) -> GameState:
         """Store a new game (after every check of :meth:`new_row`); ``before(cursor)``
         writes what goes with it in its transaction (a new guest's session); ``line``, a
         winning line from the deal already proved (the pool's), becomes its hints' line."""
@@ -194,7 +209,7 @@ class GameService:
             self.store.insert_game.run(cursor, **row.columns())
         return self.render(row, position)
 
-    def _change(self, game_id: str, change: Callable[[Stored, Position], Position], viewer: Viewer | None = None, what: str = "move") -> dict[str, Any]:
+    def _change(self, game_id: str, change: Callable[[Stored, Position], Position], viewer: Viewer | None = None, what: str = "move") -> GameState:
         """Run ``change(row, position) -> new position`` in one transaction, one request
         per game at a time; anything it raises leaves the stored game as it was.
         (Statements compiled once and run on the DBAPI cursor, not the ORM: a move's
@@ -253,7 +268,7 @@ class GameService:
                 raise refusal
             return self.render(row, position)
 
-    def play(self, game_id: str, text: str, auto: bool = False, viewer: Viewer | None = None) -> dict[str, Any]:
+    def play(self, game_id: str, text: str, auto: bool = False, viewer: Viewer | None = None) -> GameState:
         """Play one move given in the game's notation; with ``auto``, then every safe
         move to the foundations it opens (stored as moves of their own; an undo with
         ``auto`` takes them back together with the move)."""
@@ -295,7 +310,7 @@ class GameService:
 
         return self._change(game_id, change, viewer, "move")
 
-    def undo(self, game_id: str, auto: bool = False, viewer: Viewer | None = None) -> dict[str, Any]:
+    def undo(self, game_id: str, auto: bool = False, viewer: Viewer | None = None) -> GameState:
         """Take back the last move, if the game's undo mode allows it. With ``auto``
         (safe moves home are played by themselves), the last move the player chose goes
         back together with the safe moves home played after it, as one undo."""
@@ -323,7 +338,7 @@ class GameService:
 
         return self._change(game_id, change, viewer, "undo")
 
-    def restart(self, game_id: str, viewer: Viewer | None = None) -> dict[str, Any]:
+    def restart(self, game_id: str, viewer: Viewer | None = None) -> GameState:
         """Start the same deal again (same id, same undo mode, clock reset)."""
 
         def change(row: Stored, position: Position) -> Position:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
-from typing import Any, cast
+from typing import Any, TypedDict, cast
 
 from winnable.deals import MAX_DEAL, parse_deal_number
 from winnable.decks import Deck
@@ -60,10 +60,25 @@ def lookup_game(game_id: str) -> type[Position]:
         raise NotFound(N_("unknown game {name} (see /api/catalog for the games)", name=quote(game_id)), code="unknown_game") from None
 
 
-def catalog() -> list[dict[str, Any]]:
+class CatalogEntry(TypedDict):
+    """One game of the catalogue (the API's ``CatalogEntry``)."""
+
+    id: str
+    title: str
+    family: str
+    variant_of: str | None
+    picture: list[str | None]
+    summary: str
+    undo_modes: list[str]
+    hidden_cards: bool
+    traits: dict[str, Any]  # winnable.games.Traits.as_json
+    links: dict[str, str]
+
+
+def catalog() -> list[CatalogEntry]:
     """Every game the web app plays, in the registry's order, for the lobby (titles and
     summaries in English: the catalogue's route translates them)."""
-    entries = []
+    entries: list[CatalogEntry] = []
     for game_id in game_ids():
         game = registered(game_id)
         cls = game.cls

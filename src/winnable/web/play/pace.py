@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import dataclasses
 import statistics
-from typing import Any, Sequence
+from typing import Sequence, TypedDict
 
 MEDIAN_FLOOR = 0.2
 """Seconds: a median gap between actions under this is no person's."""
@@ -43,6 +43,16 @@ TOTAL_FLOOR = 0.1
 """Seconds an action at least, from the first action to the last."""
 TOTAL_MIN_GAPS = 3
 """Gaps the total is judged on at least."""
+
+
+class NotRanked(TypedDict):
+    """A :class:`Pace` as JSON (the API's ``NotRanked``)."""
+
+    code: str
+    actions: int
+    seconds: float
+    median_seconds: float
+    floor_seconds: float
 
 
 @dataclasses.dataclass(frozen=True)
@@ -56,8 +66,9 @@ class Pace:
     median_seconds: float
     floor_seconds: float
 
-    def as_json(self) -> dict[str, Any]:
-        return dataclasses.asdict(self)
+    def as_json(self) -> NotRanked:
+        return {"code": self.code, "actions": self.actions, "seconds": self.seconds,
+                "median_seconds": self.median_seconds, "floor_seconds": self.floor_seconds}
 
 
 def actions(move_times: Sequence[int] | None) -> list[int]:

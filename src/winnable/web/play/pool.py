@@ -27,7 +27,7 @@ import socket
 import threading
 import time
 import uuid
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from multiprocessing.process import BaseProcess
 from typing import Any
 
@@ -80,7 +80,6 @@ class Found:
     positions: int = 0
     seconds: float = 0.0
     from_pool: bool = True
-    extra: dict[str, Any] = field(default_factory=dict)
 
 
 class WinnablePool:

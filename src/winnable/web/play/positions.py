@@ -17,6 +17,7 @@ from winnable.web.errors import Conflict
 from winnable.web.play.cache import ByteLRU, deep_size, position_size
 from winnable.web.play.lookup import Source, lookup_game
 from winnable.web.views import click_choices, player_view
+from winnable.web.views.moves import MoveDescription
 
 
 def moves_key(moves: Sequence[str]) -> tuple[bytes, bytes]:
@@ -122,7 +123,7 @@ class Shown:
     position: Position
     status: str
     view: dict[str, Any]
-    legal: list[dict[str, Any]]
+    legal: list[MoveDescription]
     safe: list[str] = dataclasses.field(default_factory=list)
     """Moves to the foundations that lose nothing (played for the player who wants it)."""
     finish: list[str] | None = None

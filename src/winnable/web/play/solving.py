@@ -33,7 +33,7 @@ import dataclasses
 import logging
 import time
 from dataclasses import dataclass
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Generic, NotRequired, Sequence, TypedDict, TypeVar
 
 import anyio.to_thread
 
@@ -45,8 +45,9 @@ from winnable.web.play.cache import ByteLRU
 from winnable.web.pages.i18n import NP_, N_
 from winnable.web.play.queue import ANALYSIS, HINT, Expired, SolverQueue
 from winnable.web.play.lookup import hides_cards
-from winnable.web.play.store import Snapshot
+from winnable.web.play.store import Snapshot, StoredLine
 from winnable.web.views import describe_move
+from winnable.web.views.moves import MoveDescription
 
 log = logging.getLogger("winnable.web")
 
@@ -193,7 +194,7 @@ class Solver:
             return Known(Status.UNKNOWN, busy=True)
 
 
-def describe(position: Position, notation: str) -> dict[str, Any]:
+def describe(position: Position, notation: str) -> MoveDescription:
     return describe_move(position, position.parse_move(notation))
 
 
@@ -221,7 +222,7 @@ def kept_line(cls: type[Position], stored: dict[str, Any] | None) -> Line | None
     return line
 
 
-def stored_line(line: Line) -> dict[str, Any]:
+def stored_line(line: Line) -> StoredLine:
     """A line as ``games.hint_line`` keeps it."""
     return {"from": line.start.to_text(), "moves": list(line.moves)}
 
@@ -250,17 +251,77 @@ def rest_on_line(line: Line | None, game: Snapshot, prefixes: Callable[[int], Po
     return None
 
 
-@dataclass(frozen=True)
-class Answer:
-    """A hint's answer, and the line to keep with the game if it changed."""
+class HintHead(TypedDict):
+    """What every hint answers before it is worded."""
 
-    body: dict[str, Any]
-    keep: dict[str, Any] | None = None
+    move: str | None
+    knows_hidden: bool
+    at: int
+    verdict: str
+    seconds: float
+    cached: bool
+    answered: str
+
+
+class Hint(HintHead):
+    """A hint (the API's ``Hint``)."""
+
+    message: str
+
+
+class WinningHint(Hint):
+    """A hint with a move: described, with the moves left along its line."""
+
+    describe: MoveDescription
+    line_length: int
+
+
+class Checked(TypedDict):
+    """One position an analysis looked at (the API's ``Checked``)."""
+
+    at: int
+    verdict: str
+    cached: bool
+
+
+class AnalysisHead(TypedDict):
+    """What an analysis has found so far."""
+
+    verdict: str
+    winnable: bool | None
+    lost_at: int | None
+    losing_move: str | None
+    better_move: str | None
+    better_line_length: int | None
+    moves: int
+    knows_hidden: bool
+    between: NotRequired[list[int]]
+
+
+class Analysis(AnalysisHead):
+    """An analysis (the API's ``Analysis``)."""
+
+    message: str
+    positions: int
+    checked: list[Checked]
+    seconds: float
+    answered: str
+
+
+BodyT = TypeVar("BodyT", Hint, Analysis)
+
+
+@dataclass(frozen=True)
+class Answer(Generic[BodyT]):
+    """A hint's or analysis's answer, and the line to keep with the game if it changed."""
+
+    body: BodyT
+    keep: StoredLine | None = None
 
 
 async def hint(solver: Solver, game: Snapshot, seconds: float, parent: Position | None = None,
                client: str = "", line: dict[str, Any] | None = None, prefixes: Callable[[int], Position] | None = None,
-               on_search: Callable[[], None] | None = None) -> Answer:
+               on_search: Callable[[], None] | None = None) -> Answer[Hint]:
     """The next move of the game's hints' line from its current position, or of a new
     winning line if the player left it (or none was kept), or a verdict.
 
@@ -271,19 +332,20 @@ async def hint(solver: Solver, game: Snapshot, seconds: float, parent: Position 
     started = time.monotonic()
     position = game.position
     knows_hidden = hides_cards(game.cls)
-    answer: dict[str, Any] = {"move": None, "knows_hidden": knows_hidden, "at": len(game.moves)}
+    at = len(game.moves)
     if position.is_won():
-        return Answer(answer | {"verdict": "won", "message": N_("The game is won."), "seconds": 0.0, "cached": True,
-                                "answered": "known"})
+        return Answer({"move": None, "knows_hidden": knows_hidden, "at": at, "verdict": "won",
+                       "message": N_("The game is won."), "seconds": 0.0, "cached": True, "answered": "known"})
     def on_line() -> tuple[Line | None, tuple[str, ...] | None]:
         kept = kept_line(game.cls, line)
         return kept, rest_on_line(kept, game, prefixes)
 
     kept, rest = await anyio.to_thread.run_sync(on_line) if line else (None, None)
     if rest is None and not position.legal_moves():
-        return Answer(answer | {"verdict": "lost", "message": N_("No winning line from here: no move is left."), "seconds": 0.0, "cached": True,
-                                "answered": "known"})
-    keep = None
+        return Answer({"move": None, "knows_hidden": knows_hidden, "at": at, "verdict": "lost",
+                       "message": N_("No winning line from here: no move is left."), "seconds": 0.0, "cached": True,
+                       "answered": "known"})
+    keep: StoredLine | None = None
     if rest is not None:
         known = Known(Status.WON, rest, cached=True)
         if kept is not None and kept.at(position) is None:  # picked up past moves home: keep it from here
@@ -295,8 +357,8 @@ async def hint(solver: Solver, game: Snapshot, seconds: float, parent: Position 
             new = await anyio.to_thread.run_sync(new_line, position, parent, known.line, kept)
             keep = stored_line(new)
             known = dataclasses.replace(known, line=new.moves)
-    answer |= {"verdict": known.status.value, "seconds": round(time.monotonic() - started, 4), "cached": known.cached,
-               "answered": known.how}
+    answer: HintHead = {"move": None, "knows_hidden": knows_hidden, "at": at, "verdict": known.status.value,
+                        "seconds": round(time.monotonic() - started, 4), "cached": known.cached, "answered": known.how}
     return Answer(_worded(answer, known, position, knows_hidden, seconds), keep)
 
 
@@ -312,10 +374,11 @@ def new_line(position: Position, parent: Position | None, line: Sequence[str], k
     return home_first(Line.of(position, line))
 
 
-def _worded(answer: dict[str, Any], known: Known, position: Position, knows_hidden: bool, seconds: float) -> dict[str, Any]:
+def _worded(answer: HintHead, known: Known, position: Position, knows_hidden: bool, seconds: float) -> Hint:
     if known.status is Status.WON:
         move = known.line[0]
-        return answer | {
+        won: WinningHint = {
+            **answer,
             "move": move,
             "describe": describe(position, move),
             "line_length": len(known.line),
@@ -325,17 +388,18 @@ def _worded(answer: dict[str, Any], known: Known, position: Position, knows_hidd
             NP_("{move} keeps a win in reach ({n} move to go)", "{move} keeps a win in reach ({n} moves to go)",
                 len(known.line), move=move),
         }
+        return won
     if known.status is Status.LOST:
-        return answer | {"message": N_("No winning line from here.")}
+        return {**answer, "message": N_("No winning line from here.")}
     if known.busy or known.shortened:
-        return answer | {"message": N_("The solver is busy with other players' hints; try again in a moment.")}
+        return {**answer, "message": N_("The solver is busy with other players' hints; try again in a moment.")}
     if known.failure:
-        return answer | {"message": N_("The solver could not work on this position (a bug on our side).")}
-    return answer | {"message": N_("No winning line found within {seconds} s; one may still exist.", seconds=format(seconds, "g"))}
+        return {**answer, "message": N_("The solver could not work on this position (a bug on our side).")}
+    return {**answer, "message": N_("No winning line found within {seconds} s; one may still exist.", seconds=format(seconds, "g"))}
 
 
 async def analysis(solver: Solver, game: Snapshot, prefixes: Callable[[int], Position], seconds: float,
-                   client: str = "", line: dict[str, Any] | None = None, on_search: Callable[[], None] | None = None) -> Answer:
+                   client: str = "", line: dict[str, Any] | None = None, on_search: Callable[[], None] | None = None) -> Answer[Analysis]:
     """Is the game still winnable and, if it is lost, which move lost it.
 
     ``prefixes(k)`` is the position after the first ``k`` moves. A binary search finds
@@ -351,12 +415,12 @@ async def analysis(solver: Solver, game: Snapshot, prefixes: Callable[[int], Pos
     started = time.monotonic()
     deadline = started + seconds * MARGIN
     moves = list(game.moves)
-    checked: list[dict[str, Any]] = []
+    checked: list[Checked] = []
     searched = 0
     hows: list[str] = []
     kept = await anyio.to_thread.run_sync(kept_line, game.cls, line) if line else None
     charged = False
-    keep: list[dict[str, Any] | None] = [None]
+    keep: list[StoredLine | None] = [None]
 
     def charge() -> None:
         nonlocal charged
@@ -381,7 +445,7 @@ async def analysis(solver: Solver, game: Snapshot, prefixes: Callable[[int], Pos
         checked.append({"at": k, "verdict": known.status.value, "cached": known.cached})
         return known
 
-    result: dict[str, Any] = {
+    result: AnalysisHead = {
         "verdict": "unknown",
         "winnable": None,
         "lost_at": None,
@@ -392,8 +456,9 @@ async def analysis(solver: Solver, game: Snapshot, prefixes: Callable[[int], Pos
         "knows_hidden": hides_cards(game.cls),
     }
 
-    def finish(message: str) -> Answer:
-        return Answer(result | {
+    def finish(message: str) -> Answer[Analysis]:
+        return Answer({
+            **result,
             "message": message,
             "positions": searched,
             "checked": checked,

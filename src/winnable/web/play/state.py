@@ -4,20 +4,74 @@ player's view, the legal moves described, status, score, undo, clock and links).
 from __future__ import annotations
 
 import datetime as dt
-from typing import Any, Callable
+from typing import Any, Callable, TypedDict
 
 from winnable.game import Position
 from winnable.games import RankingRule, family_named
 from winnable.storage.engine import as_utc
 from winnable.web.play.lookup import hides_cards, source_of
-from winnable.web.play.pace import pace
+from winnable.web.play.pace import NotRanked, pace
 from winnable.web.play.positions import cards_in_play, shown
 from winnable.web.play.scores import speed_score
 from winnable.web.play.store import Stored, effective_status, iso, think_deadline, today
+from winnable.web.views.moves import MoveDescription
+
+
+class Score(TypedDict):
+    """The API's ``Score``."""
+
+    won: bool
+    partial: int
+    out_of: int
+    cards_left: int
+    moves: int
+    seconds: float
+    speed: int | None
+
+
+class GameState(TypedDict):
+    """The game state as :func:`render` makes it (the API's ``GameState``). The
+    ``position`` is the family's own (:func:`winnable.web.views.player_view`)."""
+
+    id: str
+    game: str
+    title: str
+    family: str
+    deal: int | None
+    undo: str
+    undo_left: int | None
+    moves: list[str]
+    move_count: int
+    position: dict[str, Any]
+    legal: list[MoveDescription]
+    safe: list[str]
+    finish: list[str] | None
+    status: str
+    winnable_deal: bool
+    hidden_cards: bool
+    restarts: int
+    created_at: str | None
+    started_at: str | None
+    finished_at: str | None
+    elapsed_seconds: float
+    score: Score
+    undo_used: int
+    hints_used: int
+    assisted: bool
+    think_seconds: int | None
+    think_deadline: str | None
+    think_left: float | None
+    timed_out: bool
+    daily: str | None
+    challenge: str | None
+    hint_allowed: bool
+    not_ranked: NotRanked | None
+    restart_allowed: bool
+    links: dict[str, str]
 
 
 def render(row: Stored, position: Position, now: dt.datetime,
-           helped: Callable[[Stored, str], bool] | None = None, judge_pace: bool = True) -> dict[str, Any]:
+           helped: Callable[[Stored, str], bool] | None = None, judge_pace: bool = True) -> GameState:
     """The game state the browser draws, on the server's clock ``now``; ``helped(row,
     status)`` is the gate of the solver's help (:meth:`winnable.web.play.help.HelpGate.allowed`)."""
     cls = type(position)
@@ -97,7 +151,7 @@ def render(row: Stored, position: Position, now: dt.datetime,
 
 
 
-def ranked_pace(row: Stored) -> dict[str, Any] | None:
+def ranked_pace(row: Stored) -> NotRanked | None:
     """Why a Daily or ranked challenge attempt is kept out of the rankings (its pace, see
     :mod:`winnable.web.play.pace`), or None (ranked, or not a ranked attempt)."""
     if row.daily_day is None and row.challenge is None:

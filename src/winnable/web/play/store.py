@@ -12,7 +12,7 @@ from __future__ import annotations
 import dataclasses
 import datetime as dt
 import threading
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any, TypedDict, cast
 
 import sqlalchemy as sa
 from sqlalchemy import func, select
@@ -92,6 +92,11 @@ _COUNT_HINT = (_GAMES.update().where(_GAMES.c.id == sa.bindparam("game_id"))
                .values(hints_used=func.coalesce(_GAMES.c.hints_used, 0) + 1))
 _COUNT_HINT_KEEP = (_GAMES.update().where(_GAMES.c.id == sa.bindparam("game_id"))
                     .values(hints_used=func.coalesce(_GAMES.c.hints_used, 0) + 1, hint_line=sa.bindparam("hint_line")))
+
+StoredLine = TypedDict("StoredLine", {"from": str, "moves": list[str]})
+"""A hints' line as the server writes it in ``games.hint_line``: the position it starts
+from (as text) and its moves. What is read back is the column's JSON, checked by
+:func:`winnable.web.play.solving.kept_line` before use."""
 
 
 @dataclasses.dataclass
@@ -202,7 +207,7 @@ class GameStore:
             self.help.check(row, status, purpose)
         return Snapshot(row.id, row.game, source_of(row), tuple(row.moves), position, status, row.daily_day)
 
-    def count_hint(self, game_id: str, keep: dict[str, Any] | None = None) -> None:
+    def count_hint(self, game_id: str, keep: StoredLine | None = None) -> None:
         """One more hint used in this game (the game counts as assisted if won); with
         ``keep``, the line the hint came from becomes the game's hints' line, in the same
         transaction."""
@@ -218,7 +223,7 @@ class GameStore:
         line = None if row is None else row["hint_line"]
         return line if isinstance(line, dict) else None
 
-    def keep_line(self, game_id: str, line: dict[str, Any]) -> None:
+    def keep_line(self, game_id: str, line: StoredLine) -> None:
         """Make ``line`` the game's hints' line (an analysis that found one from the
         current position, off the line kept before)."""
         with write_lock(self.engine), self.write_engine.begin() as connection:

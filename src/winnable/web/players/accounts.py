@@ -47,7 +47,7 @@ import hashlib
 import re
 import secrets
 import time
-from typing import Any, TypeGuard, cast
+from typing import Any, TypedDict, TypeGuard, cast
 
 import sqlalchemy as sa
 from sqlalchemy import delete, or_, select, update
@@ -99,6 +99,50 @@ def check_name(name: Any) -> str:
     return name
 
 
+
+
+class ExportedAccount(TypedDict):
+    """The account itself, as the export gives it."""
+
+    name: str
+    created_at: str | None
+    sessions: int
+    language: str | None
+
+
+class ExportedGame(TypedDict):
+    """One of the player's games, with its moves, as the export gives it."""
+
+    id: str
+    game: str
+    undo: str
+    deal: int | None
+    undo_used: int
+    hints_used: int
+    moves: list[str]
+    status: str
+    think_seconds: int | None
+    restarts: int
+    daily: str | None
+    created_at: str | None
+    started_at: str | None
+    finished_at: str | None
+
+
+class ExportedAttempt(TypedDict):
+    """One of the player's Daily attempts."""
+
+    game: str
+    day: str
+    game_id: str
+
+
+class AccountExport(TypedDict):
+    """Everything kept about a player (the API's ``AccountExport``)."""
+
+    account: ExportedAccount
+    games: list[ExportedGame]
+    daily_attempts: list[ExportedAttempt]
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -356,7 +400,7 @@ class AccountService:
             session.execute(delete(SessionRow).where(SessionRow.user_id == user.id))
             session.execute(delete(User).where(User.id == user.id))
 
-    def export(self, viewer: Viewer) -> dict[str, Any]:
+    def export(self, viewer: Viewer) -> AccountExport:
         """Everything kept about the signed-in player, as JSON."""
         if not viewer.signed_in:
             raise Unauthorized(N_("sign in to download your data"), code="sign_in_required")

@@ -69,7 +69,7 @@ from __future__ import annotations
 
 import datetime as dt
 import secrets
-from typing import Any, Callable, cast
+from typing import Any, Callable, TypedDict, cast
 
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
@@ -82,10 +82,63 @@ from winnable.web.errors import Conflict, NotFound, TooManyRequests, Unauthorize
 from winnable.web.pages.i18n import N_
 from winnable.web.play.games import GameService
 from winnable.web.play.lookup import deck_of, game_not_found, lookup_game, source_of, valid_id
+from winnable.web.play.pace import NotRanked
+from winnable.web.play.state import GameState
 from winnable.web.play.store import iso, today
 from winnable.web.security.identity import Viewer
 from winnable.web.players.attempts import Attempts, Key, name_digest
-from winnable.web.players.ranking import RESULT_COLUMNS, public, ranked_entries
+from winnable.web.players.ranking import RESULT_COLUMNS, LeaderboardEntry, public, ranked_entries, shown
+
+class ChallengeAttemptSummary(TypedDict):
+    """The viewer's ranked attempt (the API's ``ChallengeAttemptSummary``)."""
+
+    id: str
+    status: str
+    rank: int | None
+    not_ranked: NotRanked | None
+
+
+class ChallengeView(TypedDict):
+    """A challenge as :meth:`Challenges.view` shows it (the API's ``ChallengeView``)."""
+
+    id: str
+    game: str
+    title: str
+    family: str
+    undo: str
+    think_seconds: int | None
+    created_at: str | None
+    closes_at: str | None
+    open: bool
+    creator: str | None
+    yours: bool
+    deal: int | None
+    signed_in: bool
+    players: int
+    your_rank: int | None
+    your_attempt: ChallengeAttemptSummary | None
+    entries: list[LeaderboardEntry]
+    links: dict[str, str]
+
+
+class ChallengeListed(TypedDict):
+    """One of the viewer's challenges (the API's ``ChallengeListed``)."""
+
+    id: str
+    game: str
+    title: str
+    undo: str
+    created_at: str | None
+    closes_at: str | None
+    players: int
+    links: dict[str, str]
+
+
+class ChallengeList(TypedDict):
+    """The viewer's challenges (the API's ``ChallengeList``)."""
+
+    challenges: list[ChallengeListed]
+
 
 TOKEN_BYTES = 12
 """A challenge's id: 12 random bytes (96 bits), 16 URL-safe characters."""
@@ -124,7 +177,7 @@ class ChallengeService:
         return self.games.clock()
 
     # -- making one ----------------------------------------------------------------------
-    def create(self, viewer: Viewer, game_id: str) -> dict[str, Any]:
+    def create(self, viewer: Viewer, game_id: str) -> ChallengeView:
         """A challenge from the viewer's game ``game_id`` (the same one if asked again)."""
         if not viewer.signed_in:
             raise Unauthorized(N_("sign in to make a challenge: its leaderboard ranks signed-in players"),
@@ -175,7 +228,7 @@ class ChallengeService:
 
     # -- playing it ----------------------------------------------------------------------
     def attempt(self, viewer: Viewer, token: str, ranked: bool = True, owner: Viewer | None = None,
-                before: Callable[[Any], None] | None = None) -> dict[str, Any]:
+                before: Callable[[Any], None] | None = None) -> GameState:
         """Deal the challenge to ``viewer``: the signed-in player's one ranked attempt
         (started, or resumed while it is played), else an unranked game of the same
         cards and settings (a guest's, the creator's, or anyone's with ``ranked`` false).
@@ -219,7 +272,7 @@ class ChallengeService:
             return session.scalar(select(GameRow.id).where(GameRow.user_id == user_id, GameRow.game == challenge.game,
                                                            cards).limit(1)) is not None
 
-    def _ranked(self, challenge: Challenge, viewer: Viewer, name: str, existing: str | None) -> dict[str, Any]:
+    def _ranked(self, challenge: Challenge, viewer: Viewer, name: str, existing: str | None) -> GameState:
         """The signed-in player's one ranked attempt: started, or resumed while played."""
         token = challenge.id
         deck = deck_of(challenge.layout)
@@ -241,7 +294,7 @@ class ChallengeService:
         return state
 
     # -- what it shows -------------------------------------------------------------------
-    def view(self, token: str, viewer: Viewer) -> dict[str, Any]:
+    def view(self, token: str, viewer: Viewer) -> ChallengeView:
         """The challenge: its game and settings, who made it, its ranked attempts (the
         viewer's marked), and the viewer's own attempt."""
         challenge = self._load(token)
@@ -260,13 +313,11 @@ class ChallengeService:
         ranked = public(entries)  # a result at a pace no person reaches is its player's only
         mine = viewer.user_id is not None
         yours = next((entry for entry in entries if mine and entry["user_id"] == viewer.user_id), None)
-        attempt = None
+        attempt: ChallengeAttemptSummary | None = None
         if yours is not None:
             game_id = next(row.game_id for row in rows if row.user_id == viewer.user_id)
             attempt = {"id": game_id, "status": yours["status"], "rank": yours["rank"],
                        "not_ranked": yours["not_ranked"]}
-        for entry in entries:
-            entry["you"] = entry is yours
         made_it = mine and viewer.user_id == challenge.creator_id
         return {
             "id": challenge.id,
@@ -285,11 +336,11 @@ class ChallengeService:
             "players": len(ranked),
             "your_rank": yours["rank"] if yours else None,
             "your_attempt": attempt,
-            "entries": [{key: value for key, value in entry.items() if key != "user_id"} for entry in ranked[:SHOWN]],
+            "entries": [shown(entry, yours) for entry in ranked[:SHOWN]],
             "links": {"self": f"/api/challenges/{challenge.id}", "page": f"/challenge/{challenge.id}"},
         }
 
-    def made_by(self, viewer: Viewer, limit: int = 50) -> list[dict[str, Any]]:
+    def made_by(self, viewer: Viewer, limit: int = 50) -> list[ChallengeListed]:
         """The viewer's challenges, newest first, with how many played each."""
         if not viewer.signed_in:
             return []

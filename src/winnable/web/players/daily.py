@@ -36,7 +36,7 @@ import datetime as dt
 import random
 import threading
 import time
-from typing import Any, Callable
+from typing import Callable, TypedDict
 
 from sqlalchemy import bindparam, func, select
 from sqlalchemy.exc import IntegrityError
@@ -55,11 +55,58 @@ from winnable.web.errors import Conflict, NotFound, Unauthorized, Unprocessable
 from winnable.web.pages.i18n import N_
 from winnable.web.play.pool import WinnablePool
 from winnable.web.players.attempts import Attempts, Key, name_digest
-from winnable.web.players.ranking import RESULT_COLUMNS, public, ranked_entries
+from winnable.web.players.ranking import RESULT_COLUMNS, LeaderboardEntry, RankedEntry, public, ranked_entries, shown
 from winnable.web.play.games import GameService
 from winnable.web.play.lookup import deck_of, lookup_game, Source
+from winnable.web.play.pace import NotRanked
+from winnable.web.play.state import GameState
 from winnable.web.play.store import today
 
+
+
+class Leaderboard(TypedDict):
+    """A Daily's leaderboard (the API's ``Leaderboard``)."""
+
+    game: str
+    title: str
+    date: str
+    over: bool
+    deal: int | None
+    layout: str | None
+    players: int
+    your_rank: int | None
+    your_result: LeaderboardEntry | None
+    entries: list[LeaderboardEntry]
+
+
+class DailyAttemptSummary(TypedDict):
+    """The player's attempt at one of today's Dailies (the API's ``DailyAttemptSummary``)."""
+
+    status: str
+    rank: int | None
+    seconds: float | None
+    moves: int
+    cards_left: int
+    not_ranked: NotRanked | None
+
+
+class DailyGame(TypedDict):
+    """One game's Daily today (the API's ``DailyGame``)."""
+
+    game: str
+    title: str
+    available: bool
+    players: int
+    attempt: DailyAttemptSummary | None
+
+
+class DailyOverview(TypedDict):
+    """Today's Dailies (the API's ``DailyOverview``)."""
+
+    date: str
+    next_in_seconds: int
+    signed_in: bool
+    games: list[DailyGame]
 
 
 DAILY_UNDO = "unlimited"
@@ -192,7 +239,7 @@ class DailyService:
                                   .limit(1)) is not None
 
     # -- the attempt -------------------------------------------------------------------
-    def attempt(self, viewer: Viewer, game: str) -> dict[str, Any]:
+    def attempt(self, viewer: Viewer, game: str) -> GameState:
         """Start or resume the player's one attempt at today's Daily of ``game``."""
         game = lookup_game(game).game_id
         if not viewer.signed_in:
@@ -211,7 +258,7 @@ class DailyService:
         return self.games.state(existing, viewer)  # there now: ours or the other tab's
 
     # -- results -----------------------------------------------------------------------
-    def leaderboard(self, game: str, day: dt.date, viewer: Viewer, limit: int = 50, offset: int = 0) -> dict[str, Any]:
+    def leaderboard(self, game: str, day: dt.date, viewer: Viewer, limit: int = 50, offset: int = 0) -> Leaderboard:
         """The ranked attempts at the Daily of ``game`` on ``day``."""
         cls = lookup_game(game)
         now = self.now()
@@ -220,9 +267,7 @@ class DailyService:
         entries = self._ranked(cls.game_id, day, now)
         yours = next((entry for entry in entries if entry["user_id"] is not None and entry["user_id"] == viewer.user_id), None)
         ranked = public(entries)  # a result at a pace no person reaches is its player's only
-        shown = ranked[offset:offset + limit]
-        for entry in entries:
-            entry["you"] = entry is yours
+        page = ranked[offset:offset + limit]
         return {
             "game": cls.game_id,
             "title": cls.title,
@@ -233,11 +278,11 @@ class DailyService:
             "layout": str(source) if over and isinstance(source, Deck) else None,
             "players": len(ranked),
             "your_rank": yours["rank"] if yours else None,
-            "your_result": None if yours is None else {key: value for key, value in yours.items() if key != "user_id"},
-            "entries": [{key: value for key, value in entry.items() if key != "user_id"} for entry in shown],
+            "your_result": None if yours is None else shown(yours, yours),
+            "entries": [shown(entry, yours) for entry in page],
         }
 
-    def _ranked(self, game: str, day: dt.date, now: dt.datetime) -> list[dict[str, Any]]:
+    def _ranked(self, game: str, day: dt.date, now: dt.datetime) -> list[RankedEntry]:
         with Session(self.engine) as session:
             rows = session.execute(
                 select(DailyAttempt.user_id, User.name, *RESULT_COLUMNS)
@@ -246,7 +291,7 @@ class DailyService:
                 .where(DailyAttempt.game == game, DailyAttempt.day == day)).all()
         return ranked_entries(rows, game, now, over=day < today(now), judge_pace=self.games.judge_pace)
 
-    def overview(self, viewer: Viewer) -> dict[str, Any]:
+    def overview(self, viewer: Viewer) -> DailyOverview:
         """Today's Dailies: which games have one, the time to the next, the player's rank."""
         now = self.now()
         day = today(now)
@@ -260,11 +305,11 @@ class DailyService:
                     DailyAttempt.day == day, DailyAttempt.user_id == viewer.user_id)).all())
             counts = dict(session.execute(select(DailyAttempt.game, func.count()).where(DailyAttempt.day == day)
                                           .group_by(DailyAttempt.game)).all())
-        games = []
+        games: list[DailyGame] = []
         for game in game_ids():
             cls = lookup_game(game)
-            entry: dict[str, Any] = {"game": game, "title": cls.title, "available": game in proved or game in dealt,
-                                     "players": counts.get(game, 0), "attempt": None}
+            entry: DailyGame = {"game": game, "title": cls.title, "available": game in proved or game in dealt,
+                               "players": counts.get(game, 0), "attempt": None}
             if game in mine:
                 yours = next(e for e in self._ranked(game, day, now) if e["user_id"] == viewer.user_id)
                 entry["attempt"] = {"status": yours["status"], "rank": yours["rank"], "seconds": yours["seconds"],

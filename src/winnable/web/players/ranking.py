@@ -29,7 +29,7 @@ kept, never at a rank: it comes after every ranked one, with ``rank`` None and
 from __future__ import annotations
 
 import datetime as dt
-from typing import Any, Iterable
+from typing import Any, Iterable, TypedDict, cast
 
 from winnable.games import RankingRule, ScoreKind, traits_of
 from winnable.storage.engine import as_utc
@@ -37,6 +37,7 @@ from winnable.storage.tables import GameRow
 from winnable.web.play.lookup import lookup_game
 from winnable.web.play.pace import pace
 from winnable.web.play.scores import Result, speed_score
+from winnable.web.play.pace import NotRanked
 from winnable.web.play.store import effective_status, iso
 
 RESULT_COLUMNS = (GameRow.status, GameRow.move_count, GameRow.cards_left, GameRow.undo_used, GameRow.started_at,
@@ -45,8 +46,43 @@ RESULT_COLUMNS = (GameRow.status, GameRow.move_count, GameRow.cards_left, GameRo
 """What a result needs of a game (not its moves): read as plain rows, not objects."""
 
 
+class _Result(TypedDict):
+    player: str | None
+    status: str
+    seconds: float | None
+    moves: int
+    undos: int
+    cards_left: int
+    partial: int | None
+    speed: int | None
+    finished_at: str | None
+    not_ranked: NotRanked | None
+    rank: int | None
+
+
+class RankedEntry(_Result):
+    """An entry as :func:`ranked_entries` makes it: with its player's id, which
+    :func:`shown` replaces before it goes out."""
+
+    user_id: int | None
+
+
+class LeaderboardEntry(_Result):
+    """One result on a leaderboard, as it goes out (the API's ``LeaderboardEntry``)."""
+
+    you: bool
+
+
+def shown(entry: RankedEntry, yours: RankedEntry | None) -> LeaderboardEntry:
+    """``entry`` as it goes out: without its player's id, marked if it is the viewer's
+    (``yours``)."""
+    out = {key: value for key, value in entry.items() if key != "user_id"}
+    out["you"] = entry is yours
+    return cast(LeaderboardEntry, out)
+
+
 def ranked_entries(rows: Iterable[Any], game: str, now: dt.datetime, over: bool = False,
-                   judge_pace: bool = True) -> list[dict[str, Any]]:
+                   judge_pace: bool = True) -> list[RankedEntry]:
     """The leaderboard's entries of ``rows`` (each with ``user_id``, ``name`` and the
     :data:`RESULT_COLUMNS`), ranked, best first. ``over``: the attempts are final (an
     attempt still in play is ``unfinished``). Each entry keeps its ``user_id`` for the
@@ -56,7 +92,7 @@ def ranked_entries(rows: Iterable[Any], game: str, now: dt.datetime, over: bool 
     traits = traits_of(game)
     speedy = traits.ranking is RankingRule.SPEED
     partial = traits.score is ScoreKind.FOUNDATIONS
-    ranked = []
+    ranked: list[tuple[tuple[bool, tuple[int, float, float, int]], dt.datetime, RankedEntry]] = []
     for row in rows:
         status = effective_status(row, row.status, now)
         if status == "playing" and over:
@@ -80,6 +116,7 @@ def ranked_entries(rows: Iterable[Any], game: str, now: dt.datetime, over: bool 
             "speed": speed,
             "finished_at": iso(row.finished_at),
             "not_ranked": None if too_fast is None else too_fast.as_json(),
+            "rank": None,  # below, once sorted
         }))
     ranked.sort(key=lambda item: (item[0], item[1]))
     entries = []
@@ -89,6 +126,6 @@ def ranked_entries(rows: Iterable[Any], game: str, now: dt.datetime, over: bool 
     return entries
 
 
-def public(entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def public(entries: list[RankedEntry]) -> list[RankedEntry]:
     """What a leaderboard shows everyone: the ranked entries (not the results kept out)."""
     return [entry for entry in entries if entry["rank"] is not None]

@@ -32,7 +32,7 @@ more than once has its record: its games side by side (:func:`deal_records`).
 from __future__ import annotations
 
 import datetime as dt
-from typing import Any, Iterable
+from typing import Any, Iterable, TypedDict
 
 from sqlalchemy import select
 from sqlalchemy.engine import Engine
@@ -81,12 +81,90 @@ def family_of(game: str) -> str | None:
         return None
 
 
-def player_statistics(rows: Iterable[Any], now: dt.datetime) -> dict[str, Any]:
+class GameStatistics(TypedDict):
+    """One game's figures (the API's ``GameStatistics``)."""
+
+    game: str
+    title: str
+    played: int
+    won: int
+    assisted_wins: int
+    lost: int
+    win_rate: float
+    current_streak: int
+    best_streak: int
+    best_seconds: float | None
+    fewest_moves: int | None
+    best_seconds_by_undo: dict[str, float] | None
+    partial_average: float | None
+    partial_best: int | None
+    speed_best: int | None
+    removed_average: float | None
+    removed_best: int | None
+
+
+class HistoryEntry(TypedDict):
+    """One played game's result (the API's ``HistoryEntry``)."""
+
+    game: str
+    at: str
+    status: str
+    assisted: bool
+    seconds: float | None
+    moves: int
+    cards_left: int | None
+    out_of: int | None
+    daily: str | None
+
+
+class PlayerStatistics(TypedDict):
+    """What :func:`player_statistics` works out of a player's games."""
+
+    games: list[GameStatistics]
+    history: list[HistoryEntry]
+
+
+class DealAttempt(TypedDict):
+    """One game of a deal's record (the API's ``DealAttempt``)."""
+
+    id: str
+    at: str
+    status: str
+    seconds: float | None
+    moves: int
+    undos: int
+    hints: int
+    undo_rule: str
+    current: bool
+
+
+class DealRecord(TypedDict):
+    """Your games of one deal (the API's ``DealRecord``)."""
+
+    game: str
+    title: str
+    deal: int | None
+    daily: str | None
+    played: int
+    attempts: list[DealAttempt]
+
+
+class Statistics(TypedDict):
+    """A player's statistics (the API's ``Statistics``)."""
+
+    player: str | None
+    signed_in: bool
+    games: list[GameStatistics]
+    history: list[HistoryEntry]
+    records: list[DealRecord]
+
+
+def player_statistics(rows: Iterable[Any], now: dt.datetime) -> PlayerStatistics:
     """Statistics of every game in ``rows`` (a player's stored games), and the history."""
     played = [row for row in rows if (row.move_count or 0) > 0 and family_of(row.game) is not None]
     played.sort(key=lambda row: (as_utc(row.created_at), row.id))
     by_game: dict[str, list[tuple[Any, str]]] = {}
-    history = []
+    history: list[HistoryEntry] = []
     for row in played:
         status = effective_status(row, row.status, now)
         by_game.setdefault(row.game, []).append((row, status))
@@ -105,7 +183,7 @@ def player_statistics(rows: Iterable[Any], now: dt.datetime) -> dict[str, Any]:
     return {"games": games, "history": history[-HISTORY:]}
 
 
-def game_statistics(game: str, entries: list[tuple[Any, str]]) -> dict[str, Any]:
+def game_statistics(game: str, entries: list[tuple[Any, str]]) -> GameStatistics:
     """One game's figures from its played games ``(row, status)``, oldest first."""
     traits = traits_of(game)
     speedy = traits.ranking is RankingRule.SPEED
@@ -143,7 +221,7 @@ def game_statistics(game: str, entries: list[tuple[Any, str]]) -> dict[str, Any]
         if (penguin or pairing) and row.cards_left is not None:
             partials.append(52 - row.cards_left if status != "won" else 52)
     played = len(entries)
-    out: dict[str, Any] = {
+    out: GameStatistics = {
         "game": game,
         "title": game_class(game).title,
         "played": played,
@@ -177,7 +255,7 @@ def deal_key(row: Any) -> tuple[str, str]:  # a games row, as seconds_of
     return row.game, (f"#{row.deal}" if row.deal is not None else f"@{row.layout}")
 
 
-def attempt_of(row: Any, now: dt.datetime, current: str | None = None) -> dict[str, Any]:
+def attempt_of(row: Any, now: dt.datetime, current: str | None = None) -> DealAttempt:
     """One game of a deal's record, as the server's figures give it."""
     status = effective_status(row, row.status, now)
     return {
@@ -194,7 +272,7 @@ def attempt_of(row: Any, now: dt.datetime, current: str | None = None) -> dict[s
 
 
 def deal_records(rows: Iterable[Any], now: dt.datetime, current: str | None = None,
-                 least: int = 2) -> list[dict[str, Any]]:
+                 least: int = 2) -> list[DealRecord]:
     """Your record of each deal played at least ``least`` times: its games side by side,
     oldest first (date, result, time, moves, undos, hints); the deals most played first.
     The game ``current`` (the one a page shows) is listed even before its first move.
@@ -204,7 +282,7 @@ def deal_records(rows: Iterable[Any], now: dt.datetime, current: str | None = No
     for row in rows:
         if ((row.move_count or 0) > 0 or row.id == current) and family_of(row.game) is not None:
             by_deal.setdefault(deal_key(row), []).append(row)
-    records: list[dict[str, Any]] = []
+    records: list[DealRecord] = []
     for (game, _), games in by_deal.items():
         played = sum(1 for row in games if (row.move_count or 0) > 0)
         if played < least:
@@ -224,7 +302,7 @@ def deal_records(rows: Iterable[Any], now: dt.datetime, current: str | None = No
     return records
 
 
-def record_for(engine: Engine, viewer: Viewer, game_id: str, now: dt.datetime) -> dict[str, Any]:
+def record_for(engine: Engine, viewer: Viewer, game_id: str, now: dt.datetime) -> DealRecord:
     """Your record of the deal of your game ``game_id``: every game of yours of that
     deal (played, or this one), side by side. Someone else's game is no such game."""
     with Session(engine) as session:
@@ -244,7 +322,7 @@ def record_for(engine: Engine, viewer: Viewer, game_id: str, now: dt.datetime) -
     return record
 
 
-def statistics_for(engine: Engine, viewer: Viewer, now: dt.datetime) -> dict[str, Any]:
+def statistics_for(engine: Engine, viewer: Viewer, now: dt.datetime) -> Statistics:
     """The statistics of the signed-in player, or of this browser's guest session."""
     if viewer.signed_in:
         owner = GameRow.user_id == viewer.user_id
@@ -256,5 +334,6 @@ def statistics_for(engine: Engine, viewer: Viewer, now: dt.datetime) -> dict[str
         rows = session.scalars(select(GameRow).options(load_only(*COLUMNS)).where(owner, GameRow.move_count > 0)).all()
         result = player_statistics(rows, now)
         records = deal_records(rows, now)
-    return {"player": viewer.name, "signed_in": viewer.signed_in, **result, "records": records}
+    return {"player": viewer.name, "signed_in": viewer.signed_in, "games": result["games"],
+            "history": result["history"], "records": records}
 

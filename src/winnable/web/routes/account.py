@@ -3,20 +3,20 @@
 from __future__ import annotations
 
 import json
-from typing import Any
 
 from fastapi import APIRouter, Request, Response
 from starlette.concurrency import run_in_threadpool
 
 from winnable.web.deps import AccountsDep, ViewerDep
 from winnable.web.models import schemas
+from winnable.web.players.accounts import AccountExport
 from winnable.web.routes.auth import clear_session
 
 router = APIRouter(prefix="/api/account", tags=["players"])
 
 
 @router.get("/export", response_model=schemas.AccountExport, responses={401: {"model": schemas.Problem}})
-async def export(viewer: ViewerDep, accounts: AccountsDep, response: Response) -> dict[str, Any]:
+async def export(viewer: ViewerDep, accounts: AccountsDep, response: Response) -> AccountExport:
     """Everything kept about the signed-in player (account, games with their moves,
     Daily attempts), as a JSON file to download."""
     data = await run_in_threadpool(accounts.export, viewer)

@@ -13,7 +13,7 @@ refusing it (:mod:`winnable.web.security.proof`).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TypedDict
 
 from fastapi import APIRouter, Depends, Request, Response
 from starlette.concurrency import run_in_threadpool
@@ -51,13 +51,21 @@ async def remember_device(response: Response, request: Request, accounts: Accoun
                             samesite="strict", secure=request.url.scheme == "https")
 
 
-def me(viewer: Viewer) -> dict[str, Any]:
+class Me(TypedDict):
+    """Who the browser is (the API's ``Me``)."""
+
+    signed_in: bool
+    name: str | None
+    guest: bool
+
+
+def me(viewer: Viewer) -> Me:
     return {"signed_in": viewer.signed_in, "name": viewer.name, "guest": viewer.session is not None and not viewer.signed_in}
 
 
 @router.post("/signup", status_code=201, response_model=schemas.Me, dependencies=[Depends(rate_limit("signup"))])
 async def signup(body: schemas.NewAccount, request: Request, response: Response, accounts: AccountsDep,
-                 settings: SettingsDep) -> dict[str, Any]:
+                 settings: SettingsDep) -> Me:
     """Make an account and sign in with it; this browser's guest games become the account's.
     422 ``bad_name`` / ``bad_password`` when a field breaks its rule, 409 ``name_taken``."""
     viewer, token = await run_in_threadpool(accounts.signup, body.name, body.password, request.cookies.get(COOKIE))
@@ -72,7 +80,7 @@ async def signup(body: schemas.NewAccount, request: Request, response: Response,
 @router.post("/login", response_model=schemas.Me, responses={
     401: {"model": schemas.ProofProblem}, 403: {"model": schemas.ProofProblem}, 429: {"model": schemas.ProofProblem}})
 async def login(body: schemas.Credentials, request: Request, response: Response, services: ServicesDep,
-                accounts: AccountsDep, settings: SettingsDep, limits: LimitsDep, client: ClientDep) -> dict[str, Any]:
+                accounts: AccountsDep, settings: SettingsDep, limits: LimitsDep, client: ClientDep) -> Me:
     """Sign in (a new session; the old one ends, its guest games become the account's).
     401 ``bad_credentials`` for a wrong name or password alike; 429 past the limits, with
     ``Retry-After``: per address, then per device cookie of the account if the browser
@@ -117,7 +125,7 @@ async def login(body: schemas.Credentials, request: Request, response: Response,
 
 
 @router.post("/logout", response_model=schemas.Me)
-async def logout(body: schemas.Empty, request: Request, response: Response, accounts: AccountsDep) -> dict[str, Any]:
+async def logout(body: schemas.Empty, request: Request, response: Response, accounts: AccountsDep) -> Me:
     """Sign out: the session ends on the server and the cookie is cleared."""
     await run_in_threadpool(accounts.logout, request.cookies.get(COOKIE))
     clear_session(response, request)
@@ -125,7 +133,7 @@ async def logout(body: schemas.Empty, request: Request, response: Response, acco
 
 
 @router.get("/me", response_model=schemas.Me)
-async def who(viewer: ViewerDep) -> dict[str, Any]:
+async def who(viewer: ViewerDep) -> Me:
     """Who this browser is: a signed-in player (``name``), a guest with games, or nobody."""
     return me(viewer)
 

@@ -11,19 +11,18 @@
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Any
 
 from fastapi import APIRouter, Request, Response
 
 from winnable.web.models import schemas
 from winnable.web.pages.i18n import VARY, gettext, locale_of
-from winnable.web.play.lookup import catalog
+from winnable.web.play.lookup import CatalogEntry, catalog
 
 router = APIRouter(prefix="/api/catalog", tags=["games"])
 
 
 @router.get("", response_model=list[schemas.CatalogEntry])
-async def get_catalog(request: Request, response: Response) -> list[dict[str, Any]]:
+async def get_catalog(request: Request, response: Response) -> list[CatalogEntry]:
     """Every game the server plays."""
     locale = locale_of(request)
     response.headers["Content-Language"] = locale
@@ -32,7 +31,7 @@ async def get_catalog(request: Request, response: Response) -> list[dict[str, An
 
 
 @lru_cache(maxsize=None)
-def localized_catalog(locale: str) -> list[dict[str, Any]]:
+def localized_catalog(locale: str) -> list[CatalogEntry]:
     return [entry | {"title": gettext(locale, entry["title"]), "summary": gettext(locale, entry["summary"]) if entry["summary"] else ""}
             for entry in CATALOG]
 

@@ -20,7 +20,7 @@ from winnable.web.errors import Forbidden
 from winnable.web.models import schemas
 from winnable.web.models.responses import StateJSON
 from winnable.web.pages.i18n import N_, locale_of, titled
-from winnable.web.players.challenges import ChallengeService
+from winnable.web.players.challenges import ChallengeList, ChallengeService, ChallengeView
 from winnable.web.routes.auth import set_session
 
 router = APIRouter(prefix="/api/challenges", tags=["challenges"])
@@ -35,7 +35,7 @@ def service(app: Services) -> ChallengeService:
 
 
 @router.post("", status_code=201, response_model=schemas.ChallengeView, responses=PROBLEMS)
-async def create(body: schemas.NewChallenge, request: Request, who: Creator) -> dict[str, Any]:
+async def create(body: schemas.NewChallenge, request: Request, who: Creator) -> ChallengeView:
     """Make a challenge from one of your games, started or finished: the same cards, undo
     rule and thinking time for whoever opens its link (the same challenge if asked again
     for the same game). Signed-in players only (401); someone else's game is 404
@@ -46,14 +46,14 @@ async def create(body: schemas.NewChallenge, request: Request, who: Creator) -> 
 
 
 @router.get("/mine", response_model=schemas.ChallengeList)
-async def mine(request: Request, viewer: ViewerDep, app: ServicesDep) -> dict[str, Any]:
+async def mine(request: Request, viewer: ViewerDep, app: ServicesDep) -> ChallengeList:
     """The challenges you made, newest first, with how many played each."""
     made = await database(app.settings, service(app).made_by, viewer)
     return {"challenges": titled(made, locale_of(request))}
 
 
 @router.get("/{challenge_id}", response_model=schemas.ChallengeView, responses=PROBLEMS)
-async def show(challenge_id: str, request: Request, viewer: ViewerDep, app: ServicesDep) -> dict[str, Any]:
+async def show(challenge_id: str, request: Request, viewer: ViewerDep, app: ServicesDep) -> ChallengeView:
     """A challenge: its game and settings, who made it, its leaderboard (ranked like the
     Daily's) and your attempt. Never its cards, nor anyone's moves."""
     found = await database(app.settings, service(app).view, challenge_id, viewer)

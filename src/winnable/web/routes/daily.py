@@ -8,15 +8,14 @@ Nothing here or anywhere accepts a result from the client.
 
 from __future__ import annotations
 
-from typing import Any
-
 from fastapi import APIRouter, Query, Request
 
 from winnable.web.deps import ServicesDep, ViewerDep, database
 from winnable.web.errors import Forbidden
 from winnable.web.models import schemas
 from winnable.web.pages.i18n import N_, locale_of, titled
-from winnable.web.players.daily import parse_day
+from winnable.web.play.state import GameState
+from winnable.web.players.daily import DailyOverview, Leaderboard, parse_day
 
 router = APIRouter(prefix="/api/daily", tags=["daily"])
 
@@ -26,7 +25,7 @@ DATE_PATTERN = (r"^(?:[1-9][0-9]{3}|0[1-9][0-9]{2}|00[1-9][0-9]|000[1-9])-(?:0[1
 
 
 @router.get("", response_model=schemas.DailyOverview)
-async def overview(viewer: ViewerDep, app: ServicesDep, request: Request) -> dict[str, Any]:
+async def overview(viewer: ViewerDep, app: ServicesDep, request: Request) -> DailyOverview:
     """Today's Dailies: the games that have one, the time to the next, the player's rank.
     Starts nothing. Titles in the request's language."""
     found = await database(app.settings, app.daily.overview, viewer)
@@ -35,7 +34,7 @@ async def overview(viewer: ViewerDep, app: ServicesDep, request: Request) -> dic
 
 
 @router.get("/{game}", response_model=schemas.GameState, responses={401: {"model": schemas.Problem}})
-async def today(game: str, request: Request, viewer: ViewerDep, app: ServicesDep) -> dict[str, Any]:
+async def today(game: str, request: Request, viewer: ViewerDep, app: ServicesDep) -> GameState:
     """Start or resume the signed-in player's attempt at today's Daily of ``game`` (401
     for a guest; 409 ``daily_unavailable`` when no deal of the game is proved yet; 409
     ``daily_played`` when the name played it under an account since deleted: one attempt
@@ -53,7 +52,7 @@ async def leaderboard(game: str, viewer: ViewerDep, app: ServicesDep, request: R
                                                json_schema_extra={"format": "date"},
                                                description="YYYY-MM-DD (UTC), from 0001-01-01; default today; "
                                                            "a day not yet come: 404 `bad_date`."),
-                      limit: int = Query(50, ge=1, le=200), offset: int = Query(0, ge=0, le=10**6)) -> dict[str, Any]:
+                      limit: int = Query(50, ge=1, le=200), offset: int = Query(0, ge=0, le=10**6)) -> Leaderboard:
     """The ranked attempts of a day: wins by time then moves, then the others by cards
     left (Penguin: partial score). The Daily's cards (``layout``: its deck order) are
     shown once the day is over, never before."""

@@ -7,7 +7,7 @@ there is nothing to say) from this site's pages (see :mod:`winnable.web.security
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated
 
 from fastapi import APIRouter, Depends, Query, Request
 
@@ -17,9 +17,11 @@ from winnable.web.errors import Conflict
 from winnable.web.models import schemas
 from winnable.web.models.responses import StateJSON
 from winnable.web.pages.i18n import N_
+from winnable.web.play.games import PositionAt
 from winnable.web.play.lookup import MAX_MOVES, lookup_game
 from winnable.web.play.pool import Found
 from winnable.web.play.positions import initial
+from winnable.web.play.state import GameState
 from winnable.web.routes.auth import set_session
 
 router = APIRouter(prefix="/api/games", tags=["play"])
@@ -56,13 +58,13 @@ async def new_game(body: schemas.NewGame, request: Request, who: Creator) -> Sta
     owner = guest.viewer if guest is not None else who.viewer
     store_guest = None if guest is None else lambda cursor: app.accounts.store_guest(cursor, guest)
 
-    def create() -> tuple[dict[str, Any], Found | None]:
+    def create() -> tuple[GameState | None, Found | None]:
         if not body.winnable:
             return games.create(game_id, body.deal, body.undo, owner=owner, think_seconds=body.think,
                                 before=store_guest), None
         found = pool.deal_for(game_id)
         if found is None:
-            return {}, None
+            return None, None  # refused below
         state = games.create(game_id, found.deal, body.undo, True, owner=owner, think_seconds=body.think,
                              before=store_guest, line=found.line)
         if found.line:  # the pool's proof makes the first hints instant
@@ -117,6 +119,6 @@ async def restart(game_id: str, body: schemas.Empty, who: Player) -> StateJSON:
 @router.get("/{game_id}/position", response_model=schemas.PositionAt)
 async def position_at(game_id: str, app: ServicesDep, viewer: ViewerDep,
                       at: int = Query(..., ge=0, le=MAX_MOVES, description="Moves played from the deal; past those "
-                                                                   "of the game: 404 `bad_position`.")) -> dict[str, Any]:
+                                                                   "of the game: 404 `bad_position`.")) -> PositionAt:
     """The position after the first ``at`` moves (to replay a game)."""
     return await database(app.settings, app.games.position_at, game_id, at, viewer)

@@ -21,7 +21,7 @@ clients go first) the answer is what is known, a 200 whose ``answered`` says how
 from __future__ import annotations
 
 import contextlib
-from typing import TYPE_CHECKING, Any, Callable, ContextManager
+from typing import TYPE_CHECKING, Any, Callable, ContextManager, TypeVar
 
 from fastapi import APIRouter, Depends, Query, Request
 
@@ -30,7 +30,7 @@ from winnable.web.errors import Unprocessable
 from winnable.web.models import schemas
 from winnable.web.pages.i18n import N_, locale_of, translate
 from winnable.web.play.queue import ANALYSIS, HINT
-from winnable.web.play.solving import Solver, analysis, hint
+from winnable.web.play.solving import Analysis, Hint, Solver, analysis, hint
 from winnable.web.settings import Settings
 
 if TYPE_CHECKING:
@@ -74,7 +74,7 @@ def declare_caps(openapi: dict[str, Any], settings: Settings) -> dict[str, Any]:
 
 @router.get("/{game_id}/hint", response_model=schemas.Hint, dependencies=[Depends(rate_limit("hint"))])
 async def get_hint(game_id: str, app: ServicesDep, client: ClientDep, viewer: ViewerDep, request: Request,
-                   seconds: float | None = Seconds) -> dict[str, Any]:
+                   seconds: float | None = Seconds) -> Hint:
     """The next move of a winning line from here, or the verdict (lost / unknown). A
     player who follows the hints follows one line, kept with the game: it wins, and its
     ``line_length`` (moves to win) never grows. Every hint is counted: a game won with
@@ -110,7 +110,7 @@ async def get_hint(game_id: str, app: ServicesDep, client: ClientDep, viewer: Vi
 
 @router.get("/{game_id}/analysis", response_model=schemas.Analysis)
 async def get_analysis(game_id: str, app: ServicesDep, client: ClientDep, viewer: ViewerDep, request: Request,
-                       seconds: float | None = Seconds) -> dict[str, Any]:
+                       seconds: float | None = Seconds) -> Analysis:
     """Still winnable? After a loss: the move that lost it and a better one. Off where
     hints are (403 ``daily_no_help``, ``challenge_no_help``, ``challenge_open``)."""
     games, settings = app.games, app.settings
@@ -136,7 +136,10 @@ def admitted(solver: Solver, client: str, kind: str, signed_in: bool) -> Context
     return solver.queue.admit(client, kind, anonymous=not signed_in)
 
 
-def in_language(answer: dict[str, Any], request: Request) -> dict[str, Any]:
+Worded = TypeVar("Worded", Hint, Analysis)
+
+
+def in_language(answer: Worded, request: Request) -> Worded:
     """The answer with its ``message`` in the request's language (moves stay in notation)."""
     if "message" in answer:
         answer["message"] = translate(answer["message"], locale_of(request))

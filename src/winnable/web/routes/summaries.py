@@ -16,7 +16,7 @@ left out (a game made on another server, or a mistyped id).
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Literal, TypedDict
 
 import sqlalchemy as sa
 from fastapi import APIRouter, Request
@@ -55,7 +55,26 @@ class Summaries(BaseModel):
     games: list[Summary] = Field(description="The games found, the most recently played first.")
 
 
-def summaries(engine: sa.Engine, ids: list[str], user_id: int | None = None) -> list[dict[str, Any]]:
+class SummaryEntry(TypedDict):
+    """A :class:`Summary` as :func:`summaries` makes it (a dict: the route titles it in place)."""
+
+    id: str
+    game: str
+    title: str
+    deal: int | None
+    moves: int
+    status: str
+    created_at: str | None
+    updated_at: str | None
+    finished_at: str | None
+    links: dict[str, str]
+
+
+class SummariesAnswer(TypedDict):
+    games: list[SummaryEntry]
+
+
+def summaries(engine: sa.Engine, ids: list[str], user_id: int | None = None) -> list[SummaryEntry]:
     """The games of ``ids`` this browser may see: a signed-in player's games only to that
     player (``user_id``), a guest's to anyone who has the id."""
     wanted = sorted({game_id for game_id in ids if valid_id(game_id)})  # no NUL bytes for PostgreSQL
@@ -69,7 +88,7 @@ def summaries(engine: sa.Engine, ids: list[str], user_id: int | None = None) -> 
                                table.c.user_id == user_id))
     with engine.connect() as connection:
         rows = connection.execute(query).all()
-    out = []
+    out: list[SummaryEntry] = []
     today = utcnow().date()
     for row in sorted(rows, key=lambda r: iso(r.updated_at) or "", reverse=True):
         try:
@@ -99,7 +118,7 @@ router = APIRouter(tags=["games"])
 
 
 @router.post("/api/games/summaries", response_model=Summaries)
-async def post_summaries(body: SummariesRequest, app: ServicesDep, viewer: ViewerDep, request: Request) -> dict[str, Any]:
+async def post_summaries(body: SummariesRequest, app: ServicesDep, viewer: ViewerDep, request: Request) -> SummariesAnswer:
     """Summaries (game, deal, moves, status, when) of the games whose ids are given (a
     signed-in player's games are listed to that player only), titles in the request's language."""
     games = await database(app.settings, summaries, app.engine, body.ids, viewer.user_id)

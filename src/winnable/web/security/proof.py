@@ -32,11 +32,11 @@ import datetime as dt
 import hashlib
 import hmac
 import json
-from typing import Any, Callable
+from typing import Any, Callable, TypedDict
 
 from altcha import v1 as altcha
 
-from winnable.web.errors import ApiError, Forbidden, TooManyRequests, Unauthorized, localized
+from winnable.web.errors import ApiError, Forbidden, Problem, TooManyRequests, Unauthorized, localized
 from winnable.web.pages.i18n import N_, Message
 
 ALGORITHM: altcha.AlgoType = "SHA-256"
@@ -47,6 +47,22 @@ PAYLOAD_MAX = 1024
 def name_key(name: str) -> str:
     """The name as sign-in counts it (per name, whatever its case)."""
     return name.lower()[:64]
+
+
+class AltchaChallenge(TypedDict):
+    """A challenge as the JSON answers carry it (the API's ``AltchaChallenge``)."""
+
+    algorithm: altcha.AlgoType
+    challenge: str
+    maxnumber: int
+    salt: str
+    signature: str
+
+
+class ProofProblem(Problem):
+    """An error's body with a challenge to solve (the API's ``ProofProblem``)."""
+
+    altcha: AltchaChallenge
 
 
 class ProofOfWork:
@@ -65,7 +81,7 @@ class ProofOfWork:
         """A short keyed digest of the name: in the salt, without the name itself."""
         return hmac.new(self.key, b"altcha-name\0" + name_key(name).encode(), hashlib.sha256).hexdigest()[:24]
 
-    def challenge(self, name: str) -> dict[str, Any]:
+    def challenge(self, name: str) -> AltchaChallenge:
         """A fresh challenge for a sign-in of ``name``, as the JSON answers carry it."""
         expires = dt.datetime.now(dt.timezone.utc) + dt.timedelta(seconds=self.seconds)
         made = altcha.create_challenge(altcha.ChallengeOptions(
@@ -104,7 +120,7 @@ class ProofOfWork:
         return None
 
 
-def solved(challenge: dict[str, Any]) -> str:
+def solved(challenge: AltchaChallenge) -> str:
     """The solved payload of ``challenge`` (what the page sends back): for tests and the
     bench; the browser does the same with WebCrypto."""
     found = altcha.solve_challenge(challenge["challenge"], challenge["salt"], challenge["algorithm"],
@@ -119,9 +135,9 @@ def solved(challenge: dict[str, Any]) -> str:
 class _WithChallenge(ApiError):
     """An API error whose JSON body also carries ``altcha``: a challenge to solve."""
 
-    altcha: dict[str, Any]
+    altcha: AltchaChallenge
 
-    def body(self, locale: str = "en") -> dict[str, Any]:
+    def body(self, locale: str = "en") -> ProofProblem:
         return {"code": self.code, "detail": localized(self.code, self.detail, locale), "altcha": self.altcha}
 
     def response(self, locale: str = "en") -> Any:
@@ -134,7 +150,7 @@ class _WithChallenge(ApiError):
 class UnauthorizedWithProof(_WithChallenge, Unauthorized):
     """401 ``bad_credentials`` for a name under guessing: the next try needs this proof."""
 
-    def __init__(self, error: Unauthorized, challenge: dict[str, Any]) -> None:
+    def __init__(self, error: Unauthorized, challenge: AltchaChallenge) -> None:
         Unauthorized.__init__(self, error.detail, code=error.code, headers=error.headers)
         self.altcha = challenge
 
@@ -142,7 +158,7 @@ class UnauthorizedWithProof(_WithChallenge, Unauthorized):
 class TooManyWithProof(_WithChallenge, TooManyRequests):
     """429 for a name under guessing: with the proof solved, a sign-in is counted apart."""
 
-    def __init__(self, error: TooManyRequests, challenge: dict[str, Any]) -> None:
+    def __init__(self, error: TooManyRequests, challenge: AltchaChallenge) -> None:
         TooManyRequests.__init__(self, error.detail, code=error.code, retry_after=error.retry_after)
         self.altcha = challenge
 
@@ -151,6 +167,6 @@ class ProofRefused(_WithChallenge, Forbidden):
     """403 ``altcha_invalid``: the proof sent is expired, used, for another name or
     wrong; here is a fresh one."""
 
-    def __init__(self, reason: Message, challenge: dict[str, Any]) -> None:
+    def __init__(self, reason: Message, challenge: AltchaChallenge) -> None:
         Forbidden.__init__(self, reason, code="altcha_invalid")
         self.altcha = challenge

@@ -34,6 +34,7 @@ from typing import Any
 from winnable.game import Move, Position
 from winnable.games import FAMILIES
 from winnable.web.views import blackhole, fourteen, freecell, spider
+from winnable.web.views.moves import MoveDescription
 
 VIEWS: dict[str, ModuleType] = {module.__name__.rpartition(".")[2]: module for module in (blackhole, fourteen, freecell, spider)}
 """Every view module, by its name (what a family's :attr:`~winnable.games.Traits.view` says)."""
@@ -42,18 +43,18 @@ BY_FAMILY: dict[str, ModuleType] = {family.id: VIEWS[family.traits.view] for fam
 """The view module of each family, by :attr:`Position.family`."""
 
 
-def describe_move(position: Position, move: Move) -> dict[str, Any]:
+def describe_move(position: Position, move: Move) -> MoveDescription:
     """``move`` (legal or not) as the browser draws it in ``position``."""
     view = BY_FAMILY.get(position.family)
     return {"move": str(move)} if view is None else view.describe_move(position, move)
 
 
-def click_choices(position: Position) -> list[dict[str, Any]]:
+def click_choices(position: Position) -> list[MoveDescription]:
     """The legal moves of ``position``, described, in click-to-move priority."""
     view = BY_FAMILY.get(position.family)
     if view is None:
         return [describe_move(position, move) for move in position.legal_moves()]
-    choices: list[dict[str, Any]] = view.click_choices(position)  # a family's module: typed for its positions
+    choices: list[MoveDescription] = view.click_choices(position)  # a family's module: typed for its positions
     return choices
 
 

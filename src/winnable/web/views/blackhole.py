@@ -12,16 +12,17 @@ from typing import Any
 
 from winnable.blackhole import BlackHole
 from winnable.game import Move
+from winnable.web.views.moves import MoveDescription
 
 
-def describe_move(position: BlackHole, move: Move) -> dict[str, Any]:
+def describe_move(position: BlackHole, move: Move) -> MoveDescription:
     """The card's pile (``pile:i``, from 0) to the foundation."""
     card = position.moved_card(move)
     pile = position.pile_of(card) if card is not None else None
     return {"move": str(move), "from": f"pile:{pile}", "to": "foundation", "card": str(card), "count": 1}
 
 
-def click_choices(position: BlackHole) -> list[dict[str, Any]]:
+def click_choices(position: BlackHole) -> list[MoveDescription]:
     """The legal moves in the rules' order (a card has at most one)."""
     return [describe_move(position, move) for move in position.legal_moves()]
 

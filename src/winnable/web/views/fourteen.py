@@ -13,9 +13,10 @@ from typing import Any
 
 from winnable.fourteen import FourteenOut
 from winnable.game import Move
+from winnable.web.views.moves import MoveDescription
 
 
-def describe_move(position: FourteenOut, move: Move) -> dict[str, Any]:
+def describe_move(position: FourteenOut, move: Move) -> MoveDescription:
     """A move from the pile of its first card to the pile of its second."""
     cards = getattr(move, "cards", None)
     if cards is None:
@@ -24,7 +25,7 @@ def describe_move(position: FourteenOut, move: Move) -> dict[str, Any]:
             "card": str(cards[0]), "count": 1}
 
 
-def click_choices(position: FourteenOut) -> list[dict[str, Any]]:
+def click_choices(position: FourteenOut) -> list[MoveDescription]:
     """The legal moves in the rules' order."""
     return [describe_move(position, move) for move in position.legal_moves()]
 

@@ -15,6 +15,7 @@ from typing import Any
 
 from winnable.freecell import CELL_LETTERS, COLUMN_DIGITS, FOUNDATION, FreeCellFamily, FreeCellMove
 from winnable.game import Move
+from winnable.web.views.moves import MoveDescription
 
 
 def where(token: str) -> str:
@@ -30,11 +31,11 @@ def where(token: str) -> str:
     return f"cell:{CELL_LETTERS.index(token)}"
 
 
-def describe_move(position: FreeCellFamily, move: Move) -> dict[str, Any]:
+def describe_move(position: FreeCellFamily, move: Move) -> MoveDescription:
     """The move's two places, its card and count; with ``auto`` when the beak follows."""
     source, target, count = move.source, move.target, move.count  # type: ignore[attr-defined]
     card = position.moved_card(move)
-    description: dict[str, Any] = {"move": str(move), "from": where(source), "to": where(target), "card": str(card) if card else None, "count": count}
+    description: MoveDescription = {"move": str(move), "from": where(source), "to": where(target), "card": str(card) if card else None, "count": count}
     if position.AUTO_BEAK and position.is_legal(move):  # type: ignore[arg-type]
         after = position.apply(move)  # type: ignore[arg-type]
         if after.auto:
@@ -42,7 +43,7 @@ def describe_move(position: FreeCellFamily, move: Move) -> dict[str, Any]:
     return description
 
 
-def click_choices(position: FreeCellFamily) -> list[dict[str, Any]]:
+def click_choices(position: FreeCellFamily) -> list[MoveDescription]:
     """Legal moves for click-to-move: the foundation first, then a column with cards,
     then an empty column, then a free cell."""
 

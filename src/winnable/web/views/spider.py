@@ -16,6 +16,7 @@ from typing import Any
 from winnable.errors import ParseError
 from winnable.game import Move
 from winnable.spider import COLUMNS, Spider, SpiderMove
+from winnable.web.views.moves import MoveDescription
 
 
 def click_targets(position: Spider, source: int, count: int) -> list[int]:
@@ -71,7 +72,7 @@ def click_move(position: Spider, column: int, index: int) -> SpiderMove | None:
     return move if move in position.legal_moves() else None
 
 
-def click_choices(position: Spider) -> list[dict[str, Any]]:
+def click_choices(position: Spider) -> list[MoveDescription]:
     """Every legal move described, in click-to-move order: for each card that can
     move, the move a click plays comes first; moves to the other empty columns
     (for dragging) and the deal follow."""
@@ -86,7 +87,7 @@ def click_choices(position: Spider) -> list[dict[str, Any]]:
     return [describe_move(position, move) for move in ordered]
 
 
-def describe_move(position: Spider, move: Move) -> dict[str, Any]:
+def describe_move(position: Spider, move: Move) -> MoveDescription:
     """A move between two columns, or the deal from the stock to every column."""
     if not isinstance(move, SpiderMove):
         return {"move": str(move)}
