@@ -75,7 +75,8 @@ fn to_tuple(mv: Move) -> (u8, u8, u8) {
     (mv.src, mv.dst, mv.count)
 }
 
-/// Solve a Spider-family position with the whole deal known. `columns`: (face-down,
+/// Solve a Spider-family position with the whole deal known. `max_seconds` is CPU time
+/// of the searching thread (see [`Budget`]). `columns`: (face-down,
 /// face-up) card indices deepest first; `stock`: cards in dealing order; `by_suit`:
 /// Spider (true) or Black Widow (false). Returns `(verdict, moves, positions)` with moves
 /// as `(source, target, count)`, 0-based, and `(255, 255, 0)` for a deal.
@@ -84,9 +85,10 @@ fn to_tuple(mv: Move) -> (u8, u8, u8) {
 /// have short lines; `short_pass=False` searches as for a verdict alone (a survey:
 /// [`SPIDER_VERDICTS`]). A winning line is shortened (`shorten`: no position twice,
 /// shortcuts) within what the time budget leaves; `shorten=False` returns the search's
-/// own line.
+/// own line. `memory_mb` bounds what a pass holds ([`solve_bounded`]); with a time
+/// budget and no node limit the search spends the whole time (restarts).
 #[pyfunction]
-#[pyo3(signature = (columns, stock, removed, by_suit, max_nodes=None, max_seconds=None, shorten=true, shorten_depth=2, shorten_tries=None, short_pass=true))]
+#[pyo3(signature = (columns, stock, removed, by_suit, max_nodes=None, max_seconds=None, shorten=true, shorten_depth=2, shorten_tries=None, short_pass=true, memory_mb=DEFAULT_MEMORY_MB))]
 #[allow(clippy::too_many_arguments)]
 fn spider_solve(
     py: Python<'_>,
@@ -100,11 +102,15 @@ fn spider_solve(
     shorten_depth: u8,
     shorten_tries: Option<u64>,
     short_pass: bool,
+    memory_mb: u64,
 ) -> PyResult<(&'static str, Vec<(u8, u8, u8)>, u64)> {
-    let deadline = max_seconds.map(|s| std::time::Instant::now() + std::time::Duration::from_secs_f64(s.max(0.0)));
     let solution = py
         .allow_threads(|| {
-            let mut solution = solve(&columns, &stock, removed, by_suit, &mut Budget::new(max_nodes, max_seconds), preset(by_suit, short_pass))?;
+            let mut budget = Budget::new(max_nodes, max_seconds);
+            let mut solution = solve_bounded(&columns, &stock, removed, by_suit, &mut budget, preset(by_suit, short_pass), memory_mb, &mut |_, _, _| {})?;
+            // The shortening counts wall time (`crate::shorten`): it gets the CPU
+            // seconds the search left, from now.
+            let deadline = budget.seconds_left().map(|s| std::time::Instant::now() + std::time::Duration::from_secs_f64(s));
             if shorten {
                 let limits = shorten::limits(deadline, shorten_depth, shorten_tries, by_suit, solution.positions);
                 shorten::shorten_solution(&columns, &stock, removed, by_suit, &mut solution, &limits);

@@ -85,7 +85,7 @@ pub(super) fn shuffled_deal(seed: u64) -> (Vec<(Vec<u8>, Vec<u8>)>, Vec<u8>) {
 }
 
 /// A portfolio that wanders (pure noise): it does not win a four-suit deal quickly.
-const WANDER: Weights = Weights { down: 0, hard: 0, soft: 0, stock: 0, empty: 0, rooted: 0, removed: 0, depth: 0, cap: 0, quota: 1000, deeper: 0, noise: 1000, suited: false, lateral: false, grow: false, shorter_parents: true };
+const WANDER: Weights = Weights { down: 0, hard: 0, soft: 0, stock: 0, empty: 0, rooted: 0, removed: 0, depth: 0, cap: 0, quota: 1000, deeper: 0, noise: 1000, seed: 0, suited: false, lateral: false, grow: false, shorter_parents: true };
 const WANDERING: [Pass; 3] = [Pass { weights: WANDER, share: 1 }, Pass { weights: WANDER, share: 2 }, Pass { weights: WANDER, share: 1 }];
 
 fn run(budget: &mut Budget, cap: u64) -> (Solution<Move>, Vec<u64>) {
@@ -109,13 +109,43 @@ fn a_node_budget_is_shared_by_weight() {
 }
 
 #[test]
-fn a_time_budget_gives_every_pass_its_turn() {
-    let started = std::time::Instant::now();
-    let (solution, spent) = run(&mut Budget::new(None, Some(1.0)), u64::MAX);
+fn a_time_budget_gives_every_pass_its_turn_then_restarts_until_it_is_spent() {
+    let started = crate::search::thread_cpu();
+    let (columns, stock) = shuffled_deal(7);
+    let preset = Preset { name: "wander", passes: &WANDERING, cap: 1000 };
+    let mut spent: Vec<(usize, u64)> = vec![];
+    // 2 MB: each pass stops at its memory long before its share of the time.
+    let bound = positions_within(2);
+    let solution = solve_bounded(&columns, &stock, 0, true, &mut Budget::new(None, Some(0.5)), &preset, 2, &mut |index, _, positions| spent.push((index, positions))).unwrap();
     assert_eq!(solution.outcome, Outcome::Unknown);
-    assert_eq!(spent.len(), 3, "every pass ran: {spent:?} in {:?}", started.elapsed());
-    assert!(spent.iter().all(|&count| count > 0), "{spent:?}");
-    assert!(started.elapsed() >= std::time::Duration::from_secs(1));
+    let passes: Vec<usize> = spent.iter().map(|&(index, _)| index).collect();
+    // The preset's passes in turn, past its cap (a time budget knows no cap), then restarts.
+    assert_eq!(passes[..3], [0, 1, 2], "{spent:?}");
+    assert!(passes[3..].iter().all(|&index| index == 3) && passes.len() > 10, "{spent:?}");
+    assert!(spent.iter().all(|&(_, count)| count > 1000 && count <= bound), "{spent:?}");
+    let cpu = crate::search::thread_cpu() - started;
+    assert!(cpu >= 0.5, "the whole budget was spent: {cpu}");
+    assert_eq!(solution.positions, spent.iter().map(|&(_, count)| count).sum::<u64>());
+}
+
+#[test]
+fn a_time_budget_is_spent_by_the_passes_when_they_fit_in_memory() {
+    let (solution, spent) = run(&mut Budget::new(None, Some(0.5)), 1000);
+    assert_eq!(solution.outcome, Outcome::Unknown);
+    assert_eq!(spent.len(), 3, "every pass ran, the last to the end: {spent:?}");
+    assert!(spent.iter().all(|&count| count > 1000), "the preset's cap does not stop a time budget: {spent:?}");
+}
+
+#[test]
+fn a_pass_holds_no_more_than_its_memory() {
+    let (columns, stock) = shuffled_deal(7);
+    let preset = Preset { name: "wander", passes: &WANDERING, cap: u64::MAX };
+    let bound = positions_within(1);
+    let mut spent = vec![];
+    let solution = solve_bounded(&columns, &stock, 0, true, &mut Budget::new(Some(40_000), None), &preset, 1, &mut |_, _, positions| spent.push(positions)).unwrap();
+    assert_eq!(solution.outcome, Outcome::Unknown);
+    assert!(bound < 10_000);
+    assert_eq!(spent, vec![bound, bound, bound]);
 }
 
 #[test]
