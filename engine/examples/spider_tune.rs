@@ -19,13 +19,19 @@ use _engine::search::{Budget, Outcome};
 use _engine::spider::{self, Pass, Preset};
 
 fn cpu_seconds() -> f64 {
-    let mut time = libc::timespec { tv_sec: 0, tv_nsec: 0 };
+    let mut time = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
     unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut time) };
     time.tv_sec as f64 + time.tv_nsec as f64 * 1e-9
 }
 
 fn cards(text: &str) -> Vec<u8> {
-    text.split(',').filter(|s| !s.is_empty()).map(|c| c.parse().expect("a card index")).collect()
+    text.split(',')
+        .filter(|s| !s.is_empty())
+        .map(|c| c.parse().expect("a card index"))
+        .collect()
 }
 
 struct Deal {
@@ -47,15 +53,26 @@ fn parse_deal(line: &str) -> Deal {
             (cards(down), cards(up))
         })
         .collect();
-    Deal { number, by_suit, stock, columns }
+    Deal {
+        number,
+        by_suit,
+        stock,
+        columns,
+    }
 }
 
 fn parse_pass(spec: &str) -> Pass {
     let mut weights = spider::SPIDER_BASE;
     let mut share = 1;
     for item in spec.split(',') {
-        let (key, value) = item.split_once('=').unwrap_or_else(|| panic!("{item}: key=value"));
-        let number = || value.parse::<i32>().unwrap_or_else(|_| panic!("{item}: a number"));
+        let (key, value) = item
+            .split_once('=')
+            .unwrap_or_else(|| panic!("{item}: key=value"));
+        let number = || {
+            value
+                .parse::<i32>()
+                .unwrap_or_else(|_| panic!("{item}: a number"))
+        };
         let flag = || value == "1" || value == "true";
         match key {
             "base" => {
@@ -110,18 +127,37 @@ fn main() {
             _ => file = Some(arg.clone()),
         }
     }
-    let text = std::fs::read_to_string(file.expect("usage: spider_tune DEALS [--preset NAME | --pass SPEC...] [--nodes N] [--seconds S]")).unwrap();
-    let deals: Vec<Deal> = text.lines().filter(|l| !l.trim().is_empty()).map(parse_deal).collect();
-    let custom = Preset { name: "command line", passes: &passes, cap };
+    let text = std::fs::read_to_string(file.expect(
+        "usage: spider_tune DEALS [--preset NAME | --pass SPEC...] [--nodes N] [--seconds S]",
+    ))
+    .unwrap();
+    let deals: Vec<Deal> = text
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(parse_deal)
+        .collect();
+    let custom = Preset {
+        name: "command line",
+        passes: &passes,
+        cap,
+    };
     let chosen = |by_suit: bool| -> Preset {
         match &preset_name {
-            Some(name) => **spider::PRESETS.iter().find(|p| p.name == name).expect("no such preset"),
+            Some(name) => **spider::PRESETS
+                .iter()
+                .find(|p| p.name == name)
+                .expect("no such preset"),
             None if passes.is_empty() => *spider::preset(by_suit, true),
             None => custom,
         }
     };
     // One more for the restarts of a time budget.
-    let width = deals.iter().map(|d| chosen(d.by_suit).passes.len()).max().unwrap_or(0) + 1;
+    let width = deals
+        .iter()
+        .map(|d| chosen(d.by_suit).passes.len())
+        .max()
+        .unwrap_or(0)
+        + 1;
     let mut per_pass_won = vec![0u32; width];
     let mut per_pass_positions = vec![0u64; width];
     let (mut won, mut positions, mut cpu_total, mut worst) = (0, 0u64, 0.0, (0.0, 0u64));
@@ -133,12 +169,21 @@ fn main() {
         let cpu = cpu_seconds();
         let mut budget = Budget::new(nodes, seconds);
         let mut winner = None;
-        let solution = spider::solve_bounded(&deal.columns, &deal.stock, 0, deal.by_suit, &mut budget, &preset, memory, &mut |index, outcome, count| {
-            per_pass_positions[index] += count;
-            if outcome == Outcome::Won {
-                winner = Some(index);
-            }
-        })
+        let solution = spider::solve_bounded(
+            &deal.columns,
+            &deal.stock,
+            0,
+            deal.by_suit,
+            &mut budget,
+            &preset,
+            memory,
+            &mut |index, outcome, count| {
+                per_pass_positions[index] += count;
+                if outcome == Outcome::Won {
+                    winner = Some(index);
+                }
+            },
+        )
         .expect("a valid deal");
         let spent = cpu_seconds() - cpu;
         cpu_total += spent;
@@ -156,7 +201,14 @@ fn main() {
             unproved.push(deal.number);
         }
         if show {
-            println!("{:6} {:8} pass {:?} {:>10} positions {:.3} s CPU", deal.number, solution.outcome.as_str(), winner, solution.positions, spent);
+            println!(
+                "{:6} {:8} pass {:?} {:>10} positions {:.3} s CPU",
+                deal.number,
+                solution.outcome.as_str(),
+                winner,
+                solution.positions,
+                spent
+            );
         }
     }
     cpu_won.sort_by(|a, b| a.partial_cmp(b).unwrap());

@@ -45,7 +45,13 @@ impl Budget {
     /// (`None`: no limit).
     pub fn new(nodes: Option<u64>, seconds: Option<f64>) -> Self {
         let deadline = seconds.map(|s| thread_cpu() + s.max(0.0));
-        Budget { limit: nodes.unwrap_or(u64::MAX), limited: nodes.is_some(), deadline, next_clock_check: 0, expired: false }
+        Budget {
+            limit: nodes.unwrap_or(u64::MAX),
+            limited: nodes.is_some(),
+            deadline,
+            next_clock_check: 0,
+            expired: false,
+        }
     }
 
     pub fn unlimited() -> Self {
@@ -78,7 +84,13 @@ impl Budget {
 
     /// CPU seconds left before the deadline (`None`: no time limit).
     pub fn seconds_left(&self) -> Option<f64> {
-        self.deadline.map(|deadline| if self.expired { 0.0 } else { (deadline - thread_cpu()).max(0.0) })
+        self.deadline.map(|deadline| {
+            if self.expired {
+                0.0
+            } else {
+                (deadline - thread_cpu()).max(0.0)
+            }
+        })
     }
 
     /// Whether the caller set a limit of positions (else only a pass's cap stops it).
@@ -103,7 +115,11 @@ impl Budget {
         let weight = weight.min(weight_left);
         let limit = if self.limited {
             let left = self.limit.saturating_sub(searched);
-            let share = if weight == weight_left { left } else { ((left as u128 * weight as u128) / weight_left as u128) as u64 };
+            let share = if weight == weight_left {
+                left
+            } else {
+                ((left as u128 * weight as u128) / weight_left as u128) as u64
+            };
             searched.saturating_add(share.max(1))
         } else {
             searched.saturating_add(cap)
@@ -115,7 +131,13 @@ impl Budget {
             let now = thread_cpu();
             now + (deadline - now).max(0.0) * (weight as f64 / weight_left as f64)
         });
-        Budget { limit, limited: true, deadline, next_clock_check: searched, expired: self.expired }
+        Budget {
+            limit,
+            limited: true,
+            deadline,
+            next_clock_check: searched,
+            expired: self.expired,
+        }
     }
 }
 
@@ -149,16 +171,40 @@ pub struct Solution<M> {
 
 impl<M> Solution<M> {
     pub fn won(line: Vec<M>, positions: u64) -> Self {
-        Solution { outcome: Outcome::Won, line, positions }
+        Solution {
+            outcome: Outcome::Won,
+            line,
+            positions,
+        }
     }
 
     pub fn lost(positions: u64) -> Self {
-        Solution { outcome: Outcome::Lost, line: Vec::new(), positions }
+        Solution {
+            outcome: Outcome::Lost,
+            line: Vec::new(),
+            positions,
+        }
     }
 
     pub fn unknown(positions: u64) -> Self {
-        Solution { outcome: Outcome::Unknown, line: Vec::new(), positions }
+        Solution {
+            outcome: Outcome::Unknown,
+            line: Vec::new(),
+            positions,
+        }
     }
+}
+
+/// This thread's CPU time in seconds (what the benchmarks compare: a search and the
+/// shortening of its line, each timed apart on the thread that ran it).
+pub fn thread_cpu() -> f64 {
+    let mut time = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: `clock_gettime` writes the timespec it is given, nothing else.
+    unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut time) };
+    time.tv_sec as f64 + time.tv_nsec as f64 * 1e-9
 }
 
 #[cfg(test)]
@@ -228,13 +274,4 @@ mod tests {
         let mut pass = budget.pass(1, 1, 2, 100);
         assert!(pass.exhausted(1));
     }
-}
-
-/// This thread's CPU time in seconds (what the benchmarks compare: a search and the
-/// shortening of its line, each timed apart on the thread that ran it).
-pub fn thread_cpu() -> f64 {
-    let mut time = libc::timespec { tv_sec: 0, tv_nsec: 0 };
-    // SAFETY: `clock_gettime` writes the timespec it is given, nothing else.
-    unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut time) };
-    time.tv_sec as f64 + time.tv_nsec as f64 * 1e-9
 }

@@ -70,6 +70,8 @@ const RUNS: u8 = 8;
 pub const DEAL: u8 = 255;
 
 type PyColumns = Vec<(Vec<u8>, Vec<u8>)>;
+/// Moves as Python sees them: `(source, target, count)`.
+type PyLine = Vec<(u8, u8, u8)>;
 
 fn to_tuple(mv: Move) -> (u8, u8, u8) {
     (mv.src, mv.dst, mv.count)
@@ -103,22 +105,50 @@ fn spider_solve(
     shorten_tries: Option<u64>,
     short_pass: bool,
     memory_mb: u64,
-) -> PyResult<(&'static str, Vec<(u8, u8, u8)>, u64)> {
+) -> PyResult<(&'static str, PyLine, u64)> {
     let solution = py
         .allow_threads(|| {
             let mut budget = Budget::new(max_nodes, max_seconds);
-            let mut solution = solve_bounded(&columns, &stock, removed, by_suit, &mut budget, preset(by_suit, short_pass), memory_mb, &mut |_, _, _| {})?;
+            let mut solution = solve_bounded(
+                &columns,
+                &stock,
+                removed,
+                by_suit,
+                &mut budget,
+                preset(by_suit, short_pass),
+                memory_mb,
+                &mut |_, _, _| {},
+            )?;
             // The shortening counts wall time (`crate::shorten`): it gets the CPU
             // seconds the search left, from now.
-            let deadline = budget.seconds_left().map(|s| std::time::Instant::now() + std::time::Duration::from_secs_f64(s));
+            let deadline = budget
+                .seconds_left()
+                .map(|s| std::time::Instant::now() + std::time::Duration::from_secs_f64(s));
             if shorten {
-                let limits = shorten::limits(deadline, shorten_depth, shorten_tries, by_suit, solution.positions);
-                shorten::shorten_solution(&columns, &stock, removed, by_suit, &mut solution, &limits);
+                let limits = shorten::limits(
+                    deadline,
+                    shorten_depth,
+                    shorten_tries,
+                    by_suit,
+                    solution.positions,
+                );
+                shorten::shorten_solution(
+                    &columns,
+                    &stock,
+                    removed,
+                    by_suit,
+                    &mut solution,
+                    &limits,
+                );
             }
             Ok::<_, String>(solution)
         })
         .map_err(PyValueError::new_err)?;
-    Ok((solution.outcome.as_str(), solution.line.into_iter().map(to_tuple).collect(), solution.positions))
+    Ok((
+        solution.outcome.as_str(),
+        solution.line.into_iter().map(to_tuple).collect(),
+        solution.positions,
+    ))
 }
 
 /// Shorten a winning line (moves as `spider_solve` returns them) from a position:
@@ -141,9 +171,13 @@ fn spider_shorten(
     research: Option<u64>,
     research_weight: Option<u8>,
     searched: u64,
-) -> PyResult<(Vec<(u8, u8, u8)>, u64)> {
-    let deadline = max_seconds.map(|s| std::time::Instant::now() + std::time::Duration::from_secs_f64(s.max(0.0)));
-    let moves: Vec<Move> = line.into_iter().map(|(src, dst, count)| Move { src, dst, count }).collect();
+) -> PyResult<(PyLine, u64)> {
+    let deadline = max_seconds
+        .map(|s| std::time::Instant::now() + std::time::Duration::from_secs_f64(s.max(0.0)));
+    let moves: Vec<Move> = line
+        .into_iter()
+        .map(|(src, dst, count)| Move { src, dst, count })
+        .collect();
     let mut limits = shorten::limits(deadline, depth, tries, by_suit, searched);
     limits.research = research.unwrap_or(limits.research);
     limits.research_depth = research_weight.unwrap_or(limits.research_depth);
@@ -155,18 +189,45 @@ fn spider_shorten(
 
 /// Every legal move of a position, by the engine's own move generator.
 #[pyfunction]
-fn spider_legal_moves(columns: PyColumns, stock: Vec<u8>, by_suit: bool) -> PyResult<Vec<(u8, u8, u8)>> {
-    let removed = ((104 - stock.len() - columns.iter().map(|(d, u)| d.len() + u.len()).sum::<usize>()) / RUN) as u8;
-    let (game, root) = Game::new(&columns, &stock, removed, by_suit).map_err(PyValueError::new_err)?;
+fn spider_legal_moves(
+    columns: PyColumns,
+    stock: Vec<u8>,
+    by_suit: bool,
+) -> PyResult<Vec<(u8, u8, u8)>> {
+    let removed = ((104
+        - stock.len()
+        - columns
+            .iter()
+            .map(|(d, u)| d.len() + u.len())
+            .sum::<usize>())
+        / RUN) as u8;
+    let (game, root) =
+        Game::new(&columns, &stock, removed, by_suit).map_err(PyValueError::new_err)?;
     Ok(game.legal_moves(&root).into_iter().map(to_tuple).collect())
 }
 
 /// The engine's result of one move: `(columns, stock left, runs removed)`.
 #[pyfunction]
-fn spider_apply(columns: PyColumns, stock: Vec<u8>, by_suit: bool, mv: (u8, u8, u8)) -> PyResult<(PyColumns, Vec<u8>, u8)> {
-    let removed = ((104 - stock.len() - columns.iter().map(|(d, u)| d.len() + u.len()).sum::<usize>()) / RUN) as u8;
-    let (mut game, root) = Game::new(&columns, &stock, removed, by_suit).map_err(PyValueError::new_err)?;
-    let mv = Move { src: mv.0, dst: mv.1, count: mv.2 };
+fn spider_apply(
+    columns: PyColumns,
+    stock: Vec<u8>,
+    by_suit: bool,
+    mv: (u8, u8, u8),
+) -> PyResult<(PyColumns, Vec<u8>, u8)> {
+    let removed = ((104
+        - stock.len()
+        - columns
+            .iter()
+            .map(|(d, u)| d.len() + u.len())
+            .sum::<usize>())
+        / RUN) as u8;
+    let (mut game, root) =
+        Game::new(&columns, &stock, removed, by_suit).map_err(PyValueError::new_err)?;
+    let mv = Move {
+        src: mv.0,
+        dst: mv.1,
+        count: mv.2,
+    };
     if !game.legal_moves(&root).contains(&mv) {
         return Err(PyValueError::new_err("illegal move"));
     }
@@ -177,10 +238,17 @@ fn spider_apply(columns: PyColumns, stock: Vec<u8>, by_suit: bool, mv: (u8, u8, 
         .map(|&id| {
             let info = game.store.info(id);
             let cards = game.store.cards(id);
-            (cards[..info.down as usize].to_vec(), cards[info.down as usize..].to_vec())
+            (
+                cards[..info.down as usize].to_vec(),
+                cards[info.down as usize..].to_vec(),
+            )
         })
         .collect();
-    Ok((out, stock[next.dealt as usize * COLUMNS..].to_vec(), next.removed))
+    Ok((
+        out,
+        stock[next.dealt as usize * COLUMNS..].to_vec(),
+        next.removed,
+    ))
 }
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {

@@ -61,10 +61,46 @@ pub struct Preset<'a> {
 }
 
 /// Spider's base weights: a suit break blocks a run as much as a rank break.
-pub const SPIDER_BASE: Weights = Weights { down: 6, hard: 4, soft: 4, stock: 3, empty: 8, rooted: 2, removed: 40, depth: 1, cap: 0, quota: 2000, deeper: 0, noise: 0, seed: 0, suited: false, lateral: false, grow: true, shorter_parents: true };
+pub const SPIDER_BASE: Weights = Weights {
+    down: 6,
+    hard: 4,
+    soft: 4,
+    stock: 3,
+    empty: 8,
+    rooted: 2,
+    removed: 40,
+    depth: 1,
+    cap: 0,
+    quota: 2000,
+    deeper: 0,
+    noise: 0,
+    seed: 0,
+    suited: false,
+    lateral: false,
+    grow: true,
+    shorter_parents: true,
+};
 
 /// Black Widow's base weights: a run of two suits still moves, so a suit break costs less.
-pub const WIDOW_BASE: Weights = Weights { down: 6, hard: 4, soft: 2, stock: 3, empty: 8, rooted: 2, removed: 40, depth: 0, cap: 0, quota: 4000, deeper: 0, noise: 0, seed: 0, suited: false, lateral: false, grow: true, shorter_parents: true };
+pub const WIDOW_BASE: Weights = Weights {
+    down: 6,
+    hard: 4,
+    soft: 2,
+    stock: 3,
+    empty: 8,
+    rooted: 2,
+    removed: 40,
+    depth: 0,
+    cap: 0,
+    quota: 4000,
+    deeper: 0,
+    noise: 0,
+    seed: 0,
+    suited: false,
+    lateral: false,
+    grow: true,
+    shorter_parents: true,
+};
 
 /// Bytes a position costs while its pass runs (its node, its queue entry, its seen slot
 /// and the columns it adds), for a memory bound in megabytes: measured 268 MB at 2.67
@@ -119,10 +155,32 @@ pub const RESTART_MIN_SECONDS: f64 = 0.5;
 pub const SPIDER: Preset<'static> = Preset {
     name: "spider",
     passes: &[
-        Pass { weights: Weights { depth: 2, cap: SHORT_CAP, ..SPIDER_BASE }, share: 1 },
-        Pass { weights: Weights { noise: 8, ..SPIDER_BASE }, share: 3 },
-        Pass { weights: Weights { noise: 16, ..SPIDER_BASE }, share: 3 },
-        Pass { weights: SPIDER_BASE, share: 3 },
+        Pass {
+            weights: Weights {
+                depth: 2,
+                cap: SHORT_CAP,
+                ..SPIDER_BASE
+            },
+            share: 1,
+        },
+        Pass {
+            weights: Weights {
+                noise: 8,
+                ..SPIDER_BASE
+            },
+            share: 3,
+        },
+        Pass {
+            weights: Weights {
+                noise: 16,
+                ..SPIDER_BASE
+            },
+            share: 3,
+        },
+        Pass {
+            weights: SPIDER_BASE,
+            share: 3,
+        },
     ],
     cap: PRESET_CAP,
 };
@@ -135,10 +193,40 @@ pub const SPIDER: Preset<'static> = Preset {
 pub const BLACK_WIDOW: Preset<'static> = Preset {
     name: "black-widow",
     passes: &[
-        Pass { weights: Weights { suited: true, depth: 2, noise: 8, cap: SHORT_CAP, ..SPIDER_BASE }, share: 1 },
-        Pass { weights: Weights { suited: true, noise: 8, ..SPIDER_BASE }, share: 6 },
-        Pass { weights: Weights { depth: 1, noise: 8, ..WIDOW_BASE }, share: 6 },
-        Pass { weights: Weights { depth: 1, down: 10, ..WIDOW_BASE }, share: 3 },
+        Pass {
+            weights: Weights {
+                suited: true,
+                depth: 2,
+                noise: 8,
+                cap: SHORT_CAP,
+                ..SPIDER_BASE
+            },
+            share: 1,
+        },
+        Pass {
+            weights: Weights {
+                suited: true,
+                noise: 8,
+                ..SPIDER_BASE
+            },
+            share: 6,
+        },
+        Pass {
+            weights: Weights {
+                depth: 1,
+                noise: 8,
+                ..WIDOW_BASE
+            },
+            share: 6,
+        },
+        Pass {
+            weights: Weights {
+                depth: 1,
+                down: 10,
+                ..WIDOW_BASE
+            },
+            share: 3,
+        },
     ],
     cap: PRESET_CAP,
 };
@@ -164,15 +252,28 @@ const BLACK_WIDOW_VERDICT_PASSES: [Pass; 3] = for_verdicts(BLACK_WIDOW.passes);
 /// before them, position for position: Spider 4 suits deals 1-10,000 at 2 million
 /// positions a deal, 9,935 won in 875 million positions (with them: 9,933 in 1,150
 /// million).
-pub const SPIDER_VERDICTS: Preset<'static> = Preset { name: "spider-verdicts", passes: &SPIDER_VERDICT_PASSES, cap: DEFAULT_CAP };
+pub const SPIDER_VERDICTS: Preset<'static> = Preset {
+    name: "spider-verdicts",
+    passes: &SPIDER_VERDICT_PASSES,
+    cap: DEFAULT_CAP,
+};
 
 /// [`BLACK_WIDOW`] for a verdict alone (see [`SPIDER_VERDICTS`]; Black Widow deals
 /// 1-10,000 at 2 million positions: 9,966 won in 851 million positions, with the short
 /// pass 9,957 in 1,041 million).
-pub const BLACK_WIDOW_VERDICTS: Preset<'static> = Preset { name: "black-widow-verdicts", passes: &BLACK_WIDOW_VERDICT_PASSES, cap: DEFAULT_CAP };
+pub const BLACK_WIDOW_VERDICTS: Preset<'static> = Preset {
+    name: "black-widow-verdicts",
+    passes: &BLACK_WIDOW_VERDICT_PASSES,
+    cap: DEFAULT_CAP,
+};
 
 /// Every named preset.
-pub const PRESETS: [&Preset<'static>; 4] = [&BLACK_WIDOW, &SPIDER, &BLACK_WIDOW_VERDICTS, &SPIDER_VERDICTS];
+pub const PRESETS: [&Preset<'static>; 4] = [
+    &BLACK_WIDOW,
+    &SPIDER,
+    &BLACK_WIDOW_VERDICTS,
+    &SPIDER_VERDICTS,
+];
 
 /// The preset the engine uses for a variant: for a short line (a hint), or for a verdict
 /// alone (`short = false`: a survey).

@@ -1,9 +1,12 @@
 //! The Spider search: best-first passes over a chaos score, one queue per stock level.
 
 use super::position::{mix, Game, Move, Pos};
-use super::presets::{Pass, Preset, Weights, BYTES_PER_POSITION, DEFAULT_MEMORY_MB, RESTART_MIN_SECONDS, RESTART_NOISE, RESTART_SHARE};
-use super::{COLUMNS, DEAL, RUNS};
+use super::presets::{
+    Pass, Preset, Weights, BYTES_PER_POSITION, DEFAULT_MEMORY_MB, RESTART_MIN_SECONDS,
+    RESTART_NOISE, RESTART_SHARE,
+};
 use super::seen::{Seen, Visited};
+use super::{COLUMNS, DEAL, RUNS};
 use crate::hashset::KeySet;
 use crate::search::{Budget, Outcome, Solution};
 
@@ -15,14 +18,16 @@ impl Game {
         if c.is_empty() {
             return -w.empty;
         }
-        w.down * c.down as i32 + w.hard * c.hard as i32 + w.soft * c.soft as i32 - if c.rooted { w.rooted } else { 0 }
+        w.down * c.down as i32 + w.hard * c.hard as i32 + w.soft * c.soft as i32
+            - if c.rooted { w.rooted } else { 0 }
     }
 
     /// The chaos score: lower is better.
     #[inline]
     pub(super) fn score(&self, pos: &Pos, w: &Weights) -> i32 {
         let columns: i32 = pos.cols.iter().map(|&id| self.contrib(id, w)).sum();
-        columns + w.stock * (self.deals_left(pos) as i32 * COLUMNS as i32) - w.removed * pos.removed as i32
+        columns + w.stock * (self.deals_left(pos) as i32 * COLUMNS as i32)
+            - w.removed * pos.removed as i32
     }
 }
 
@@ -100,7 +105,17 @@ fn line_to(game: &mut Game, nodes: &[Node], id: u32, last: Move) -> Vec<Move> {
     let mut reached = nodes[at as usize].pos;
     // `order[i]`: where the stored position's column `i` is in the position reached.
     let mut order: [u8; COLUMNS] = std::array::from_fn(|i| i as u8);
-    let in_order = |mv: Move, order: &[u8; COLUMNS]| if mv.src == DEAL { mv } else { Move { src: order[mv.src as usize], dst: order[mv.dst as usize], count: mv.count } };
+    let in_order = |mv: Move, order: &[u8; COLUMNS]| {
+        if mv.src == DEAL {
+            mv
+        } else {
+            Move {
+                src: order[mv.src as usize],
+                dst: order[mv.dst as usize],
+                count: mv.count,
+            }
+        }
+    };
     let mut line = Vec::with_capacity(chain.len() + 1);
     for &node in chain.iter().rev() {
         let mv = in_order(nodes[node as usize].mv, &order);
@@ -110,7 +125,9 @@ fn line_to(game: &mut Game, nodes: &[Node], id: u32, last: Move) -> Vec<Move> {
         if reached.cols != stored.cols {
             let mut used = [false; COLUMNS];
             for (place, &column) in order.iter_mut().zip(stored.cols.iter()) {
-                let j = (0..COLUMNS).find(|&j| !used[j] && reached.cols[j] == column).expect("the same columns in another order");
+                let j = (0..COLUMNS)
+                    .find(|&j| !used[j] && reached.cols[j] == column)
+                    .expect("the same columns in another order");
                 used[j] = true;
                 *place = j as u8;
             }
@@ -145,9 +162,18 @@ fn same_position(game: &Game, a: &Pos, b: &Pos) -> bool {
 /// a node's is always above its parent's, so a node never takes a descendant as its
 /// parent and the parents never make a cycle.
 #[inline]
-pub(super) fn reparent(game: &Game, nodes: &mut [Node], known: u32, parent: u32, mv: Move, child: &Pos) -> bool {
+pub(super) fn reparent(
+    game: &Game,
+    nodes: &mut [Node],
+    known: u32,
+    parent: u32,
+    mv: Move,
+    child: &Pos,
+) -> bool {
     let depth = nodes[parent as usize].depth.saturating_add(1);
-    if depth >= nodes[known as usize].depth || !same_position(game, &nodes[known as usize].pos, child) {
+    if depth >= nodes[known as usize].depth
+        || !same_position(game, &nodes[known as usize].pos, child)
+    {
         return false;
     }
     let node = &mut nodes[known as usize];
@@ -165,7 +191,13 @@ pub(super) fn reparent(game: &Game, nodes: &mut [Node], known: u32, parent: u32,
 /// positions it goes down; when a level can do no more it goes back up and gives the
 /// level above another quota, so that work is spread over the levels as in KPatience's
 /// per-level quotas, and the search never sinks all its budget into one level.
-pub(super) fn pass(game: &mut Game, root: Pos, w: &Weights, positions: &mut u64, budget: &mut Budget) -> (Outcome, Vec<Move>) {
+pub(super) fn pass(
+    game: &mut Game,
+    root: Pos,
+    w: &Weights,
+    positions: &mut u64,
+    budget: &mut Budget,
+) -> (Outcome, Vec<Move>) {
     let (lateral, grow) = (game.lateral_prune, game.grow_runs);
     game.lateral_prune = !w.lateral;
     game.grow_runs = w.grow;
@@ -179,14 +211,30 @@ pub(super) fn pass(game: &mut Game, root: Pos, w: &Weights, positions: &mut u64,
     result
 }
 
-fn pass_inner<S: Visited>(game: &mut Game, root: Pos, w: &Weights, positions: &mut u64, budget: &mut Budget) -> (Outcome, Vec<Move>) {
-    let stop = if w.cap > 0 { *positions + w.cap as u64 } else { u64::MAX };
+fn pass_inner<S: Visited>(
+    game: &mut Game,
+    root: Pos,
+    w: &Weights,
+    positions: &mut u64,
+    budget: &mut Budget,
+) -> (Outcome, Vec<Move>) {
+    let stop = if w.cap > 0 {
+        *positions + w.cap as u64
+    } else {
+        u64::MAX
+    };
     let levels = game.deals_left(&root) as usize + 1;
     let mut nodes: Vec<Node> = Vec::with_capacity(1 << 16);
     let mut heaps: Vec<Buckets> = (0..levels).map(|_| Buckets::default()).collect();
     let mut seen = S::with_capacity_log2(16);
     seen.insert(game.key(&root), 0, 0);
-    nodes.push(Node { pos: root, parent: u32::MAX, mv: Move::DEAL, depth: 0, chaos: game.score(&root, w) });
+    nodes.push(Node {
+        pos: root,
+        parent: u32::MAX,
+        mv: Move::DEAL,
+        depth: 0,
+        chaos: game.score(&root, w),
+    });
     heaps[0].push(0, 0);
     let mut moves = Vec::with_capacity(64);
     let mut children: Vec<(Move, Pos, u64)> = Vec::with_capacity(64);
@@ -210,7 +258,13 @@ fn pass_inner<S: Visited>(game: &mut Game, root: Pos, w: &Weights, positions: &m
             continue;
         }
         let id = heaps[level].pop();
-        let Node { pos, parent, mut depth, chaos: parent_chaos, .. } = nodes[id as usize];
+        let Node {
+            pos,
+            parent,
+            mut depth,
+            chaos: parent_chaos,
+            ..
+        } = nodes[id as usize];
         if S::SHORTER_PARENTS && parent != u32::MAX && nodes[parent as usize].depth + 1 < depth {
             depth = nodes[parent as usize].depth + 1;
             nodes[id as usize].depth = depth;
@@ -225,16 +279,25 @@ fn pass_inner<S: Visited>(game: &mut Game, root: Pos, w: &Weights, positions: &m
                 *positions += 1;
                 return (Outcome::Won, line_to(game, &nodes, id, mv));
             }
-            let child_key = if mv.src == DEAL { game.key(&child) } else { game.key_after(key, &pos, &child, mv) };
+            let child_key = if mv.src == DEAL {
+                game.key(&child)
+            } else {
+                game.key_after(key, &pos, &child, mv)
+            };
             debug_assert_eq!(child_key, game.key(&child));
             seen.prefetch(child_key);
             children.push((mv, child, child_key));
         }
         for &(mv, child, key) in children.iter() {
-            if let Some((index, known)) = seen.insert(key, nodes.len() as u32, depth.saturating_add(1)) {
+            if let Some((index, known)) =
+                seen.insert(key, nodes.len() as u32, depth.saturating_add(1))
+            {
                 // Most positions met again were met by a path as short: the slot's depth
                 // (the node's or more) tells without reading the node.
-                if S::SHORTER_PARENTS && depth.saturating_add(1) < known.depth && reparent(game, &mut nodes, known.id, id, mv, &child) {
+                if S::SHORTER_PARENTS
+                    && depth.saturating_add(1) < known.depth
+                    && reparent(game, &mut nodes, known.id, id, mv, &child)
+                {
                     seen.set_depth(index, depth + 1);
                 }
                 continue;
@@ -250,16 +313,26 @@ fn pass_inner<S: Visited>(game: &mut Game, root: Pos, w: &Weights, positions: &m
                 game.score(&child, w)
             } else {
                 let (a, b) = (mv.src as usize, mv.dst as usize);
-                parent_chaos - game.contrib(pos.cols[a], w) - game.contrib(pos.cols[b], w) + game.contrib(child.cols[a], w) + game.contrib(child.cols[b], w)
+                parent_chaos - game.contrib(pos.cols[a], w) - game.contrib(pos.cols[b], w)
+                    + game.contrib(child.cols[a], w)
+                    + game.contrib(child.cols[b], w)
                     - w.removed * (child.removed - pos.removed) as i32
             };
             debug_assert_eq!(chaos, game.score(&child, w));
             let mut score = chaos + w.depth * (depth as i32 + 1);
             if w.noise > 0 {
-                score += (mix(key ^ 0x5851_F42D_4C95_7F2D ^ w.seed.wrapping_mul(0x9E37_79B9_7F4A_7C15)) % w.noise as u64) as i32;
+                score +=
+                    (mix(key ^ 0x5851_F42D_4C95_7F2D ^ w.seed.wrapping_mul(0x9E37_79B9_7F4A_7C15))
+                        % w.noise as u64) as i32;
             }
             let child_id = nodes.len() as u32;
-            nodes.push(Node { pos: child, parent: id, mv, depth: depth.saturating_add(1), chaos });
+            nodes.push(Node {
+                pos: child,
+                parent: id,
+                mv,
+                depth: depth.saturating_add(1),
+                chaos,
+            });
             heaps[child.dealt as usize].push(score, child_id);
         }
     }
@@ -267,8 +340,24 @@ fn pass_inner<S: Visited>(game: &mut Game, root: Pos, w: &Weights, positions: &m
 
 /// Solve a position given as columns (face-down, face-up cards) and stock with the
 /// passes of `preset` in turn, each with its share of `budget` (see [`Preset`]).
-pub fn solve(columns: &[(Vec<u8>, Vec<u8>)], stock: &[u8], removed: u8, by_suit: bool, budget: &mut Budget, preset: &Preset) -> Result<Solution<Move>, String> {
-    solve_bounded(columns, stock, removed, by_suit, budget, preset, DEFAULT_MEMORY_MB, &mut |_, _, _| {})
+pub fn solve(
+    columns: &[(Vec<u8>, Vec<u8>)],
+    stock: &[u8],
+    removed: u8,
+    by_suit: bool,
+    budget: &mut Budget,
+    preset: &Preset,
+) -> Result<Solution<Move>, String> {
+    solve_bounded(
+        columns,
+        stock,
+        removed,
+        by_suit,
+        budget,
+        preset,
+        DEFAULT_MEMORY_MB,
+        &mut |_, _, _| {},
+    )
 }
 
 /// [`solve`], telling `report` how each pass ended: `(pass index, outcome, positions)`
@@ -282,7 +371,16 @@ pub fn solve_reporting(
     preset: &Preset,
     report: &mut dyn FnMut(usize, Outcome, u64),
 ) -> Result<Solution<Move>, String> {
-    solve_bounded(columns, stock, removed, by_suit, budget, preset, DEFAULT_MEMORY_MB, report)
+    solve_bounded(
+        columns,
+        stock,
+        removed,
+        by_suit,
+        budget,
+        preset,
+        DEFAULT_MEMORY_MB,
+        report,
+    )
 }
 
 /// Positions one pass may hold within `memory_mb` megabytes.
@@ -325,8 +423,18 @@ pub fn solve_bounded(
     let timed = budget.has_deadline() && !budget.has_node_limit();
     // Black Widow may also be searched with Spider's moves (a subset of its own).
     let mut suited_game: Option<(Game, Pos)> = None;
-    let mut run = |weights: &Weights, positions: &mut u64, share: &mut Budget| -> Result<(Outcome, Vec<Move>), String> {
-        let weights = Weights { cap: if weights.cap > 0 { (weights.cap as u64).min(bound) as u32 } else { bound.min(u32::MAX as u64) as u32 }, ..*weights };
+    let mut run = |weights: &Weights,
+                   positions: &mut u64,
+                   share: &mut Budget|
+     -> Result<(Outcome, Vec<Move>), String> {
+        let weights = Weights {
+            cap: if weights.cap > 0 {
+                (weights.cap as u64).min(bound) as u32
+            } else {
+                bound.min(u32::MAX as u64) as u32
+            },
+            ..*weights
+        };
         Ok(if weights.suited && !by_suit {
             if suited_game.is_none() {
                 suited_game = Some(Game::new(columns, stock, removed, true)?);
@@ -338,10 +446,19 @@ pub fn solve_bounded(
         })
     };
     let mut positions = 0u64;
-    let total: u64 = preset.passes.iter().map(|pass| pass.share).sum::<u64>().max(1);
+    let total: u64 = preset
+        .passes
+        .iter()
+        .map(|pass| pass.share)
+        .sum::<u64>()
+        .max(1);
     let mut weight_left = total;
     for (index, pass_preset) in preset.passes.iter().enumerate() {
-        let cap = if timed { u64::MAX } else { ((preset.cap as u128 * pass_preset.share as u128) / total as u128).max(1) as u64 };
+        let cap = if timed {
+            u64::MAX
+        } else {
+            ((preset.cap as u128 * pass_preset.share as u128) / total as u128).max(1) as u64
+        };
         let mut share = budget.pass(positions, pass_preset.share, weight_left, cap);
         weight_left = weight_left.saturating_sub(pass_preset.share);
         let before = positions;
@@ -357,7 +474,11 @@ pub fn solve_bounded(
     if !timed {
         return Ok(Solution::unknown(positions));
     }
-    let long: Vec<&Pass> = preset.passes.iter().filter(|pass| pass.weights.cap == 0).collect();
+    let long: Vec<&Pass> = preset
+        .passes
+        .iter()
+        .filter(|pass| pass.weights.cap == 0)
+        .collect();
     for round in 1u64.. {
         for (index, pass_preset) in long.iter().enumerate() {
             let left = budget.seconds_left().unwrap_or(0.0);
@@ -366,7 +487,12 @@ pub fn solve_bounded(
             }
             let slice = (left / RESTART_SHARE).max(RESTART_MIN_SECONDS).min(left);
             let w = &pass_preset.weights;
-            let weights = Weights { noise: w.noise.max(RESTART_NOISE), seed: round * 16 + index as u64, quota: w.quota << round.min(3), ..*w };
+            let weights = Weights {
+                noise: w.noise.max(RESTART_NOISE),
+                seed: round * 16 + index as u64,
+                quota: w.quota << round.min(3),
+                ..*w
+            };
             let mut share = Budget::new(None, Some(slice));
             let before = positions;
             let (outcome, line) = run(&weights, &mut positions, &mut share)?;
@@ -385,20 +511,46 @@ mod tests {
     use crate::spider::tests::shuffled_deal;
 
     fn node(pos: Pos, parent: u32, depth: u16) -> Node {
-        Node { pos, parent, mv: Move { src: 0, dst: 1, count: 1 }, depth, chaos: 0 }
+        Node {
+            pos,
+            parent,
+            mv: Move {
+                src: 0,
+                dst: 1,
+                count: 1,
+            },
+            depth,
+            chaos: 0,
+        }
     }
 
     #[test]
     fn a_position_met_by_a_shorter_path_takes_that_parent() {
         let (columns, stock) = shuffled_deal(5);
         let (game, root) = Game::new(&columns, &stock, 0, true).unwrap();
-        let at = |i: u32| Pos { cols: [i + 1; COLUMNS], ..root };
+        let at = |i: u32| Pos {
+            cols: [i + 1; COLUMNS],
+            ..root
+        };
         // root -> 1 -> 2 -> 3, and root -> 4.
-        let mut nodes = vec![node(root, u32::MAX, 0), node(at(1), 0, 1), node(at(2), 1, 2), node(at(3), 2, 3), node(at(4), 0, 1)];
-        let shortcut = Move { src: 4, dst: 7, count: 2 };
+        let mut nodes = vec![
+            node(root, u32::MAX, 0),
+            node(at(1), 0, 1),
+            node(at(2), 1, 2),
+            node(at(3), 2, 3),
+            node(at(4), 0, 1),
+        ];
+        let shortcut = Move {
+            src: 4,
+            dst: 7,
+            count: 2,
+        };
         // From 4, position 3 in two moves instead of three.
         assert!(reparent(&game, &mut nodes, 3, 4, shortcut, &at(3)));
-        assert_eq!((nodes[3].parent, nodes[3].depth, nodes[3].mv), (4, 2, shortcut));
+        assert_eq!(
+            (nodes[3].parent, nodes[3].depth, nodes[3].mv),
+            (4, 2, shortcut)
+        );
         // Not by a path as long, nor from a descendant, nor to another position with the same key.
         assert!(!reparent(&game, &mut nodes, 2, 4, shortcut, &at(2)));
         assert!(!reparent(&game, &mut nodes, 1, 3, shortcut, &at(1)));

@@ -20,7 +20,10 @@ fn a_completed_run_leaves_and_the_card_under_it_turns() {
     let mut cards = vec![card(4, 0)];
     assert_eq!(settle(&mut cards, 1), (0, false));
     // A run of two suits stays.
-    let mut cards: Vec<u8> = (0..13).rev().map(|r| card(r, if r == 5 { 2 } else { 3 })).collect();
+    let mut cards: Vec<u8> = (0..13)
+        .rev()
+        .map(|r| card(r, if r == 5 { 2 } else { 3 }))
+        .collect();
     assert_eq!(settle(&mut cards, 0), (0, false));
     assert_eq!(cards.len(), 13);
 }
@@ -35,7 +38,10 @@ fn columns_are_stored_once_and_know_their_runs() {
     assert_eq!(a, b);
     assert_ne!(a, c);
     let info = store.info(a);
-    assert_eq!((info.movable, info.hard, info.soft, info.top), (1, 0, 1, card(6, 2)));
+    assert_eq!(
+        (info.movable, info.hard, info.soft, info.top),
+        (1, 0, 1, card(6, 2))
+    );
     let mut widow = Store::new(false);
     let w = widow.intern(1, &cards);
     assert_eq!(widow.info(w).movable, 3);
@@ -44,26 +50,60 @@ fn columns_are_stored_once_and_know_their_runs() {
 #[test]
 fn the_key_ignores_column_order_only_once_the_stock_is_gone() {
     let columns: Vec<(Vec<u8>, Vec<u8>)> = (0..10u8)
-        .map(|i| if i < 8 { (vec![], vec![card(i, 0)]) } else { (vec![], vec![]) })
+        .map(|i| {
+            if i < 8 {
+                (vec![], vec![card(i, 0)])
+            } else {
+                (vec![], vec![])
+            }
+        })
         .collect();
     // Not a whole deck, so the game is put together by hand.
     let mut store = Store::new(false);
-    let ids: Vec<u32> = columns.iter().map(|(d, u)| store.intern(d.len() as u8, u)).collect();
-    let game = Game { store, stock: vec![0; 10], deals: 1, scratch_a: vec![], scratch_b: vec![], moves_made: Memo::new(), lateral_prune: true, grow_runs: false };
+    let ids: Vec<u32> = columns
+        .iter()
+        .map(|(d, u)| store.intern(d.len() as u8, u))
+        .collect();
+    let game = Game {
+        store,
+        stock: vec![0; 10],
+        deals: 1,
+        scratch_a: vec![],
+        scratch_b: vec![],
+        moves_made: Memo::new(),
+        lateral_prune: true,
+        grow_runs: false,
+    };
     let mut cols = [0u32; COLUMNS];
     cols.copy_from_slice(&ids);
     let mut swapped = cols;
     swapped.swap(0, 1);
-    let with_stock = Pos { cols, dealt: 0, removed: 0 };
-    let with_stock_swapped = Pos { cols: swapped, dealt: 0, removed: 0 };
+    let with_stock = Pos {
+        cols,
+        dealt: 0,
+        removed: 0,
+    };
+    let with_stock_swapped = Pos {
+        cols: swapped,
+        dealt: 0,
+        removed: 0,
+    };
     assert_ne!(game.key(&with_stock), game.key(&with_stock_swapped));
-    let dealt = Pos { cols, dealt: 1, removed: 0 };
-    let dealt_swapped = Pos { cols: swapped, dealt: 1, removed: 0 };
+    let dealt = Pos {
+        cols,
+        dealt: 1,
+        removed: 0,
+    };
+    let dealt_swapped = Pos {
+        cols: swapped,
+        dealt: 1,
+        removed: 0,
+    };
     assert_eq!(game.key(&dealt), game.key(&dealt_swapped));
 }
 
 /// A shuffled two-deck deal (not PySolFC's: any deal will do), dealt as the rules say.
-pub(super) fn shuffled_deal(seed: u64) -> (Vec<(Vec<u8>, Vec<u8>)>, Vec<u8>) {
+pub(super) fn shuffled_deal(seed: u64) -> (PyColumns, Vec<u8>) {
     let mut cards: Vec<u8> = (0..104).map(|i| (i % 52) as u8).collect();
     let mut x = seed | 1;
     for i in (1..cards.len()).rev() {
@@ -72,30 +112,73 @@ pub(super) fn shuffled_deal(seed: u64) -> (Vec<(Vec<u8>, Vec<u8>)>, Vec<u8>) {
         x ^= x << 17;
         cards.swap(i, (x % (i as u64 + 1)) as usize);
     }
-    let mut columns: Vec<(Vec<u8>, Vec<u8>)> = (0..COLUMNS).map(|_| (Vec::new(), vec![])).collect();
+    let mut columns: PyColumns = (0..COLUMNS).map(|_| (Vec::new(), vec![])).collect();
     let mut at = 0;
-    for c in 0..COLUMNS {
+    for (c, column) in columns.iter_mut().enumerate() {
         let down = if c < 4 { 5 } else { 4 };
-        columns[c].0 = cards[at..at + down].to_vec();
+        column.0 = cards[at..at + down].to_vec();
         at += down;
-        columns[c].1 = vec![cards[at]];
+        column.1 = vec![cards[at]];
         at += 1;
     }
     (columns, cards[at..].to_vec())
 }
 
 /// A portfolio that wanders (pure noise): it does not win a four-suit deal quickly.
-const WANDER: Weights = Weights { down: 0, hard: 0, soft: 0, stock: 0, empty: 0, rooted: 0, removed: 0, depth: 0, cap: 0, quota: 1000, deeper: 0, noise: 1000, seed: 0, suited: false, lateral: false, grow: false, shorter_parents: true };
-const WANDERING: [Pass; 3] = [Pass { weights: WANDER, share: 1 }, Pass { weights: WANDER, share: 2 }, Pass { weights: WANDER, share: 1 }];
+const WANDER: Weights = Weights {
+    down: 0,
+    hard: 0,
+    soft: 0,
+    stock: 0,
+    empty: 0,
+    rooted: 0,
+    removed: 0,
+    depth: 0,
+    cap: 0,
+    quota: 1000,
+    deeper: 0,
+    noise: 1000,
+    seed: 0,
+    suited: false,
+    lateral: false,
+    grow: false,
+    shorter_parents: true,
+};
+const WANDERING: [Pass; 3] = [
+    Pass {
+        weights: WANDER,
+        share: 1,
+    },
+    Pass {
+        weights: WANDER,
+        share: 2,
+    },
+    Pass {
+        weights: WANDER,
+        share: 1,
+    },
+];
 
 fn run(budget: &mut Budget, cap: u64) -> (Solution<Move>, Vec<u64>) {
     let (columns, stock) = shuffled_deal(7);
-    let preset = Preset { name: "wander", passes: &WANDERING, cap };
+    let preset = Preset {
+        name: "wander",
+        passes: &WANDERING,
+        cap,
+    };
     let mut spent = vec![];
-    let solution = solve_reporting(&columns, &stock, 0, true, budget, &preset, &mut |index, _, positions| {
-        assert_eq!(index, spent.len());
-        spent.push(positions);
-    })
+    let solution = solve_reporting(
+        &columns,
+        &stock,
+        0,
+        true,
+        budget,
+        &preset,
+        &mut |index, _, positions| {
+            assert_eq!(index, spent.len());
+            spent.push(positions);
+        },
+    )
     .unwrap();
     (solution, spent)
 }
@@ -112,37 +195,83 @@ fn a_node_budget_is_shared_by_weight() {
 fn a_time_budget_gives_every_pass_its_turn_then_restarts_until_it_is_spent() {
     let started = crate::search::thread_cpu();
     let (columns, stock) = shuffled_deal(7);
-    let preset = Preset { name: "wander", passes: &WANDERING, cap: 1000 };
+    let preset = Preset {
+        name: "wander",
+        passes: &WANDERING,
+        cap: 1000,
+    };
     let mut spent: Vec<(usize, u64)> = vec![];
     // 2 MB: each pass stops at its memory long before its share of the time.
     let bound = positions_within(2);
-    let solution = solve_bounded(&columns, &stock, 0, true, &mut Budget::new(None, Some(0.5)), &preset, 2, &mut |index, _, positions| spent.push((index, positions))).unwrap();
+    let solution = solve_bounded(
+        &columns,
+        &stock,
+        0,
+        true,
+        &mut Budget::new(None, Some(0.5)),
+        &preset,
+        2,
+        &mut |index, _, positions| spent.push((index, positions)),
+    )
+    .unwrap();
     assert_eq!(solution.outcome, Outcome::Unknown);
     let passes: Vec<usize> = spent.iter().map(|&(index, _)| index).collect();
     // The preset's passes in turn, past its cap (a time budget knows no cap), then restarts.
     assert_eq!(passes[..3], [0, 1, 2], "{spent:?}");
-    assert!(passes[3..].iter().all(|&index| index == 3) && passes.len() > 10, "{spent:?}");
-    assert!(spent.iter().all(|&(_, count)| count > 1000 && count <= bound), "{spent:?}");
+    assert!(
+        passes[3..].iter().all(|&index| index == 3) && passes.len() > 10,
+        "{spent:?}"
+    );
+    assert!(
+        spent
+            .iter()
+            .all(|&(_, count)| count > 1000 && count <= bound),
+        "{spent:?}"
+    );
     let cpu = crate::search::thread_cpu() - started;
     assert!(cpu >= 0.5, "the whole budget was spent: {cpu}");
-    assert_eq!(solution.positions, spent.iter().map(|&(_, count)| count).sum::<u64>());
+    assert_eq!(
+        solution.positions,
+        spent.iter().map(|&(_, count)| count).sum::<u64>()
+    );
 }
 
 #[test]
 fn a_time_budget_is_spent_by_the_passes_when_they_fit_in_memory() {
     let (solution, spent) = run(&mut Budget::new(None, Some(0.5)), 1000);
     assert_eq!(solution.outcome, Outcome::Unknown);
-    assert_eq!(spent.len(), 3, "every pass ran, the last to the end: {spent:?}");
-    assert!(spent.iter().all(|&count| count > 1000), "the preset's cap does not stop a time budget: {spent:?}");
+    assert_eq!(
+        spent.len(),
+        3,
+        "every pass ran, the last to the end: {spent:?}"
+    );
+    assert!(
+        spent.iter().all(|&count| count > 1000),
+        "the preset's cap does not stop a time budget: {spent:?}"
+    );
 }
 
 #[test]
 fn a_pass_holds_no_more_than_its_memory() {
     let (columns, stock) = shuffled_deal(7);
-    let preset = Preset { name: "wander", passes: &WANDERING, cap: u64::MAX };
+    let preset = Preset {
+        name: "wander",
+        passes: &WANDERING,
+        cap: u64::MAX,
+    };
     let bound = positions_within(1);
     let mut spent = vec![];
-    let solution = solve_bounded(&columns, &stock, 0, true, &mut Budget::new(Some(40_000), None), &preset, 1, &mut |_, _, positions| spent.push(positions)).unwrap();
+    let solution = solve_bounded(
+        &columns,
+        &stock,
+        0,
+        true,
+        &mut Budget::new(Some(40_000), None),
+        &preset,
+        1,
+        &mut |_, _, positions| spent.push(positions),
+    )
+    .unwrap();
     assert_eq!(solution.outcome, Outcome::Unknown);
     assert!(bound < 10_000);
     assert_eq!(spent, vec![bound, bound, bound]);
@@ -158,19 +287,64 @@ fn with_no_budget_the_passes_share_the_cap() {
 #[test]
 fn the_presets_are_sound() {
     for preset in PRESETS {
-        assert!(!preset.passes.is_empty() && preset.cap > 0, "{}", preset.name);
-        assert!(preset.passes.iter().all(|pass| pass.share > 0 && pass.weights.quota > 0), "{}", preset.name);
+        assert!(
+            !preset.passes.is_empty() && preset.cap > 0,
+            "{}",
+            preset.name
+        );
+        assert!(
+            preset
+                .passes
+                .iter()
+                .all(|pass| pass.share > 0 && pass.weights.quota > 0),
+            "{}",
+            preset.name
+        );
     }
-    assert!(SPIDER.passes.iter().all(|pass| !pass.weights.suited), "Spider's moves are already suited");
-    for (short, verdicts) in [(&SPIDER, &SPIDER_VERDICTS), (&BLACK_WIDOW, &BLACK_WIDOW_VERDICTS)] {
-        let without = |pass: &Pass| Pass { weights: Weights { shorter_parents: false, ..pass.weights }, ..*pass };
-        assert_eq!(short.passes[1..].iter().map(without).collect::<Vec<_>>(), verdicts.passes, "{} is {} after its short pass", verdicts.name, short.name);
-        assert_eq!(short.passes[0].weights.cap, SHORT_CAP, "{} starts with the short pass", short.name);
-        assert!(short.passes.iter().all(|pass| pass.weights.shorter_parents), "{}", short.name);
+    assert!(
+        SPIDER.passes.iter().all(|pass| !pass.weights.suited),
+        "Spider's moves are already suited"
+    );
+    for (short, verdicts) in [
+        (&SPIDER, &SPIDER_VERDICTS),
+        (&BLACK_WIDOW, &BLACK_WIDOW_VERDICTS),
+    ] {
+        let without = |pass: &Pass| Pass {
+            weights: Weights {
+                shorter_parents: false,
+                ..pass.weights
+            },
+            ..*pass
+        };
+        assert_eq!(
+            short.passes[1..].iter().map(without).collect::<Vec<_>>(),
+            verdicts.passes,
+            "{} is {} after its short pass",
+            verdicts.name,
+            short.name
+        );
+        assert_eq!(
+            short.passes[0].weights.cap, SHORT_CAP,
+            "{} starts with the short pass",
+            short.name
+        );
+        assert!(
+            short.passes.iter().all(|pass| pass.weights.shorter_parents),
+            "{}",
+            short.name
+        );
     }
     let (columns, stock) = shuffled_deal(3);
     for preset in [&BLACK_WIDOW, &BLACK_WIDOW_VERDICTS] {
-        let solution = solve(&columns, &stock, 0, false, &mut Budget::new(Some(2_000_000), None), preset).unwrap();
+        let solution = solve(
+            &columns,
+            &stock,
+            0,
+            false,
+            &mut Budget::new(Some(2_000_000), None),
+            preset,
+        )
+        .unwrap();
         assert_eq!(solution.outcome, Outcome::Won, "{}", preset.name);
         assert_wins_cleanly(&columns, &stock, false, &solution.line);
     }
@@ -179,10 +353,35 @@ fn the_presets_are_sound() {
 #[test]
 fn a_pass_stops_at_its_cap() {
     let (columns, stock) = shuffled_deal(7);
-    let passes = [Pass { weights: Weights { cap: 3_000, ..WANDER }, share: 1 }, Pass { weights: WANDER, share: 1 }];
-    let preset = Preset { name: "capped", passes: &passes, cap: u64::MAX };
+    let passes = [
+        Pass {
+            weights: Weights {
+                cap: 3_000,
+                ..WANDER
+            },
+            share: 1,
+        },
+        Pass {
+            weights: WANDER,
+            share: 1,
+        },
+    ];
+    let preset = Preset {
+        name: "capped",
+        passes: &passes,
+        cap: u64::MAX,
+    };
     let mut spent = vec![];
-    let solution = solve_reporting(&columns, &stock, 0, true, &mut Budget::new(Some(40_000), None), &preset, &mut |_, _, positions| spent.push(positions)).unwrap();
+    let solution = solve_reporting(
+        &columns,
+        &stock,
+        0,
+        true,
+        &mut Budget::new(Some(40_000), None),
+        &preset,
+        &mut |_, _, positions| spent.push(positions),
+    )
+    .unwrap();
     assert_eq!(solution.outcome, Outcome::Unknown);
     // The capped pass stops at 3,000 of its 20,000; the last pass takes what is left.
     assert_eq!(spent, vec![3_000, 37_000]);
@@ -195,9 +394,15 @@ fn assert_wins_cleanly(columns: &[(Vec<u8>, Vec<u8>)], stock: &[u8], by_suit: bo
     let mut seen = std::collections::HashSet::new();
     seen.insert(game.key(&pos));
     for (index, &mv) in line.iter().enumerate() {
-        assert!(game.legal_moves(&pos).contains(&mv), "move {index} {mv:?} is not legal");
+        assert!(
+            game.legal_moves(&pos).contains(&mv),
+            "move {index} {mv:?} is not legal"
+        );
         pos = game.apply(&pos, mv);
-        assert!(seen.insert(game.key(&pos)), "move {index} comes back to a position");
+        assert!(
+            seen.insert(game.key(&pos)),
+            "move {index} comes back to a position"
+        );
     }
     assert_eq!(pos.removed, RUNS);
 }
@@ -209,7 +414,15 @@ fn lines_through_shorter_parents_are_played_in_the_right_columns() {
     for seed in 1..=6 {
         let (columns, stock) = shuffled_deal(seed);
         for (by_suit, preset) in [(true, &SPIDER), (false, &BLACK_WIDOW)] {
-            let solution = solve(&columns, &stock, 0, by_suit, &mut Budget::new(Some(1_500_000), None), preset).unwrap();
+            let solution = solve(
+                &columns,
+                &stock,
+                0,
+                by_suit,
+                &mut Budget::new(Some(1_500_000), None),
+                preset,
+            )
+            .unwrap();
             if solution.outcome == Outcome::Won {
                 assert_wins_cleanly(&columns, &stock, by_suit, &solution.line);
             }
@@ -220,21 +433,46 @@ fn lines_through_shorter_parents_are_played_in_the_right_columns() {
 #[test]
 fn the_short_pass_makes_shorter_lines() {
     // Where the short pass wins, its line is much shorter than the other passes' would be.
-    let without = Preset { name: "without the short pass", passes: &SPIDER.passes[1..], cap: DEFAULT_CAP };
+    let without = Preset {
+        name: "without the short pass",
+        passes: &SPIDER.passes[1..],
+        cap: DEFAULT_CAP,
+    };
     let mut won = 0;
     for seed in (1..=11).step_by(2) {
         let (columns, stock) = shuffled_deal(seed);
         let mut winner = None;
-        let a = solve_reporting(&columns, &stock, 0, true, &mut Budget::new(Some(1_500_000), None), &SPIDER, &mut |index, outcome, _| {
-            if outcome == Outcome::Won {
-                winner = Some(index)
-            }
-        })
+        let a = solve_reporting(
+            &columns,
+            &stock,
+            0,
+            true,
+            &mut Budget::new(Some(1_500_000), None),
+            &SPIDER,
+            &mut |index, outcome, _| {
+                if outcome == Outcome::Won {
+                    winner = Some(index)
+                }
+            },
+        )
         .unwrap();
-        let b = solve(&columns, &stock, 0, true, &mut Budget::new(Some(1_500_000), None), &without).unwrap();
+        let b = solve(
+            &columns,
+            &stock,
+            0,
+            true,
+            &mut Budget::new(Some(1_500_000), None),
+            &without,
+        )
+        .unwrap();
         if winner == Some(0) && b.outcome == Outcome::Won {
             won += 1;
-            assert!(a.line.len() * 10 < b.line.len() * 9, "deal {seed}: {} moves with the short pass, {} without", a.line.len(), b.line.len());
+            assert!(
+                a.line.len() * 10 < b.line.len() * 9,
+                "deal {seed}: {} moves with the short pass, {} without",
+                a.line.len(),
+                b.line.len()
+            );
         }
     }
     assert!(won >= 3, "the short pass won {won} deals");
