@@ -166,7 +166,6 @@ pub const SPIDER: Preset<'static> = Preset {
         Pass {
             weights: Weights {
                 noise: 8,
-                quota: HINT_QUOTA,
                 ..SPIDER_BASE
             },
             share: 3,
@@ -174,30 +173,17 @@ pub const SPIDER: Preset<'static> = Preset {
         Pass {
             weights: Weights {
                 noise: 16,
-                quota: HINT_QUOTA,
                 ..SPIDER_BASE
             },
             share: 3,
         },
         Pass {
-            weights: Weights {
-                quota: HINT_QUOTA,
-                ..SPIDER_BASE
-            },
+            weights: SPIDER_BASE,
             share: 3,
         },
     ],
     cap: PRESET_CAP,
 };
-
-/// The quota of [`SPIDER`]'s passes after the short pass (issue 35; the verdict passes
-/// keep [`SPIDER_BASE`]'s 2,000, so that the survey's searches stay those recorded):
-/// the levels take turns four times as often. On the 65 four-suit deals of 1-10,000
-/// the survey left unknown at 2 million positions, 2 s of CPU each (`spider_tune`,
-/// short pass in front): 45 won with 500 in all three passes, 39 with 2,000; one pass
-/// of 9 shares: 42 with 500, 39 with 2,000, 38 with 8,000, 40 with 2,000 and
-/// `deeper: 1`. Black Widow's passes gain nothing from it (21 of its 34 against 22).
-pub const HINT_QUOTA: i32 = 500;
 
 /// Black Widow: the short pass ([`SHORT_CAP`], with noise) and the next with Spider's
 /// narrower moves (all legal in Black Widow, and a Spider win is a Black Widow win),
@@ -245,27 +231,23 @@ pub const BLACK_WIDOW: Preset<'static> = Preset {
     cap: PRESET_CAP,
 };
 
-/// A preset's passes after its short pass, for a verdict alone: no shorter parents, and
-/// the quota `quota` (0: each pass's own).
-const fn for_verdicts<const N: usize>(passes: &[Pass], quota: i32) -> [Pass; N] {
+/// A preset's passes after its short pass, for a verdict alone: no shorter parents.
+const fn for_verdicts<const N: usize>(passes: &[Pass]) -> [Pass; N] {
     assert!(passes.len() == N + 1);
     let mut out = [passes[1]; N];
     let mut i = 0;
     while i < N {
         out[i] = passes[i + 1];
         out[i].weights.shorter_parents = false;
-        if quota > 0 {
-            out[i].weights.quota = quota;
-        }
         i += 1;
     }
     out
 }
 
-const SPIDER_VERDICT_PASSES: [Pass; 3] = for_verdicts(SPIDER.passes, SPIDER_BASE.quota);
-const BLACK_WIDOW_VERDICT_PASSES: [Pass; 3] = for_verdicts(BLACK_WIDOW.passes, 0);
+const SPIDER_VERDICT_PASSES: [Pass; 3] = for_verdicts(SPIDER.passes);
+const BLACK_WIDOW_VERDICT_PASSES: [Pass; 3] = for_verdicts(BLACK_WIDOW.passes);
 
-/// [`SPIDER`] without its short pass, its shorter parents and its [`HINT_QUOTA`], for a verdict alone (a
+/// [`SPIDER`] without its short pass and its shorter parents, for a verdict alone (a
 /// survey): both make a line short but a search bigger or slower. This is the search
 /// before them, position for position: Spider 4 suits deals 1-10,000 at 2 million
 /// positions a deal, 9,935 won in 875 million positions (with them: 9,933 in 1,150

@@ -305,16 +305,13 @@ fn the_presets_are_sound() {
         SPIDER.passes.iter().all(|pass| !pass.weights.suited),
         "Spider's moves are already suited"
     );
-    // The verdict passes are the hints' without shorter parents, and with the quota the
-    // survey's searches were recorded with.
-    for (short, verdicts, quota) in [
-        (&SPIDER, &SPIDER_VERDICTS, SPIDER_BASE.quota),
-        (&BLACK_WIDOW, &BLACK_WIDOW_VERDICTS, 0),
+    for (short, verdicts) in [
+        (&SPIDER, &SPIDER_VERDICTS),
+        (&BLACK_WIDOW, &BLACK_WIDOW_VERDICTS),
     ] {
         let without = |pass: &Pass| Pass {
             weights: Weights {
                 shorter_parents: false,
-                quota: if quota > 0 { quota } else { pass.weights.quota },
                 ..pass.weights
             },
             ..*pass
