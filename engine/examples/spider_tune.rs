@@ -76,6 +76,8 @@ fn parse_pass(spec: &str) -> Pass {
             "quota" => weights.quota = number(),
             "deeper" => weights.deeper = number(),
             "noise" => weights.noise = number(),
+            "seed" => weights.seed = number() as u64,
+            "cap" => weights.cap = number() as u32,
             "suited" => weights.suited = flag(),
             "lateral" => weights.lateral = flag(),
             "grow" => weights.grow = flag(),
@@ -92,6 +94,7 @@ fn main() {
     let mut file = None;
     let (mut nodes, mut seconds, mut preset_name, mut show) = (None, None, None, false);
     let mut cap = spider::DEFAULT_CAP;
+    let mut memory = spider::DEFAULT_MEMORY_MB;
     let mut passes: Vec<Pass> = Vec::new();
     let mut iter = args.iter();
     while let Some(arg) = iter.next() {
@@ -100,6 +103,7 @@ fn main() {
             "--nodes" => nodes = Some(value().parse::<u64>().unwrap()),
             "--seconds" => seconds = Some(value().parse::<f64>().unwrap()),
             "--cap" => cap = value().parse().unwrap(),
+            "--memory" => memory = value().parse().unwrap(),
             "--preset" => preset_name = Some(value()),
             "--pass" => passes.push(parse_pass(&value())),
             "--show" => show = true,
@@ -117,7 +121,8 @@ fn main() {
             None => custom,
         }
     };
-    let width = deals.iter().map(|d| chosen(d.by_suit).passes.len()).max().unwrap_or(0);
+    // One more for the restarts of a time budget.
+    let width = deals.iter().map(|d| chosen(d.by_suit).passes.len()).max().unwrap_or(0) + 1;
     let mut per_pass_won = vec![0u32; width];
     let mut per_pass_positions = vec![0u64; width];
     let (mut won, mut positions, mut cpu_total, mut worst) = (0, 0u64, 0.0, (0.0, 0u64));
@@ -129,14 +134,22 @@ fn main() {
         let cpu = cpu_seconds();
         let mut budget = Budget::new(nodes, seconds);
         let mut winner = None;
-        let solution =
-            spider::solve_reporting(&deal.columns, &deal.stock, 0, deal.by_suit, &mut budget, &preset, &mut |index, outcome, count| {
+        let solution = spider::solve_bounded(
+            &deal.columns,
+            &deal.stock,
+            0,
+            deal.by_suit,
+            &mut budget,
+            &preset,
+            memory,
+            &mut |index, outcome, count| {
                 per_pass_positions[index] += count;
                 if outcome == Outcome::Won {
                     winner = Some(index);
                 }
-            })
-            .expect("a valid deal");
+            },
+        )
+        .expect("a valid deal");
         let spent = cpu_seconds() - cpu;
         cpu_total += spent;
         positions += solution.positions;

@@ -1,7 +1,13 @@
 //! What every solver shares: the budget a search may spend (split between the passes
 //! of a portfolio), the answer it gives, and the solution type.
 //!
-//! A budget is a number of positions, a wall-clock time, both or neither. A portfolio
+//! A budget is a number of positions, a time, both or neither. The time is CPU time of
+//! the thread that searches ([`thread_cpu`]), not wall-clock time: the same request
+//! gets the same search on a quiet machine and on a busy server (a search stops within
+//! [`CLOCK_EVERY`] positions of its deadline, so the counts agree to a few thousand
+//! positions, not exactly). A budget must be made and spent on the searching thread
+//! (the engines make it inside `allow_threads`, which runs on the caller's thread). A
+//! portfolio
 //! of passes (several searches run in turn, as fc-solve's soft threads or KPatience's
 //! passes) gives each pass its own [`Budget::pass`]: a share, by weight, of the
 //! positions *and* of the time that the earlier passes left. So a node budget, a time
@@ -12,9 +18,8 @@
 //! preset names (for the exact searches a cap far above any deal measured, so that
 //! their verdicts stay proofs in practice; see each module's presets).
 
-use std::time::{Duration, Instant};
-
-/// Stops a search after a number of positions or a wall-clock deadline, whichever first.
+/// Stops a search after a number of positions or a deadline in the thread's CPU time,
+/// whichever first.
 ///
 /// Positions are counted by the caller (`searched`, cumulative over the passes of one
 /// solve); the budget holds the count at which the search must stop.
@@ -24,19 +29,22 @@ pub struct Budget {
     limit: u64,
     /// Whether `limit` came from the caller (false: only a pass's default cap).
     limited: bool,
-    deadline: Option<Instant>,
+    /// The searching thread's CPU time ([`thread_cpu`]) at which the search must stop.
+    deadline: Option<f64>,
     next_clock_check: u64,
     /// Set once the deadline has passed, so later checks agree without the clock.
     expired: bool,
 }
 
-/// Positions between two looks at the clock (a few milliseconds of any search).
-const CLOCK_EVERY: u64 = 2048;
+/// Positions between two looks at the clock (a few milliseconds of any search; a look
+/// at the thread's CPU clock is a system call of about a microsecond).
+pub const CLOCK_EVERY: u64 = 2048;
 
 impl Budget {
-    /// A budget of `nodes` positions and `seconds` of wall time (`None`: no limit).
+    /// A budget of `nodes` positions and `seconds` of this thread's CPU time from now
+    /// (`None`: no limit).
     pub fn new(nodes: Option<u64>, seconds: Option<f64>) -> Self {
-        let deadline = seconds.map(|s| Instant::now() + Duration::from_secs_f64(s.max(0.0)));
+        let deadline = seconds.map(|s| thread_cpu() + s.max(0.0));
         Budget { limit: nodes.unwrap_or(u64::MAX), limited: nodes.is_some(), deadline, next_clock_check: 0, expired: false }
     }
 
@@ -53,7 +61,7 @@ impl Budget {
         if searched >= self.next_clock_check {
             self.next_clock_check = searched + CLOCK_EVERY;
             if let Some(deadline) = self.deadline {
-                self.expired = Instant::now() >= deadline;
+                self.expired = thread_cpu() >= deadline;
                 return self.expired;
             }
         }
@@ -63,9 +71,24 @@ impl Budget {
     /// True when the deadline has passed (checked now, whatever the count).
     pub fn out_of_time(&mut self) -> bool {
         if let Some(deadline) = self.deadline {
-            self.expired = self.expired || Instant::now() >= deadline;
+            self.expired = self.expired || thread_cpu() >= deadline;
         }
         self.expired
+    }
+
+    /// CPU seconds left before the deadline (`None`: no time limit).
+    pub fn seconds_left(&self) -> Option<f64> {
+        self.deadline.map(|deadline| if self.expired { 0.0 } else { (deadline - thread_cpu()).max(0.0) })
+    }
+
+    /// Whether the caller set a limit of positions (else only a pass's cap stops it).
+    pub fn has_node_limit(&self) -> bool {
+        self.limited
+    }
+
+    /// Whether the budget has a time limit.
+    pub fn has_deadline(&self) -> bool {
+        self.deadline.is_some()
     }
 
     /// The budget of one pass of a portfolio, after `searched` positions in all: the
@@ -89,9 +112,8 @@ impl Budget {
             if weight == weight_left {
                 return deadline;
             }
-            let now = Instant::now();
-            let left = deadline.saturating_duration_since(now);
-            now + left.mul_f64(weight as f64 / weight_left as f64)
+            let now = thread_cpu();
+            now + (deadline - now).max(0.0) * (weight as f64 / weight_left as f64)
         });
         Budget { limit, limited: true, deadline, next_clock_check: searched, expired: self.expired }
     }
@@ -139,6 +161,15 @@ impl<M> Solution<M> {
     }
 }
 
+/// This thread's CPU time in seconds (what the benchmarks compare: a search and the
+/// shortening of its line, each timed apart on the thread that ran it).
+pub fn thread_cpu() -> f64 {
+    let mut time = libc::timespec { tv_sec: 0, tv_nsec: 0 };
+    // SAFETY: `clock_gettime` writes the timespec it is given, nothing else.
+    unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut time) };
+    time.tv_sec as f64 + time.tv_nsec as f64 * 1e-9
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -166,19 +197,36 @@ mod tests {
     #[test]
     fn a_time_budget_is_shared_between_passes() {
         let budget = Budget::new(None, Some(0.2));
-        let started = Instant::now();
+        let started = thread_cpu();
         let mut first = budget.pass(0, 1, 2, u64::MAX);
         let mut searched = 0;
         while !first.exhausted(searched) {
             searched += 1;
         }
-        let half = started.elapsed();
-        assert!(half >= Duration::from_millis(95) && half < Duration::from_millis(180), "{half:?}");
+        // CPU time of this thread: the same on a busy machine (the checks come every
+        // CLOCK_EVERY counts, a few microseconds here).
+        let half = thread_cpu() - started;
+        assert!((0.099..0.12).contains(&half), "{half}");
         let mut last = budget.pass(searched, 1, 1, u64::MAX);
         while !last.exhausted(searched) {
             searched += 1;
         }
-        assert!(started.elapsed() >= Duration::from_millis(195));
+        let all = thread_cpu() - started;
+        assert!((0.199..0.22).contains(&all), "{all}");
+    }
+
+    #[test]
+    fn a_time_budget_is_cpu_time_not_wall_time() {
+        // A sleeping thread spends no CPU: a wall-clock budget would have run out.
+        let mut budget = Budget::new(None, Some(0.05));
+        std::thread::sleep(std::time::Duration::from_millis(120));
+        assert!(!budget.out_of_time());
+        assert!(budget.seconds_left().unwrap() > 0.04);
+        let mut searched = 0;
+        while !budget.exhausted(searched) {
+            searched += 1;
+        }
+        assert!(budget.out_of_time());
     }
 
     #[test]
@@ -189,13 +237,4 @@ mod tests {
         let mut pass = budget.pass(1, 1, 2, 100);
         assert!(pass.exhausted(1));
     }
-}
-
-/// This thread's CPU time in seconds (what the benchmarks compare: a search and the
-/// shortening of its line, each timed apart on the thread that ran it).
-pub fn thread_cpu() -> f64 {
-    let mut time = libc::timespec { tv_sec: 0, tv_nsec: 0 };
-    // SAFETY: `clock_gettime` writes the timespec it is given, nothing else.
-    unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut time) };
-    time.tv_sec as f64 + time.tv_nsec as f64 * 1e-9
 }

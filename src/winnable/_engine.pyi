@@ -129,6 +129,7 @@ def spider_solve(
     shorten_depth: int = 2,
     shorten_tries: int | None = None,
     short_pass: bool = True,
+    memory_mb: int = 1024,
 ) -> tuple[_Outcome, list[_SpiderMove], int]: ...
 def spider_shorten(
     columns: _Columns,

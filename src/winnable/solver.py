@@ -34,11 +34,13 @@ class Status(str, enum.Enum):
 
 @dataclass(frozen=True, slots=True)
 class Budget:
-    """How much search one question may cost: positions, wall-clock seconds, both or
-    neither (``None`` means no limit). The engine splits it between the passes of its
-    portfolio, each getting its share of the positions *and* of the time left; with no
-    budget at all each engine still stops at a finite cap (see its presets), and the
-    verdict is then ``unknown``.
+    """How much search one question may cost: positions, seconds of CPU time of the
+    thread that searches (not wall-clock time: a busy machine gives the same search),
+    both or neither (``None`` means no limit). The engine splits it between the passes
+    of its portfolio, each getting its share of the positions *and* of the time left;
+    with no budget at all each engine still stops at a finite cap (see its presets), and
+    the verdict is then ``unknown``. The Spider family spends a time budget whole (no
+    cap; its memory is bounded by :data:`winnable.spider.SEARCH_MEMORY_MB`).
 
     >>> Budget(nodes=1_000_000)
     Budget(nodes=1000000, seconds=None)

@@ -57,6 +57,11 @@ DOWN_ROWS = 4
 EXTRA_DOWN = 4
 STOCK_CARDS = COLUMNS * DEALS
 
+SEARCH_MEMORY_MB = 1024
+"""What one engine search may hold, in megabytes: each pass of the search stops at as
+many positions (about 120 bytes each: 8.9 million), and a time budget is then spent on
+restarts (``engine/src/spider/search.rs``, ``solve_bounded``)."""
+
 
 @dataclass(frozen=True, slots=True)
 class Column:
@@ -465,13 +470,15 @@ class Spider(Position):
     # -- search ----------------------------------------------------------------------
     def engine_search(self, nodes: int | None, seconds: float | None, *, short: bool = True) -> tuple[str, list[str], int]:
         """Ask the engine for a winning line (see ``engine/src/spider/``); ``short=False``
-        searches without the short pass and does not shorten the line (a survey)."""
+        searches without the short pass and does not shorten the line (a survey).
+        ``seconds`` is CPU time of the searching thread, all of it spent unless a line is
+        found; memory is bounded by :data:`SEARCH_MEMORY_MB`."""
         from winnable import _engine
 
         columns = [([card.index for card in column.down], [card.index for card in column.up]) for column in self.columns]
         stock = [card.index for card in self.stock]
         status, line, positions = _engine.spider_solve(columns, stock, len(self.foundations), self.by_suit, nodes, seconds,
-                                                       shorten=short, short_pass=short)
+                                                       shorten=short, short_pass=short, memory_mb=SEARCH_MEMORY_MB)
         moves = [str(SpiderMove.DEAL if source == 255 else SpiderMove(source, target, count)) for source, target, count in line]
         return status, moves, positions
 

@@ -346,10 +346,17 @@ impl Answer {
         timed: bool,
     ) -> Answer {
         let clock = || if timed { crate::search::thread_cpu() } else { 0.0 };
-        let deadline = max_seconds.map(|s| std::time::Instant::now() + std::time::Duration::from_secs_f64(s.max(0.0)));
+        // The budget is the thread's CPU time; the shortening gets what the search left
+        // of it, from when the search ends (on a busy machine the search's wall time is
+        // longer than its CPU time, and a wall deadline set before it would leave nothing).
+        let cpu_before = max_seconds.map(|_| crate::search::thread_cpu());
         let started = clock();
         let solution = solver.solve(root, &mut Budget::new(max_nodes, max_seconds));
         let searched = clock();
+        let deadline = max_seconds.zip(cpu_before).map(|(s, before)| {
+            let left = (s - (crate::search::thread_cpu() - before)).max(0.0);
+            std::time::Instant::now() + std::time::Duration::from_secs_f64(left)
+        });
         let short = match shortening {
             Some((depth, tries)) if solution.outcome == Outcome::Won => {
                 Some(shorten::shorten_own(&solver.game, root, &solution.line, &shorten::limits(deadline, depth, tries)).0)

@@ -70,12 +70,15 @@ const RUNS: u8 = 8;
 pub const DEAL: u8 = 255;
 
 type PyColumns = Vec<(Vec<u8>, Vec<u8>)>;
+/// Moves as Python sees them: `(source, target, count)`.
+type PyLine = Vec<(u8, u8, u8)>;
 
 fn to_tuple(mv: Move) -> (u8, u8, u8) {
     (mv.src, mv.dst, mv.count)
 }
 
-/// Solve a Spider-family position with the whole deal known. `columns`: (face-down,
+/// Solve a Spider-family position with the whole deal known. `max_seconds` is CPU time
+/// of the searching thread (see [`Budget`]). `columns`: (face-down,
 /// face-up) card indices deepest first; `stock`: cards in dealing order; `by_suit`:
 /// Spider (true) or Black Widow (false). Returns `(verdict, moves, positions)` with moves
 /// as `(source, target, count)`, 0-based, and `(255, 255, 0)` for a deal.
@@ -84,9 +87,10 @@ fn to_tuple(mv: Move) -> (u8, u8, u8) {
 /// have short lines; `short_pass=False` searches as for a verdict alone (a survey:
 /// [`SPIDER_VERDICTS`]). A winning line is shortened (`shorten`: no position twice,
 /// shortcuts) within what the time budget leaves; `shorten=False` returns the search's
-/// own line.
+/// own line. `memory_mb` bounds what a pass holds ([`solve_bounded`]); with a time
+/// budget and no node limit the search spends the whole time (restarts).
 #[pyfunction]
-#[pyo3(signature = (columns, stock, removed, by_suit, max_nodes=None, max_seconds=None, shorten=true, shorten_depth=2, shorten_tries=None, short_pass=true))]
+#[pyo3(signature = (columns, stock, removed, by_suit, max_nodes=None, max_seconds=None, shorten=true, shorten_depth=2, shorten_tries=None, short_pass=true, memory_mb=DEFAULT_MEMORY_MB))]
 #[allow(clippy::too_many_arguments)]
 fn spider_solve(
     py: Python<'_>,
@@ -100,11 +104,16 @@ fn spider_solve(
     shorten_depth: u8,
     shorten_tries: Option<u64>,
     short_pass: bool,
-) -> PyResult<(&'static str, Vec<(u8, u8, u8)>, u64)> {
-    let deadline = max_seconds.map(|s| std::time::Instant::now() + std::time::Duration::from_secs_f64(s.max(0.0)));
+    memory_mb: u64,
+) -> PyResult<(&'static str, PyLine, u64)> {
     let solution = py
         .allow_threads(|| {
-            let mut solution = solve(&columns, &stock, removed, by_suit, &mut Budget::new(max_nodes, max_seconds), preset(by_suit, short_pass))?;
+            let mut budget = Budget::new(max_nodes, max_seconds);
+            let mut solution =
+                solve_bounded(&columns, &stock, removed, by_suit, &mut budget, preset(by_suit, short_pass), memory_mb, &mut |_, _, _| {})?;
+            // The shortening counts wall time (`crate::shorten`): it gets the CPU
+            // seconds the search left, from now.
+            let deadline = budget.seconds_left().map(|s| std::time::Instant::now() + std::time::Duration::from_secs_f64(s));
             if shorten {
                 let limits = shorten::limits(deadline, shorten_depth, shorten_tries, by_suit, solution.positions);
                 shorten::shorten_solution(&columns, &stock, removed, by_suit, &mut solution, &limits);
@@ -135,15 +144,14 @@ fn spider_shorten(
     research: Option<u64>,
     research_weight: Option<u8>,
     searched: u64,
-) -> PyResult<(Vec<(u8, u8, u8)>, u64)> {
+) -> PyResult<(PyLine, u64)> {
     let deadline = max_seconds.map(|s| std::time::Instant::now() + std::time::Duration::from_secs_f64(s.max(0.0)));
     let moves: Vec<Move> = line.into_iter().map(|(src, dst, count)| Move { src, dst, count }).collect();
     let mut limits = shorten::limits(deadline, depth, tries, by_suit, searched);
     limits.research = research.unwrap_or(limits.research);
     limits.research_depth = research_weight.unwrap_or(limits.research_depth);
-    let (out, stats) = py
-        .allow_threads(|| shorten::shorten(&columns, &stock, removed, by_suit, &moves, &limits))
-        .map_err(PyValueError::new_err)?;
+    let (out, stats) =
+        py.allow_threads(|| shorten::shorten(&columns, &stock, removed, by_suit, &moves, &limits)).map_err(PyValueError::new_err)?;
     Ok((out.into_iter().map(to_tuple).collect(), stats.tries))
 }
 

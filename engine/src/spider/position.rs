@@ -99,7 +99,8 @@ pub(super) fn column_hash(down: u8, cards: &[u8]) -> u64 {
 impl Store {
     pub fn new(by_suit: bool) -> Store {
         let size = 1 << 14;
-        let mut store = Store { data: Vec::with_capacity(1 << 16), infos: Vec::with_capacity(1 << 12), table: vec![0; size], mask: size - 1, by_suit };
+        let mut store =
+            Store { data: Vec::with_capacity(1 << 16), infos: Vec::with_capacity(1 << 12), table: vec![0; size], mask: size - 1, by_suit };
         store.intern(0, &[]);
         store
     }
@@ -296,7 +297,7 @@ impl Game {
         if columns.len() != COLUMNS {
             return Err(format!("Spider has {COLUMNS} columns, not {}", columns.len()));
         }
-        if stock.len() % COLUMNS != 0 || stock.len() > 50 {
+        if !stock.len().is_multiple_of(COLUMNS) || stock.len() > 50 {
             return Err(format!("the stock holds a multiple of {COLUMNS} cards, not {}", stock.len()));
         }
         if removed > RUNS {
@@ -319,7 +320,16 @@ impl Game {
         if total + RUN * removed as usize != 104 {
             return Err(format!("{} cards in play and {removed} runs removed: not 104 cards", total));
         }
-        let game = Game { store, stock: stock.to_vec(), deals: (stock.len() / COLUMNS) as u8, scratch_a: Vec::new(), scratch_b: Vec::new(), moves_made: Memo::new(), lateral_prune: true, grow_runs: false };
+        let game = Game {
+            store,
+            stock: stock.to_vec(),
+            deals: (stock.len() / COLUMNS) as u8,
+            scratch_a: Vec::new(),
+            scratch_b: Vec::new(),
+            moves_made: Memo::new(),
+            lateral_prune: true,
+            grow_runs: false,
+        };
         Ok((game, Pos { cols, dealt: 0, removed }))
     }
 
@@ -330,7 +340,7 @@ impl Game {
 
     #[inline]
     pub(super) fn has_empty(&self, pos: &Pos) -> bool {
-        pos.cols.iter().any(|&c| c == 0)
+        pos.cols.contains(&0)
     }
 
     /// Every legal move, as the rules list them (source, run length, target; the deal last).
@@ -436,10 +446,13 @@ impl Game {
             mix(column as u64 | (salt << 32))
         };
         let (a, b) = (mv.src as usize, mv.dst as usize);
-        let h = key.wrapping_sub(term(a, parent.cols[a])).wrapping_sub(term(b, parent.cols[b])).wrapping_add(term(a, child.cols[a])).wrapping_add(term(b, child.cols[b]));
+        let h = key
+            .wrapping_sub(term(a, parent.cols[a]))
+            .wrapping_sub(term(b, parent.cols[b]))
+            .wrapping_add(term(a, child.cols[a]))
+            .wrapping_add(term(b, child.cols[b]));
         h & !(1u64 << 63)
     }
-
 }
 
 /// A strong 64-bit mixer (splitmix64's finaliser).

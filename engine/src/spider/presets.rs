@@ -21,6 +21,9 @@ pub struct Weights {
     /// Pseudo-random noise added to each position's score (0 to noise - 1): another
     /// pass with noise explores other positions among near equals.
     pub noise: i32,
+    /// Which noise (0: the presets' own): a restart with another seed explores other
+    /// positions among near equals (see [`super::RESTART`]).
+    pub seed: u64,
     /// Black Widow only: search with Spider's moves (runs of one suit), which are all
     /// legal in Black Widow but make a different, narrower search.
     pub suited: bool,
@@ -58,10 +61,57 @@ pub struct Preset<'a> {
 }
 
 /// Spider's base weights: a suit break blocks a run as much as a rank break.
-pub const SPIDER_BASE: Weights = Weights { down: 6, hard: 4, soft: 4, stock: 3, empty: 8, rooted: 2, removed: 40, depth: 1, cap: 0, quota: 2000, deeper: 0, noise: 0, suited: false, lateral: false, grow: true, shorter_parents: true };
+pub const SPIDER_BASE: Weights = Weights {
+    down: 6,
+    hard: 4,
+    soft: 4,
+    stock: 3,
+    empty: 8,
+    rooted: 2,
+    removed: 40,
+    depth: 1,
+    cap: 0,
+    quota: 2000,
+    deeper: 0,
+    noise: 0,
+    seed: 0,
+    suited: false,
+    lateral: false,
+    grow: true,
+    shorter_parents: true,
+};
 
 /// Black Widow's base weights: a run of two suits still moves, so a suit break costs less.
-pub const WIDOW_BASE: Weights = Weights { down: 6, hard: 4, soft: 2, stock: 3, empty: 8, rooted: 2, removed: 40, depth: 0, cap: 0, quota: 4000, deeper: 0, noise: 0, suited: false, lateral: false, grow: true, shorter_parents: true };
+pub const WIDOW_BASE: Weights = Weights {
+    down: 6,
+    hard: 4,
+    soft: 2,
+    stock: 3,
+    empty: 8,
+    rooted: 2,
+    removed: 40,
+    depth: 0,
+    cap: 0,
+    quota: 4000,
+    deeper: 0,
+    noise: 0,
+    seed: 0,
+    suited: false,
+    lateral: false,
+    grow: true,
+    shorter_parents: true,
+};
+
+/// Bytes a position costs while its pass runs (its node, its queue entry, its seen slot
+/// and the columns it adds), for a memory bound in megabytes: measured 268 MB at 2.67
+/// million positions a pass (`spider_tune`, maximum resident set), with room for the
+/// vectors' doubling.
+pub const BYTES_PER_POSITION: u64 = 120;
+
+/// The memory a search may hold by default (megabytes; `spider_solve(memory_mb=)`): a
+/// pass stops at `memory_mb * 2^20 / BYTES_PER_POSITION` positions (8.9 million), the
+/// next pass starts afresh.
+pub const DEFAULT_MEMORY_MB: u64 = 1024;
 
 /// Positions a whole portfolio may search when the caller sets no node limit (shared by
 /// the passes by weight): about 4 s of search. A position costs about 80 bytes while
@@ -88,6 +138,12 @@ pub const SHORT_CAP: u32 = 100_000;
 /// A preset's `cap` with the short pass in front (a tenth of the shares): the other
 /// passes share [`DEFAULT_CAP`] as they did without it.
 const PRESET_CAP: u64 = DEFAULT_CAP / 9 * 10;
+
+/// The least noise of a restart (see [`super::solve_bounded`]).
+pub const RESTART_NOISE: i32 = 8;
+/// A restart gets 1 / RESTART_SHARE of the time left (and at least [`RESTART_MIN_SECONDS`]).
+pub const RESTART_SHARE: f64 = 3.0;
+pub const RESTART_MIN_SECONDS: f64 = 0.5;
 
 /// Spider (one, two or four suits): the short pass ([`SHORT_CAP`]), then three passes
 /// with equal shares, two of them with noise among near-equal positions. The three were
@@ -149,7 +205,8 @@ pub const SPIDER_VERDICTS: Preset<'static> = Preset { name: "spider-verdicts", p
 /// [`BLACK_WIDOW`] for a verdict alone (see [`SPIDER_VERDICTS`]; Black Widow deals
 /// 1-10,000 at 2 million positions: 9,966 won in 851 million positions, with the short
 /// pass 9,957 in 1,041 million).
-pub const BLACK_WIDOW_VERDICTS: Preset<'static> = Preset { name: "black-widow-verdicts", passes: &BLACK_WIDOW_VERDICT_PASSES, cap: DEFAULT_CAP };
+pub const BLACK_WIDOW_VERDICTS: Preset<'static> =
+    Preset { name: "black-widow-verdicts", passes: &BLACK_WIDOW_VERDICT_PASSES, cap: DEFAULT_CAP };
 
 /// Every named preset.
 pub const PRESETS: [&Preset<'static>; 4] = [&BLACK_WIDOW, &SPIDER, &BLACK_WIDOW_VERDICTS, &SPIDER_VERDICTS];

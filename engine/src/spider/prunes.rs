@@ -1,6 +1,6 @@
 //! The moves the Spider search tries: the legal moves less those that never pay.
 
-use super::position::{rank, suit, follows, Game, Move, Pos};
+use super::position::{follows, rank, suit, Game, Move, Pos};
 use super::COLUMNS;
 
 impl Game {

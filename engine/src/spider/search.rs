@@ -1,9 +1,9 @@
 //! The Spider search: best-first passes over a chaos score, one queue per stock level.
 
 use super::position::{mix, Game, Move, Pos};
-use super::presets::{Preset, Weights};
-use super::{COLUMNS, DEAL, RUNS};
+use super::presets::{Pass, Preset, Weights, BYTES_PER_POSITION, DEFAULT_MEMORY_MB, RESTART_MIN_SECONDS, RESTART_NOISE, RESTART_SHARE};
 use super::seen::{Seen, Visited};
+use super::{COLUMNS, DEAL, RUNS};
 use crate::hashset::KeySet;
 use crate::search::{Budget, Outcome, Solution};
 
@@ -100,7 +100,13 @@ fn line_to(game: &mut Game, nodes: &[Node], id: u32, last: Move) -> Vec<Move> {
     let mut reached = nodes[at as usize].pos;
     // `order[i]`: where the stored position's column `i` is in the position reached.
     let mut order: [u8; COLUMNS] = std::array::from_fn(|i| i as u8);
-    let in_order = |mv: Move, order: &[u8; COLUMNS]| if mv.src == DEAL { mv } else { Move { src: order[mv.src as usize], dst: order[mv.dst as usize], count: mv.count } };
+    let in_order = |mv: Move, order: &[u8; COLUMNS]| {
+        if mv.src == DEAL {
+            mv
+        } else {
+            Move { src: order[mv.src as usize], dst: order[mv.dst as usize], count: mv.count }
+        }
+    };
     let mut line = Vec::with_capacity(chain.len() + 1);
     for &node in chain.iter().rev() {
         let mv = in_order(nodes[node as usize].mv, &order);
@@ -250,13 +256,15 @@ fn pass_inner<S: Visited>(game: &mut Game, root: Pos, w: &Weights, positions: &m
                 game.score(&child, w)
             } else {
                 let (a, b) = (mv.src as usize, mv.dst as usize);
-                parent_chaos - game.contrib(pos.cols[a], w) - game.contrib(pos.cols[b], w) + game.contrib(child.cols[a], w) + game.contrib(child.cols[b], w)
+                parent_chaos - game.contrib(pos.cols[a], w) - game.contrib(pos.cols[b], w)
+                    + game.contrib(child.cols[a], w)
+                    + game.contrib(child.cols[b], w)
                     - w.removed * (child.removed - pos.removed) as i32
             };
             debug_assert_eq!(chaos, game.score(&child, w));
             let mut score = chaos + w.depth * (depth as i32 + 1);
             if w.noise > 0 {
-                score += (mix(key ^ 0x5851_F42D_4C95_7F2D) % w.noise as u64) as i32;
+                score += (mix(key ^ 0x5851_F42D_4C95_7F2D ^ w.seed.wrapping_mul(0x9E37_79B9_7F4A_7C15)) % w.noise as u64) as i32;
             }
             let child_id = nodes.len() as u32;
             nodes.push(Node { pos: child, parent: id, mv, depth: depth.saturating_add(1), chaos });
@@ -267,8 +275,15 @@ fn pass_inner<S: Visited>(game: &mut Game, root: Pos, w: &Weights, positions: &m
 
 /// Solve a position given as columns (face-down, face-up cards) and stock with the
 /// passes of `preset` in turn, each with its share of `budget` (see [`Preset`]).
-pub fn solve(columns: &[(Vec<u8>, Vec<u8>)], stock: &[u8], removed: u8, by_suit: bool, budget: &mut Budget, preset: &Preset) -> Result<Solution<Move>, String> {
-    solve_reporting(columns, stock, removed, by_suit, budget, preset, &mut |_, _, _| {})
+pub fn solve(
+    columns: &[(Vec<u8>, Vec<u8>)],
+    stock: &[u8],
+    removed: u8,
+    by_suit: bool,
+    budget: &mut Budget,
+    preset: &Preset,
+) -> Result<Solution<Move>, String> {
+    solve_bounded(columns, stock, removed, by_suit, budget, preset, DEFAULT_MEMORY_MB, &mut |_, _, _| {})
 }
 
 /// [`solve`], telling `report` how each pass ended: `(pass index, outcome, positions)`
@@ -282,6 +297,37 @@ pub fn solve_reporting(
     preset: &Preset,
     report: &mut dyn FnMut(usize, Outcome, u64),
 ) -> Result<Solution<Move>, String> {
+    solve_bounded(columns, stock, removed, by_suit, budget, preset, DEFAULT_MEMORY_MB, report)
+}
+
+/// Positions one pass may hold within `memory_mb` megabytes.
+pub fn positions_within(memory_mb: u64) -> u64 {
+    (memory_mb.saturating_mul(1 << 20) / BYTES_PER_POSITION).max(1000)
+}
+
+/// [`solve_reporting`] holding at most `memory_mb` megabytes: no pass makes more than
+/// [`positions_within`] positions (a pass holds every position it made until it ends).
+///
+/// A budget of time with no limit of positions is spent whole: once the preset's passes
+/// are done (each stopped at its share of the time or at the memory bound, not at the
+/// preset's `cap`), the search restarts until the time runs out. Restart `r` (from 1)
+/// runs the preset's passes after its short pass in turn, each with noise of at least
+/// [`RESTART_NOISE`] and a seed of its own, so that each explores other positions among
+/// near equals, and a quota doubled `min(r, 3)` times, so that each level is searched
+/// wider before the next; each gets `1 / RESTART_SHARE` of the time left (at least
+/// [`RESTART_MIN_SECONDS`]) and the memory bound. Restarts are reported as pass
+/// `preset.passes.len()`. A node budget, or none, searches as before (no restarts).
+#[allow(clippy::too_many_arguments)]
+pub fn solve_bounded(
+    columns: &[(Vec<u8>, Vec<u8>)],
+    stock: &[u8],
+    removed: u8,
+    by_suit: bool,
+    budget: &mut Budget,
+    preset: &Preset,
+    memory_mb: u64,
+    report: &mut dyn FnMut(usize, Outcome, u64),
+) -> Result<Solution<Move>, String> {
     let (mut game, root) = Game::new(columns, stock, removed, by_suit)?;
     if root.removed == RUNS {
         return Ok(Solution::won(vec![], 0));
@@ -289,32 +335,64 @@ pub fn solve_reporting(
     if game.legal_moves(&root).is_empty() {
         return Ok(Solution::lost(1));
     }
+    let bound = positions_within(memory_mb);
+    // Only time limits this search: it is spent whole, whatever the preset's cap.
+    let timed = budget.has_deadline() && !budget.has_node_limit();
     // Black Widow may also be searched with Spider's moves (a subset of its own).
     let mut suited_game: Option<(Game, Pos)> = None;
-    let mut positions = 0u64;
-    let total: u64 = preset.passes.iter().map(|pass| pass.share).sum::<u64>().max(1);
-    let mut weight_left = total;
-    for (index, pass_preset) in preset.passes.iter().enumerate() {
-        let weights = &pass_preset.weights;
-        let cap = ((preset.cap as u128 * pass_preset.share as u128) / total as u128).max(1) as u64;
-        let mut share = budget.pass(positions, pass_preset.share, weight_left, cap);
-        weight_left = weight_left.saturating_sub(pass_preset.share);
-        let before = positions;
-        let (outcome, line) = if weights.suited && !by_suit {
+    let mut run = |weights: &Weights, positions: &mut u64, share: &mut Budget| -> Result<(Outcome, Vec<Move>), String> {
+        let weights = Weights {
+            cap: if weights.cap > 0 { (weights.cap as u64).min(bound) as u32 } else { bound.min(u32::MAX as u64) as u32 },
+            ..*weights
+        };
+        Ok(if weights.suited && !by_suit {
             if suited_game.is_none() {
                 suited_game = Some(Game::new(columns, stock, removed, true)?);
             }
             let (suited, suited_root) = suited_game.as_mut().unwrap();
-            pass(suited, *suited_root, weights, &mut positions, &mut share)
+            pass(suited, *suited_root, &weights, positions, share)
         } else {
-            pass(&mut game, root, weights, &mut positions, &mut share)
-        };
+            pass(&mut game, root, &weights, positions, share)
+        })
+    };
+    let mut positions = 0u64;
+    let total: u64 = preset.passes.iter().map(|pass| pass.share).sum::<u64>().max(1);
+    let mut weight_left = total;
+    for (index, pass_preset) in preset.passes.iter().enumerate() {
+        let cap = if timed { u64::MAX } else { ((preset.cap as u128 * pass_preset.share as u128) / total as u128).max(1) as u64 };
+        let mut share = budget.pass(positions, pass_preset.share, weight_left, cap);
+        weight_left = weight_left.saturating_sub(pass_preset.share);
+        let before = positions;
+        let (outcome, line) = run(&pass_preset.weights, &mut positions, &mut share)?;
         report(index, outcome, positions - before);
         if outcome == Outcome::Won {
             return Ok(Solution::won(line, positions));
         }
         if budget.exhausted(positions) || budget.out_of_time() {
-            break;
+            return Ok(Solution::unknown(positions));
+        }
+    }
+    if !timed {
+        return Ok(Solution::unknown(positions));
+    }
+    let long: Vec<&Pass> = preset.passes.iter().filter(|pass| pass.weights.cap == 0).collect();
+    for round in 1u64.. {
+        for (index, pass_preset) in long.iter().enumerate() {
+            let left = budget.seconds_left().unwrap_or(0.0);
+            if left <= 0.0 || budget.out_of_time() {
+                return Ok(Solution::unknown(positions));
+            }
+            let slice = (left / RESTART_SHARE).max(RESTART_MIN_SECONDS).min(left);
+            let w = &pass_preset.weights;
+            let weights =
+                Weights { noise: w.noise.max(RESTART_NOISE), seed: round * 16 + index as u64, quota: w.quota << round.min(3), ..*w };
+            let mut share = Budget::new(None, Some(slice));
+            let before = positions;
+            let (outcome, line) = run(&weights, &mut positions, &mut share)?;
+            report(preset.passes.len(), outcome, positions - before);
+            if outcome == Outcome::Won {
+                return Ok(Solution::won(line, positions));
+            }
         }
     }
     Ok(Solution::unknown(positions))

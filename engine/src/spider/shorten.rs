@@ -153,7 +153,14 @@ impl Domain for SpiderLines {
 }
 
 /// Shorten a winning line from a position given as [`super::solve`] takes it.
-pub fn shorten(columns: &[(Vec<u8>, Vec<u8>)], stock: &[u8], removed: u8, by_suit: bool, line: &[Move], limits: &Limits) -> Result<(Vec<Move>, Stats), String> {
+pub fn shorten(
+    columns: &[(Vec<u8>, Vec<u8>)],
+    stock: &[u8],
+    removed: u8,
+    by_suit: bool,
+    line: &[Move],
+    limits: &Limits,
+) -> Result<(Vec<Move>, Stats), String> {
     let (game, root) = Game::new(columns, stock, removed, by_suit)?;
     let mut domain = SpiderLines { game };
     let mut line = line.to_vec();
@@ -223,7 +230,14 @@ fn research(d: &mut SpiderLines, stock: &[u8], by_suit: bool, root: &Pos, mut li
 }
 
 /// Shorten the line of a won `solution` in place (nothing else changes).
-pub fn shorten_solution(columns: &[(Vec<u8>, Vec<u8>)], stock: &[u8], removed: u8, by_suit: bool, solution: &mut Solution<Move>, limits: &Limits) {
+pub fn shorten_solution(
+    columns: &[(Vec<u8>, Vec<u8>)],
+    stock: &[u8],
+    removed: u8,
+    by_suit: bool,
+    solution: &mut Solution<Move>,
+    limits: &Limits,
+) {
     if solution.outcome == crate::search::Outcome::Won {
         if let Ok((line, _)) = shorten(columns, stock, removed, by_suit, &solution.line, limits) {
             solution.line = line;

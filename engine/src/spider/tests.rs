@@ -43,13 +43,20 @@ fn columns_are_stored_once_and_know_their_runs() {
 
 #[test]
 fn the_key_ignores_column_order_only_once_the_stock_is_gone() {
-    let columns: Vec<(Vec<u8>, Vec<u8>)> = (0..10u8)
-        .map(|i| if i < 8 { (vec![], vec![card(i, 0)]) } else { (vec![], vec![]) })
-        .collect();
+    let columns: Vec<(Vec<u8>, Vec<u8>)> = (0..10u8).map(|i| if i < 8 { (vec![], vec![card(i, 0)]) } else { (vec![], vec![]) }).collect();
     // Not a whole deck, so the game is put together by hand.
     let mut store = Store::new(false);
     let ids: Vec<u32> = columns.iter().map(|(d, u)| store.intern(d.len() as u8, u)).collect();
-    let game = Game { store, stock: vec![0; 10], deals: 1, scratch_a: vec![], scratch_b: vec![], moves_made: Memo::new(), lateral_prune: true, grow_runs: false };
+    let game = Game {
+        store,
+        stock: vec![0; 10],
+        deals: 1,
+        scratch_a: vec![],
+        scratch_b: vec![],
+        moves_made: Memo::new(),
+        lateral_prune: true,
+        grow_runs: false,
+    };
     let mut cols = [0u32; COLUMNS];
     cols.copy_from_slice(&ids);
     let mut swapped = cols;
@@ -63,7 +70,7 @@ fn the_key_ignores_column_order_only_once_the_stock_is_gone() {
 }
 
 /// A shuffled two-deck deal (not PySolFC's: any deal will do), dealt as the rules say.
-pub(super) fn shuffled_deal(seed: u64) -> (Vec<(Vec<u8>, Vec<u8>)>, Vec<u8>) {
+pub(super) fn shuffled_deal(seed: u64) -> (PyColumns, Vec<u8>) {
     let mut cards: Vec<u8> = (0..104).map(|i| (i % 52) as u8).collect();
     let mut x = seed | 1;
     for i in (1..cards.len()).rev() {
@@ -72,20 +79,38 @@ pub(super) fn shuffled_deal(seed: u64) -> (Vec<(Vec<u8>, Vec<u8>)>, Vec<u8>) {
         x ^= x << 17;
         cards.swap(i, (x % (i as u64 + 1)) as usize);
     }
-    let mut columns: Vec<(Vec<u8>, Vec<u8>)> = (0..COLUMNS).map(|_| (Vec::new(), vec![])).collect();
+    let mut columns: PyColumns = (0..COLUMNS).map(|_| (Vec::new(), vec![])).collect();
     let mut at = 0;
-    for c in 0..COLUMNS {
+    for (c, column) in columns.iter_mut().enumerate() {
         let down = if c < 4 { 5 } else { 4 };
-        columns[c].0 = cards[at..at + down].to_vec();
+        column.0 = cards[at..at + down].to_vec();
         at += down;
-        columns[c].1 = vec![cards[at]];
+        column.1 = vec![cards[at]];
         at += 1;
     }
     (columns, cards[at..].to_vec())
 }
 
 /// A portfolio that wanders (pure noise): it does not win a four-suit deal quickly.
-const WANDER: Weights = Weights { down: 0, hard: 0, soft: 0, stock: 0, empty: 0, rooted: 0, removed: 0, depth: 0, cap: 0, quota: 1000, deeper: 0, noise: 1000, suited: false, lateral: false, grow: false, shorter_parents: true };
+const WANDER: Weights = Weights {
+    down: 0,
+    hard: 0,
+    soft: 0,
+    stock: 0,
+    empty: 0,
+    rooted: 0,
+    removed: 0,
+    depth: 0,
+    cap: 0,
+    quota: 1000,
+    deeper: 0,
+    noise: 1000,
+    seed: 0,
+    suited: false,
+    lateral: false,
+    grow: false,
+    shorter_parents: true,
+};
 const WANDERING: [Pass; 3] = [Pass { weights: WANDER, share: 1 }, Pass { weights: WANDER, share: 2 }, Pass { weights: WANDER, share: 1 }];
 
 fn run(budget: &mut Budget, cap: u64) -> (Solution<Move>, Vec<u64>) {
@@ -109,13 +134,49 @@ fn a_node_budget_is_shared_by_weight() {
 }
 
 #[test]
-fn a_time_budget_gives_every_pass_its_turn() {
-    let started = std::time::Instant::now();
-    let (solution, spent) = run(&mut Budget::new(None, Some(1.0)), u64::MAX);
+fn a_time_budget_gives_every_pass_its_turn_then_restarts_until_it_is_spent() {
+    let started = crate::search::thread_cpu();
+    let (columns, stock) = shuffled_deal(7);
+    let preset = Preset { name: "wander", passes: &WANDERING, cap: 1000 };
+    let mut spent: Vec<(usize, u64)> = vec![];
+    // 2 MB: each pass stops at its memory long before its share of the time.
+    let bound = positions_within(2);
+    let solution = solve_bounded(&columns, &stock, 0, true, &mut Budget::new(None, Some(0.5)), &preset, 2, &mut |index, _, positions| {
+        spent.push((index, positions))
+    })
+    .unwrap();
     assert_eq!(solution.outcome, Outcome::Unknown);
-    assert_eq!(spent.len(), 3, "every pass ran: {spent:?} in {:?}", started.elapsed());
-    assert!(spent.iter().all(|&count| count > 0), "{spent:?}");
-    assert!(started.elapsed() >= std::time::Duration::from_secs(1));
+    let passes: Vec<usize> = spent.iter().map(|&(index, _)| index).collect();
+    // The preset's passes in turn, past its cap (a time budget knows no cap), then restarts.
+    assert_eq!(passes[..3], [0, 1, 2], "{spent:?}");
+    assert!(passes[3..].iter().all(|&index| index == 3) && passes.len() > 10, "{spent:?}");
+    assert!(spent.iter().all(|&(_, count)| count > 1000 && count <= bound), "{spent:?}");
+    let cpu = crate::search::thread_cpu() - started;
+    assert!(cpu >= 0.5, "the whole budget was spent: {cpu}");
+    assert_eq!(solution.positions, spent.iter().map(|&(_, count)| count).sum::<u64>());
+}
+
+#[test]
+fn a_time_budget_is_spent_by_the_passes_when_they_fit_in_memory() {
+    let (solution, spent) = run(&mut Budget::new(None, Some(0.5)), 1000);
+    assert_eq!(solution.outcome, Outcome::Unknown);
+    assert_eq!(spent.len(), 3, "every pass ran, the last to the end: {spent:?}");
+    assert!(spent.iter().all(|&count| count > 1000), "the preset's cap does not stop a time budget: {spent:?}");
+}
+
+#[test]
+fn a_pass_holds_no_more_than_its_memory() {
+    let (columns, stock) = shuffled_deal(7);
+    let preset = Preset { name: "wander", passes: &WANDERING, cap: u64::MAX };
+    let bound = positions_within(1);
+    let mut spent = vec![];
+    let solution = solve_bounded(&columns, &stock, 0, true, &mut Budget::new(Some(40_000), None), &preset, 1, &mut |_, _, positions| {
+        spent.push(positions)
+    })
+    .unwrap();
+    assert_eq!(solution.outcome, Outcome::Unknown);
+    assert!(bound < 10_000);
+    assert_eq!(spent, vec![bound, bound, bound]);
 }
 
 #[test]
@@ -134,7 +195,13 @@ fn the_presets_are_sound() {
     assert!(SPIDER.passes.iter().all(|pass| !pass.weights.suited), "Spider's moves are already suited");
     for (short, verdicts) in [(&SPIDER, &SPIDER_VERDICTS), (&BLACK_WIDOW, &BLACK_WIDOW_VERDICTS)] {
         let without = |pass: &Pass| Pass { weights: Weights { shorter_parents: false, ..pass.weights }, ..*pass };
-        assert_eq!(short.passes[1..].iter().map(without).collect::<Vec<_>>(), verdicts.passes, "{} is {} after its short pass", verdicts.name, short.name);
+        assert_eq!(
+            short.passes[1..].iter().map(without).collect::<Vec<_>>(),
+            verdicts.passes,
+            "{} is {} after its short pass",
+            verdicts.name,
+            short.name
+        );
         assert_eq!(short.passes[0].weights.cap, SHORT_CAP, "{} starts with the short pass", short.name);
         assert!(short.passes.iter().all(|pass| pass.weights.shorter_parents), "{}", short.name);
     }
@@ -152,7 +219,10 @@ fn a_pass_stops_at_its_cap() {
     let passes = [Pass { weights: Weights { cap: 3_000, ..WANDER }, share: 1 }, Pass { weights: WANDER, share: 1 }];
     let preset = Preset { name: "capped", passes: &passes, cap: u64::MAX };
     let mut spent = vec![];
-    let solution = solve_reporting(&columns, &stock, 0, true, &mut Budget::new(Some(40_000), None), &preset, &mut |_, _, positions| spent.push(positions)).unwrap();
+    let solution = solve_reporting(&columns, &stock, 0, true, &mut Budget::new(Some(40_000), None), &preset, &mut |_, _, positions| {
+        spent.push(positions)
+    })
+    .unwrap();
     assert_eq!(solution.outcome, Outcome::Unknown);
     // The capped pass stops at 3,000 of its 20,000; the last pass takes what is left.
     assert_eq!(spent, vec![3_000, 37_000]);
@@ -204,7 +274,12 @@ fn the_short_pass_makes_shorter_lines() {
         let b = solve(&columns, &stock, 0, true, &mut Budget::new(Some(1_500_000), None), &without).unwrap();
         if winner == Some(0) && b.outcome == Outcome::Won {
             won += 1;
-            assert!(a.line.len() * 10 < b.line.len() * 9, "deal {seed}: {} moves with the short pass, {} without", a.line.len(), b.line.len());
+            assert!(
+                a.line.len() * 10 < b.line.len() * 9,
+                "deal {seed}: {} moves with the short pass, {} without",
+                a.line.len(),
+                b.line.len()
+            );
         }
     }
     assert!(won >= 3, "the short pass won {won} deals");

@@ -48,8 +48,11 @@ class Settings(BaseSettings):
         description="SQLAlchemy URL (default: SQLite in the user's data folder).")
 
     # -- the solver ------------------------------------------------------------------
-    hint_seconds: Seconds = 2.0
-    """Time budget of one hint when the client names none (queueing included)."""
+    hint_seconds: Seconds = Field(2.0, gt=0, allow_inf_nan=False,
+                                  validation_alias=AliasChoices("hint_seconds", "WINNABLE_HINT_SECONDS", "WINNABLE_HINT_CPU_SECONDS"))
+    """Budget of one hint when the client names none, in CPU seconds of the searching
+    thread (the same search on a busy server as on a quiet one); the time it waited in
+    the queue is taken off it. ``WINNABLE_HINT_CPU_SECONDS`` names it too."""
     hint_max_seconds: Seconds = 5.0
     """The most a client may ask for a hint (``?seconds=`` above it: 422)."""
     analysis_seconds: Seconds = 2.0
