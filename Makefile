@@ -12,10 +12,8 @@ SOURCES := pyproject.toml engine/Cargo.toml $(wildcard engine/src/*.rs engine/sr
 
 # The tests `make check` leaves to `make test` (markers: [tool.pytest.ini_options]).
 FAST := not browser and not postgres and not redis and not fcsolve and not slow
-# The files `ruff format --check` holds to the format. Once the whole tree is formatted
-# (`ruff format .`, run once, when no other branch is open), set it to `.`.
-RUFF_FORMAT_FILES ?= tests/conftest.py tests/web/conftest.py tests/helpers/webapp.py tests/helpers/dailies.py \
-	tests/helpers/fcsolve.py tests/helpers/ports.py
+# The files `ruff format --check` holds to the format: the whole tree.
+RUFF_FORMAT_FILES ?= .
 PYTEST := $(BIN)/python -m pytest -q -n auto
 
 setup: $(STAMP)

@@ -40,9 +40,21 @@ async def call(app, method: str, path: str, body: dict | None, cookie: bytes | N
         headers += [(b"content-type", b"application/json"), (b"content-length", str(len(data)).encode())]
     if cookie:
         headers.append((b"cookie", cookie))
-    scope = {"type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": method, "scheme": "http",
-             "path": path, "raw_path": path.encode(), "query_string": b"", "root_path": "", "headers": headers,
-             "client": client, "server": ("127.0.0.1", 8000), "state": {}}
+    scope = {
+        "type": "http",
+        "asgi": {"version": "3.0"},
+        "http_version": "1.1",
+        "method": method,
+        "scheme": "http",
+        "path": path,
+        "raw_path": path.encode(),
+        "query_string": b"",
+        "root_path": "",
+        "headers": headers,
+        "client": client,
+        "server": ("127.0.0.1", 8000),
+        "state": {},
+    }
     sent = False
     answer: dict = {"body": []}
 
@@ -102,8 +114,7 @@ async def run(args) -> None:
     async def step(player: dict) -> None:
         state = player["state"]
         if state is None or state["status"] != "playing":
-            player["state"] = await timed("create", player, "POST", "/api/games",
-                                          {"game": "black-hole", "deal": rng.randint(1, 10**6)})
+            player["state"] = await timed("create", player, "POST", "/api/games", {"game": "black-hole", "deal": rng.randint(1, 10**6)})
             return
         if player["hinter"] and count["hint"] * 40 < count["move"]:
             await timed("hint", player, "GET", f"/api/games/{state['id']}/hint")
@@ -112,8 +123,10 @@ async def run(args) -> None:
         player["state"] = await timed("state", player, "GET", f"/api/games/{state['id']}")
 
     async with app.router.lifespan_context(app):
-        players = [{"client": (f"127.0.{k // 200}.{k % 200 + 2}", 5000), "cookie": None, "cookies": {}, "state": None,
-                    "hinter": k % 20 == 0} for k in range(args.players)]
+        players = [
+            {"client": (f"127.0.{k // 200}.{k % 200 + 2}", 5000), "cookie": None, "cookies": {}, "state": None, "hinter": k % 20 == 0}
+            for k in range(args.players)
+        ]
         for _ in range(3):  # warm-up: every player has a game and a session
             for player in players:
                 await step(player)
@@ -134,8 +147,7 @@ async def run(args) -> None:
                 by_kind["move wall"] = wall["move"] / max(1, count["move"]) * 1e3
             rounds.append(((time.process_time() - started) / total * 1e3, by_kind))
     rounds.sort(key=lambda item: item[0])
-    print(f"{args.players} players, {args.rounds} rounds of {args.requests} requests; CPU ms per request "
-          f"(hints include their searches)")
+    print(f"{args.players} players, {args.rounds} rounds of {args.requests} requests; CPU ms per request (hints include their searches)")
     for overall, by_kind in rounds:
         print(f"  {overall:6.3f}   " + "  ".join(f"{kind} {value:6.3f}" for kind, value in by_kind.items()))
 

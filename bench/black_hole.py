@@ -27,7 +27,9 @@ from winnable.surveys.survey import percentile
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0], epilog="Deals 1-1000 were used to tune the engine; the default range is held out.")
+    parser = argparse.ArgumentParser(
+        description=__doc__.splitlines()[0], epilog="Deals 1-1000 were used to tune the engine; the default range is held out."
+    )
     parser.add_argument("first", nargs="?", type=int, default=1001, help="first deal (default 1001)")
     parser.add_argument("last", nargs="?", type=int, default=2000, help="last deal (default 2000)")
     parser.add_argument("--dump", metavar="FILE", help="write the layouts for examples/bh_bench.rs and stop")
@@ -68,9 +70,13 @@ def main() -> None:
     print(f"  verdicts: {verdicts['won']} won, {verdicts['lost']} lost, {verdicts['unknown']} unknown")
     print(f"  engine CPU time     {engine_cpu:8.3f} s   ({len(cpus) / engine_cpu:,.0f} deals/s; wall {engine_wall:.3f} s)")
     print(f"  positions           {sum(counts):,}   ({sum(counts) / engine_cpu / 1e6:.2f} million/s)")
-    print(f"  per deal (CPU)      median {statistics.median(ordered) * 1000:.3f} ms   p90 {percentile(ordered, 0.9) * 1000:.3f} ms   worst {worst[0] * 1000:.1f} ms (deal {worst[1]})")
+    print(
+        f"  per deal (CPU)      median {statistics.median(ordered) * 1000:.3f} ms   p90 {percentile(ordered, 0.9) * 1000:.3f} ms   worst {worst[0] * 1000:.1f} ms (deal {worst[1]})"
+    )
     print(f"  with verification   {verified_cpu:8.3f} s CPU   (search + replay of every winning line in Python)")
-    print(f"  peak memory         {rss_after / 1024:.0f} MB for the process ({(rss_after - rss_before) / 1024:.0f} MB grown during the search)")
+    print(
+        f"  peak memory         {rss_after / 1024:.0f} MB for the process ({(rss_after - rss_before) / 1024:.0f} MB grown during the search)"
+    )
 
 
 if __name__ == "__main__":

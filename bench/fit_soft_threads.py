@@ -97,7 +97,9 @@ def fit(costs: list[list[int]], turns: int, max_scans: int, cap: int) -> list[tu
     return prelude
 
 
-def improve(prelude: list[tuple[int, int]], costs: list[list[int]], step: int, cap: int, rounds: int, seed: int = 1) -> list[tuple[int, int]]:
+def improve(
+    prelude: list[tuple[int, int]], costs: list[list[int]], step: int, cap: int, rounds: int, seed: int = 1
+) -> list[tuple[int, int]]:
     """Local search from a prelude: change one turn's quota, drop a turn, give a turn to
     another scan, or swap two turns; keep any change that lowers the total cost."""
     import random
@@ -151,7 +153,9 @@ def main() -> None:
         if s not in used:
             used.append(s)
     total, unsolved = simulate(prelude, costs, len(deals), args.step, args.cap)
-    print(f"prelude of {len(prelude)} turns over {len(used)} scans: total {total} positions, {total / len(deals):.0f} a deal, {unsolved} left to the exact searches")
+    print(
+        f"prelude of {len(prelude)} turns over {len(used)} scans: total {total} positions, {total / len(deals):.0f} a deal, {unsolved} left to the exact searches"
+    )
     for s in used:
         print(f"  scan={scans[s]}")
     print("  prelude=" + ",".join(f"{used.index(s)}:{q}" for s, q in prelude))

@@ -150,20 +150,38 @@ def dump(path: str, positions: list) -> None:
                 int(rules.auto_beak),
             )
             columns, cells, foundations, base = position.engine_layout()
-            fields = [str(position.deal_number), ",".join(map(str, flags)), str(base), "|".join(",".join(map(str, c)) for c in columns), ",".join(map(str, cells)), ",".join(map(str, foundations))]
+            fields = [
+                str(position.deal_number),
+                ",".join(map(str, flags)),
+                str(base),
+                "|".join(",".join(map(str, c)) for c in columns),
+                ",".join(map(str, cells)),
+                ",".join(map(str, foundations)),
+            ]
             out.write(";".join(fields) + "\n")
     print(f"wrote {len(positions)} deals to {path}")
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0], epilog=__doc__.split("\n\n", 1)[1], formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__.splitlines()[0], epilog=__doc__.split("\n\n", 1)[1], formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--game", default="freecell", help="a free-cell game id (default freecell)")
     parser.add_argument("--deals", help="range A-B (default 1-1000; 1-500 for penguin-pysolfc)")
-    parser.add_argument("--preset", help="the engine's search preset (default: the game's ENGINE_PRESET; winnable._engine.freecell_presets() lists them)")
+    parser.add_argument(
+        "--preset", help="the engine's search preset (default: the game's ENGINE_PRESET; winnable._engine.freecell_presets() lists them)"
+    )
     parser.add_argument("--nodes", type=int, help="Winnable's position budget per deal (default none)")
-    parser.add_argument("--fc-solve-limit", type=int, default=1_000_000, help="fc-solve's iteration cap per deal for its default preset (default 1,000,000)")
+    parser.add_argument(
+        "--fc-solve-limit", type=int, default=1_000_000, help="fc-solve's iteration cap per deal for its default preset (default 1,000,000)"
+    )
     parser.add_argument("--no-fc-solve", action="store_true", help="time Winnable alone")
-    parser.add_argument("--repeat", type=int, default=1, help="rounds: each solver once a round, in turn; the fastest round of each is kept (a shared machine)")
+    parser.add_argument(
+        "--repeat",
+        type=int,
+        default=1,
+        help="rounds: each solver once a round, in turn; the fastest round of each is kept (a shared machine)",
+    )
     parser.add_argument("--dump", metavar="FILE", help="write the deals for the engine's examples (fc_bench, fc_tune) and stop")
     parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)  # the whole-process run
     args = parser.parse_args()
@@ -215,7 +233,9 @@ def main() -> None:
             replay(position, line)
     replay_cpu = time.process_time() - start
 
-    print(f"{cls.game_id} deals {numbers.start}-{numbers.stop - 1}, one process each, CPU time, fastest of {args.repeat} (load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores)")
+    print(
+        f"{cls.game_id} deals {numbers.start}-{numbers.stop - 1}, one process each, CPU time, fastest of {args.repeat} (load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores)"
+    )
     print(
         f"  winnable {preset:12} {engine_cpu:8.3f} s   won {counts['won']}  lost {counts['lost']}  unknown {counts['unknown']}   "
         f"positions {sum(searched):,} (median {statistics.median(searched):,.0f}, p90 {percentile(sorted(searched), 0.9):,}, max {max(searched):,})"

@@ -49,8 +49,11 @@ def main() -> None:
         with psycopg.connect(url.replace("postgresql+psycopg://", "postgresql://"), autocommit=True) as connection:
             trips(connection, 200)  # warm
             print(f"{args.trips} round trips (SELECT 1, loopback); ms per round trip: median, p99")
-            for label, interval, threads in (("alone", 0.005, 0), ("beside a busy thread, switch 5 ms", 0.005, 1),
-                                             ("beside a busy thread, switch 0.5 ms", 0.0005, 1)):
+            for label, interval, threads in (
+                ("alone", 0.005, 0),
+                ("beside a busy thread, switch 5 ms", 0.005, 1),
+                ("beside a busy thread, switch 0.5 ms", 0.0005, 1),
+            ):
                 sys.setswitchinterval(interval)
                 stop = threading.Event()
                 workers = [threading.Thread(target=busy, args=(stop,)) for _ in range(threads)]
@@ -62,7 +65,7 @@ def main() -> None:
                     stop.set()
                     for worker in workers:
                         worker.join()
-                print(f"  {label:36} {statistics.median(times) * 1e3:7.3f} {times[int(len(times) * .99)] * 1e3:7.3f}")
+                print(f"  {label:36} {statistics.median(times) * 1e3:7.3f} {times[int(len(times) * 0.99)] * 1e3:7.3f}")
 
 
 if __name__ == "__main__":

@@ -46,8 +46,7 @@ def free_port() -> int:
 
 
 def start_server(port: int, database: str) -> subprocess.Popen:
-    env = dict(os.environ, WINNABLE_POOL_SIZE="0", WINNABLE_POOL_BACKGROUND="0", WINNABLE_LOG_LEVEL="warning",
-               WINNABLE_RATE_LIMITS="0")
+    env = dict(os.environ, WINNABLE_POOL_SIZE="0", WINNABLE_POOL_BACKGROUND="0", WINNABLE_LOG_LEVEL="warning", WINNABLE_RATE_LIMITS="0")
     command = [sys.executable, "-m", "winnable.cli", "serve", "--host", "127.0.0.1", "--port", str(port), "--database", database]
     return subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
 
@@ -85,12 +84,16 @@ class Tally:
         p50 = statistics.median(lat) * 1000 if lat else 0.0
         p99 = lat[min(len(lat) - 1, int(0.99 * len(lat)))] * 1000 if lat else 0.0
         rate = len(lat) / sum(lat) if lat and sum(lat) else 0.0
-        return (f"{game:16} {mode:7} {self.won:3}/{self.played - self.undecided:<3} {self.undecided:5} {self.repeated:8} "
-                f"{self.grew:5} {self.moves:6}/{self.announced:<6} {self.searches:8} {rate:8.0f} {p50:7.1f} {p99:7.1f}")
+        return (
+            f"{game:16} {mode:7} {self.won:3}/{self.played - self.undecided:<3} {self.undecided:5} {self.repeated:8} "
+            f"{self.grew:5} {self.moves:6}/{self.announced:<6} {self.searches:8} {rate:8.0f} {p50:7.1f} {p99:7.1f}"
+        )
 
 
-HEADER = (f"{'game':16} {'mode':7} {'won':7} {'undec':>5} {'repeated':>8} {'grew':>5} {'moves/first':>13} "
-          f"{'searches':>8} {'hints/s':>8} {'p50 ms':>7} {'p99 ms':>7}")
+HEADER = (
+    f"{'game':16} {'mode':7} {'won':7} {'undec':>5} {'repeated':>8} {'grew':>5} {'moves/first':>13} "
+    f"{'searches':>8} {'hints/s':>8} {'p50 ms':>7} {'p99 ms':>7}"
+)
 
 
 def random_winnable_moves(position, count: int, rng: random.Random, seconds: float) -> list[str]:
@@ -206,8 +209,10 @@ def main(argv: list[str] | None = None) -> int:
         server = start_server(port, f"sqlite:///{folder}/games.db")
         try:
             wait_ready(base, server)
-            print(f"{len(games)} games, deals {deals.start}-{deals.stop - 1}, {args.random_moves} random moves; "
-                  f"load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+            print(
+                f"{len(games)} games, deals {deals.start}-{deals.stop - 1}, {args.random_moves} random moves; "
+                f"load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}"
+            )
             print(HEADER)
             cpu = time.process_time()
             with httpx.Client(base_url=base, headers={"Origin": base}, timeout=60) as http:
@@ -229,7 +234,11 @@ def main(argv: list[str] | None = None) -> int:
                 server.wait(15)
             except subprocess.TimeoutExpired:
                 server.kill()
-    print("FAILED: a hint repeated a position, grew or did not win" if failed else "every followed hint line won, none repeated a position or grew")
+    print(
+        "FAILED: a hint repeated a position, grew or did not win"
+        if failed
+        else "every followed hint line won, none repeated a position or grew"
+    )
     return 1 if failed else 0
 
 

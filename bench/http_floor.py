@@ -41,8 +41,13 @@ async def asgi(scope, receive, send) -> None:
         return
     if scope["method"] == "POST":
         await receive()
-    await send({"type": "http.response.start", "status": 200,
-                "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(BODY)).encode())]})
+    await send(
+        {
+            "type": "http.response.start",
+            "status": 200,
+            "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(BODY)).encode())],
+        }
+    )
     await send({"type": "http.response.body", "body": BODY})
 
 
@@ -85,9 +90,11 @@ async def player(base: str, index: int, until: float) -> None:
 async def measure(name: str, args) -> None:
     target, factory = TARGETS[name]
     port = load.free_port()
-    code = ("import uvicorn; from winnable.web.protocol import HttpProtocol; "
-            f"uvicorn.run({target!r}, factory={factory}, host='127.0.0.1', port={port}, workers={args.workers}, "
-            "http=HttpProtocol, log_level='warning', access_log=False, server_header=False)")
+    code = (
+        "import uvicorn; from winnable.web.protocol import HttpProtocol; "
+        f"uvicorn.run({target!r}, factory={factory}, host='127.0.0.1', port={port}, workers={args.workers}, "
+        "http=HttpProtocol, log_level='warning', access_log=False, server_header=False)"
+    )
     env = os.environ | {"PYTHONPATH": os.pathsep.join(filter(None, [str(HERE), os.environ.get("PYTHONPATH")]))}
     server = subprocess.Popen([sys.executable, "-c", code], env=env)
     try:
@@ -110,8 +117,10 @@ async def measure(name: str, args) -> None:
         cpu, kernel = load.cpu_seconds(pids) - cpu, load.cpu_seconds(pids, system=True) - kernel
         requests = 2 * args.players * (time.monotonic() - started)
         await asyncio.gather(*tasks)
-        print(f"{name:8} server CPU {cpu:5.1f} s = {cpu / requests * 1e3:.3f} ms per request "
-              f"(kernel {kernel / requests * 1e3:.3f}), about {requests:.0f} requests; load average {load.loadavg()}")
+        print(
+            f"{name:8} server CPU {cpu:5.1f} s = {cpu / requests * 1e3:.3f} ms per request "
+            f"(kernel {kernel / requests * 1e3:.3f}), about {requests:.0f} requests; load average {load.loadavg()}"
+        )
     finally:
         server.terminate()
         server.wait(20)

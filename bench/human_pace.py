@@ -104,8 +104,9 @@ def move_times(database: Path, game_id: str) -> list[int]:
 
 
 def main(argv: list[str]) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0], epilog=__doc__.split("\n\n", 2)[2],
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__.split("\n\n")[0], epilog=__doc__.split("\n\n", 2)[2], formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--deal", type=int, default=2, help="the Black Hole deal won (default 2, 51 moves)")
     parser.add_argument("--runs", type=int, default=1, help="games per way (default 1)")
     parser.add_argument("--no-browser", action="store_true", help="leave out the Playwright run")
@@ -135,8 +136,9 @@ def main(argv: list[str]) -> int:
     ]
     if options.no_browser:
         ways = [way for way in ways if way[0] != "browser"]
-    print(f"Black Hole deal {options.deal}: {len(line)} moves; floors: median gap {MEDIAN_FLOOR} s, "
-          f"{TOTAL_FLOOR} s an action over the line")
+    print(
+        f"Black Hole deal {options.deal}: {len(line)} moves; floors: median gap {MEDIAN_FLOOR} s, {TOTAL_FLOOR} s an action over the line"
+    )
     print(f"{'way':9} {'median gap s':>12} {'fastest 10% s':>13} {'line s':>7} {'median/floor':>12}  verdict")
     with tempfile.TemporaryDirectory() as folder:
         database = Path(folder) / "bench.db"
@@ -148,8 +150,10 @@ def main(argv: list[str]) -> int:
                     gaps = sorted((b - a) / 1000 for a, b in zip(times, times[1:]))
                     median = statistics.median(gaps)
                     found = pace(times)
-                    print(f"{name:9} {median:12.3f} {gaps[len(gaps) // 10]:13.3f} {(times[-1] - times[0]) / 1000:7.2f} "
-                          f"{median / MEDIAN_FLOOR:12.2f}  {'ranked' if found is None else 'not ranked: ' + found.code}")
+                    print(
+                        f"{name:9} {median:12.3f} {gaps[len(gaps) // 10]:13.3f} {(times[-1] - times[0]) / 1000:7.2f} "
+                        f"{median / MEDIAN_FLOOR:12.2f}  {'ranked' if found is None else 'not ranked: ' + found.code}"
+                    )
         finally:
             stop_server(server)
     return 0

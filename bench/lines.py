@@ -64,7 +64,9 @@ def fc_solve(board: str, options: list[str]) -> tuple[int | None, float]:
     return sum(1 for line in result.stdout.splitlines() if line.startswith("Move")), cpu
 
 
-def engine_lines(position, nodes: int | None, seconds: float | None, shorten: dict | None = None) -> tuple[str, list[str], list[str], float, float]:
+def engine_lines(
+    position, nodes: int | None, seconds: float | None, shorten: dict | None = None
+) -> tuple[str, list[str], list[str], float, float]:
     """(verdict, search line, shortened line, search CPU, shortening CPU); ``shorten``:
     the shortening's own options (``depth``, ``tries``), the engine's defaults if left out."""
     shorten = shorten or {}
@@ -72,7 +74,13 @@ def engine_lines(position, nodes: int | None, seconds: float | None, shorten: di
         # One call: the search, then the shortening of its line, each timed by the engine.
         depth = shorten.get("depth", position.SHORTEN_DEPTH)
         status, line, short, _, search_cpu, shorten_cpu = _engine.freecell_lines(
-            position.engine_rules(), *position.engine_layout(), nodes, seconds, position.ENGINE_PRESET, depth=depth, tries=shorten.get("tries")
+            position.engine_rules(),
+            *position.engine_layout(),
+            nodes,
+            seconds,
+            position.ENGINE_PRESET,
+            depth=depth,
+            tries=shorten.get("tries"),
         )
         return status, line.split(), short.split(), search_cpu, shorten_cpu
     from winnable.spider import SpiderMove
@@ -97,18 +105,30 @@ def engine_lines(position, nodes: int | None, seconds: float | None, shorten: di
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0], epilog=__doc__.split("\n\n", 1)[1], formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__.splitlines()[0], epilog=__doc__.split("\n\n", 1)[1], formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("game", help="a game id of the free-cell or Spider family")
     parser.add_argument("deals", help="a range of deals, A-B")
     parser.add_argument("--nodes", type=int, help="the search's position budget per deal")
     parser.add_argument("--seconds", type=float, help="the time budget per deal (search and shortening)")
     parser.add_argument("--no-fc-solve", action="store_true", help="leave fc-solve out")
     parser.add_argument("--fc-solve-limit", type=int, default=1_000_000, help="fc-solve's iteration cap per deal (default 1,000,000)")
-    parser.add_argument("--depth", type=int, help="the shortening's depth (0: loops and moves taken back; 1, 2: shortcuts of so many moves); the engine's default if left out")
+    parser.add_argument(
+        "--depth",
+        type=int,
+        help="the shortening's depth (0: loops and moves taken back; 1, 2: shortcuts of so many moves); the engine's default if left out",
+    )
     parser.add_argument("--tries", type=int, help="positions the shortening may make; the engine's default if left out")
-    parser.add_argument("--research", type=int, help="Spider family: positions the searches of the game's end again may make (0: none); the engine's default (a share of the search's positions) if left out")
+    parser.add_argument(
+        "--research",
+        type=int,
+        help="Spider family: positions the searches of the game's end again may make (0: none); the engine's default (a share of the search's positions) if left out",
+    )
     args = parser.parse_args()
-    options = {name: value for name, value in (("depth", args.depth), ("tries", args.tries), ("research", args.research)) if value is not None}
+    options = {
+        name: value for name, value in (("depth", args.depth), ("tries", args.tries), ("research", args.research)) if value is not None
+    }
 
     cls = game_class(args.game)
     low, _, high = args.deals.partition("-")
@@ -137,11 +157,19 @@ def main() -> None:
         won[number] = len(short)
 
     budget = f"{args.nodes:,} positions" if args.nodes else (f"{args.seconds:g} s" if args.seconds else "no budget")
-    print(f"{cls.game_id} deals {numbers.start}-{numbers.stop - 1}, {budget} a deal: " + ", ".join(f"{k} {v}" for k, v in sorted(counts.items())) + f"  (load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores)")
+    print(
+        f"{cls.game_id} deals {numbers.start}-{numbers.stop - 1}, {budget} a deal: "
+        + ", ".join(f"{k} {v}" for k, v in sorted(counts.items()))
+        + f"  (load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores)"
+    )
     if missed:
         print(f"  not won: {', '.join(map(str, missed))}")
-    print(f"  search's lines    {spread(found['search'])}   with a repeated position {dirty['search'][0]}, with a move taken back without need {dirty['search'][1]}")
-    print(f"  shortened lines   {spread(found['short'])}   with a repeated position {dirty['short'][0]}, with a move taken back without need {dirty['short'][1]}")
+    print(
+        f"  search's lines    {spread(found['search'])}   with a repeated position {dirty['search'][0]}, with a move taken back without need {dirty['search'][1]}"
+    )
+    print(
+        f"  shortened lines   {spread(found['short'])}   with a repeated position {dirty['short'][0]}, with a move taken back without need {dirty['short'][1]}"
+    )
     ratio = cpu["short"] / cpu["search"] if cpu["search"] else float("inf")
     print(f"  CPU: search {cpu['search']:.3f} s, shortening {cpu['short']:.3f} s ({ratio:.2f} of the search)")
     if cls.family != "freecell" or args.no_fc_solve:

@@ -127,8 +127,7 @@ def process_name(pid: int) -> str:
     except OSError:
         return f"{pid} (gone)"
     text = " ".join(word.decode(errors="replace") for word in words if word)
-    kind = ("supervisor" if " serve " in f" {text} " else "spawned worker" if "multiprocessing" in text
-            else text[-40:])
+    kind = "supervisor" if " serve " in f" {text} " else "spawned worker" if "multiprocessing" in text else text[-40:]
     return f"{pid} ({kind})"
 
 
@@ -136,8 +135,7 @@ def solver_cpu_seconds(base: str) -> float:
     """CPU time the server's solver workers spent searching, all workers together (from
     its Prometheus figures: the server runs with --metrics)."""
     text = httpx.get(base + "/metrics", timeout=10).text
-    return sum(float(line.split()[-1]) for line in text.splitlines()
-               if line.startswith("winnable_solver_cpu_seconds_total"))
+    return sum(float(line.split()[-1]) for line in text.splitlines() if line.startswith("winnable_solver_cpu_seconds_total"))
 
 
 def rss_mb(pids: list[int]) -> float:
@@ -156,11 +154,23 @@ class Server:
     def __init__(self, database: str, workers: int, env: dict[str, str]) -> None:
         self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}"
-        command = [sys.executable, "-m", "winnable.cli", "serve", "--host", "127.0.0.1", "--port", str(self.port),
-                   "--database", database, "--workers", str(workers), "--metrics"]
+        command = [
+            sys.executable,
+            "-m",
+            "winnable.cli",
+            "serve",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            str(self.port),
+            "--database",
+            database,
+            "--workers",
+            str(workers),
+            "--metrics",
+        ]
         self.log = tempfile.NamedTemporaryFile("w+", prefix="winnable-load-", suffix=".log", delete=False)
-        self.process = subprocess.Popen(command, stdout=self.log, stderr=subprocess.STDOUT, env=os.environ | env,
-                                        cwd=ROOT)
+        self.process = subprocess.Popen(command, stdout=self.log, stderr=subprocess.STDOUT, env=os.environ | env, cwd=ROOT)
         deadline = time.monotonic() + 90
         while True:
             if self.process.poll() is not None:
@@ -232,13 +242,10 @@ class Client:
     async def request(self, method: str, path: str, body: bytes | None = None) -> tuple[int, bytes]:
         for attempt in (1, 2):  # a kept-alive connection the server closed: once more
             if self.writer is None:
-                self.reader, self.writer = await asyncio.open_connection(self.host, self.port,
-                                                                         local_addr=(self.address, 0))
-            head = (f"{method} {path} HTTP/1.1\r\nHost: {self.host}:{self.port}\r\nOrigin: {self.base}\r\n"
-                    f"Accept-Encoding: br\r\n")
+                self.reader, self.writer = await asyncio.open_connection(self.host, self.port, local_addr=(self.address, 0))
+            head = f"{method} {path} HTTP/1.1\r\nHost: {self.host}:{self.port}\r\nOrigin: {self.base}\r\nAccept-Encoding: br\r\n"
             if self.cookies:
-                head += "Cookie: " + "; ".join(f"{name.decode()}={value.decode()}"
-                                               for name, value in self.cookies.items()) + "\r\n"
+                head += "Cookie: " + "; ".join(f"{name.decode()}={value.decode()}" for name, value in self.cookies.items()) + "\r\n"
             if body is not None:
                 head += f"Content-Type: application/json\r\nContent-Length: {len(body)}\r\n"
             try:
@@ -274,8 +281,7 @@ def client_for(base: str, index: int) -> Client:
 async def call(figures: Figures, kind: str, client: Client, method: str, path: str, body=None):
     started = time.perf_counter()
     try:
-        status, data = await asyncio.wait_for(
-            client.request(method, path, None if body is None else json.dumps(body).encode()), 30)
+        status, data = await asyncio.wait_for(client.request(method, path, None if body is None else json.dumps(body).encode()), 30)
     except (OSError, asyncio.TimeoutError, asyncio.IncompleteReadError, ValueError) as error:
         figures.record(kind, time.perf_counter() - started, type(error).__name__)
         if client.writer is not None:
@@ -333,11 +339,12 @@ async def run_load(server: Server, args) -> None:
     figures = Figures()
     rng = random.Random(args.seed)
     until = time.monotonic() + args.warmup + args.seconds
-    tasks = [asyncio.create_task(player(figures, server.base, k, until, random.Random(rng.random())))
-             for k in range(args.players)]
+    tasks = [asyncio.create_task(player(figures, server.base, k, until, random.Random(rng.random()))) for k in range(args.players)]
     every = args.hinters / args.hint_rate
-    tasks += [asyncio.create_task(hinter(figures, server.base, args.players + k, until, random.Random(rng.random()), every))
-              for k in range(args.hinters)]
+    tasks += [
+        asyncio.create_task(hinter(figures, server.base, args.players + k, until, random.Random(rng.random()), every))
+        for k in range(args.hinters)
+    ]
     await asyncio.sleep(args.warmup)
     pids = server.pids()
     database = database_pids(args.database)
@@ -358,28 +365,37 @@ async def run_load(server: Server, args) -> None:
     load_after = loadavg()
     await asyncio.gather(*tasks)
     requests = figures.requests()
-    print(f"{args.players} players (1 move/s + 1 state/s) + {args.hinters} hinters ({args.hint_rate:g} hints/s "
-          f"together) for {wall:.0f} s; "
-          f"server: {args.workers} workers on {args.kind}")
+    print(
+        f"{args.players} players (1 move/s + 1 state/s) + {args.hinters} hinters ({args.hint_rate:g} hints/s "
+        f"together) for {wall:.0f} s; "
+        f"server: {args.workers} workers on {args.kind}"
+    )
     print(f"load average before {load_before}, after {load_after}")
     print(f"{'request':12} {'count':>7} {'p50 ms':>8} {'p99 ms':>8} {'max ms':>8}  errors")
     for kind in ("move", "state", "create", "hint", "hinter move"):
         values = figures.samples.get(kind, [])
         errors = dict(figures.errors.get(kind, {}))
-        print(f"{kind:12} {len(values):7d} {percentile(values, .5) * 1e3:8.1f} {percentile(values, .99) * 1e3:8.1f} "
-              f"{max(values, default=float('nan')) * 1e3:8.1f}  {errors or 0}")
+        print(
+            f"{kind:12} {len(values):7d} {percentile(values, 0.5) * 1e3:8.1f} {percentile(values, 0.99) * 1e3:8.1f} "
+            f"{max(values, default=float('nan')) * 1e3:8.1f}  {errors or 0}"
+        )
     total_errors = sum(sum(kinds.values()) for kinds in figures.errors.values())
     print(f"requests {requests} ({requests / wall:.0f}/s), errors {total_errors}")
-    print(f"server CPU {cpu:.1f} s = {cpu / max(requests, 1) * 1e3:.2f} ms per request, of which the hints' "
-          f"searches {searches:.1f} s; without them {(cpu - searches) / max(requests, 1) * 1e3:.2f} ms per request; "
-          f"load generator CPU {own:.1f} s")
-    print("server CPU by process: " + ", ".join(
-        f"{process_name(pid)} {seconds:.1f} s" for pid, seconds in sorted(per_process.items(), key=lambda item: -item[1])))
-    print(f"server CPU in the kernel (system time: sockets, SQLite's file I/O) {kernel:.1f} s = "
-          f"{kernel / max(requests, 1) * 1e3:.2f} ms per request")
+    print(
+        f"server CPU {cpu:.1f} s = {cpu / max(requests, 1) * 1e3:.2f} ms per request, of which the hints' "
+        f"searches {searches:.1f} s; without them {(cpu - searches) / max(requests, 1) * 1e3:.2f} ms per request; "
+        f"load generator CPU {own:.1f} s"
+    )
+    print(
+        "server CPU by process: "
+        + ", ".join(f"{process_name(pid)} {seconds:.1f} s" for pid, seconds in sorted(per_process.items(), key=lambda item: -item[1]))
+    )
+    print(
+        f"server CPU in the kernel (system time: sockets, SQLite's file I/O) {kernel:.1f} s = "
+        f"{kernel / max(requests, 1) * 1e3:.2f} ms per request"
+    )
     if database:
-        print(f"PostgreSQL CPU (postmaster and backends) {database_cpu:.1f} s = "
-              f"{database_cpu / max(requests, 1) * 1e3:.2f} ms per request")
+        print(f"PostgreSQL CPU (postmaster and backends) {database_cpu:.1f} s = {database_cpu / max(requests, 1) * 1e3:.2f} ms per request")
 
 
 # -- a storm of refusals --------------------------------------------------------------------
@@ -408,8 +424,9 @@ async def storm_phase(server: Server, args, readers: bool, storm: bool) -> tuple
     rng = random.Random(args.seed)
     tasks = []
     if readers:
-        tasks += [asyncio.create_task(reader(figures, server.base, 1000 + k, stop, random.Random(rng.random())))
-                  for k in range(args.readers)]
+        tasks += [
+            asyncio.create_task(reader(figures, server.base, 1000 + k, stop, random.Random(rng.random()))) for k in range(args.readers)
+        ]
     if storm:
         tasks += [asyncio.create_task(stormer(figures, server.base, k, stop)) for k in range(args.storm_addresses)]
     await asyncio.sleep(2.0)  # connections open, the readers' games made
@@ -427,16 +444,20 @@ async def storm_phase(server: Server, args, readers: bool, storm: bool) -> tuple
 def describe(kind: str, figures: Figures) -> str:
     values = figures.samples.get(kind, [])
     errors = dict(figures.errors.get(kind, {}))
-    return (f"{kind:8} {len(values):7d} {percentile(values, .5) * 1e3:8.1f} {percentile(values, .99) * 1e3:8.1f} "
-            f"{max(values, default=float('nan')) * 1e3:8.1f}  {errors or 0}")
+    return (
+        f"{kind:8} {len(values):7d} {percentile(values, 0.5) * 1e3:8.1f} {percentile(values, 0.99) * 1e3:8.1f} "
+        f"{max(values, default=float('nan')) * 1e3:8.1f}  {errors or 0}"
+    )
 
 
 async def run_storm(server: Server, args) -> None:
     import sqlalchemy as sa
 
-    print(f"{args.storm_addresses} addresses asking for Winnable Penguin-0 deals (none proved) back to back; "
-          f"{args.readers} other players reading their state every 50 ms; {args.seconds:g} s a phase; "
-          f"server: {args.workers} workers on {args.kind}; load average {loadavg()}")
+    print(
+        f"{args.storm_addresses} addresses asking for Winnable Penguin-0 deals (none proved) back to back; "
+        f"{args.readers} other players reading their state every 50 ms; {args.seconds:g} s a phase; "
+        f"server: {args.workers} workers on {args.kind}; load average {loadavg()}"
+    )
     print(f"{'phase':30} {'request':8} {'count':>7} {'p50 ms':>8} {'p99 ms':>8} {'max ms':>8}  answers")
     quiet, _, _ = await storm_phase(server, args, readers=True, storm=False)
     print(f"{'readers alone':30} " + describe("state", quiet))
@@ -446,16 +467,20 @@ async def run_storm(server: Server, args) -> None:
     both, _, _ = await storm_phase(server, args, readers=True, storm=True)
     print(f"{'storm and readers':30} " + describe("state", both))
     print(f"{'':30} " + describe("refusal", both))
-    print(f"server CPU per refusal (storm alone): {cpu * 1e3 / max(refusals, 1):.3f} ms "
-          f"({cpu:.2f} s for {refusals} refusals in {wall:.0f} s, {refusals / wall:.0f}/s); load average {loadavg()}")
+    print(
+        f"server CPU per refusal (storm alone): {cpu * 1e3 / max(refusals, 1):.3f} ms "
+        f"({cpu:.2f} s for {refusals} refusals in {wall:.0f} s, {refusals / wall:.0f}/s); load average {loadavg()}"
+    )
     engine = sa.create_engine(args.database)
     with engine.connect() as connection:
         sessions = connection.execute(sa.text("SELECT count(*) FROM sessions")).scalar()
         games = connection.execute(sa.text("SELECT count(*) FROM games")).scalar()
     engine.dispose()
-    print(f"rows in the database: {sessions} sessions, {games} games (the readers' of two phases: "
-          f"{2 * args.readers} games and as many sessions; the storm's {refusals + len(both.samples.get('refusal', []))}"
-          f" refusals measured and those between: none)")
+    print(
+        f"rows in the database: {sessions} sessions, {games} games (the readers' of two phases: "
+        f"{2 * args.readers} games and as many sessions; the storm's {refusals + len(both.samples.get('refusal', []))}"
+        f" refusals measured and those between: none)"
+    )
 
 
 # -- memory ---------------------------------------------------------------------------------

@@ -40,8 +40,9 @@ def main(argv: list[str]) -> int:
     sys.path.insert(0, str(BROWSER_TESTS))  # the browser tests' server and Chromium helpers
     from browser_helpers import CHROMIUM, CHROMIUM_ARGS, start_server, stop_server
 
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
-                                     epilog=__doc__.split("\n\n", 2)[2], formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__.split("\n\n")[0], epilog=__doc__.split("\n\n", 2)[2], formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("games", nargs="*", metavar="GAME", help=f"game ids (default: {' '.join(GAMES)})")
     games = parser.parse_args(argv).games or GAMES
     from winnable import game_ids
@@ -57,7 +58,9 @@ def main(argv: list[str]) -> int:
         try:
             with sync_playwright() as playwright:
                 browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-                print(f"{'game':14} {'files':>5} {'transfer KB':>11} {'decoded KB':>10} {'first paint ms':>14} {'cached ms':>9} {'cached KB':>9}")
+                print(
+                    f"{'game':14} {'files':>5} {'transfer KB':>11} {'decoded KB':>10} {'first paint ms':>14} {'cached ms':>9} {'cached KB':>9}"
+                )
                 for game in games:
                     fresh = []
                     for _ in range(RUNS):

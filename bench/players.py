@@ -53,8 +53,9 @@ def main(argv: list[str] | None = None) -> None:
     from winnable.web.players.daily import name_digest
 
     folder = Path(tempfile.mkdtemp(prefix="winnable-bench-players-"))
-    app = create_app(f"sqlite:///{folder / 'games.db'}", pool_size=0, pool_background=False, rate_limits=False,
-                     allowed_hosts=["testserver"])
+    app = create_app(
+        f"sqlite:///{folder / 'games.db'}", pool_size=0, pool_background=False, rate_limits=False, allowed_hosts=["testserver"]
+    )
     print(f"winnable bench/players.py  (CPU time of this process; python {sys.version.split()[0]})")
 
     accounts = AccountService(app.state.services.engine)  # the server's default argon2id parameters
@@ -73,10 +74,12 @@ def main(argv: list[str] | None = None) -> None:
         anonymous = TestClient(app, headers=site)
         player.post("/api/auth/signup", json={"name": "player", "password": "correct horse battery"})
         own = player.post("/api/games", json={"game": "black-hole", "deal": 2}).json()["id"]
-        for label, client, path in [("GET state, no cookie", anonymous, f"/api/games/{game}"),
-                                    ("GET state, guest session", guest, f"/api/games/{game}"),
-                                    ("GET state, signed in", player, f"/api/games/{own}"),
-                                    ("GET /api/auth/me, signed in", player, "/api/auth/me")]:
+        for label, client, path in [
+            ("GET state, no cookie", anonymous, f"/api/games/{game}"),
+            ("GET state, guest session", guest, f"/api/games/{game}"),
+            ("GET state, signed in", player, f"/api/games/{own}"),
+            ("GET /api/auth/me, signed in", player, "/api/auth/me"),
+        ]:
             for _ in range(20):
                 client.get(path)
             median, p90 = cpu_ms(lambda: client.get(path), args.requests)
@@ -94,16 +97,32 @@ def main(argv: list[str] | None = None) -> None:
                 session.add(user)
                 session.flush()
                 won = index % 3 == 0
-                row = GameRow(id=f"bench{index}", game="black-hole", layout=layout, undo_mode="unlimited", undo_used=index % 4,
-                              moves=["x"] * (51 if won else index % 40), winnable_deal=True, restarts=0,
-                              created_at=now, started_at=now, updated_at=now,
-                              finished_at=now + dt.timedelta(seconds=60 + index) if won else None,
-                              status="won" if won else "playing", user_id=user.id, hints_used=0,
-                              move_count=51 if won else index % 40, cards_left=0 if won else 51 - index % 40,
-                              daily_day=day)
+                row = GameRow(
+                    id=f"bench{index}",
+                    game="black-hole",
+                    layout=layout,
+                    undo_mode="unlimited",
+                    undo_used=index % 4,
+                    moves=["x"] * (51 if won else index % 40),
+                    winnable_deal=True,
+                    restarts=0,
+                    created_at=now,
+                    started_at=now,
+                    updated_at=now,
+                    finished_at=now + dt.timedelta(seconds=60 + index) if won else None,
+                    status="won" if won else "playing",
+                    user_id=user.id,
+                    hints_used=0,
+                    move_count=51 if won else index % 40,
+                    cards_left=0 if won else 51 - index % 40,
+                    daily_day=day,
+                )
                 session.add(row)
-                session.add(DailyAttempt(game="black-hole", day=day, user_id=user.id, game_id=row.id, created_at=now,
-                                         name_key=name_digest(user.name)))
+                session.add(
+                    DailyAttempt(
+                        game="black-hole", day=day, user_id=user.id, game_id=row.id, created_at=now, name_key=name_digest(user.name)
+                    )
+                )
         repeat = max(10, args.requests // 20)
         median, p90 = cpu_ms(lambda: player.get("/api/daily/black-hole/leaderboard"), repeat)
         print(f"leaderboard, {args.attempts} attempts{'':14} median {median:7.2f} ms   p90 {p90:7.2f} ms")

@@ -48,8 +48,7 @@ def free_port() -> int:
 
 
 def client(base: str, address: str) -> httpx.Client:
-    return httpx.Client(base_url=base, headers={"Origin": base}, timeout=60,
-                        transport=httpx.HTTPTransport(local_address=address))
+    return httpx.Client(base_url=base, headers={"Origin": base}, timeout=60, transport=httpx.HTTPTransport(local_address=address))
 
 
 def wait_for(check, what: str, process: subprocess.Popen[bytes], seconds: float = 90) -> None:
@@ -66,17 +65,55 @@ def dask_cluster(workers: int, folder: str) -> Iterator[str]:
     port = free_port()
     address = f"tcp://127.0.0.1:{port}"
     log = open(os.path.join(folder, "dask.log"), "w")
-    processes = [subprocess.Popen([sys.executable, "-m", "distributed.cli.dask_scheduler", "--host", "127.0.0.1", "--port", str(port),
-                                   "--dashboard-address", ":0", "--no-show"], stdout=log, stderr=subprocess.STDOUT, cwd=ROOT)]
+    processes = [
+        subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "distributed.cli.dask_scheduler",
+                "--host",
+                "127.0.0.1",
+                "--port",
+                str(port),
+                "--dashboard-address",
+                ":0",
+                "--no-show",
+            ],
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            cwd=ROOT,
+        )
+    ]
     try:
+
         def up() -> bool:
             with socket.socket() as sock:
                 return sock.connect_ex(("127.0.0.1", port)) == 0
+
         wait_for(up, "the Dask scheduler", processes[0])
         for _ in range(workers):
-            processes.append(subprocess.Popen([sys.executable, "-m", "distributed.cli.dask_worker", address, "--nthreads", "1",
-                                               "--nworkers", "1", "--host", "127.0.0.1", "--dashboard-address", ":0",
-                                               "--no-nanny"], stdout=log, stderr=subprocess.STDOUT, cwd=ROOT))
+            processes.append(
+                subprocess.Popen(
+                    [
+                        sys.executable,
+                        "-m",
+                        "distributed.cli.dask_worker",
+                        address,
+                        "--nthreads",
+                        "1",
+                        "--nworkers",
+                        "1",
+                        "--host",
+                        "127.0.0.1",
+                        "--dashboard-address",
+                        ":0",
+                        "--no-nanny",
+                    ],
+                    stdout=log,
+                    stderr=subprocess.STDOUT,
+                    cwd=ROOT,
+                )
+            )
         from distributed import Client
 
         with Client(address, timeout=60) as dask_client:
@@ -98,17 +135,29 @@ def serve(options: argparse.Namespace, scheduler: str | None, label: str) -> Non
     folder = tempfile.mkdtemp(prefix="winnable-starvation-")
     log = open(os.path.join(folder, "serve.log"), "w")
     env = os.environ | {"WINNABLE_POOL_SIZE": "0", "WINNABLE_LIMIT_DEFAULT": "6000/minute"}
-    command = [sys.executable, "-m", "winnable.cli", "serve", "--host", "127.0.0.1", "--port", str(port),
-               "--database", f"sqlite:///{folder}/games.db"]
+    command = [
+        sys.executable,
+        "-m",
+        "winnable.cli",
+        "serve",
+        "--host",
+        "127.0.0.1",
+        "--port",
+        str(port),
+        "--database",
+        f"sqlite:///{folder}/games.db",
+    ]
     if scheduler:
         command += ["--solver-scheduler", scheduler]
     server = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, env=env, cwd=ROOT)
     try:
+
         def up() -> bool:
             try:
                 return httpx.get(base + "/api/health", timeout=2).status_code == 200
             except httpx.HTTPError:
                 return False
+
         wait_for(up, f"the server (see {log.name})", server)
         run(base, options, label)
     finally:
@@ -124,16 +173,23 @@ def main() -> None:
     parser.add_argument("--players", type=int, default=9)
     parser.add_argument("--pause", type=float, default=3.0, help="seconds between a player's requests (default 3)")
     parser.add_argument("--solver-scheduler", help="solve on this Dask cluster (tcp://HOST:PORT)")
-    parser.add_argument("--dask-workers", type=int, default=0,
-                        help="start a loopback Dask cluster of this many workers and run on local threads, then on it")
+    parser.add_argument(
+        "--dask-workers",
+        type=int,
+        default=0,
+        help="start a loopback Dask cluster of this many workers and run on local threads, then on it",
+    )
     options = parser.parse_args()
     if options.dask_workers:
         serve(options, None, "solver on local threads")
         with dask_cluster(options.dask_workers, tempfile.mkdtemp(prefix="winnable-dask-")) as address:
             serve(options, address, f"solver on a {options.dask_workers}-worker Dask cluster")
     else:
-        serve(options, options.solver_scheduler,
-              f"solver on the Dask cluster at {options.solver_scheduler}" if options.solver_scheduler else "solver on local threads")
+        serve(
+            options,
+            options.solver_scheduler,
+            f"solver on the Dask cluster at {options.solver_scheduler}" if options.solver_scheduler else "solver on local threads",
+        )
 
 
 def run(base: str, options: argparse.Namespace, label: str) -> None:
@@ -210,27 +266,37 @@ def run(base: str, options: argparse.Namespace, label: str) -> None:
     stop.set()
     for thread in threads + players:
         thread.join()
-    print(f"{label}: {options.attackers} addresses ({options.signed_in} signed in) looping 10 s analyses of "
-          f"{ATTACK['game']} {ATTACK['deal']}, {options.players} players asking a hint then an analysis, "
-          f"every {options.pause:g} s, for {options.seconds:g} s")
+    print(
+        f"{label}: {options.attackers} addresses ({options.signed_in} signed in) looping 10 s analyses of "
+        f"{ATTACK['game']} {ATTACK['deal']}, {options.players} players asking a hint then an analysis, "
+        f"every {options.pause:g} s, for {options.seconds:g} s"
+    )
     total = sum(hints.values())
-    print(f"  hints: {hints['answered']} of {total} answered with a verdict ({100 * hints['answered'] / max(total, 1):.1f} %)"
-          + "".join(f", {kind} {n}" for kind, n in sorted(hints.items()) if kind != "answered"))
+    print(
+        f"  hints: {hints['answered']} of {total} answered with a verdict ({100 * hints['answered'] / max(total, 1):.1f} %)"
+        + "".join(f", {kind} {n}" for kind, n in sorted(hints.items()) if kind != "answered")
+    )
     if hint_seconds:
         ordered = sorted(hint_seconds)
-        print(f"  answered hints: p50 {ordered[len(ordered) // 2] * 1000:.0f} ms, max {ordered[-1] * 1000:.0f} ms "
-              f"at the client; max {max(server_seconds) * 1000:.0f} ms on the server's clock (budget 2 s)")
+        print(
+            f"  answered hints: p50 {ordered[len(ordered) // 2] * 1000:.0f} ms, max {ordered[-1] * 1000:.0f} ms "
+            f"at the client; max {max(server_seconds) * 1000:.0f} ms on the server's clock (budget 2 s)"
+        )
     total = sum(n for kind, n in analyses.items() if not kind.startswith("verdict"))
     verdicts = analyses["verdict won"] + analyses["verdict lost"]
-    print(f"  analyses: {analyses['answered']} of {total} answered ({100 * analyses['answered'] / max(total, 1):.1f} %), "
-          f"{verdicts} with a verdict ({100 * verdicts / max(total, 1):.1f} %)"
-          + "".join(f", {kind} {n}" for kind, n in sorted(analyses.items()) if kind.startswith("refused")))
+    print(
+        f"  analyses: {analyses['answered']} of {total} answered ({100 * analyses['answered'] / max(total, 1):.1f} %), "
+        f"{verdicts} with a verdict ({100 * verdicts / max(total, 1):.1f} %)"
+        + "".join(f", {kind} {n}" for kind, n in sorted(analyses.items()) if kind.startswith("refused"))
+    )
     if how:
         print("  answered analyses, how: " + ", ".join(f"{kind} {n}" for kind, n in sorted(how.items())))
     if analysis_seconds:
         ordered = sorted(analysis_seconds)
-        print(f"  answered analyses: p50 {ordered[len(ordered) // 2] * 1000:.0f} ms, max {ordered[-1] * 1000:.0f} ms "
-              f"at the client (budget 2 s)")
+        print(
+            f"  answered analyses: p50 {ordered[len(ordered) // 2] * 1000:.0f} ms, max {ordered[-1] * 1000:.0f} ms "
+            f"at the client (budget 2 s)"
+        )
     print("  attacks: " + ", ".join(f"{status}: {n}" for status, n in sorted(attacks.items())))
 
 

@@ -41,7 +41,9 @@ def dump(game: str, numbers: range, path: str) -> None:
     with open(path, "w") as out:
         for number in numbers:
             position = cls.deal(number)
-            columns = ";".join(",".join(str(c.index) for c in col.down) + "/" + ",".join(str(c.index) for c in col.up) for col in position.columns)
+            columns = ";".join(
+                ",".join(str(c.index) for c in col.down) + "/" + ",".join(str(c.index) for c in col.up) for col in position.columns
+            )
             out.write(f"{number};{int(cls.by_suit)};{','.join(str(c.index) for c in position.stock)};{columns}\n")
 
 
@@ -57,7 +59,9 @@ def parse_range(text: str) -> range:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0], epilog="Figures are CPU time of the searching thread; wall time shown beside.")
+    parser = argparse.ArgumentParser(
+        description=__doc__.splitlines()[0], epilog="Figures are CPU time of the searching thread; wall time shown beside."
+    )
     parser.add_argument("game", help="black-widow, spider-4, spider-2 or spider-1")
     parser.add_argument("deals", help="a range of deals, A-B (default budget: 2 s each)")
     parser.add_argument("--nodes", type=int, default=None, help="positions per deal")
@@ -100,8 +104,10 @@ def main() -> None:
         spent = sum(r[5] for r in again)
         count = sum(r[2] for r in again)
         print(f"  at {args.long:g} s CPU: won {len(results) - len(still)}/{len(results)}, unknown {len(still)}: {still}")
-        print(f"    those {len(again)} deals: CPU {spent:.1f} s, {count:,} positions ({count / max(spent, 1e-9):,.0f} a second), "
-              f"moves {[r[4] for r in again if r[1] == 'won']}")
+        print(
+            f"    those {len(again)} deals: CPU {spent:.1f} s, {count:,} positions ({count / max(spent, 1e-9):,.0f} a second), "
+            f"moves {[r[4] for r in again if r[1] == 'won']}"
+        )
 
 
 if __name__ == "__main__":

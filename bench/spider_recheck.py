@@ -42,10 +42,14 @@ def main() -> None:
         sys.stdout.flush()
     won = [r for r in records if r["verdict"] == "won"]
     cpu = sorted(r["cpu_seconds"] for r in records)
-    print(f"{args.game}: {len(won)} of the {len(records)} deals {args.table.name} left unknown won within {args.seconds:g} s CPU "
-          f"(lines replayed); still unknown: {[r['deal'] for r in records if r['verdict'] != 'won']}")
-    print(f"  CPU s median {statistics.median(cpu):.2f}  p90 {percentile(cpu, 0.9):.2f}  max {cpu[-1]:.2f}  total {sum(cpu):.1f}; "
-          f"positions {sum(r['positions'] for r in records):,}")
+    print(
+        f"{args.game}: {len(won)} of the {len(records)} deals {args.table.name} left unknown won within {args.seconds:g} s CPU "
+        f"(lines replayed); still unknown: {[r['deal'] for r in records if r['verdict'] != 'won']}"
+    )
+    print(
+        f"  CPU s median {statistics.median(cpu):.2f}  p90 {percentile(cpu, 0.9):.2f}  max {cpu[-1]:.2f}  total {sum(cpu):.1f}; "
+        f"positions {sum(r['positions'] for r in records):,}"
+    )
 
 
 if __name__ == "__main__":

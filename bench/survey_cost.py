@@ -32,10 +32,10 @@ def cpu(work) -> tuple[float, object]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
-                                     epilog=__doc__.split("\n\n", 1)[1], formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("game", nargs="?", default="black-hole", choices=game_ids(), metavar="GAME",
-                        help="a game id (default black-hole)")
+    parser = argparse.ArgumentParser(
+        description=__doc__.split("\n\n")[0], epilog=__doc__.split("\n\n", 1)[1], formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("game", nargs="?", default="black-hole", choices=game_ids(), metavar="GAME", help="a game id (default black-hole)")
     parser.add_argument("first", nargs="?", type=int, default=1, help="first deal (default 1)")
     parser.add_argument("last", nargs="?", type=int, default=2000, help="last deal (default 2000)")
     parser.add_argument("nodes", nargs="?", type=int, help="positions a deal (default: no budget)")
@@ -77,8 +77,10 @@ def main() -> None:
     print(f"  {'sum':8} {total / count * 1000:9.4f} ms")
     print(f"  {'survey':8} {whole_cpu / count * 1000:9.4f} ms   (solve_chunk and JSON lines, as a survey runs them)")
     around = total - search_cpu
-    print(f"  around the search (deal, replay, output): {around / count * 1000:.4f} ms a deal; "
-          f"a million deals at this cost on 2 cores: {whole_cpu / count * 1e6 / 2 / 60:.1f} min")
+    print(
+        f"  around the search (deal, replay, output): {around / count * 1000:.4f} ms a deal; "
+        f"a million deals at this cost on 2 cores: {whole_cpu / count * 1e6 / 2 / 60:.1f} min"
+    )
 
 
 if __name__ == "__main__":

@@ -40,8 +40,38 @@ import httpx
 # The slowest deals of 1..1000 to solve from the deal, found with `winnable solve
 # black-hole N --json` over 1..1000 (0.2-0.9 s each then; today's engine solves the
 # slowest, 400, in about 30 ms: see bench/black_hole.py).
-HARD_DEALS = [400, 409, 313, 230, 915, 844, 638, 213, 555, 849, 790, 576, 922, 514, 64,
-              978, 225, 837, 257, 783, 719, 876, 824, 439, 321, 278, 938, 857, 208, 205]
+HARD_DEALS = [
+    400,
+    409,
+    313,
+    230,
+    915,
+    844,
+    638,
+    213,
+    555,
+    849,
+    790,
+    576,
+    922,
+    514,
+    64,
+    978,
+    225,
+    837,
+    257,
+    783,
+    719,
+    876,
+    824,
+    439,
+    321,
+    278,
+    938,
+    857,
+    208,
+    205,
+]
 
 GAME = "black-hole"
 SOLVER_CALLS = ("GET hint", "GET analysis")
@@ -109,8 +139,14 @@ class Player(threading.Thread):
         call = self.recorder.call
         rng = self.rng
         if rng.random() < 0.2:
-            response = call(client, "POST games (winnable)", "POST", "/api/games", json={"game": GAME, "winnable": True},
-                            classify=lambda r: "POST games (winnable, reused)" if r.headers.get("x-winnable-source") == "reused" else None)
+            response = call(
+                client,
+                "POST games (winnable)",
+                "POST",
+                "/api/games",
+                json={"game": GAME, "winnable": True},
+                classify=lambda r: "POST games (winnable, reused)" if r.headers.get("x-winnable-source") == "reused" else None,
+            )
             if response.status_code != 201:
                 response = call(client, "POST games", "POST", "/api/games", json={"game": GAME})
         else:
@@ -207,9 +243,10 @@ def wait_ready(base: str, database: str, pool: int, server: subprocess.Popen, se
             try:
                 if httpx.get(base + "/api/health", timeout=2).status_code == 200:
                     with engine.connect() as connection:
-                        ready = connection.execute(sa.text(
-                            "SELECT count(*) FROM verdicts WHERE game = :game AND verdict = 'won' AND used_at IS NULL"),
-                            {"game": GAME}).scalar()
+                        ready = connection.execute(
+                            sa.text("SELECT count(*) FROM verdicts WHERE game = :game AND verdict = 'won' AND used_at IS NULL"),
+                            {"game": GAME},
+                        ).scalar()
                     if ready >= pool:
                         break
             except (httpx.HTTPError, sa.exc.OperationalError):
@@ -220,8 +257,9 @@ def wait_ready(base: str, database: str, pool: int, server: subprocess.Popen, se
     return {"pool": {GAME: ready}}
 
 
-def run_phase(name: str, recorder: Recorder, base: str, players: int, requests: int, seconds: float,
-              hinters: int = 0, seed: int = 1) -> tuple[float, list[Hinter], list[Player]]:
+def run_phase(
+    name: str, recorder: Recorder, base: str, players: int, requests: int, seconds: float, hinters: int = 0, seed: int = 1
+) -> tuple[float, list[Hinter], list[Player]]:
     recorder.phase = name
     stop = threading.Event()
     budget = Budget(requests)
@@ -260,8 +298,10 @@ def report(recorder: Recorder, hint_budget: float) -> bool:
             verdict = max(values) <= limit
             within = sum(value <= hint_budget for value in values)
             verdicts = dict(recorder.verdicts[(phase, name)])
-            print(f"{'PASS' if verdict else 'FAIL'}: {phase} {name}: {within} of {len(values)} within the "
-                  f"{hint_budget:g} s budget, slowest {max(values) * 1000:.0f} ms; verdicts {verdicts}")
+            print(
+                f"{'PASS' if verdict else 'FAIL'}: {phase} {name}: {within} of {len(values)} within the "
+                f"{hint_budget:g} s budget, slowest {max(values) * 1000:.0f} ms; verdicts {verdicts}"
+            )
         else:
             verdict = median < 0.050
             print(f"{'PASS' if verdict else 'FAIL'}: {phase} {name}: median {median * 1000:.1f} ms < 50 ms")
@@ -294,16 +334,22 @@ def main() -> int:
             print(f"server up on {base} with {health.get('pool')} winnable deals ready after {time.perf_counter() - started:.1f} s")
             recorder = Recorder()
             wall, _, players = run_phase("play", recorder, base, args.players, args.requests, args.seconds)
-            print(f"phase play: {args.players} players, {sum(len(v) for (p, _), v in recorder.samples.items() if p == 'play')} requests in {wall:.1f} s")
-            wall, hinters, players2 = run_phase("hints", recorder, base, args.players, args.requests, args.seconds * 2, args.hinters, seed=2)
+            print(
+                f"phase play: {args.players} players, {sum(len(v) for (p, _), v in recorder.samples.items() if p == 'play')} requests in {wall:.1f} s"
+            )
+            wall, hinters, players2 = run_phase(
+                "hints", recorder, base, args.players, args.requests, args.seconds * 2, args.hinters, seed=2
+            )
             busy = sum(h.busy for h in hinters)
             verdicts = defaultdict(int)
             for hinter in hinters:
                 for verdict, count in hinter.verdicts.items():
                     verdicts[verdict] += count
             hint_requests = sum(len(v) for (p, _), v in recorder.samples.items() if p == "hints")
-            print(f"phase hints: {args.players} players + {args.hinters} hinters, {hint_requests} requests in {wall:.1f} s; "
-                  f"hints busy {busy:.1f} s of {wall * args.hinters:.1f} s hinter time; verdicts {dict(verdicts)}")
+            print(
+                f"phase hints: {args.players} players + {args.hinters} hinters, {hint_requests} requests in {wall:.1f} s; "
+                f"hints busy {busy:.1f} s of {wall * args.hinters:.1f} s hinter time; verdicts {dict(verdicts)}"
+            )
             errors = [error for player in players + players2 for error in player.errors]
             if errors:
                 print(f"{len(errors)} player errors, first: {errors[0]}")
@@ -312,9 +358,11 @@ def main() -> int:
             play_state = recorder.samples.get(("play", "GET state"), [])
             hint_state = recorder.samples.get(("hints", "GET state"), [])
             if play_state and hint_state:
-                print(f"GET state median without hints {statistics.median(play_state) * 1000:.1f} ms, "
-                      f"while hints run {statistics.median(hint_state) * 1000:.1f} ms "
-                      f"(p99 {percentile(play_state, 0.99) * 1000:.1f} / {percentile(hint_state, 0.99) * 1000:.1f} ms)")
+                print(
+                    f"GET state median without hints {statistics.median(play_state) * 1000:.1f} ms, "
+                    f"while hints run {statistics.median(hint_state) * 1000:.1f} ms "
+                    f"(p99 {percentile(play_state, 0.99) * 1000:.1f} / {percentile(hint_state, 0.99) * 1000:.1f} ms)"
+                )
             print(f"load average after: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
             return 0 if ok and not errors else 1
         finally:

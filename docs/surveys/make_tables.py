@@ -45,8 +45,9 @@ ROOT = HERE.parents[1]
 
 def commit() -> str:
     try:
-        return subprocess.run(["git", "rev-parse", "--short=12", "HEAD"], cwd=ROOT, capture_output=True, text=True,
-                              check=True).stdout.strip()
+        return subprocess.run(
+            ["git", "rev-parse", "--short=12", "HEAD"], cwd=ROOT, capture_output=True, text=True, check=True
+        ).stdout.strip()
     except (OSError, subprocess.CalledProcessError):
         return "unknown"
 
@@ -70,19 +71,29 @@ def run(table: Table, data: Path, extra: list[str], resume: bool) -> Path:
         raise SystemExit(f"{table.id}: the survey failed ({done.returncode}): {done.stderr.strip()[-2000:]}")
     summary = json.loads(done.stdout)
     meta = {
-        "table": table.id, "command": shown + extra, "engine": engine_version(),
-        "winnable": _winnable_version(), "commit": commit(),
+        "table": table.id,
+        "command": shown + extra,
+        "engine": engine_version(),
+        "winnable": _winnable_version(),
+        "commit": commit(),
         "machine": f"{platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}",
-        "wall_seconds": round(wall, 1), "cpu_seconds": round(cpu, 1), "jobs": summary.get("jobs"),
-        "where": summary.get("where"), "resumed": bool(resume), "summary": summary,
+        "wall_seconds": round(wall, 1),
+        "cpu_seconds": round(cpu, 1),
+        "jobs": summary.get("jobs"),
+        "where": summary.get("where"),
+        "resumed": bool(resume),
+        "summary": summary,
     }
     packed = data / f"{table.data_name}.gz"
     with lines.open("rb") as source, gzip.open(packed, "wb", compresslevel=9) as target:
         shutil.copyfileobj(source, target)
     lines.unlink()
     convert(table, packed, meta)
-    print(f"  {summary['won']:,} won, {summary['lost']:,} lost, {summary['unknown']:,} unknown; "
-          f"{wall:,.0f} s wall, {cpu:,.0f} s CPU -> {packed}", flush=True)
+    print(
+        f"  {summary['won']:,} won, {summary['lost']:,} lost, {summary['unknown']:,} unknown; "
+        f"{wall:,.0f} s wall, {cpu:,.0f} s CPU -> {packed}",
+        flush=True,
+    )
     return packed
 
 
@@ -120,8 +131,12 @@ def chosen(ids: list[str]) -> list[Table]:
 def shortened(table: Table, deals: int) -> Table:
     last = min(table.last, table.first + deals - 1)
     # A published count is for the whole range: a dry run has nothing to compare it with.
-    return dataclasses.replace(table, last=last, title=f"{table.title or table.id} (dry run: deals {table.first}-{last})",
-                               published_won=None if last < table.last else table.published_won)
+    return dataclasses.replace(
+        table,
+        last=last,
+        title=f"{table.title or table.id} (dry run: deals {table.first}-{last})",
+        published_won=None if last < table.last else table.published_won,
+    )
 
 
 def main() -> None:

@@ -15,7 +15,24 @@ from winnable.guide import Guide, Hint, Line
 from winnable.solver import Budget, Status, Verdict, solve
 
 __all__ = [
-    "Budget", "Card", "EngineError", "Guide", "Hint", "IllegalMoveError", "Line", "Move", "ParseError", "Position", "Rank",
-    "Status", "Suit", "UnknownGameError", "Verdict", "WinnableError", "deal", "game_class", "game_ids",
+    "Budget",
+    "Card",
+    "EngineError",
+    "Guide",
+    "Hint",
+    "IllegalMoveError",
+    "Line",
+    "Move",
+    "ParseError",
+    "Position",
+    "Rank",
+    "Status",
+    "Suit",
+    "UnknownGameError",
+    "Verdict",
+    "WinnableError",
+    "deal",
+    "game_class",
+    "game_ids",
     "solve",
 ]

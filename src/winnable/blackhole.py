@@ -298,7 +298,9 @@ class BlackHole(Position):
             raise ParseError(f"the foundation starts with the Ace of Spades, not {self.foundation[0]}")
         for before, after in zip(self.foundation, self.foundation[1:]):
             if not ranks_adjacent(before.rank, after.rank):
-                raise ParseError(f"the foundation is not a legal sequence: {after} cannot follow {before} (one rank above or below, K-A-2 wraps)")
+                raise ParseError(
+                    f"the foundation is not a legal sequence: {after} cannot follow {before} (one rank above or below, K-A-2 wraps)"
+                )
         cards = {card for pile in self.piles for card in pile} | set(self.foundation)
         missing = [Card.from_index(index) for index in range(52) if Card.from_index(index) not in cards]
         if missing:

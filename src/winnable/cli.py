@@ -193,14 +193,25 @@ def survey(
     scheduler: Optional[str] = typer.Option(None, "--scheduler", help="Run on the Dask cluster with this scheduler (tcp://HOST:8786)."),
     resume: bool = typer.Option(False, "--resume", help="Keep the deals already in --out and solve the rest."),
     chunk: Optional[int] = typer.Option(None, "--chunk", help="Deals per chunk of work (default: a few seconds' worth)."),
-    lines: bool = typer.Option(False, "--lines", help="Also write each verified winning line to --out, as short as a hint's (a slower "
-                               "search: without --lines or --database a survey asks for verdicts alone)."),
-    database: Optional[str] = typer.Option(None, "--database", help="Also store every verdict in this database, with the short winning lines the web app's "
-                                            "deals start from (SQLAlchemy URL; PySolFC's numbering only)."),
+    lines: bool = typer.Option(
+        False,
+        "--lines",
+        help="Also write each verified winning line to --out, as short as a hint's (a slower "
+        "search: without --lines or --database a survey asks for verdicts alone).",
+    ),
+    database: Optional[str] = typer.Option(
+        None,
+        "--database",
+        help="Also store every verdict in this database, with the short winning lines the web app's "
+        "deals start from (SQLAlchemy URL; PySolFC's numbering only).",
+    ),
     numbering: Optional[str] = typer.Option(
-        None, "--numbering", help="Whose deal numbers A-B are: pysolfc (the default) or microsoft (Microsoft's deals, "
+        None,
+        "--numbering",
+        help="Whose deal numbers A-B are: pysolfc (the default) or microsoft (Microsoft's deals, "
         "as PySolFC's ms numbers: the same as writing ms1-ms1000). Each JSON line of a Microsoft survey says "
-        "\"numbering\": \"microsoft\"; its \"deal\" stays the number."),
+        '"numbering": "microsoft"; its "deal" stays the number.',
+    ),
     as_json: bool = typer.Option(False, "--json", help="Print the summary as JSON."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
 ) -> None:
@@ -214,8 +225,10 @@ def survey(
     lookup(game)
     low, high, chosen = parse_range(deals, numbering)
     if database is not None and chosen is not Numbering.PYSOLFC:
-        raise fail("--database holds PySolFC's deal numbers (the verdicts table and the web app use them): "
-                   "survey Microsoft's deals without --database")
+        raise fail(
+            "--database holds PySolFC's deal numbers (the verdicts table and the web app use them): "
+            "survey Microsoft's deals without --database"
+        )
     budget = make_budget(nodes, seconds)
     if jobs < 0:
         raise fail("--jobs must be 0 or more")
@@ -238,8 +251,21 @@ def survey(
 
             store = VerdictStore.open(database)
             sink = store.sink(budget)
-        summary = run_survey(game, low, high, budget, jobs, handle, progress=not quiet, scheduler=scheduler,
-                             chunk=chunk, lines=lines, done=done, sink=sink, numbering=chosen)
+        summary = run_survey(
+            game,
+            low,
+            high,
+            budget,
+            jobs,
+            handle,
+            progress=not quiet,
+            scheduler=scheduler,
+            chunk=chunk,
+            lines=lines,
+            done=done,
+            sink=sink,
+            numbering=chosen,
+        )
     except WinnableError as error:
         raise fail(str(error)) from None
     except KeyboardInterrupt:
@@ -298,22 +324,38 @@ def serve(
     database: Optional[str] = typer.Option(None, "--database", help="Database URL (default: SQLite in the user's data folder)."),
     workers: int = typer.Option(1, "--workers", min=1, max=64, help="Worker processes, all on the one database."),
     allowed_host: Optional[list[str]] = typer.Option(
-        None, "--allowed-host", help="A Host name the site answers to (repeat for several); others are refused. "
-        "Default: localhost and the --host address."),
-    metrics: Optional[bool] = typer.Option(None, "--metrics/--no-metrics", help="Serve Prometheus figures at /metrics (loopback clients only)."),
+        None,
+        "--allowed-host",
+        help="A Host name the site answers to (repeat for several); others are refused. Default: localhost and the --host address.",
+    ),
+    metrics: Optional[bool] = typer.Option(
+        None, "--metrics/--no-metrics", help="Serve Prometheus figures at /metrics (loopback clients only)."
+    ),
     forwarded_allow_ips: Optional[str] = typer.Option(
-        None, "--forwarded-allow-ips", help="Addresses of reverse proxies whose X-Forwarded-For/-Proto to trust (comma-separated)."),
+        None, "--forwarded-allow-ips", help="Addresses of reverse proxies whose X-Forwarded-For/-Proto to trust (comma-separated)."
+    ),
     solver_scheduler: Optional[str] = typer.Option(
-        None, "--solver-scheduler", help="Run hints', analyses' and the pool's searches on the Dask cluster with this "
-        "scheduler (tcp://HOST:PORT); this machine solves while it is away."),
+        None,
+        "--solver-scheduler",
+        help="Run hints', analyses' and the pool's searches on the Dask cluster with this "
+        "scheduler (tcp://HOST:PORT); this machine solves while it is away.",
+    ),
 ) -> None:
     """Start the web app (every WINNABLE_* setting applies; these flags win over them)."""
     try:
         from winnable.web import run
     except ImportError as error:
         raise fail(f"the web app is not installed: {error}") from None
-    run(host=host, port=port, database=database, workers=workers, allowed_hosts=allowed_host or None,
-        metrics=metrics, forwarded_allow_ips=forwarded_allow_ips, solver_scheduler=solver_scheduler)
+    run(
+        host=host,
+        port=port,
+        database=database,
+        workers=workers,
+        allowed_hosts=allowed_host or None,
+        metrics=metrics,
+        forwarded_allow_ips=forwarded_allow_ips,
+        solver_scheduler=solver_scheduler,
+    )
 
 
 def main() -> None:

@@ -124,8 +124,10 @@ class DealNumber:
         numbering = self.numbering
         if not numbering.lowest <= self.number <= numbering.highest:
             whose = "Microsoft deal number" if numbering is Numbering.MICROSOFT else "deal number"
-            raise ParseError(f"{whose} out of range: {numbering.prefix}{self.number} "
-                             f"({numbering.prefix}{numbering.lowest} to {numbering.prefix}{numbering.highest})")
+            raise ParseError(
+                f"{whose} out of range: {numbering.prefix}{self.number} "
+                f"({numbering.prefix}{numbering.lowest} to {numbering.prefix}{numbering.highest})"
+            )
 
     @classmethod
     def parse(cls, text: str | int | DealNumber, numbering: Numbering | str = Numbering.PYSOLFC) -> DealNumber:

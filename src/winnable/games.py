@@ -167,18 +167,39 @@ class Game:
 
 
 FAMILIES: tuple[Family, ...] = (
-    Family("blackhole", name="Black Hole", title="Black Hole",
-           blurb="Every card is face up: each loss can be traced back to one move.", picture=("KH", "AS", "2D"),
-           traits=Traits("blackhole", timed_play=True, one_tap=True, times_by_undo=True)),
-    Family("freecell", name="The free-cell family", title="Penguin and the free-cell games",
-           blurb="Build down in suit, park cards in free cells, bring every suit home.", picture=("JC", "TC", "9C"),
-           traits=Traits("freecell", score=ScoreKind.FOUNDATIONS, ranking=RankingRule.SPEED, safe_moves=True)),
-    Family("spider", name="The Spider family", title="Spider games",
-           blurb="Two decks, ten columns: clear King-to-Ace runs of one suit.", picture=(None, "8S", "7H"),
-           traits=Traits("spider", click_move=True), rules_title="Black Widow and Spider"),
-    Family("fourteen", name="Fourteen Out", title="Fourteen Out",
-           blurb="Every card face up: take out two top cards that make fourteen.", picture=("7S", "7H", "KD"),
-           traits=Traits("fourteen", score=ScoreKind.TAKEN_OUT, one_tap=True, times_by_undo=True)),
+    Family(
+        "blackhole",
+        name="Black Hole",
+        title="Black Hole",
+        blurb="Every card is face up: each loss can be traced back to one move.",
+        picture=("KH", "AS", "2D"),
+        traits=Traits("blackhole", timed_play=True, one_tap=True, times_by_undo=True),
+    ),
+    Family(
+        "freecell",
+        name="The free-cell family",
+        title="Penguin and the free-cell games",
+        blurb="Build down in suit, park cards in free cells, bring every suit home.",
+        picture=("JC", "TC", "9C"),
+        traits=Traits("freecell", score=ScoreKind.FOUNDATIONS, ranking=RankingRule.SPEED, safe_moves=True),
+    ),
+    Family(
+        "spider",
+        name="The Spider family",
+        title="Spider games",
+        blurb="Two decks, ten columns: clear King-to-Ace runs of one suit.",
+        picture=(None, "8S", "7H"),
+        traits=Traits("spider", click_move=True),
+        rules_title="Black Widow and Spider",
+    ),
+    Family(
+        "fourteen",
+        name="Fourteen Out",
+        title="Fourteen Out",
+        blurb="Every card face up: take out two top cards that make fourteen.",
+        picture=("7S", "7H", "KD"),
+        traits=Traits("fourteen", score=ScoreKind.TAKEN_OUT, one_tap=True, times_by_undo=True),
+    ),
 )
 """Every family, in the lobby's order."""
 
@@ -215,8 +236,7 @@ on the web app (its lobby, pages, Daily and pool)."""
 def game_ids(*, library: bool = False, family: str | None = None) -> list[str]:
     """The games the web app offers; with ``library=True`` every game the library
     plays (those of :data:`LIBRARY_ONLY` too); with ``family``, that family's only."""
-    return [game.id for game in GAMES
-            if (library or game.web) and (family is None or game.family == family)]
+    return [game.id for game in GAMES if (library or game.web) and (family is None or game.family == family)]
 
 
 def registered(game_id: str, *, library: bool = False) -> Game:

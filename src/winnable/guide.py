@@ -85,9 +85,9 @@ class Line:
             texts.append(str(move))
             seen = index.get(key(after))
             if seen is not None:  # a loop: go back to where the line first was there
-                for dropped in positions[seen + 1:]:
+                for dropped in positions[seen + 1 :]:
                     index.pop(key(dropped), None)
-                del positions[seen + 1:], texts[seen:]
+                del positions[seen + 1 :], texts[seen:]
                 continue
             index[key(after)] = len(positions)
             positions.append(after)

@@ -95,7 +95,11 @@ def taken_back(start: Position, moves: Sequence[Move]) -> list[tuple[int, int]]:
                 break  # a deal: every column changed
             (a, b), (c, d) = there, back
             returns = c == b and (d == a or (_is_cell(a) and _is_cell(d)))
-            if returns and getattr(moves[i], "count", 1) == getattr(move, "count", 1) and _cards(states[i], moves[i]) == _cards(states[j], move):
+            if (
+                returns
+                and getattr(moves[i], "count", 1) == getattr(move, "count", 1)
+                and _cards(states[i], moves[i]) == _cards(states[j], move)
+            ):
                 found.append((i, j))
                 break
             if {a, b} & {c, d} - {FOUNDATION}:

@@ -58,7 +58,12 @@ class Budget:
             if isinstance(self.nodes, bool) or not isinstance(self.nodes, int) or self.nodes <= 0:
                 raise BudgetError(f"a node budget must be a positive whole number of positions, not {self.nodes!r}")
         if self.seconds is not None:
-            if isinstance(self.seconds, bool) or not isinstance(self.seconds, (int, float)) or not math.isfinite(self.seconds) or self.seconds <= 0:
+            if (
+                isinstance(self.seconds, bool)
+                or not isinstance(self.seconds, (int, float))
+                or not math.isfinite(self.seconds)
+                or self.seconds <= 0
+            ):
                 raise BudgetError(f"a time budget must be a positive number of seconds, not {self.seconds!r}")
 
 

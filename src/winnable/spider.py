@@ -396,7 +396,13 @@ class Spider(Position):
     ) -> Self:
         """A position made by the rules from a valid one: no need to check the cards."""
         position = object.__new__(cls)
-        for name, value in (("columns", columns), ("stock", stock), ("foundations", foundations), ("deal_number", deal_number), ("auto", auto)):
+        for name, value in (
+            ("columns", columns),
+            ("stock", stock),
+            ("foundations", foundations),
+            ("deal_number", deal_number),
+            ("auto", auto),
+        ):
             object.__setattr__(position, name, value)
         return position
 
@@ -477,8 +483,9 @@ class Spider(Position):
 
         columns = [([card.index for card in column.down], [card.index for card in column.up]) for column in self.columns]
         stock = [card.index for card in self.stock]
-        status, line, positions = _engine.spider_solve(columns, stock, len(self.foundations), self.by_suit, nodes, seconds,
-                                                       shorten=short, short_pass=short, memory_mb=SEARCH_MEMORY_MB)
+        status, line, positions = _engine.spider_solve(
+            columns, stock, len(self.foundations), self.by_suit, nodes, seconds, shorten=short, short_pass=short, memory_mb=SEARCH_MEMORY_MB
+        )
         moves = [str(SpiderMove.DEAL if source == 255 else SpiderMove(source, target, count)) for source, target, count in line]
         return status, moves, positions
 

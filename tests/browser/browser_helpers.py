@@ -129,7 +129,18 @@ def start_server(database: Path, log: Path, env_extra: dict | None = None) -> Se
     env.setdefault("WINNABLE_JUDGE_PACE", "0")  # and are ranked all the same (bench/human_pace.py)
     seed_pool(f"sqlite:///{database}")
     env.update(env_extra or {})
-    command = [sys.executable, "-c", "from winnable.cli import main; main()", "serve", "--host", "127.0.0.1", "--port", str(port), "--database", f"sqlite:///{database}"]
+    command = [
+        sys.executable,
+        "-c",
+        "from winnable.cli import main; main()",
+        "serve",
+        "--host",
+        "127.0.0.1",
+        "--port",
+        str(port),
+        "--database",
+        f"sqlite:///{database}",
+    ]
     handle = log.open("w")
     process = subprocess.Popen(command, stdout=handle, stderr=subprocess.STDOUT, env=env)
     base = f"http://127.0.0.1:{port}"
@@ -202,7 +213,9 @@ def close_menu(page) -> None:
 
 def cards(page) -> list:
     """Every card on the table: (place, index, card) in document order."""
-    return page.locator("#table [data-place]").evaluate_all("nodes => nodes.map(n => [n.dataset.place, n.dataset.index, n.dataset.card || null])")
+    return page.locator("#table [data-place]").evaluate_all(
+        "nodes => nodes.map(n => [n.dataset.place, n.dataset.index, n.dataset.card || null])"
+    )
 
 
 def card_at(page, place: str, index: int):

@@ -75,6 +75,7 @@ DEALS = {"fourteen-out": 1}
 def deal_of(game: str) -> int:
     return DEALS.get(game, DEAL)
 
+
 # The narrowest card on the table and its height (the hole's cards and Fourteen Out's
 # pairs taken out left out: they are shown, not played).
 SMALLEST_CARD = """() => {
@@ -165,8 +166,13 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=Path(__file__).resolve().parents[2] / "docs" / "screenshots")
     parser.add_argument("games", nargs="*", help="Game ids (default: every game of /api/catalog).")
-    parser.add_argument("--languages", nargs="+", choices=sorted(BROWSER_LOCALES), default=[],
-                        help="Shots of the lobby, Black Hole, Black Widow, Penguin and a rules page in these languages.")
+    parser.add_argument(
+        "--languages",
+        nargs="+",
+        choices=sorted(BROWSER_LOCALES),
+        default=[],
+        help="Shots of the lobby, Black Hole, Black Widow, Penguin and a rules page in these languages.",
+    )
     args = parser.parse_args(argv)
     args.out.mkdir(parents=True, exist_ok=True)
     shots = Shots(args.out)
@@ -243,8 +249,9 @@ def languages(browser, server, catalog, args, shots: Shots) -> None:
     for lang in args.languages:
         for size in ("phone", "desktop"):
             width, height, touch = SIZES[size]
-            context = browser.new_context(viewport={"width": width, "height": height}, has_touch=touch, is_mobile=touch,
-                                          locale=BROWSER_LOCALES[lang])
+            context = browser.new_context(
+                viewport={"width": width, "height": height}, has_touch=touch, is_mobile=touch, locale=BROWSER_LOCALES[lang]
+            )
             page = context.new_page()
             page.goto(server.url("/"))
             page.wait_for_selector(".game-tile")

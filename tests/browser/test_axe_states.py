@@ -17,7 +17,11 @@ def test_no_violation_with_a_card_picked_up_and_the_menu_and_dialog_open(browser
     from winnable.games import game_class
     from winnable.web.views import click_choices
 
-    page = new_page(browser, size, {"winnable:onetap:freecell": "0", "winnable:onetap:spider": "0", "winnable:clickmove:spider": "0", "winnable:safe-home": "0"})
+    page = new_page(
+        browser,
+        size,
+        {"winnable:onetap:freecell": "0", "winnable:onetap:spider": "0", "winnable:clickmove:spider": "0", "winnable:safe-home": "0"},
+    )
     try:
         open_game(page, server, game, 1)
         assert axe_violations(page) == []

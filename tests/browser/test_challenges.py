@@ -23,20 +23,24 @@ DEAL = 3
 @pytest.fixture(scope="module")
 def challenge_server(tmp_path_factory):
     folder = tmp_path_factory.mktemp("winnable-challenges")
-    running = start_server(folder / "challenges.db", folder / "server.log",
-                           {"WINNABLE_ARGON2_MEMORY_KIB": "1024", "WINNABLE_ARGON2_TIME_COST": "1"})
+    running = start_server(
+        folder / "challenges.db", folder / "server.log", {"WINNABLE_ARGON2_MEMORY_KIB": "1024", "WINNABLE_ARGON2_TIME_COST": "1"}
+    )
     yield running
     stop_server(running)
 
 
 def api(page, method: str, path: str, body=None):
     """Call the API from the page, with its cookies and Origin: (status, body)."""
-    return page.evaluate("""async ([method, path, body]) => {
+    return page.evaluate(
+        """async ([method, path, body]) => {
         const init = { method, headers: { Accept: "application/json" } };
         if (method !== "GET") { init.headers["Content-Type"] = "application/json"; init.body = JSON.stringify(body || {}); }
         const response = await fetch(path, init);
         return [response.status, await response.json()];
-    }""", [method, path, body])
+    }""",
+        [method, path, body],
+    )
 
 
 def sign_up(page, server, name: str, lang: str) -> None:
@@ -50,15 +54,18 @@ def sign_up(page, server, name: str, lang: str) -> None:
 
 def table_of(state) -> BlackHole:
     view = state["position"]
-    return BlackHole(tuple(tuple(Card.from_text(card) for card in pile) for pile in view["piles"]),
-                     tuple(Card.from_text(card) for card in view["foundation"]))
+    return BlackHole(
+        tuple(tuple(Card.from_text(card) for card in pile) for pile in view["piles"]),
+        tuple(Card.from_text(card) for card in view["foundation"]),
+    )
 
 
 def axe_violations(page) -> list[str]:
     from axe_playwright_python.sync_playwright import Axe
 
-    results = Axe().run(page, options={"runOnly": {"type": "tag", "values": ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]},
-                                       "resultTypes": ["violations"]})
+    results = Axe().run(
+        page, options={"runOnly": {"type": "tag", "values": ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]}, "resultTypes": ["violations"]}
+    )
     return [f"{item['id']}: {[node['target'] for node in item['nodes']]}" for item in results.response["violations"]]
 
 
@@ -100,8 +107,7 @@ def test_two_players_a_challenge_shared_played_and_ranked_in_french_and_dutch(br
 
     # Bob, in Dutch on a phone, where the browser has a share sheet (the Web Share API).
     bob = new_page(browser, "phone", {"winnable:safe-home": "0"})
-    bob.context.add_init_script("navigator.share = async (data) => { window.__shared = data; };"
-                                "navigator.canShare = () => true;")
+    bob.context.add_init_script("navigator.share = async (data) => { window.__shared = data; };navigator.canShare = () => true;")
     sign_up(bob, server, "bob", "nl")
     bob.goto(server.url(f"/challenge/{token}?lang=nl"))
     bob.wait_for_selector("body[data-ready='1']")

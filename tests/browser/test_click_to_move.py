@@ -78,8 +78,11 @@ def test_a_tap_moves_the_run_to_its_own_suit_first(browser, server, widow_line, 
 def test_a_card_with_no_higher_card_to_go_on_goes_to_the_first_empty_column(browser, server, widow_line):
     position, played = game_class(WIDOW).deal(DEAL), 0
     for played, move in enumerate(widow_line):
-        firsts = [first_choice(position, f"column:{i}", 1) for i in range(10)
-                  if any(e["from"] == f"column:{i}" and e["count"] == 1 for e in click_choices(position))]
+        firsts = [
+            first_choice(position, f"column:{i}", 1)
+            for i in range(10)
+            if any(e["from"] == f"column:{i}" and e["count"] == 1 for e in click_choices(position))
+        ]
         empties = [e for e in firsts if not position.columns[int(e["to"].split(":")[1])].up]
         if empties:
             break

@@ -21,8 +21,9 @@ PASSWORD = "correct horse battery"
 @pytest.fixture(scope="module")
 def daily_server(tmp_path_factory):
     folder = tmp_path_factory.mktemp("winnable-daily-screens")
-    running = start_server(folder / "daily.db", folder / "server.log",
-                           {"WINNABLE_ARGON2_MEMORY_KIB": "1024", "WINNABLE_ARGON2_TIME_COST": "1"})
+    running = start_server(
+        folder / "daily.db", folder / "server.log", {"WINNABLE_ARGON2_MEMORY_KIB": "1024", "WINNABLE_ARGON2_TIME_COST": "1"}
+    )
     yield running
     stop_server(running)
 
@@ -38,18 +39,23 @@ def sign_up(page, server, name: str) -> None:
 
 def call(page, method: str, path: str, body: dict | None = None):
     """The API from the page, with its cookies: (status, body)."""
-    return page.evaluate("""async ([method, path, body]) => {
+    return page.evaluate(
+        """async ([method, path, body]) => {
         const init = { method, headers: { "Content-Type": "application/json" } };
         if (body !== null) init.body = JSON.stringify(body);
         const response = await fetch(path, init);
         return [response.status, await response.json()];
-    }""", [method, path, body])
+    }""",
+        [method, path, body],
+    )
 
 
 def table_of(state) -> BlackHole:
     view = state["position"]
-    return BlackHole(tuple(tuple(Card.from_text(card) for card in pile) for pile in view["piles"]),
-                     tuple(Card.from_text(card) for card in view["foundation"]))
+    return BlackHole(
+        tuple(tuple(Card.from_text(card) for card in pile) for pile in view["piles"]),
+        tuple(Card.from_text(card) for card in view["foundation"]),
+    )
 
 
 def win_the_daily(page, server, name: str) -> dict:

@@ -16,9 +16,11 @@ from winnable.solver import solve
 @pytest.fixture(scope="module")
 def fair_server(tmp_path_factory):
     folder = tmp_path_factory.mktemp("winnable-fair-play")
-    running = start_server(folder / "fair.db", folder / "server.log",
-                           {"WINNABLE_ARGON2_MEMORY_KIB": "1024", "WINNABLE_ARGON2_TIME_COST": "1",
-                            "WINNABLE_JUDGE_PACE": "1"})
+    running = start_server(
+        folder / "fair.db",
+        folder / "server.log",
+        {"WINNABLE_ARGON2_MEMORY_KIB": "1024", "WINNABLE_ARGON2_TIME_COST": "1", "WINNABLE_JUDGE_PACE": "1"},
+    )
     yield running
     stop_server(running)
 

@@ -83,7 +83,9 @@ def test_a_deal_won_by_taps_along_the_solver_line(browser, server, winning_line,
         several = next(top for top in deal.tops() if partners(deal, top) > 1)
         page.tap(f'#table [data-card="{several}"]')
         page.wait_for_selector("body[data-selected]")
-        labels = page.locator("#table .card.target").evaluate_all("nodes => nodes.map(n => [n.getAttribute('role'), n.getAttribute('aria-label')])")
+        labels = page.locator("#table .card.target").evaluate_all(
+            "nodes => nodes.map(n => [n.getAttribute('role'), n.getAttribute('aria-label')])"
+        )
         assert len(labels) == partners(deal, several) and all(role == "button" and "makes 14 with" in label for role, label in labels)
         assert accessibility_violations(page) == []
         page.tap(f'#table [data-card="{several}"]')  # tapped again: put back
@@ -112,7 +114,8 @@ def test_every_card_shows_on_every_screen_without_sideways_scrolling(browser, se
         width, height = page.viewport_size["width"], page.viewport_size["height"]
         assert page.evaluate("document.documentElement.scrollWidth") <= width
         boxes = page.locator("#table .pile .card").evaluate_all(
-            "nodes => nodes.map(n => ({card: n.dataset.card, place: n.dataset.place, index: +n.dataset.index, ...n.getBoundingClientRect().toJSON()}))")
+            "nodes => nodes.map(n => ({card: n.dataset.card, place: n.dataset.place, index: +n.dataset.index, ...n.getBoundingClientRect().toJSON()}))"
+        )
         assert len(boxes) == 52
         actions = page.locator("#actions").bounding_box()
         docked = actions["y"] > height / 2  # the buttons at the bottom of a phone held upright

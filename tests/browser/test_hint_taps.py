@@ -20,11 +20,15 @@ GAME, DEAL, FOLLOWED = "black-hole", 2, 12
 @pytest.fixture(scope="module")
 def tight_server(tmp_path_factory):
     folder = tmp_path_factory.mktemp("winnable-hint-limits")
-    running = start_server(folder / "games.db", folder / "server.log", env_extra={
-        "WINNABLE_RATE_LIMITS": "1",
-        "WINNABLE_LIMIT_SOLVER": "1/minute",
-        "WINNABLE_SOLVER_QUEUE_PER_CLIENT": "1",
-    })
+    running = start_server(
+        folder / "games.db",
+        folder / "server.log",
+        env_extra={
+            "WINNABLE_RATE_LIMITS": "1",
+            "WINNABLE_LIMIT_SOLVER": "1/minute",
+            "WINNABLE_SOLVER_QUEUE_PER_CLIENT": "1",
+        },
+    )
     yield running
     stop_server(running)
 

@@ -17,17 +17,70 @@ from winnable.solver import Budget, solve
 from winnable.web.pages import i18n
 
 LOCALES = {"fr-FR": "fr", "nl-NL": "nl"}
-NAMES = ["Winnable", "Black Hole", "Black Widow", "Penguin", "Spider", "FreeCell", "Baker's Game", "Eight Off",
-         "PySolFC", "David Parlett", "Parlett", "Microsoft", "English", "Français", "Nederlands", "API", "Enter", "Esc",
-         "flippers"]
-ENGLISH_WORDS = {"the", "you", "your", "with", "this", "that", "from", "card", "cards", "move", "moves", "game", "games",
-                 "deal", "deals", "undo", "hint", "won", "lost", "left", "play", "rules", "new", "restart", "close",
-                 "finish", "still", "winnable", "column", "foundation", "free", "cell", "hole"}  # not French or Dutch words
+NAMES = [
+    "Winnable",
+    "Black Hole",
+    "Black Widow",
+    "Penguin",
+    "Spider",
+    "FreeCell",
+    "Baker's Game",
+    "Eight Off",
+    "PySolFC",
+    "David Parlett",
+    "Parlett",
+    "Microsoft",
+    "English",
+    "Français",
+    "Nederlands",
+    "API",
+    "Enter",
+    "Esc",
+    "flippers",
+]
+ENGLISH_WORDS = {
+    "the",
+    "you",
+    "your",
+    "with",
+    "this",
+    "that",
+    "from",
+    "card",
+    "cards",
+    "move",
+    "moves",
+    "game",
+    "games",
+    "deal",
+    "deals",
+    "undo",
+    "hint",
+    "won",
+    "lost",
+    "left",
+    "play",
+    "rules",
+    "new",
+    "restart",
+    "close",
+    "finish",
+    "still",
+    "winnable",
+    "column",
+    "foundation",
+    "free",
+    "cell",
+    "hole",
+}  # not French or Dutch words
 
 # Deals with short lines: the solver wins them at once, and these moves lose them.
 WIN = {"black-hole": 2, "penguin": 1, "black-widow": 1}
-LOSE = {"black-hole": (2, None), "penguin": (1, ["4d", "5c", "1e", "3a", "6f", "4g", "4b", "6o"]),
-        "black-widow": (4, ["deal", "deal", "deal", "deal", "deal", "9>7"])}
+LOSE = {
+    "black-hole": (2, None),
+    "penguin": (1, ["4d", "5c", "1e", "3a", "6f", "4g", "4b", "6o"]),
+    "black-widow": (4, ["deal", "deal", "deal", "deal", "deal", "9>7"]),
+}
 
 VISIBLE = """() => {
   const out = [document.title];
@@ -234,7 +287,7 @@ def test_the_players_pages(tab, server, browser_locale):
     tab.wait_for_selector("body[data-ready='1'][data-daily] #table .card")
     assert tab.evaluate("new URLSearchParams(location.search).get('lang')") == locale
     assert_no_english(tab, locale, "a Daily game")
-    tab.click('#table .card.playable >> nth=0')
+    tab.click("#table .card.playable >> nth=0")
     tab.wait_for_selector("body[data-moves='1']")
     tab.goto(server.url("/daily?game=black-hole"))
     tab.wait_for_selector("#board-table")

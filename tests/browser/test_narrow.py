@@ -10,8 +10,20 @@ import pytest
 from browser_helpers import SIZES, new_page, open_menu, play_api, wait_moves
 from screen_checks import LANGUAGES, cut_or_off, dump, lang_url
 
-PAGES = ("/", "/daily", "/stats", "/account", "/rules/black-widow", "/rules/penguin", "/rules/fourteen-out",
-         "/play/black-widow", "/play/penguin", "/play/black-hole", "/play/freecell", "/play/fourteen-out")
+PAGES = (
+    "/",
+    "/daily",
+    "/stats",
+    "/account",
+    "/rules/black-widow",
+    "/rules/penguin",
+    "/rules/fourteen-out",
+    "/play/black-widow",
+    "/play/penguin",
+    "/play/black-hole",
+    "/play/freecell",
+    "/play/fourteen-out",
+)
 
 
 @pytest.mark.parametrize("size", list(SIZES))

@@ -186,7 +186,11 @@ def test_two_rows_of_columns_on_a_small_phone(browser, server, lines, game):
         return int(place.split(":")[1]) >= upper
 
     for k, move in enumerate(line):
-        across = [e for e in click_choices(position) if e["count"] == 1 and e["from"].startswith("column:") and e["to"].startswith("column:") and row(e["from"]) != row(e["to"])]
+        across = [
+            e
+            for e in click_choices(position)
+            if e["count"] == 1 and e["from"].startswith("column:") and e["to"].startswith("column:") and row(e["from"]) != row(e["to"])
+        ]
         if across:
             break
         position = position.play(move)

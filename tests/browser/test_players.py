@@ -20,18 +20,22 @@ PASSWORD = "correct horse battery"
 @pytest.fixture(scope="module")
 def players_server(tmp_path_factory):
     folder = tmp_path_factory.mktemp("winnable-players")
-    running = start_server(folder / "players.db", folder / "server.log",
-                           {"WINNABLE_ARGON2_MEMORY_KIB": "1024", "WINNABLE_ARGON2_TIME_COST": "1"})
+    running = start_server(
+        folder / "players.db", folder / "server.log", {"WINNABLE_ARGON2_MEMORY_KIB": "1024", "WINNABLE_ARGON2_TIME_COST": "1"}
+    )
     yield running
     stop_server(running)
 
 
 def fetch_json(page, path: str):
     """GET ``path`` from the page, with its cookies: (status, body)."""
-    return page.evaluate("""async (path) => {
+    return page.evaluate(
+        """async (path) => {
         const response = await fetch(path);
         return [response.status, await response.json()];
-    }""", path)
+    }""",
+        path,
+    )
 
 
 def sign_up(page, server, name: str) -> None:
@@ -55,8 +59,10 @@ def sign_in(page, server, name: str) -> None:
 def table_of(state) -> BlackHole:
     """The Black Hole position a state shows (a Daily has no deal number to deal again)."""
     view = state["position"]
-    return BlackHole(tuple(tuple(Card.from_text(card) for card in pile) for pile in view["piles"]),
-                     tuple(Card.from_text(card) for card in view["foundation"]))
+    return BlackHole(
+        tuple(tuple(Card.from_text(card) for card in pile) for pile in view["piles"]),
+        tuple(Card.from_text(card) for card in view["foundation"]),
+    )
 
 
 def open_daily_from_lobby(page, server, lang: str | None = None) -> str:
@@ -147,7 +153,8 @@ def test_a_second_new_player_gets_the_same_deal(browser, players_server):
         tab.wait_for_selector("#nav-stats", state="visible")
         for selector in (".player-nav .nav-link", "#daily-button"):
             heights = tab.locator(selector).evaluate_all(
-                "nodes => nodes.filter(n => n.offsetParent).map(n => n.getBoundingClientRect().height)")
+                "nodes => nodes.filter(n => n.offsetParent).map(n => n.getBoundingClientRect().height)"
+            )
             assert heights and min(heights) >= 44, (selector, heights)
         context.close()
     assert deals[0] == deals[1]

@@ -18,17 +18,26 @@ PASSWORD = "correct horse battery"
 @pytest.fixture(scope="module")
 def guarded_server(tmp_path_factory):
     folder = tmp_path_factory.mktemp("winnable-proof")
-    running = start_server(folder / "proof.db", folder / "server.log", {
-        "WINNABLE_ARGON2_MEMORY_KIB": "1024", "WINNABLE_ARGON2_TIME_COST": "1", "WINNABLE_RATE_LIMITS": "1",
-        "WINNABLE_LIMIT_DEFAULT": "10000/minute", "WINNABLE_LIMIT_LOGIN": "1000/minute",
-        "WINNABLE_LIMIT_LOGIN_NAME": "3/hour"})
+    running = start_server(
+        folder / "proof.db",
+        folder / "server.log",
+        {
+            "WINNABLE_ARGON2_MEMORY_KIB": "1024",
+            "WINNABLE_ARGON2_TIME_COST": "1",
+            "WINNABLE_RATE_LIMITS": "1",
+            "WINNABLE_LIMIT_DEFAULT": "10000/minute",
+            "WINNABLE_LIMIT_LOGIN": "1000/minute",
+            "WINNABLE_LIMIT_LOGIN_NAME": "3/hour",
+        },
+    )
     yield running
     stop_server(running)
 
 
 def post(server, path: str, body: dict) -> tuple[int, dict]:
-    request = urllib.request.Request(server.url(path), data=json.dumps(body).encode(), method="POST",
-                                     headers={"Content-Type": "application/json", "Origin": server.base})
+    request = urllib.request.Request(
+        server.url(path), data=json.dumps(body).encode(), method="POST", headers={"Content-Type": "application/json", "Origin": server.base}
+    )
     try:
         with urllib.request.urlopen(request, timeout=30) as response:
             return response.status, json.loads(response.read())

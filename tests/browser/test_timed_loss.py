@@ -70,8 +70,15 @@ def test_the_time_runs_out(browser, server, size, lang):
 
         assert page.inner_text("#overlay-title") == translate(lang, "Time ran out")
         body = page.inner_text("#overlay-body")
-        assert ntranslate(lang, "Each move had to be played within {n} second, and the time ran out.",
-                          "Each move had to be played within {n} seconds, and the time ran out.", THINK) in body
+        assert (
+            ntranslate(
+                lang,
+                "Each move had to be played within {n} second, and the time ran out.",
+                "Each move had to be played within {n} seconds, and the time ran out.",
+                THINK,
+            )
+            in body
+        )
         assert ntranslate(lang, "Where you were: {n} card left on the table", "Where you were: {n} cards left on the table", left) in body
         no_move = ntranslate(lang, "No card can move: {n} card left on the table.", "No card can move: {n} cards left on the table.", left)
         assert no_move not in body
@@ -90,8 +97,9 @@ def test_the_time_runs_out(browser, server, size, lang):
             page.keyboard.press("u")
             assert message(page) == translate(lang, "Time ran out: this game is lost, and its moves cannot be taken back.")
             page.keyboard.press("h")
-            page.wait_for_function("text => document.querySelector('#message').textContent === text",
-                                   arg=translate(lang, "Time ran out: this game is lost."))
+            page.wait_for_function(
+                "text => document.querySelector('#message').textContent === text", arg=translate(lang, "Time ran out: this game is lost.")
+            )
         else:
             page.locator("#table [data-place='pile:0']").last.tap()  # a pile's top card
             assert message(page) == translate(lang, "Time ran out: this game is lost.")
@@ -138,12 +146,15 @@ def test_every_refused_key_says_why(browser, server, lang):
         page.keyboard.press("u")
         wait_moves(page, 1)
         page.keyboard.press("u")
-        page.wait_for_function("text => document.querySelector('#message').textContent === text",
-                               arg=translate(lang, "Your undo is used up"))
+        page.wait_for_function(
+            "text => document.querySelector('#message').textContent === text", arg=translate(lang, "Your undo is used up")
+        )
         assert game_state(server, page)["move_count"] == 1
         page.keyboard.press("f")
-        page.wait_for_function("text => document.querySelector('#message').textContent === text",
-                               arg=translate(lang, "Nothing to finish yet: F plays the rest home once every card can go there."))
+        page.wait_for_function(
+            "text => document.querySelector('#message').textContent === text",
+            arg=translate(lang, "Nothing to finish yet: F plays the rest home once every card can go there."),
+        )
         assert not page.page_errors
     finally:
         page.context.close()

@@ -34,8 +34,10 @@ def axe_violations(page) -> list[str]:
     picked up, a dialog open...), one line each: the rule and the first nodes."""
     axe = require_module("axe_playwright_python.sync_playwright", "pip install axe-playwright-python")
     results = axe.Axe().run(page, options={"runOnly": {"type": "tag", "values": WCAG}, "resultTypes": ["violations"]})
-    return [f"{v['id']}: {v['help']} " + "; ".join(f"{n['target']}: {n.get('failureSummary', '')}" for n in v["nodes"][:3])
-            for v in results.response["violations"]]
+    return [
+        f"{v['id']}: {v['help']} " + "; ".join(f"{n['target']}: {n.get('failureSummary', '')}" for n in v["nodes"][:3])
+        for v in results.response["violations"]
+    ]
 
 
 def touch_drag(page, start: tuple[float, float], end: tuple[float, float], steps: int = 12) -> None:

@@ -136,8 +136,7 @@ def test_a_microsoft_survey_says_its_numbering(tmp_path):
     assert (summary["deals"], summary["numbering"], summary["count"]) == ("ms31998-ms32001", "microsoft", 4)
     records = [json.loads(line) for line in out.read_text().splitlines()]
     assert [(r["deal"], r["numbering"]) for r in records] == [(n, "microsoft") for n in range(31998, 32002)]
-    same = json.loads(run("survey", "freecell", "31998-32001", "--numbering", "microsoft", "--quiet", "--json",
-                          "--jobs", "1").stdout)
+    same = json.loads(run("survey", "freecell", "31998-32001", "--numbering", "microsoft", "--quiet", "--json", "--jobs", "1").stdout)
     assert same["deals"] == "ms31998-ms32001" and same["positions"] == summary["positions"]
     pysolfc = json.loads(run("survey", "freecell", "31998-32001", "--quiet", "--json", "--jobs", "1").stdout)
     assert pysolfc["numbering"] == "pysolfc" and pysolfc["deals"] == "31998-32001"

@@ -15,8 +15,18 @@ from winnable.surveys.survey import verdicts_digest
 
 
 def records(verdicts: dict[int, str], game: str = "freecell") -> list[dict]:
-    return [{"game": game, "deal": deal, "verdict": verdict, "positions": deal * 10, "seconds": 0.002,
-             "cpu_seconds": 0.001 * deal, "moves": 90 if verdict == "won" else 0} for deal, verdict in verdicts.items()]
+    return [
+        {
+            "game": game,
+            "deal": deal,
+            "verdict": verdict,
+            "positions": deal * 10,
+            "seconds": 0.002,
+            "cpu_seconds": 0.001 * deal,
+            "moves": 90 if verdict == "won" else 0,
+        }
+        for deal, verdict in verdicts.items()
+    ]
 
 
 def write_lines(path, entries) -> None:
@@ -77,8 +87,7 @@ def test_pysolfc_freecell_tables_compare_only_the_deals_dealt_the_microsoft_way(
 
 def test_a_microsoft_text_table_names_its_numbering(tmp_path):
     table = dataclasses.replace(TABLES["freecell-ms"], first=146690, last=146693)
-    entries = [dict(entry, numbering="microsoft") for entry in
-               records({146690: "won", 146691: "won", 146692: "lost", 146693: "won"})]
+    entries = [dict(entry, numbering="microsoft") for entry in records({146690: "won", 146691: "won", 146692: "lost", 146693: "won"})]
     text = table_text(table, entries, {}, _write(tmp_path / table.data_name, entries))
     assert "winnable survey freecell 146690-146693 --numbering microsoft" in text
     assert "deals       ms146,690-ms146,693: 4 surveyed" in text
@@ -105,8 +114,7 @@ def test_reports_and_pictures_from_a_data_folder(tmp_path):
     require_module("matplotlib", "pip install -e '.[test]'")
     data = tmp_path / "data"
     data.mkdir()
-    tables = [Table("fc", "freecell", 1, 6, nodes=100, title="FreeCell"),
-              Table("bw", "black-widow", 1, 4, nodes=100, title="Black Widow")]
+    tables = [Table("fc", "freecell", 1, 6, nodes=100, title="FreeCell"), Table("bw", "black-widow", 1, 4, nodes=100, title="Black Widow")]
     write_lines(data / f"{tables[0].data_name}.gz", records({n: "won" for n in range(1, 7)}))
     write_lines(data / f"{tables[1].data_name}.gz", records({1: "won", 2: "unknown", 3: "unknown", 4: "lost"}, "black-widow"))
     (data / f"{tables[1].data_name}.meta.json").write_text(json.dumps({"engine": "E1", "wall_seconds": 5, "cpu_seconds": 9, "jobs": 2}))

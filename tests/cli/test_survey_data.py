@@ -24,8 +24,18 @@ DATA = SURVEYS / "data"
 
 
 def records(verdicts: dict[int, str], game: str = "black-hole") -> list[dict]:
-    return [{"game": game, "deal": deal, "verdict": verdict, "positions": 7 * deal, "seconds": 0.004,
-             "cpu_seconds": 0.000123 * deal, "moves": 51 if verdict == "won" else 0} for deal, verdict in verdicts.items()]
+    return [
+        {
+            "game": game,
+            "deal": deal,
+            "verdict": verdict,
+            "positions": 7 * deal,
+            "seconds": 0.004,
+            "cpu_seconds": 0.000123 * deal,
+            "moves": 51 if verdict == "won" else 0,
+        }
+        for deal, verdict in verdicts.items()
+    ]
 
 
 def write_lines(path: Path, entries: list[dict]) -> Path:
@@ -46,8 +56,13 @@ def test_two_bits_a_deal_the_first_deal_lowest():
 
 
 def test_a_file_round_trips_and_is_the_same_bytes_each_time(tmp_path):
-    verdicts = DealVerdicts.of("freecell", 1, 1000, records({n: ("lost" if n % 7 == 0 else "won") for n in range(1, 1001)}, "freecell"),
-                               numbering=Numbering.MICROSOFT)
+    verdicts = DealVerdicts.of(
+        "freecell",
+        1,
+        1000,
+        records({n: ("lost" if n % 7 == 0 else "won") for n in range(1, 1001)}, "freecell"),
+        numbering=Numbering.MICROSOFT,
+    )
     verdicts.write(tmp_path / "a.verdicts.gz")
     verdicts.write(tmp_path / "b.verdicts.gz")
     assert (tmp_path / "a.verdicts.gz").read_bytes() == (tmp_path / "b.verdicts.gz").read_bytes()
@@ -56,22 +71,28 @@ def test_a_file_round_trips_and_is_the_same_bytes_each_time(tmp_path):
     assert again.deals("lost") == list(range(7, 1001, 7))
 
 
-@pytest.mark.parametrize("entries, message", [
-    (records({1: "won", 6: "won"}), "deal 6 is not in the survey"),
-    (records({1: "won"}) * 2, "deal 1 twice"),
-    (records({1: "won"}, "freecell"), "freecell deal 1 is not in the survey of black-hole"),
-])
+@pytest.mark.parametrize(
+    "entries, message",
+    [
+        (records({1: "won", 6: "won"}), "deal 6 is not in the survey"),
+        (records({1: "won"}) * 2, "deal 1 twice"),
+        (records({1: "won"}, "freecell"), "freecell deal 1 is not in the survey of black-hole"),
+    ],
+)
 def test_records_that_do_not_fit_the_survey_are_refused(entries, message):
     with pytest.raises(ValueError, match=message):
         DealVerdicts.of("black-hole", 1, 5, entries)
 
 
-@pytest.mark.parametrize("data, message", [
-    (b"winnable-verdicts 2 black-hole pysolfc 1 4\n\x00", "not a verdicts file of format 1"),
-    (b"something else\n\x00", "not a verdicts file"),
-    (b"winnable-verdicts 1 black-hole pysolfc 1 8\n\x00", "1 bytes of verdicts for deals 1-8"),
-    (b"winnable-verdicts 1 black-hole pysolfc 5 1\n", "not a range of deals"),
-])
+@pytest.mark.parametrize(
+    "data, message",
+    [
+        (b"winnable-verdicts 2 black-hole pysolfc 1 4\n\x00", "not a verdicts file of format 1"),
+        (b"something else\n\x00", "not a verdicts file"),
+        (b"winnable-verdicts 1 black-hole pysolfc 1 8\n\x00", "1 bytes of verdicts for deals 1-8"),
+        (b"winnable-verdicts 1 black-hole pysolfc 5 1\n", "not a range of deals"),
+    ],
+)
 def test_a_damaged_file_is_refused(data, message):
     with pytest.raises(ValueError, match=message):
         DealVerdicts.from_bytes(data)

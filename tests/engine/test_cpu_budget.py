@@ -15,8 +15,13 @@ import pytest
 
 from winnable.games import game_class
 
-pytestmark = [pytest.mark.slow, pytest.mark.skipif(not hasattr(os, "sched_setaffinity") or not os.path.isdir("/proc/self"),
-                                reason="pins processes to one processor and reads /proc (Linux)")
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.skipif(
+        not hasattr(os, "sched_setaffinity") or not os.path.isdir("/proc/self"),
+        reason="pins processes to one processor and reads /proc (Linux)",
+    ),
+]
 
 SECONDS = 0.4
 HOGS = 2

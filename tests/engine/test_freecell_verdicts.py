@@ -138,7 +138,9 @@ def test_freecell_deals_1_to_1000_are_all_won_with_replayed_lines():
 
 @pytest.mark.fcsolve
 def test_fc_solve_wins_freecell_deals_1_to_1000_too():
-    result = subprocess.run([require_tool("freecell-solver-range-parallel-solve"), "1", "1000", "1", "-l", "lg"], capture_output=True, text=True, timeout=300)
+    result = subprocess.run(
+        [require_tool("freecell-solver-range-parallel-solve"), "1", "1000", "1", "-l", "lg"], capture_output=True, text=True, timeout=300
+    )
     reached = re.findall(r"Reached Board No\. (\d+)", result.stdout)
     assert len(reached) == 1000
     assert "Unsolved" not in result.stdout and "Intractable" not in result.stdout

@@ -84,18 +84,24 @@ def test_shortening_changes_no_verdict(cls) -> None:
     for deal in (3, 4):
         position = cls.deal(deal)
         if cls.family == "freecell":
+
             def ask(shorten, position=position):
-                return _engine.freecell_solve(position.engine_rules(), *position.engine_layout(), 300_000, None, position.ENGINE_PRESET, shorten=shorten)
+                return _engine.freecell_solve(
+                    position.engine_rules(), *position.engine_layout(), 300_000, None, position.ENGINE_PRESET, shorten=shorten
+                )
         else:
             columns = [([c.index for c in col.down], [c.index for c in col.up]) for col in position.columns]
             stock = [c.index for c in position.stock]
 
             def ask(shorten, columns=columns, stock=stock):
                 return _engine.spider_solve(columns, stock, 0, cls.by_suit, 300_000, None, shorten=shorten)
+
         plain, short = ask(False), ask(True)
         assert (plain[0], plain[2]) == (short[0], short[2])
         if plain[0] == "won":
-            assert len(short[1] if isinstance(short[1], list) else short[1].split()) <= len(plain[1] if isinstance(plain[1], list) else plain[1].split())
+            assert len(short[1] if isinstance(short[1], list) else short[1].split()) <= len(
+                plain[1] if isinstance(plain[1], list) else plain[1].split()
+            )
 
 
 # -- every family, any deal ----------------------------------------------------------------

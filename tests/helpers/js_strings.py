@@ -43,7 +43,7 @@ def literals(source: str) -> list[tuple[int, str, str]]:
             j, text = i + 1, []
             while source[j] != c:
                 step = 2 if source[j] == "\\" else 1
-                text.append(source[j:j + step])
+                text.append(source[j : j + step])
                 j += step
             out.append((i, "".join(text), "str"))
             i, last = j + 1, c
@@ -54,7 +54,7 @@ def literals(source: str) -> list[tuple[int, str, str]]:
             j, text = i + 1, []
             while True:
                 if source[j] == "\\":
-                    text.append(source[j:j + 2])
+                    text.append(source[j : j + 2])
                     j += 2
                 elif source[j] == "`":
                     end, opened = j + 1, False

@@ -50,9 +50,26 @@ class KillableRedis:
 
     def start(self) -> None:
         self.process = subprocess.Popen(
-            [self.binary, "--port", str(self.port), "--bind", "127.0.0.1", "--dir", str(self.folder), "--save", "",
-             "--appendonly", "no", "--daemonize", "no", "--logfile", str(self.folder / "redis.log")],
-            stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT)
+            [
+                self.binary,
+                "--port",
+                str(self.port),
+                "--bind",
+                "127.0.0.1",
+                "--dir",
+                str(self.folder),
+                "--save",
+                "",
+                "--appendonly",
+                "no",
+                "--daemonize",
+                "no",
+                "--logfile",
+                str(self.folder / "redis.log"),
+            ],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.STDOUT,
+        )
         wait_for(lambda: answers_ping(self.port), "redis-server to answer")
 
     def kill(self) -> None:
@@ -101,17 +118,26 @@ class RestartablePostgres:
             raise Unavailable(f"could not make a PostgreSQL cluster: {error.stderr.strip()[:200]}")
 
     def _run(self, program: str, *args: str) -> subprocess.CompletedProcess[str]:
-        return subprocess.run(self.prefix + [os.path.join(self.bindir, program), *args], check=True,
-                              capture_output=True, text=True)
+        return subprocess.run(self.prefix + [os.path.join(self.bindir, program), *args], check=True, capture_output=True, text=True)
 
     def start(self) -> None:
-        self._run("pg_ctl", "-D", self.data, "-l", os.path.join(self.folder, "log"), "-w", "-t", "60", "-o",
-                  f"-p {self.port} -k {self.folder} -c listen_addresses=127.0.0.1 -c fsync=off", "start")
+        self._run(
+            "pg_ctl",
+            "-D",
+            self.data,
+            "-l",
+            os.path.join(self.folder, "log"),
+            "-w",
+            "-t",
+            "60",
+            "-o",
+            f"-p {self.port} -k {self.folder} -c listen_addresses=127.0.0.1 -c fsync=off",
+            "start",
+        )
 
     def stop(self, mode: str = "fast") -> None:
         self._run("pg_ctl", "-D", self.data, "-m", mode, "-w", "stop")
 
     def remove(self) -> None:
-        subprocess.run(self.prefix + [os.path.join(self.bindir, "pg_ctl"), "-D", self.data, "-m", "immediate", "stop"],
-                       capture_output=True)
+        subprocess.run(self.prefix + [os.path.join(self.bindir, "pg_ctl"), "-D", self.data, "-m", "immediate", "stop"], capture_output=True)
         shutil.rmtree(self.folder, ignore_errors=True)

@@ -52,8 +52,17 @@ def postgres_server() -> Iterator[str]:
     try:
         run(os.path.join(bindir, "initdb"), "-D", data, "-U", "winnable", "--auth=trust", "-E", "UTF8")
         run(
-            os.path.join(bindir, "pg_ctl"), "-D", data, "-l", os.path.join(folder, "log"), "-w", "-t", "60",
-            "-o", f"-p {port} -k {folder} -c listen_addresses=127.0.0.1 -c fsync=off", "start",
+            os.path.join(bindir, "pg_ctl"),
+            "-D",
+            data,
+            "-l",
+            os.path.join(folder, "log"),
+            "-w",
+            "-t",
+            "60",
+            "-o",
+            f"-p {port} -k {folder} -c listen_addresses=127.0.0.1 -c fsync=off",
+            "start",
         )
     except subprocess.CalledProcessError as error:
         shutil.rmtree(folder, ignore_errors=True)

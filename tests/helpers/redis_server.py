@@ -33,9 +33,28 @@ def redis_server(tmp_path: Path) -> Iterator[str]:
     port = free_port()
     log = folder / "redis.log"
     process = subprocess.Popen(
-        [binary, "--port", str(port), "--bind", "127.0.0.1", "--dir", str(folder), "--save", "",
-         "--appendonly", "no", "--protected-mode", "yes", "--daemonize", "no", "--logfile", str(log)],
-        stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT)
+        [
+            binary,
+            "--port",
+            str(port),
+            "--bind",
+            "127.0.0.1",
+            "--dir",
+            str(folder),
+            "--save",
+            "",
+            "--appendonly",
+            "no",
+            "--protected-mode",
+            "yes",
+            "--daemonize",
+            "no",
+            "--logfile",
+            str(log),
+        ],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.STDOUT,
+    )
     try:
         deadline = time.monotonic() + 20
         while True:

@@ -60,8 +60,13 @@ def test_the_rules_document_has_a_section_per_game():
 
 def test_the_code_cites_the_rules_of_every_family():
     cited = {(file, anchor) for file, _, anchor in citations()}
-    for module, section in [("deals.py", "deal-numbers"), ("blackhole.py", "black-hole"), ("spider.py", "black-widow"),
-                            ("freecell/__init__.py", "penguin"), ("freecell/__init__.py", "relatives-named-in-the-seeds")]:
+    for module, section in [
+        ("deals.py", "deal-numbers"),
+        ("blackhole.py", "black-hole"),
+        ("spider.py", "black-widow"),
+        ("freecell/__init__.py", "penguin"),
+        ("freecell/__init__.py", "relatives-named-in-the-seeds"),
+    ]:
         assert (f"src/winnable/{module}", section) in cited, (module, section)
 
 

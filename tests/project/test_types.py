@@ -23,8 +23,7 @@ STUB = PACKAGE / "_engine.pyi"
 def stub_items() -> dict[str, ast.FunctionDef | ast.ClassDef]:
     """The stub's public functions and classes, by name."""
     tree = ast.parse(STUB.read_text())
-    return {node.name: node for node in tree.body
-            if isinstance(node, (ast.FunctionDef, ast.ClassDef)) and not node.name.startswith("_")}
+    return {node.name: node for node in tree.body if isinstance(node, (ast.FunctionDef, ast.ClassDef)) and not node.name.startswith("_")}
 
 
 def stub_parameters(function: ast.FunctionDef) -> list[tuple[str, str, Any]]:
@@ -34,8 +33,10 @@ def stub_parameters(function: ast.FunctionDef) -> list[tuple[str, str, Any]]:
     defaults: list[Any] = [inspect.Parameter.empty] * (len(positional) - len(args.defaults))
     defaults += [ast.literal_eval(value) for value in args.defaults]
     out = [(arg.arg, "POSITIONAL_OR_KEYWORD", default) for arg, default in zip(positional, defaults)]
-    out += [(arg.arg, "KEYWORD_ONLY", inspect.Parameter.empty if value is None else ast.literal_eval(value))
-            for arg, value in zip(args.kwonlyargs, args.kw_defaults)]
+    out += [
+        (arg.arg, "KEYWORD_ONLY", inspect.Parameter.empty if value is None else ast.literal_eval(value))
+        for arg, value in zip(args.kwonlyargs, args.kw_defaults)
+    ]
     return [item for item in out if item[0] != "self"]
 
 
@@ -60,10 +61,10 @@ def test_the_free_cell_rules_class_is_described_as_the_engine_makes_it():
     assert isinstance(node, ast.ClassDef)
     methods = {item.name: item for item in node.body if isinstance(item, ast.FunctionDef)}
     assert stub_parameters(methods["__init__"]) == engine_parameters(_engine.FreeCellRules)
-    properties = {name for name, item in methods.items()
-                  if any(isinstance(d, ast.Name) and d.id == "property" for d in item.decorator_list)}
-    rules = _engine.FreeCellRules(columns=8, cells=4, build="alternate", wrap="none", empty_column="any",
-                                  runs="supermove", auto_beak=False)
+    properties = {
+        name for name, item in methods.items() if any(isinstance(d, ast.Name) and d.id == "property" for d in item.decorator_list)
+    }
+    rules = _engine.FreeCellRules(columns=8, cells=4, build="alternate", wrap="none", empty_column="any", runs="supermove", auto_beak=False)
     public = {name for name in dir(rules) if not name.startswith("_")}
     assert properties == public
     assert type(rules).__hash__ is None  # unhashable, as the stub says (__eq__ without __hash__)

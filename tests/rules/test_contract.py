@@ -32,7 +32,17 @@ def wander(cls: type[Position], number: int, steps: int, seed: int) -> Position:
 
 @pytest.mark.parametrize(
     "value",
-    [{"nodes": 0}, {"nodes": -5}, {"nodes": 1.5}, {"nodes": True}, {"seconds": 0}, {"seconds": -1.0}, {"seconds": math.nan}, {"seconds": math.inf}, {"seconds": "2"}],
+    [
+        {"nodes": 0},
+        {"nodes": -5},
+        {"nodes": 1.5},
+        {"nodes": True},
+        {"seconds": 0},
+        {"seconds": -1.0},
+        {"seconds": math.nan},
+        {"seconds": math.inf},
+        {"seconds": "2"},
+    ],
 )
 def test_a_bad_budget_is_a_winnable_error_that_says_why(value):
     with pytest.raises(BudgetError, match="must be a positive") as raised:

@@ -99,11 +99,18 @@ def columns_text(position) -> str:
     return "".join(" ".join(str(card) for card in column) + "\n" for column in position.columns)
 
 
-@pytest.mark.parametrize("text, number, numbering", [
-    ("ms146692", 146692, Numbering.MICROSOFT), ("MS7", 7, Numbering.MICROSOFT), (" ms0 ", 0, Numbering.MICROSOFT),
-    ("146692", 146692, Numbering.PYSOLFC), (146692, 146692, Numbering.PYSOLFC),
-    ("ms8589934591", MS_MAX_DEAL, Numbering.MICROSOFT), ("ms1_000_000", 10**6, Numbering.MICROSOFT),
-])
+@pytest.mark.parametrize(
+    "text, number, numbering",
+    [
+        ("ms146692", 146692, Numbering.MICROSOFT),
+        ("MS7", 7, Numbering.MICROSOFT),
+        (" ms0 ", 0, Numbering.MICROSOFT),
+        ("146692", 146692, Numbering.PYSOLFC),
+        (146692, 146692, Numbering.PYSOLFC),
+        ("ms8589934591", MS_MAX_DEAL, Numbering.MICROSOFT),
+        ("ms1_000_000", 10**6, Numbering.MICROSOFT),
+    ],
+)
 def test_deal_numbers_parse_and_round_trip(text, number, numbering):
     deal = DealNumber.parse(text)
     assert (deal.number, deal.numbering) == (number, numbering)
@@ -118,12 +125,20 @@ def test_a_bare_number_takes_the_numbering_asked_for():
     assert repr(DealNumber(617)) == "DealNumber('617')" and int(DealNumber(617, Numbering.MICROSOFT)) == 617
 
 
-@pytest.mark.parametrize("text, message", [
-    ("ms8589934592", "Microsoft deal number out of range: ms8589934592 (ms0 to ms8589934591)"),
-    ("ms-1", "not a deal number"), ("ms", "not a deal number"), ("msx", "not a deal number"),
-    ("m146692", "not a deal number"), ("ms 1.5", "not a deal number"), ("0", "deal number out of range"),
-    (True, "not a deal number"), ("ms١٢", "not a deal number"),
-])
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        ("ms8589934592", "Microsoft deal number out of range: ms8589934592 (ms0 to ms8589934591)"),
+        ("ms-1", "not a deal number"),
+        ("ms", "not a deal number"),
+        ("msx", "not a deal number"),
+        ("m146692", "not a deal number"),
+        ("ms 1.5", "not a deal number"),
+        ("0", "deal number out of range"),
+        (True, "not a deal number"),
+        ("ms١٢", "not a deal number"),
+    ],
+)
 def test_bad_ms_numbers_are_parse_errors(text, message):
     with pytest.raises(ParseError, match="^" + message.replace("(", r"\(").replace(")", r"\)")):
         DealNumber.parse(text)
@@ -152,10 +167,14 @@ def test_ms_layouts_match_the_stored_ones(number):
     assert columns_text(FreeCell.deal(f"ms{number}")) == expected
 
 
-@pytest.mark.parametrize("number", [0, 1, 617, 11982, 31999, 32000, 146692, 186216, 10**6, 2**31 - 1, 2**31,
-                                    2**31 + 12345, 2**32 - 1, 2**32, 2**32 + 98765, MS_MAX_DEAL])
+@pytest.mark.parametrize(
+    "number",
+    [0, 1, 617, 11982, 31999, 32000, 146692, 186216, 10**6, 2**31 - 1, 2**31, 2**31 + 12345, 2**32 - 1, 2**32, 2**32 + 98765, MS_MAX_DEAL],
+)
 @pytest.mark.fcsolve
 def test_ms_layouts_match_make_microsoft_freecell_board(number):
     # Debian's freecell-solver-bin: skipped where it is missing, failed under CI=true.
-    board = subprocess.run([require_tool("make-microsoft-freecell-board"), "-t", str(number)], capture_output=True, text=True, check=True).stdout
+    board = subprocess.run(
+        [require_tool("make-microsoft-freecell-board"), "-t", str(number)], capture_output=True, text=True, check=True
+    ).stdout
     assert columns_text(FreeCell.deal(DealNumber(number, Numbering.MICROSOFT))) == board

@@ -22,8 +22,18 @@ def test_the_notation_round_trips(cards):
     assert eval(repr(deck)) == deck  # the repr is the constructor
 
 
-@pytest.mark.parametrize("text", ["", "AS", " ".join(["AS"] * 52), " ".join(map(str, new_deck(1)[:-1] + [new_deck(1)[0]])),
-                                  " ".join(map(str, new_deck(3))), "XX " * 52, " ".join(map(str, new_deck(2)[:-1] + [new_deck(2)[0]]))])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "",
+        "AS",
+        " ".join(["AS"] * 52),
+        " ".join(map(str, new_deck(1)[:-1] + [new_deck(1)[0]])),
+        " ".join(map(str, new_deck(3))),
+        "XX " * 52,
+        " ".join(map(str, new_deck(2)[:-1] + [new_deck(2)[0]])),
+    ],
+)
 def test_anything_but_whole_decks_is_refused(text):
     with pytest.raises(ParseError):
         Deck.parse(text)

@@ -178,16 +178,19 @@ def move_top_card(lines: list[str], source: int, target: int) -> list[str]:
     return lines
 
 
-@pytest.mark.parametrize("change, words", [
-    (lambda lines: lines[:-1], "12 piles, not 11"),
-    (lambda lines: lines + ["13: -"], "12 piles, not 13"),
-    (lambda lines: lines[:5] + [lines[5].rsplit(" ", 1)[0] + " 2C"] + lines[6:], "a card appears twice"),
-    (lambda lines: move_top_card(lines, 5, 2), "pile 2 holds at most 5 cards, not 6"),
-    (lambda lines: [lines[0], "1: -"] + lines[2:], "not a whole deck"),
-    (lambda lines: ["Removed: 8C"] + lines[1:], "an odd number is removed"),
-    (lambda lines: ["Removed: 8C XX"] + lines[1:], "not a card"),
-    (lambda lines: ["Removed: 6S 8C 7C 7C"] + lines[1:], "a card appears twice"),
-])
+@pytest.mark.parametrize(
+    "change, words",
+    [
+        (lambda lines: lines[:-1], "12 piles, not 11"),
+        (lambda lines: lines + ["13: -"], "12 piles, not 13"),
+        (lambda lines: lines[:5] + [lines[5].rsplit(" ", 1)[0] + " 2C"] + lines[6:], "a card appears twice"),
+        (lambda lines: move_top_card(lines, 5, 2), "pile 2 holds at most 5 cards, not 6"),
+        (lambda lines: [lines[0], "1: -"] + lines[2:], "not a whole deck"),
+        (lambda lines: ["Removed: 8C"] + lines[1:], "an odd number is removed"),
+        (lambda lines: ["Removed: 8C XX"] + lines[1:], "not a card"),
+        (lambda lines: ["Removed: 6S 8C 7C 7C"] + lines[1:], "a card appears twice"),
+    ],
+)
 def test_bad_positions_are_refused_with_a_reason(change, words):
     lines = FourteenOut.deal(1).play("8C+6S").to_text().splitlines()
     assert lines[0] == "Removed: 8C 6S" and FourteenOut.from_text("\n".join(lines))
@@ -322,12 +325,15 @@ def test_cli_deal_solve_and_survey():
     assert "fourteen-out" in run("games").stdout
 
 
-@pytest.mark.parametrize("args, message", [
-    (("deal", "fourteen-out", "0"), "deal number out of range"),
-    (("solve", "fourteen-out", "x"), "not a deal number"),
-    (("survey", "fourteen-out", "5-1"), "empty range"),
-    (("deal", "fourteen-out", "1", "--format", "bhs"), "no board format"),
-])
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (("deal", "fourteen-out", "0"), "deal number out of range"),
+        (("solve", "fourteen-out", "x"), "not a deal number"),
+        (("survey", "fourteen-out", "5-1"), "empty range"),
+        (("deal", "fourteen-out", "1", "--format", "bhs"), "no board format"),
+    ],
+)
 def test_cli_bad_input_exits_2(args, message):
     result = run(*args)
     assert result.returncode == 2 and message in result.stderr

@@ -167,7 +167,13 @@ def test_play_agrees_with_legal_moves_everywhere():
         position = cls.deal(rng.randrange(1, 40000))
         for _ in range(60):
             legal = set(position.legal_moves())
-            candidates = {FreeCellMove(s, t, n) for s in "12345678abcdefgh"[: cls.COLUMNS] + "abcdefgh"[: cls.CELLS] for t in "12345678"[: cls.COLUMNS] + "abcdefgh"[: cls.CELLS] + "o" for n in (1, 2, 3) if s != t and (n == 1 or (s.isdigit() and t.isdigit()))}
+            candidates = {
+                FreeCellMove(s, t, n)
+                for s in "12345678abcdefgh"[: cls.COLUMNS] + "abcdefgh"[: cls.CELLS]
+                for t in "12345678"[: cls.COLUMNS] + "abcdefgh"[: cls.CELLS] + "o"
+                for n in (1, 2, 3)
+                if s != t and (n == 1 or (s.isdigit() and t.isdigit()))
+            }
             for move in candidates:
                 assert position.is_legal(move) == (move in legal), (cls.game_id, position.to_text(), str(move))
             if not legal or position.is_won():
@@ -222,6 +228,7 @@ def test_describe_move_and_click_priority():
 
 
 # -- runs and the supermove limit ------------------------------------------------------------
+
 
 def test_supermove_limit_counts_cells_and_empty_columns():
     # Baker's Game, 4 free cells: (free cells + 1) * 2 ** empty columns (not the target).
@@ -402,7 +409,9 @@ def test_beaks_foundation_is_empty_until_the_beak_arrives():
 
 
 def test_from_text_applies_pending_automatic_moves():
-    text = Penguin.deal(1).to_text().replace("1: JH KD 3H 3C 4D 2C 3D", "1: JH").replace("Cells: - - - - - - -", "Cells: KD 3H 3C 4D 2C 3D -")
+    text = (
+        Penguin.deal(1).to_text().replace("1: JH KD 3H 3C 4D 2C 3D", "1: JH").replace("Cells: - - - - - - -", "Cells: KD 3H 3C 4D 2C 3D -")
+    )
     position = Penguin.from_text(text)
     assert position.columns[0] == () and position.foundations[2] == 1
 
@@ -471,7 +480,9 @@ def engine_successors(position):
     for notation, cols, cells_after in result:
         # Every engine move is legal by the rules and leads to the same position.
         after = position.play(notation)
-        assert canonical([[c.index for c in col] for col in after.columns], [c.index if c else None for c in after.cells]) == canonical(cols, [None if c == 255 else c for c in cells_after])
+        assert canonical([[c.index for c in col] for col in after.columns], [c.index if c else None for c in after.cells]) == canonical(
+            cols, [None if c == 255 else c for c in cells_after]
+        )
         out.add(canonical(cols, [None if c == 255 else c for c in cells_after]))
     return out
 
@@ -643,8 +654,16 @@ def test_engine_rules_are_a_typed_object():
 
     rules = EightOff.engine_rules()
     assert rules is EightOff.engine_rules()  # made once per game
-    assert (rules.columns, rules.cells, rules.build, rules.wrap, rules.empty_column, rules.runs, rules.auto_beak) == (8, 8, "suit", "none", "below-base", "cells", False)
-    assert repr(Penguin.engine_rules()).startswith("FreeCellRules(columns=7, cells=7, build=\"suit\", wrap=\"restricted\"")
+    assert (rules.columns, rules.cells, rules.build, rules.wrap, rules.empty_column, rules.runs, rules.auto_beak) == (
+        8,
+        8,
+        "suit",
+        "none",
+        "below-base",
+        "cells",
+        False,
+    )
+    assert repr(Penguin.engine_rules()).startswith('FreeCellRules(columns=7, cells=7, build="suit", wrap="restricted"')
     with pytest.raises(ValueError, match="wrap is one of none, restricted, full"):
         _engine.FreeCellRules(columns=8, cells=4, build="suit", wrap="round", empty_column="any", runs="supermove", auto_beak=False)
     with pytest.raises(ValueError, match="columns"):

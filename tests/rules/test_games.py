@@ -43,7 +43,13 @@ def test_a_variant_follows_the_game_it_varies_in_its_family():
         assert parent.family == game.family and parent.variant_of is None
         assert GAMES.index(parent) < GAMES.index(game)
     assert [game.id for game in GAMES if game.variant_of == "penguin"] == [
-        "penguin-relaxed", "penguin-6", "penguin-5", "penguin-3", "penguin-0", "penguin-pysolfc"]
+        "penguin-relaxed",
+        "penguin-6",
+        "penguin-5",
+        "penguin-3",
+        "penguin-0",
+        "penguin-pysolfc",
+    ]
 
 
 def test_pictures_are_three_cards_or_face_down_cards():
@@ -81,8 +87,18 @@ def test_library_only_is_the_games_the_web_does_not_play(monkeypatch):
 
 
 def test_a_family_s_games():
-    assert game_ids(family="freecell") == ["penguin", "penguin-relaxed", "penguin-6", "penguin-5", "penguin-3",
-                                          "penguin-0", "penguin-pysolfc", "freecell", "eight-off", "bakers-game"]
+    assert game_ids(family="freecell") == [
+        "penguin",
+        "penguin-relaxed",
+        "penguin-6",
+        "penguin-5",
+        "penguin-3",
+        "penguin-0",
+        "penguin-pysolfc",
+        "freecell",
+        "eight-off",
+        "bakers-game",
+    ]
     assert game_ids(family="fourteen") == game_ids(family="fourteen", library=True) == ["fourteen-out"]
     assert sum((game_ids(family=family.id) for family in FAMILIES), []) == game_ids()
     assert family_of("spider-1").title == "Spider games" and family_of("spider-1").page_title == "Black Widow and Spider"

@@ -207,7 +207,13 @@ def test_click_takes_the_run_on_the_card() -> None:
 
 def test_describe_move_and_player_view_shapes() -> None:
     position = BlackWidow.deal(1)
-    assert describe_move(position, SpiderMove.from_text("10>5")) == {"move": "10>5", "from": "column:9", "to": "column:4", "card": "3S", "count": 1}
+    assert describe_move(position, SpiderMove.from_text("10>5")) == {
+        "move": "10>5",
+        "from": "column:9",
+        "to": "column:4",
+        "card": "3S",
+        "count": 1,
+    }
     assert describe_move(position, SpiderMove.DEAL) == {"move": "deal", "from": "stock", "to": "columns", "card": None, "count": 10}
     view = player_view(position)
     assert set(view) >= {"game", "deal", "family", "columns", "stock", "foundations", "cards_left", "won", "lost"}

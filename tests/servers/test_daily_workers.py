@@ -53,12 +53,29 @@ def served(postgres_url, tmp_path):
     for deal in PROVED:
         pool.add(Found("black-hole", deal, ()))
     port = free_port()
-    env = dict(os.environ, WINNABLE_POOL_SIZE="0", WINNABLE_RATE_LIMITS="0", WINNABLE_ARGON2_MEMORY_KIB="1024",
-               WINNABLE_ARGON2_TIME_COST="1")
+    env = dict(
+        os.environ, WINNABLE_POOL_SIZE="0", WINNABLE_RATE_LIMITS="0", WINNABLE_ARGON2_MEMORY_KIB="1024", WINNABLE_ARGON2_TIME_COST="1"
+    )
     log = (tmp_path / "server.log").open("w")
-    process = subprocess.Popen([sys.executable, "-c", "from winnable.cli import main; main()", "serve", "--workers", "2",
-                                "--host", "127.0.0.1", "--port", str(port), "--database", url],
-                               stdout=log, stderr=subprocess.STDOUT, env=env)
+    process = subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            "from winnable.cli import main; main()",
+            "serve",
+            "--workers",
+            "2",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            str(port),
+            "--database",
+            url,
+        ],
+        stdout=log,
+        stderr=subprocess.STDOUT,
+        env=env,
+    )
     base = f"http://127.0.0.1:{port}"
     try:
         deadline = time.monotonic() + 60

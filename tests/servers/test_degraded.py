@@ -42,8 +42,14 @@ def redis(tmp_path):
 def test_redis_killed_under_requests_costs_no_500_and_shared_counting_resumes(tmp_path, redis, caplog):
     caplog.set_level(logging.WARNING, logger="winnable.web")
     url = f"sqlite:///{tmp_path / 'games.db'}"
-    settings = {"pool_size": 0, "pool_background": False, "allowed_hosts": ["testserver"],
-                "rate_limit_storage": redis.url, "limit_default": "100000/minute", "limit_create": "4/minute"}
+    settings = {
+        "pool_size": 0,
+        "pool_background": False,
+        "allowed_hosts": ["testserver"],
+        "rate_limit_storage": redis.url,
+        "limit_default": "100000/minute",
+        "limit_create": "4/minute",
+    }
     first, second = create_app(url, **settings), create_app(url, **settings)
     with TestClient(first), TestClient(second):
         a, b = at(first, "10.9.0.1"), at(second, "10.9.0.1")
@@ -80,8 +86,7 @@ def test_redis_killed_under_requests_costs_no_500_and_shared_counting_resumes(tm
         assert all(not app.state.services.limits.storage.shared_up for app in (first, second))
 
         redis.start()  # the same port, empty
-        wait_for(lambda: all(app.state.services.limits.storage.shared_up for app in (first, second)),
-                 "both servers to find Redis again")
+        wait_for(lambda: all(app.state.services.limits.storage.shared_up for app in (first, second)), "both servers to find Redis again")
         back = [r.getMessage() for r in caplog.records if "shared again" in r.getMessage()]
         assert len(back) == 2, back
         e, f = at(first, "10.9.0.3"), at(second, "10.9.0.3")
@@ -93,9 +98,14 @@ def test_redis_away_from_the_start_costs_no_500(tmp_path, caplog):
     caplog.set_level(logging.WARNING, logger="winnable.web")
     from postgres_server import free_port
 
-    app = create_app(f"sqlite:///{tmp_path / 'games.db'}", pool_size=0, pool_background=False,
-                     allowed_hosts=["testserver"], rate_limit_storage=f"redis://127.0.0.1:{free_port()}/0",
-                     limit_create="2/minute")
+    app = create_app(
+        f"sqlite:///{tmp_path / 'games.db'}",
+        pool_size=0,
+        pool_background=False,
+        allowed_hosts=["testserver"],
+        rate_limit_storage=f"redis://127.0.0.1:{free_port()}/0",
+        limit_create="2/minute",
+    )
     with TestClient(app):
         client = at(app, "10.9.0.1")
         assert [new_game(client) for _ in range(3)] == [201, 201, 429]
@@ -173,15 +183,19 @@ def test_postgres_restarted_under_moves_answers_200_or_503_and_loses_nothing(pos
         for player in players:
             player.start()
         try:
-            wait_for(lambda: all(len(p.acknowledged) >= 3 for p in players) or any(p.failure for p in players),
-                     "moves before the restart")
+            wait_for(lambda: all(len(p.acknowledged) >= 3 for p in players) or any(p.failure for p in players), "moves before the restart")
             postgres.stop()
-            wait_for(lambda: any(status == 503 for p in players for status, _, _ in p.answers)
-                     or any(p.failure for p in players), "a 503 while PostgreSQL is down")
+            wait_for(
+                lambda: any(status == 503 for p in players for status, _, _ in p.answers) or any(p.failure for p in players),
+                "a 503 while PostgreSQL is down",
+            )
             postgres.start()
             before = [len(p.acknowledged) for p in players]
-            wait_for(lambda: all(len(p.acknowledged) >= n + 3 for p, n in zip(players, before))
-                     or any(p.failure for p in players), "moves once PostgreSQL is back", seconds=120)
+            wait_for(
+                lambda: all(len(p.acknowledged) >= n + 3 for p, n in zip(players, before)) or any(p.failure for p in players),
+                "moves once PostgreSQL is back",
+                seconds=120,
+            )
         finally:
             stop.set()
             for player in players:
@@ -196,4 +210,4 @@ def test_postgres_restarted_under_moves_answers_200_or_503_and_loses_nothing(pos
         for player in players:
             for game_id, moves in player.games.items():
                 stored = reader.get(f"/api/games/{game_id}").json()["moves"]
-                assert stored[:len(moves)] == moves
+                assert stored[: len(moves)] == moves

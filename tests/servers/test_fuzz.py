@@ -35,14 +35,30 @@ from winnable.web.app import create_app
 
 # Every check that judges one case (tests/servers/test_schemathesis.py runs them all, the
 # stateful ones and the undeclared methods included, against a served app on SQLite).
-CHECKS = [not_a_server_error, status_code_conformance, content_type_conformance, response_headers_conformance,
-          response_schema_conformance, negative_data_rejection, positive_data_acceptance, allow_header_conformance]
+CHECKS = [
+    not_a_server_error,
+    status_code_conformance,
+    content_type_conformance,
+    response_headers_conformance,
+    response_schema_conformance,
+    negative_data_rejection,
+    positive_data_acceptance,
+    allow_header_conformance,
+]
 
 
 def fuzz_app(url: str):
-    return create_app(url, pool_size=0, pool_background=False, allowed_hosts=["testserver", "localhost"],
-                      rate_limits=False, hint_seconds=0.2, analysis_seconds=0.3, argon2_memory_kib=1024,
-                      argon2_time_cost=1)
+    return create_app(
+        url,
+        pool_size=0,
+        pool_background=False,
+        allowed_hosts=["testserver", "localhost"],
+        rate_limits=False,
+        hint_seconds=0.2,
+        analysis_seconds=0.3,
+        argon2_memory_kib=1024,
+        argon2_time_cost=1,
+    )
 
 
 @pytest.fixture(scope="module", params=["sqlite", "postgresql"])
@@ -57,19 +73,48 @@ def app(database):
     return fuzz_app(database)
 
 
-OPERATIONS = [(method, path) for method, path in [
-    ("GET", "/api/catalog"), ("POST", "/api/games"), ("GET", "/api/games/{game_id}"),
-    ("POST", "/api/games/{game_id}/moves"), ("POST", "/api/games/{game_id}/undo"),
-    ("POST", "/api/games/{game_id}/restart"), ("GET", "/api/games/{game_id}/position"),
-    ("GET", "/api/games/{game_id}/hint"), ("GET", "/api/games/{game_id}/analysis"),
-    ("GET", "/api/csrf"), ("GET", "/api/health"), ("POST", "/api/games/summaries"),
-    ("POST", "/api/auth/signup"), ("POST", "/api/auth/login"), ("POST", "/api/auth/logout"), ("GET", "/api/auth/me"),
-    ("GET", "/api/account/export"), ("POST", "/api/account/delete"), ("GET", "/api/daily"),
-    ("GET", "/api/daily/{game}"), ("GET", "/api/daily/{game}/leaderboard"), ("GET", "/api/stats"),
-    ("GET", "/api/stats/record/{game_id}"), ("POST", "/api/challenges"), ("GET", "/api/challenges/mine"),
-    ("GET", "/api/challenges/{challenge_id}"), ("POST", "/api/challenges/{challenge_id}/play")]]
-NO_PARAMETERS = ("/api/catalog", "/api/csrf", "/api/health", "/api/auth/me", "/api/account/export", "/api/daily",
-                 "/api/stats", "/api/challenges/mine")
+OPERATIONS = [
+    (method, path)
+    for method, path in [
+        ("GET", "/api/catalog"),
+        ("POST", "/api/games"),
+        ("GET", "/api/games/{game_id}"),
+        ("POST", "/api/games/{game_id}/moves"),
+        ("POST", "/api/games/{game_id}/undo"),
+        ("POST", "/api/games/{game_id}/restart"),
+        ("GET", "/api/games/{game_id}/position"),
+        ("GET", "/api/games/{game_id}/hint"),
+        ("GET", "/api/games/{game_id}/analysis"),
+        ("GET", "/api/csrf"),
+        ("GET", "/api/health"),
+        ("POST", "/api/games/summaries"),
+        ("POST", "/api/auth/signup"),
+        ("POST", "/api/auth/login"),
+        ("POST", "/api/auth/logout"),
+        ("GET", "/api/auth/me"),
+        ("GET", "/api/account/export"),
+        ("POST", "/api/account/delete"),
+        ("GET", "/api/daily"),
+        ("GET", "/api/daily/{game}"),
+        ("GET", "/api/daily/{game}/leaderboard"),
+        ("GET", "/api/stats"),
+        ("GET", "/api/stats/record/{game_id}"),
+        ("POST", "/api/challenges"),
+        ("GET", "/api/challenges/mine"),
+        ("GET", "/api/challenges/{challenge_id}"),
+        ("POST", "/api/challenges/{challenge_id}/play"),
+    ]
+]
+NO_PARAMETERS = (
+    "/api/catalog",
+    "/api/csrf",
+    "/api/health",
+    "/api/auth/me",
+    "/api/account/export",
+    "/api/daily",
+    "/api/stats",
+    "/api/challenges/mine",
+)
 
 
 @pytest.fixture(scope="module")
@@ -112,8 +157,25 @@ def test_every_operation_answers_within_its_schema(api_schema, method, path, mod
 # -- hostile values the schema cannot describe --------------------------------------------
 NASTY_TEXT = st.one_of(
     st.text(),
-    st.sampled_from(["\ud800", "\udfff", "a\x00b", "\x00", "KH\x00", "😀", "\u202e", "ｋｈ", "١٢٣", "-0", "1e309",
-                     "9" * 5000, "' OR 1=1 --", "%00", "../../etc/passwd"]),
+    st.sampled_from(
+        [
+            "\ud800",
+            "\udfff",
+            "a\x00b",
+            "\x00",
+            "KH\x00",
+            "😀",
+            "\u202e",
+            "ｋｈ",
+            "١٢٣",
+            "-0",
+            "1e309",
+            "9" * 5000,
+            "' OR 1=1 --",
+            "%00",
+            "../../etc/passwd",
+        ]
+    ),
 )
 LONG_TEXT = NASTY_TEXT | st.just("x" * 70_000)  # bodies only: no client sends such a URL
 JSON_VALUES = st.recursive(
@@ -194,7 +256,16 @@ def test_any_query_value(client, game, name, value):
 
 
 def test_raw_bodies_that_are_not_json(client, game):
-    for raw in [b"NaN", b"[NaN]", b'{"move": Infinity}', b"{", b"\xff\xfe", b'"\\ud800"', b'{"move": "\\u0000"}',
-                b"[" * 5000 + b"]" * 5000, b'{"game": "black-hole", "deal": ' + b"9" * 5000 + b"}"]:
+    for raw in [
+        b"NaN",
+        b"[NaN]",
+        b'{"move": Infinity}',
+        b"{",
+        b"\xff\xfe",
+        b'"\\ud800"',
+        b'{"move": "\\u0000"}',
+        b"[" * 5000 + b"]" * 5000,
+        b'{"game": "black-hole", "deal": ' + b"9" * 5000 + b"}",
+    ]:
         for path in ("/api/games", f"/api/games/{game}/moves", f"/api/games/{game}/undo"):
             assert_refused_cleanly(client.post(path, content=raw, headers={"Content-Type": "application/json"}))

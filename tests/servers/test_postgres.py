@@ -35,8 +35,10 @@ def test_concurrent_moves_on_postgres_are_serialised(postgres_url):
     with make_client(postgres_url) as client:
         game = client.post("/api/games", json={"game": "black-hole", "deal": 2}).json()
         codes = []
-        threads = [threading.Thread(target=lambda: codes.append(
-            client.post(f"/api/games/{game['id']}/moves", json={"move": "KH"}).status_code)) for _ in range(4)]
+        threads = [
+            threading.Thread(target=lambda: codes.append(client.post(f"/api/games/{game['id']}/moves", json={"move": "KH"}).status_code))
+            for _ in range(4)
+        ]
         for thread in threads:
             thread.start()
         for thread in threads:
@@ -98,8 +100,11 @@ def test_connections_the_database_dropped_are_replaced(postgres_url):
         assert client.get(f"/api/games/{game['id']}").status_code == 200
         killer = sa.create_engine(postgres_url, isolation_level="AUTOCOMMIT")
         with killer.connect() as connection:  # as a database restart would
-            connection.execute(sa.text("SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
-                                       "WHERE pid <> pg_backend_pid() AND datname = current_database()"))
+            connection.execute(
+                sa.text(
+                    "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE pid <> pg_backend_pid() AND datname = current_database()"
+                )
+            )
         killer.dispose()
         assert client.get(f"/api/games/{game['id']}").status_code == 200
         assert client.post(f"/api/games/{game['id']}/moves", json={"move": "KH"}).status_code == 200

@@ -54,6 +54,7 @@ def test_the_pool_filler_runs_once_per_database_and_moves_on_when_its_server_sto
 
 # -- winnable serve --workers 2 -------------------------------------------------------------
 
+
 class Served:
     def __init__(self, database: str, tmp_path, workers: int = 2, pool_size: int = 0) -> None:
         self.port = free_port()
@@ -61,9 +62,24 @@ class Served:
         self.log = tmp_path / "serve.log"
         env = os.environ | {"WINNABLE_POOL_SIZE": str(pool_size), "WINNABLE_RATE_LIMITS": "0"}
         self.process = subprocess.Popen(  # a process group of its own, as a terminal's job
-            [sys.executable, "-m", "winnable.cli", "serve", "--port", str(self.port), "--database", database,
-             "--workers", str(workers), "--metrics"],
-            stdout=self.log.open("w"), stderr=subprocess.STDOUT, env=env, start_new_session=True)
+            [
+                sys.executable,
+                "-m",
+                "winnable.cli",
+                "serve",
+                "--port",
+                str(self.port),
+                "--database",
+                database,
+                "--workers",
+                str(workers),
+                "--metrics",
+            ],
+            stdout=self.log.open("w"),
+            stderr=subprocess.STDOUT,
+            env=env,
+            start_new_session=True,
+        )
         deadline = time.monotonic() + 120
         while True:
             assert self.process.poll() is None, self.log.read_text()
@@ -78,8 +94,9 @@ class Served:
     def call(self, method: str, path: str, body: dict | None = None) -> tuple[int, dict]:
         """One request on a connection of its own (so that it may land on any worker)."""
         data = None if body is None else json.dumps(body).encode()
-        request = urllib.request.Request(self.base + path, data=data, method=method,
-                                         headers={"Content-Type": "application/json", "Origin": self.base})
+        request = urllib.request.Request(
+            self.base + path, data=data, method=method, headers={"Content-Type": "application/json", "Origin": self.base}
+        )
         try:
             with urllib.request.urlopen(request, timeout=30) as response:
                 text = response.read()
@@ -124,8 +141,9 @@ def test_a_server_signalled_with_its_whole_process_group_stops(tmp_path, signal_
         deadline, asleep = time.monotonic() + 90, 0
         while asleep < 3:
             assert time.monotonic() < deadline, f"no resting filler: {children(served.process.pid)}"
-            states = [state for state, line in children(served.process.pid).values()
-                      if "spawn_main" in line and "resource_tracker" not in line]
+            states = [
+                state for state, line in children(served.process.pid).values() if "spawn_main" in line and "resource_tracker" not in line
+            ]
             asleep = asleep + 1 if states == ["S"] else 0
             time.sleep(0.05)
         os.killpg(served.process.pid, signal_number)
@@ -173,8 +191,10 @@ def play_from_many_connections(served: Served) -> None:
     # the same move from 8 clients at once: played once
     game = served.call("POST", "/api/games", {"game": "black-hole", "deal": 2})[1]
     codes: list[int] = []
-    racers = [threading.Thread(target=lambda: codes.append(
-        served.call("POST", f"/api/games/{game['id']}/moves", {"move": "KH"})[0])) for _ in range(8)]
+    racers = [
+        threading.Thread(target=lambda: codes.append(served.call("POST", f"/api/games/{game['id']}/moves", {"move": "KH"})[0]))
+        for _ in range(8)
+    ]
     for racer in racers:
         racer.start()
     for racer in racers:
@@ -199,9 +219,15 @@ def test_two_workers_on_one_database(kind, tmp_path, request):
 
 
 def limited_app(url: str, storage: str, **limits):
-    settings = {"pool_size": 0, "pool_background": False, "allowed_hosts": ["testserver"],
-                "rate_limit_storage": storage, "limit_default": "1000/minute", "argon2_memory_kib": 1024,
-                "argon2_time_cost": 1} | limits
+    settings = {
+        "pool_size": 0,
+        "pool_background": False,
+        "allowed_hosts": ["testserver"],
+        "rate_limit_storage": storage,
+        "limit_default": "1000/minute",
+        "argon2_memory_kib": 1024,
+        "argon2_time_cost": 1,
+    } | limits
     return create_app(url, **settings)
 
 
@@ -223,20 +249,22 @@ def test_two_servers_share_rate_limit_counts_through_redis(tmp_path, redis_url):
     # The same two servers counting in their own memory would let each client twice as far:
     # what the test above tells apart.
     alone = [limited_app(f"sqlite:///{tmp_path / 'alone.db'}", "memory://", limit_create="4/minute") for _ in range(2)]
-    codes = [at(app, "10.9.0.1").post("/api/games", json={"game": "black-hole", "deal": 2}).status_code
-             for app in alone * 3]
+    codes = [at(app, "10.9.0.1").post("/api/games", json={"game": "black-hole", "deal": 2}).status_code for app in alone * 3]
     assert codes == [201] * 6
 
 
 def test_sign_in_limits_hold_across_two_servers_and_the_owners_device_is_known_to_both(tmp_path, redis_url):
     url = f"sqlite:///{tmp_path / 'games.db'}"
-    servers = [limited_app(url, redis_url, limit_login_name="3/minute", limit_login_device="2/minute",
-                           limit_login="100/minute") for _ in range(2)]
+    servers = [
+        limited_app(url, redis_url, limit_login_name="3/minute", limit_login_device="2/minute", limit_login="100/minute") for _ in range(2)
+    ]
     owner = at(servers[0], "10.9.1.1")
     assert owner.post("/api/auth/signup", json={"name": "ada", "password": "correct horse battery"}).status_code == 201
     device = owner.cookies["winnable_device"]
-    codes = [at(servers[k % 2], f"10.66.1.{k}").post("/api/auth/login", json={"name": "ada", "password": f"guess {k}"})
-             .status_code for k in range(6)]
+    codes = [
+        at(servers[k % 2], f"10.66.1.{k}").post("/api/auth/login", json={"name": "ada", "password": f"guess {k}"}).status_code
+        for k in range(6)
+    ]
     assert codes == [401, 401, 401, 429, 429, 429]  # the name's count is one across both servers
     # The owner's browser, on the other server: its device cookie is good there too.
     on_second = at(servers[1], "10.9.1.1", Cookie=f"winnable_device={device}")
@@ -245,8 +273,7 @@ def test_sign_in_limits_hold_across_two_servers_and_the_owners_device_is_known_t
     # A device's own count is shared too: a wrong password on each server, then locked on both.
     device = signed_in.cookies["winnable_device"]
     trusted = [at(server, "10.9.1.1", Cookie=f"winnable_device={device}") for server in servers]
-    codes = [client.post("/api/auth/login", json={"name": "ada", "password": "wrong password"}).status_code
-             for client in trusted]
+    codes = [client.post("/api/auth/login", json={"name": "ada", "password": "wrong password"}).status_code for client in trusted]
     assert codes == [401, 401]
     for client in trusted:
         assert client.post("/api/auth/login", json={"name": "ada", "password": "correct horse battery"}).status_code == 429

@@ -27,14 +27,23 @@ EXAMPLES = int(os.environ.get("WINNABLE_SCHEMATHESIS_EXAMPLES", "25"))
 @pytest.fixture
 def server(tmp_path):
     port = free_port()
-    env = os.environ | {"WINNABLE_RATE_LIMITS": "0", "WINNABLE_POOL_SIZE": "0", "WINNABLE_POOL_BACKGROUND": "0",
-                        "WINNABLE_HINT_SECONDS": "0.2", "WINNABLE_ANALYSIS_SECONDS": "0.3",
-                        "WINNABLE_ARGON2_MEMORY_KIB": "1024", "WINNABLE_ARGON2_TIME_COST": "1"}
+    env = os.environ | {
+        "WINNABLE_RATE_LIMITS": "0",
+        "WINNABLE_POOL_SIZE": "0",
+        "WINNABLE_POOL_BACKGROUND": "0",
+        "WINNABLE_HINT_SECONDS": "0.2",
+        "WINNABLE_ANALYSIS_SECONDS": "0.3",
+        "WINNABLE_ARGON2_MEMORY_KIB": "1024",
+        "WINNABLE_ARGON2_TIME_COST": "1",
+    }
     log = tmp_path / "serve.log"
     process = subprocess.Popen(
-        [sys.executable, "-m", "winnable.cli", "serve", "--port", str(port), "--database",
-         f"sqlite:///{tmp_path / 'games.db'}"], stdout=log.open("w"), stderr=subprocess.STDOUT, env=env,
-        start_new_session=True)
+        [sys.executable, "-m", "winnable.cli", "serve", "--port", str(port), "--database", f"sqlite:///{tmp_path / 'games.db'}"],
+        stdout=log.open("w"),
+        stderr=subprocess.STDOUT,
+        env=env,
+        start_new_session=True,
+    )
     base = f"http://127.0.0.1:{port}"
     try:
         deadline = time.monotonic() + 120
@@ -59,9 +68,24 @@ def server(tmp_path):
 
 
 def test_schemathesis_with_all_checks_finds_nothing(server, tmp_path):
-    command = [str(Path(sys.executable).with_name("schemathesis")), "run", f"{server}/openapi.json",
-               "--checks", "all", "--header", f"Origin: {server}", "--max-examples", str(EXAMPLES),
-               "--seed", "1", "--workers", "1", "--no-color", "--generation-database", "none"]
+    command = [
+        str(Path(sys.executable).with_name("schemathesis")),
+        "run",
+        f"{server}/openapi.json",
+        "--checks",
+        "all",
+        "--header",
+        f"Origin: {server}",
+        "--max-examples",
+        str(EXAMPLES),
+        "--seed",
+        "1",
+        "--workers",
+        "1",
+        "--no-color",
+        "--generation-database",
+        "none",
+    ]
     run = subprocess.run(command, cwd=tmp_path, capture_output=True, text=True, timeout=900)
     output = run.stdout + run.stderr
     assert run.returncode == 0, output[-12000:]

@@ -50,8 +50,22 @@ class DaskCluster:
 
     def start_scheduler(self) -> None:
         self.scheduler = subprocess.Popen(
-            [sys.executable, "-m", "distributed.cli.dask_scheduler", "--host", "127.0.0.1", "--port", str(self.port),
-             "--dashboard-address", ":0", "--no-show"], stdout=self.log, stderr=subprocess.STDOUT, env=self.env)
+            [
+                sys.executable,
+                "-m",
+                "distributed.cli.dask_scheduler",
+                "--host",
+                "127.0.0.1",
+                "--port",
+                str(self.port),
+                "--dashboard-address",
+                ":0",
+                "--no-show",
+            ],
+            stdout=self.log,
+            stderr=subprocess.STDOUT,
+            env=self.env,
+        )
 
         def listening() -> bool:
             assert self.scheduler is not None and self.scheduler.poll() is None, "the scheduler died"
@@ -61,9 +75,26 @@ class DaskCluster:
         wait_until(listening, "the scheduler listens")
 
     def start_worker(self) -> None:
-        self.workers.append(subprocess.Popen(
-            [sys.executable, "-m", "distributed.cli.dask_worker", self.address, "--nthreads", "1", "--no-nanny",
-             "--host", "127.0.0.1", "--dashboard-address", ":0"], stdout=self.log, stderr=subprocess.STDOUT, env=self.env))
+        self.workers.append(
+            subprocess.Popen(
+                [
+                    sys.executable,
+                    "-m",
+                    "distributed.cli.dask_worker",
+                    self.address,
+                    "--nthreads",
+                    "1",
+                    "--no-nanny",
+                    "--host",
+                    "127.0.0.1",
+                    "--dashboard-address",
+                    ":0",
+                ],
+                stdout=self.log,
+                stderr=subprocess.STDOUT,
+                env=self.env,
+            )
+        )
 
     def kill_scheduler(self) -> None:
         assert self.scheduler is not None
@@ -104,8 +135,15 @@ def searches_on_workers(address: str) -> dict[str, int]:
 
 
 def test_hints_are_searched_on_the_cluster_and_answered_here_when_it_is_gone(tmp_path, dask_cluster, caplog):
-    app = create_app(f"sqlite:///{tmp_path / 'games.db'}", pool_size=0, pool_background=False, rate_limits=False,
-                     allowed_hosts=["testserver"], solver_scheduler=dask_cluster.address, solver_threads=1)
+    app = create_app(
+        f"sqlite:///{tmp_path / 'games.db'}",
+        pool_size=0,
+        pool_background=False,
+        rate_limits=False,
+        allowed_hosts=["testserver"],
+        solver_scheduler=dask_cluster.address,
+        solver_threads=1,
+    )
     cluster = app.state.cluster
     queue = app.state.services.queue
     with TestClient(app, headers={"Origin": "http://testserver"}) as client:

@@ -52,8 +52,10 @@ def test_a_client_with_work_waiting_goes_behind_every_client_with_none():
         deadline = time.monotonic() + 20
         first = asyncio.ensure_future(queue.run("x", lambda s: hold.wait(10), deadline, kind=ANALYSIS))
         await until(lambda: queue.running == 1, "the first job runs")
-        jobs = [asyncio.ensure_future(queue.run(client, lambda s, c=client: order.append(c), deadline, kind=ANALYSIS))
-                for client in ["heavy", "heavy", "heavy", "light-1", "light-2"]]
+        jobs = [
+            asyncio.ensure_future(queue.run(client, lambda s, c=client: order.append(c), deadline, kind=ANALYSIS))
+            for client in ["heavy", "heavy", "heavy", "light-1", "light-2"]
+        ]
         await until(lambda: queue.waiting == 5, "the jobs wait")
         hold.set()
         await asyncio.gather(first, *jobs)
@@ -123,8 +125,7 @@ def test_a_full_queue_gives_the_heaviest_clients_place_to_a_lighter_one():
         deadline = time.monotonic() + 20
         first = asyncio.ensure_future(queue.run("x", lambda s: hold.wait(10), deadline, kind=ANALYSIS))
         await until(lambda: queue.running == 1, "the first job runs")
-        heavy = [asyncio.ensure_future(queue.run("heavy", lambda s: ran.append("heavy"), deadline, kind=ANALYSIS))
-                 for _ in range(2)]
+        heavy = [asyncio.ensure_future(queue.run("heavy", lambda s: ran.append("heavy"), deadline, kind=ANALYSIS)) for _ in range(2)]
         await until(lambda: queue.waiting == 2, "the analyses' places are full")
         with pytest.raises(Crowded):  # the heavy client's third would run last: it never waits
             await queue.run("heavy", lambda s: ran.append("heavy"), deadline, kind=ANALYSIS)
@@ -155,8 +156,10 @@ def test_a_search_that_starts_while_others_wait_gets_one_slice():
         assert alone > 10  # nobody waited: its whole budget
         first = asyncio.ensure_future(queue.run("x", lambda s: hold.wait(10), deadline, kind=ANALYSIS))
         await until(lambda: queue.running == 1, "the first job runs")
-        jobs = [asyncio.ensure_future(queue.run(client, lambda s, c=client: given.setdefault(c, s), deadline, kind=ANALYSIS))
-                for client in ("b", "c")]
+        jobs = [
+            asyncio.ensure_future(queue.run(client, lambda s, c=client: given.setdefault(c, s), deadline, kind=ANALYSIS))
+            for client in ("b", "c")
+        ]
         await until(lambda: queue.waiting == 2, "two wait")
         hold.set()
         await asyncio.gather(first, *jobs)
@@ -196,9 +199,19 @@ def free_port() -> int:
 @pytest.fixture
 def server(tmp_path):
     port = free_port()
-    app = create_app(f"sqlite:///{tmp_path / 'games.db'}", pool_size=0, pool_background=False, rate_limits=False,
-                     allowed_hosts=["127.0.0.1"], solver_threads=2, solver_analyses=10, solver_guest_analyses=6,
-                     solver_slice_seconds=0.5, argon2_memory_kib=1024, argon2_time_cost=1)
+    app = create_app(
+        f"sqlite:///{tmp_path / 'games.db'}",
+        pool_size=0,
+        pool_background=False,
+        rate_limits=False,
+        allowed_hosts=["127.0.0.1"],
+        solver_threads=2,
+        solver_analyses=10,
+        solver_guest_analyses=6,
+        solver_slice_seconds=0.5,
+        argon2_memory_kib=1024,
+        argon2_time_cost=1,
+    )
     served = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", lifespan="on"))
     thread = threading.Thread(target=served.run, daemon=True)
     thread.start()
@@ -212,8 +225,7 @@ def server(tmp_path):
 
 
 def at(base: str, address: str) -> httpx.Client:
-    return httpx.Client(base_url=base, headers={"Origin": base}, timeout=60,
-                        transport=httpx.HTTPTransport(local_address=address))
+    return httpx.Client(base_url=base, headers={"Origin": base}, timeout=60, transport=httpx.HTTPTransport(local_address=address))
 
 
 def test_addresses_looping_long_analyses_shut_no_other_player_out(server, gate):
@@ -245,8 +257,11 @@ def test_addresses_looping_long_analyses_shut_no_other_player_out(server, gate):
         # the attack is under way: every attacker used a slice's worth of solver (searching
         # or asking), the analyses' worker is theirs, their places are full
         deadline = time.monotonic() + 120
-        while not (queue.stats()["running_analyses"] == 1 and queue.stats()["crowded"] > 0
-                   and all(queue.usage(f"127.88.0.{k + 1}") >= 0.5 for k in range(20))):
+        while not (
+            queue.stats()["running_analyses"] == 1
+            and queue.stats()["crowded"] > 0
+            and all(queue.usage(f"127.88.0.{k + 1}") >= 0.5 for k in range(20))
+        ):
             assert time.monotonic() < deadline, f"the attack never filled the queue: {queue.stats()}"
             time.sleep(0.01)
 
@@ -273,7 +288,9 @@ def test_addresses_looping_long_analyses_shut_no_other_player_out(server, gate):
     assert [(hint["answered"], hint["seconds"]) for _, hint in hints if hint["verdict"] not in ("won", "lost")] == []  # hints: 100 %
     assert [status for status, _ in analyses] == [200] * 20, analyses  # no analysis refused
     verdicts = [body for _, body in analyses if body["verdict"] in ("won", "lost")]
-    assert len(verdicts) >= 19, [(body["answered"], body["message"], body["seconds"]) for _, body in analyses if body not in verdicts]  # at least 95 % with a verdict
+    assert len(verdicts) >= 19, [
+        (body["answered"], body["message"], body["seconds"]) for _, body in analyses if body not in verdicts
+    ]  # at least 95 % with a verdict
     assert all(body["answered"] in ("searched", "known") for body in verdicts)
     # the attackers were answered too, never 5xx: with what a slice of search found, or what was known
     statuses = {status for status, _ in attacks}

@@ -149,15 +149,13 @@ def test_a_survey_resumes_only_a_file_of_its_own_numbering(tmp_path):
     assert refused.returncode == 2 and "resumes only a file of its own numbering" in refused.stderr
     refused = subprocess.run(cli + tail + ["--out", str(ms)], capture_output=True, text=True)
     assert refused.returncode == 2 and "microsoft numbering, not pysolfc" in refused.stderr
-    resumed = subprocess.run(cli + ["ms1-ms5", "--quiet", "--resume", "--json", "--out", str(ms)],
-                             capture_output=True, text=True)
+    resumed = subprocess.run(cli + ["ms1-ms5", "--quiet", "--resume", "--json", "--out", str(ms)], capture_output=True, text=True)
     assert resumed.returncode == 0, resumed.stderr
     assert json.loads(resumed.stdout)["resumed"] == 3 and len(read(ms)) == 5
 
 
 def test_microsoft_records_are_the_deals_of_the_ms_numbers():
-    ms, pysolfc = (solve_chunk("freecell", 146692, 146692, Budget(3_000_000), numbering=n)[0]
-                   for n in ("microsoft", "pysolfc"))
+    ms, pysolfc = (solve_chunk("freecell", 146692, 146692, Budget(3_000_000), numbering=n)[0] for n in ("microsoft", "pysolfc"))
     assert (ms["deal"], ms["verdict"], ms["numbering"]) == (146692, "lost", "microsoft")
     assert (pysolfc["deal"], pysolfc["verdict"], "numbering" in pysolfc) == (146692, "won", False)
 
@@ -171,15 +169,42 @@ def cluster(tmp_path):
     logs.mkdir()
     common = ["--no-dashboard"]
     # Dask's scratch files go to this test's folder, not /tmp/dask-scratch-space.
-    env = dict(os.environ, DASK_TEMPORARY_DIRECTORY=str(logs),
-               PYTHONPATH=os.pathsep.join(filter(None, [str(HELPERS), os.environ.get("PYTHONPATH")])))
-    procs = [subprocess.Popen([str(BIN / "dask"), "scheduler", "--host", "127.0.0.1", "--port", str(port), *common],
-                              stdout=subprocess.DEVNULL, stderr=open(logs / "scheduler.log", "w"), env=env)]
+    env = dict(
+        os.environ,
+        DASK_TEMPORARY_DIRECTORY=str(logs),
+        PYTHONPATH=os.pathsep.join(filter(None, [str(HELPERS), os.environ.get("PYTHONPATH")])),
+    )
+    procs = [
+        subprocess.Popen(
+            [str(BIN / "dask"), "scheduler", "--host", "127.0.0.1", "--port", str(port), *common],
+            stdout=subprocess.DEVNULL,
+            stderr=open(logs / "scheduler.log", "w"),
+            env=env,
+        )
+    ]
     for number in (1, 2):
-        procs.append(subprocess.Popen(
-            [str(BIN / "dask"), "worker", address, "--nthreads", "1", "--no-nanny", "--host", "127.0.0.1",
-             "--name", f"worker-{number}", "--preload", str(SLOW), *common],
-            stdout=subprocess.DEVNULL, stderr=open(logs / f"worker-{number}.log", "w"), env=env))
+        procs.append(
+            subprocess.Popen(
+                [
+                    str(BIN / "dask"),
+                    "worker",
+                    address,
+                    "--nthreads",
+                    "1",
+                    "--no-nanny",
+                    "--host",
+                    "127.0.0.1",
+                    "--name",
+                    f"worker-{number}",
+                    "--preload",
+                    str(SLOW),
+                    *common,
+                ],
+                stdout=subprocess.DEVNULL,
+                stderr=open(logs / f"worker-{number}.log", "w"),
+                env=env,
+            )
+        )
     from distributed import Client
 
     try:
@@ -211,8 +236,22 @@ def test_a_dask_survey_survives_a_dead_worker(cluster, reference, tmp_path):
     address, client, (worker, _) = cluster
     dying = next(addr for addr, info in client.scheduler_info()["workers"].items() if info["name"] == "worker-1")
     out = tmp_path / "cluster.jsonl"
-    command = [sys.executable, "-m", "winnable.cli", "survey", "black-hole", f"1-{DEALS}", "--quiet", "--json",
-               "--scheduler", address, "--chunk", "5", "--out", str(out)]
+    command = [
+        sys.executable,
+        "-m",
+        "winnable.cli",
+        "survey",
+        "black-hole",
+        f"1-{DEALS}",
+        "--quiet",
+        "--json",
+        "--scheduler",
+        address,
+        "--chunk",
+        "5",
+        "--out",
+        str(out),
+    ]
     survey = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         # Kill worker 1 while it holds a chunk, a good way into the survey.
@@ -236,8 +275,12 @@ def test_a_dask_survey_survives_a_dead_worker(cluster, reference, tmp_path):
 
 def test_an_unreachable_scheduler_is_a_clear_error():
     port = free_port()
-    result = subprocess.run([sys.executable, "-m", "winnable.cli", "survey", "black-hole", "1-3", "--quiet",
-                             "--scheduler", f"tcp://127.0.0.1:{port}"], capture_output=True, text=True, timeout=120,
-                            env=dict(os.environ, DASK_DISTRIBUTED__COMM__TIMEOUTS__CONNECT="2s"))
+    result = subprocess.run(
+        [sys.executable, "-m", "winnable.cli", "survey", "black-hole", "1-3", "--quiet", "--scheduler", f"tcp://127.0.0.1:{port}"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env=dict(os.environ, DASK_DISTRIBUTED__COMM__TIMEOUTS__CONNECT="2s"),
+    )
     assert result.returncode == 2
     assert "cannot reach the Dask scheduler" in result.stderr and "Traceback" not in result.stderr

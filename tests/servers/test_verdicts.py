@@ -19,8 +19,16 @@ from winnable.storage.verdicts import VerdictRow, VerdictStore
 
 def entry(deal: int, verdict: str, **extra) -> dict:
     line = ["KH"] if verdict == "won" else []
-    return {"game": "black-hole", "deal": deal, "verdict": verdict, "moves": len(line), "line": line,
-            "positions": 10, "seconds": 0.01, "cpu_seconds": 0.01} | extra
+    return {
+        "game": "black-hole",
+        "deal": deal,
+        "verdict": verdict,
+        "moves": len(line),
+        "line": line,
+        "positions": 10,
+        "seconds": 0.01,
+        "cpu_seconds": 0.01,
+    } | extra
 
 
 @pytest.fixture
@@ -66,17 +74,22 @@ def test_the_old_pool_moves_into_the_verdicts_table(tmp_path):
     engine = make_engine(f"sqlite:///{tmp_path / 'old.db'}")
     with engine.begin() as connection:
         command.upgrade(alembic_config(connection), "0003")
-        connection.execute(sa.text(
-            "INSERT INTO winnable_deals (game, deal, line, positions, seconds, created_at, used_at) VALUES"
-            " ('black-hole', '2', '[\"KH\", \"AD\"]', 239, 0.5, '2026-01-01 10:00:00', NULL),"
-            " ('freecell', '7', '[\"1a\"]', 40, 0.1, '2026-01-01 10:00:00', '2026-01-02 10:00:00')"))
+        connection.execute(
+            sa.text(
+                "INSERT INTO winnable_deals (game, deal, line, positions, seconds, created_at, used_at) VALUES"
+                " ('black-hole', '2', '[\"KH\", \"AD\"]', 239, 0.5, '2026-01-01 10:00:00', NULL),"
+                " ('freecell', '7', '[\"1a\"]', 40, 0.1, '2026-01-01 10:00:00', '2026-01-02 10:00:00')"
+            )
+        )
     migrate(engine)
     assert schema_revision(engine) == "0011"
     with engine.connect() as connection:
         assert not sa.inspect(connection).has_table("winnable_deals")
         rows = connection.execute(sa.select(VerdictRow.__table__).order_by(VerdictRow.id)).mappings().all()
     assert [(r["game"], r["deal"], r["verdict"], r["moves"], r["line"], r["source"]) for r in rows] == [
-        ("black-hole", "2", "won", 2, ["KH", "AD"], "pool"), ("freecell", "7", "won", 1, ["1a"], "pool")]
+        ("black-hole", "2", "won", 2, ["KH", "AD"], "pool"),
+        ("freecell", "7", "won", 1, ["1a"], "pool"),
+    ]
     assert rows[0]["used_at"] is None and rows[1]["used_at"] is not None
     with engine.begin() as connection:  # and back
         command.downgrade(alembic_config(connection), "0003")
@@ -86,10 +99,12 @@ def test_the_old_pool_moves_into_the_verdicts_table(tmp_path):
 
 def run_cli(*args: str) -> subprocess.CompletedProcess:
     # The command line stores verdicts without loading the web framework.
-    code = ("import sys; from winnable.cli import app\n"
-            "try:\n    app(sys.argv[1:])\nexcept SystemExit as stop:\n    code = stop.code\n"
-            "print('FASTAPI LOADED' if 'fastapi' in sys.modules else 'no web framework', file=sys.stderr)\n"
-            "sys.exit(code)")
+    code = (
+        "import sys; from winnable.cli import app\n"
+        "try:\n    app(sys.argv[1:])\nexcept SystemExit as stop:\n    code = stop.code\n"
+        "print('FASTAPI LOADED' if 'fastapi' in sys.modules else 'no web framework', file=sys.stderr)\n"
+        "sys.exit(code)"
+    )
     return subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True, timeout=300)
 
 
@@ -110,12 +125,18 @@ def test_a_survey_on_postgres_feeds_winnable_mode(postgres_url):
     assert survey.returncode == 0, survey.stderr
     store = VerdictStore.open(postgres_url)
     with store.engine.begin() as connection:
-        rows = connection.execute(sa.select(VerdictRow.deal, VerdictRow.verdict, VerdictRow.line, VerdictRow.source)
-                                  .where(VerdictRow.game == "black-hole", VerdictRow.source == "survey")).all()
+        rows = connection.execute(
+            sa.select(VerdictRow.deal, VerdictRow.verdict, VerdictRow.line, VerdictRow.source).where(
+                VerdictRow.game == "black-hole", VerdictRow.source == "survey"
+            )
+        ).all()
         # The server is shared by this session's tests: deals other tests' fillers proved
         # are marked dealt, so that Winnable mode must deal one of the survey's.
-        connection.execute(sa.update(VerdictRow).where(VerdictRow.game == "black-hole", VerdictRow.source != "survey")
-                           .values(used_at=dt.datetime.now(dt.UTC)))
+        connection.execute(
+            sa.update(VerdictRow)
+            .where(VerdictRow.game == "black-hole", VerdictRow.source != "survey")
+            .values(used_at=dt.datetime.now(dt.UTC))
+        )
     store.close()
     won = {int(deal) for deal, verdict, line, _ in rows if verdict == "won" and len(line) == 51}
     assert {int(deal) for deal, *_ in rows} >= set(range(1, 41)) and won

@@ -66,7 +66,13 @@ def test_catalog_says_which_game_each_one_varies_and_what_the_lobby_draws(client
     assert catalog["penguin-6"]["variant_of"] == "penguin" and catalog["penguin"]["variant_of"] is None
     assert catalog["spider-2"]["variant_of"] is None  # a game of its own: a full tile of the Spider family
     assert [game for game, entry in catalog.items() if entry["variant_of"]] == [
-        "penguin-relaxed", "penguin-6", "penguin-5", "penguin-3", "penguin-0", "penguin-pysolfc"]
+        "penguin-relaxed",
+        "penguin-6",
+        "penguin-5",
+        "penguin-3",
+        "penguin-0",
+        "penguin-pysolfc",
+    ]
     assert catalog["black-widow"]["picture"] == [None, "9S", "8H"]
     assert catalog["penguin-6"]["picture"] == catalog["penguin"]["picture"] == ["JC", "TC", "9C"]
     assert all(entry["family"] == registered(game).family for game, entry in catalog.items())
@@ -493,8 +499,12 @@ def test_pages_come_from_the_templates_and_files_from_the_static_folder(db_url, 
 def test_settings_from_the_environment(monkeypatch):
     from pydantic import ValidationError
 
-    for name, value in {"WINNABLE_DATABASE": "sqlite://", "WINNABLE_HINT_SECONDS": "0.5", "WINNABLE_POOL_SIZE": "3",
-                        "WINNABLE_ALLOWED_HOSTS": "a.example, b.example"}.items():
+    for name, value in {
+        "WINNABLE_DATABASE": "sqlite://",
+        "WINNABLE_HINT_SECONDS": "0.5",
+        "WINNABLE_POOL_SIZE": "3",
+        "WINNABLE_ALLOWED_HOSTS": "a.example, b.example",
+    }.items():
         monkeypatch.setenv(name, value)
     settings = Settings()
     assert settings.database_url == "sqlite://" and settings.hint_seconds == 0.5 and settings.pool_size == 3
@@ -540,11 +550,14 @@ def test_upgrading_an_older_database_keeps_its_games(tmp_path):
     rows = [("played", '["KH", "AD"]', None), ("fresh", "[]", None)]
     with engine.begin() as connection:
         for game_id, moves, finished in rows:
-            connection.execute(sa.text(
-                "INSERT INTO games (id, game, deal, undo_mode, undo_used, moves, winnable_deal, restarts, created_at,"
-                " started_at, updated_at, finished_at, status) VALUES (:id, 'black-hole', '2', 'unlimited', 0, :moves,"
-                " 0, 0, '2026-01-01 10:00:00', '2026-01-01 10:00:00', '2026-01-01 10:05:00', :finished, 'playing')"),
-                {"id": game_id, "moves": moves, "finished": finished})
+            connection.execute(
+                sa.text(
+                    "INSERT INTO games (id, game, deal, undo_mode, undo_used, moves, winnable_deal, restarts, created_at,"
+                    " started_at, updated_at, finished_at, status) VALUES (:id, 'black-hole', '2', 'unlimited', 0, :moves,"
+                    " 0, 0, '2026-01-01 10:00:00', '2026-01-01 10:00:00', '2026-01-01 10:05:00', :finished, 'playing')"
+                ),
+                {"id": game_id, "moves": moves, "finished": finished},
+            )
     migrate(engine)
     assert schema_revision(engine) == "0011"
     with make_client(db_url) as client:

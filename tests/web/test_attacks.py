@@ -114,8 +114,9 @@ def test_the_queue_serves_clients_in_turn():
         deadline = time.monotonic() + 10
         first = asyncio.ensure_future(queue.run("a", lambda s: gate.wait(5), deadline))
         await asyncio.sleep(0.05)  # the worker is busy with "a"; now queue more
-        jobs = [asyncio.ensure_future(queue.run(client, lambda s, c=client: order.append(c), deadline))
-                for client in ["a", "a", "a", "b", "c"]]
+        jobs = [
+            asyncio.ensure_future(queue.run(client, lambda s, c=client: order.append(c), deadline)) for client in ["a", "a", "a", "b", "c"]
+        ]
         await asyncio.sleep(0.05)
         gate.set()
         await asyncio.gather(first, *jobs)
@@ -162,8 +163,7 @@ def test_a_10000_move_game_costs_a_few_megabytes(db_url):
     with app.state.services.engine.begin() as connection:
         from winnable.storage.tables import GameRow
 
-        connection.execute(GameRow.__table__.update().where(GameRow.__table__.c.id == game_id)
-                           .values(moves=[there, back] * 4980))
+        connection.execute(GameRow.__table__.update().where(GameRow.__table__.c.id == game_id).values(moves=[there, back] * 4980))
     tracemalloc.start()
     before = tracemalloc.take_snapshot()
     for k in range(40):
@@ -217,8 +217,9 @@ def test_large_headers_are_refused(db_url):
     assert response.status_code == 431 and response.json()["code"] == "headers_too_large"
 
 
-@pytest.mark.parametrize("body", [{"game": "y" * 60}, {"game": "black-hole", "deal": "9" * 25},
-                                  {"game": "black-hole", "deal": 10**300}, {"game": "\ud800" * 50}])
+@pytest.mark.parametrize(
+    "body", [{"game": "y" * 60}, {"game": "black-hole", "deal": "9" * 25}, {"game": "black-hole", "deal": 10**300}, {"game": "\ud800" * 50}]
+)
 def test_error_bodies_quote_a_short_prefix_only(db_url, body):
     import json
 
@@ -246,16 +247,19 @@ def played(db_url):
     return app, own, game["id"]
 
 
-@pytest.mark.parametrize("headers, body, code", [
-    ({"Origin": "https://evil.example", "Content-Type": "application/x-www-form-urlencoded"}, b"x=1", "json_required"),
-    ({"Origin": "https://evil.example", "Content-Type": "text/plain"}, b"{}", "json_required"),
-    ({"Origin": "https://evil.example", "Content-Type": "application/json"}, b"{}", "cross_site"),
-    ({"Origin": "null", "Content-Type": "application/json"}, b"{}", "cross_site"),
-    ({"Sec-Fetch-Site": "cross-site", "Content-Type": "application/json"}, b"{}", "cross_site"),
-    ({"Sec-Fetch-Site": "same-site", "Origin": SITE, "Content-Type": "application/json"}, b"{}", "cross_site"),
-    ({"Content-Type": "application/json"}, b"{}", "csrf_failed"),  # neither Origin nor token
-    ({"Content-Type": "application/json", "X-CSRF-Token": "1.forged"}, b"{}", "csrf_failed"),
-])
+@pytest.mark.parametrize(
+    "headers, body, code",
+    [
+        ({"Origin": "https://evil.example", "Content-Type": "application/x-www-form-urlencoded"}, b"x=1", "json_required"),
+        ({"Origin": "https://evil.example", "Content-Type": "text/plain"}, b"{}", "json_required"),
+        ({"Origin": "https://evil.example", "Content-Type": "application/json"}, b"{}", "cross_site"),
+        ({"Origin": "null", "Content-Type": "application/json"}, b"{}", "cross_site"),
+        ({"Sec-Fetch-Site": "cross-site", "Content-Type": "application/json"}, b"{}", "cross_site"),
+        ({"Sec-Fetch-Site": "same-site", "Origin": SITE, "Content-Type": "application/json"}, b"{}", "cross_site"),
+        ({"Content-Type": "application/json"}, b"{}", "csrf_failed"),  # neither Origin nor token
+        ({"Content-Type": "application/json", "X-CSRF-Token": "1.forged"}, b"{}", "csrf_failed"),
+    ],
+)
 def test_cross_site_calls_change_nothing(played, headers, body, code):
     app, own, game_id = played
     stranger = TestClient(app, client=("10.0.6.2", 40000))
@@ -280,9 +284,14 @@ def test_same_origin_browsers_and_scripts_with_a_token_may_change_state(played):
 def test_cors_stays_closed(played):
     app, own, game_id = played
     stranger = TestClient(app, client=("10.0.6.5", 40000))
-    preflight = stranger.options(f"/api/games/{game_id}/moves", headers={
-        "Origin": "https://evil.example", "Access-Control-Request-Method": "POST",
-        "Access-Control-Request-Headers": "content-type"})
+    preflight = stranger.options(
+        f"/api/games/{game_id}/moves",
+        headers={
+            "Origin": "https://evil.example",
+            "Access-Control-Request-Method": "POST",
+            "Access-Control-Request-Headers": "content-type",
+        },
+    )
     assert "access-control-allow-origin" not in preflight.headers
     read = stranger.get(f"/api/games/{game_id}", headers={"Origin": "https://evil.example"})
     assert "access-control-allow-origin" not in read.headers

@@ -114,10 +114,12 @@ def test_forged_results_and_second_ranked_attempts_are_refused(app, now):
         token = make_challenge(ada, new_game(ada)["id"])["id"]
         first = play(bob, token).json()
         before = bob.get(f"/api/challenges/{token}").json()
-        for path, body in [(f"/api/challenges/{token}", {"status": "won", "seconds": 1}),
-                           (f"/api/challenges/{token}/result", {"status": "won"}),
-                           (f"/api/challenges/{token}/leaderboard", {"moves": 51}),
-                           (f"/api/games/{first['id']}", {"status": "won"})]:
+        for path, body in [
+            (f"/api/challenges/{token}", {"status": "won", "seconds": 1}),
+            (f"/api/challenges/{token}/result", {"status": "won"}),
+            (f"/api/challenges/{token}/leaderboard", {"moves": 51}),
+            (f"/api/games/{first['id']}", {"status": "won"}),
+        ]:
             assert bob.post(path, json=body).status_code in (404, 405)
         assert bob.post(f"/api/challenges/{token}/play", json={"ranked": "yes"}).status_code == 422
         assert bob.get(f"/api/challenges/{token}").json() == before
@@ -303,12 +305,26 @@ def test_one_ranking_penguin_wins_by_speed_score_then_partial_score():
     at = dt.datetime(2026, 12, 1, tzinfo=dt.UTC)
 
     def attempt(name, status, seconds, moves, left):
-        return Row(user_id=None, name=name, status=status, move_count=moves, cards_left=left, undo_used=0,
-                   started_at=at, finished_at=at + dt.timedelta(seconds=seconds) if status != "playing" else None,
-                   timed_out_at=None, think_seconds=None, last_move_at=None)
+        return Row(
+            user_id=None,
+            name=name,
+            status=status,
+            move_count=moves,
+            cards_left=left,
+            undo_used=0,
+            started_at=at,
+            finished_at=at + dt.timedelta(seconds=seconds) if status != "playing" else None,
+            timed_out_at=None,
+            think_seconds=None,
+            last_move_at=None,
+        )
 
-    rows = [attempt("quick-but-long", "won", 95, 200, 0), attempt("steady", "won", 100, 50, 0),
-            attempt("far", "lost", 300, 80, 10), attempt("near", "playing", 0, 60, 3)]
+    rows = [
+        attempt("quick-but-long", "won", 95, 200, 0),
+        attempt("steady", "won", 100, 50, 0),
+        attempt("far", "lost", 300, 80, 10),
+        attempt("near", "playing", 0, 60, 3),
+    ]
     penguin = ranked_entries(rows, "penguin", at)
     assert [entry["player"] for entry in penguin] == ["steady", "quick-but-long", "near", "far"]
     assert [entry["speed"] for entry in penguin] == [666, 338, None, None]

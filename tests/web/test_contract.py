@@ -50,8 +50,12 @@ def test_a_method_a_path_does_not_have_is_405_with_allow(client, spec):
         path = template.replace("{game_id}", "abc").replace("{game}", "black-hole")
         own = {method.upper() for method in spec["paths"][template]}
         # every template the path matches (/api/games/summaries is also a {game_id})
-        declared = {method.upper() for other, operations in spec["paths"].items()
-                    if re.fullmatch(re.sub(r"\{[^}]+\}", "[^/]+", other), path) for method in operations}
+        declared = {
+            method.upper()
+            for other, operations in spec["paths"].items()
+            if re.fullmatch(re.sub(r"\{[^}]+\}", "[^/]+", other), path)
+            for method in operations
+        }
         for method in {"PUT", "PATCH", "DELETE", "POST"} - declared:
             answers = set()
             for caller, body in ((bare, None), (client, {})):
@@ -91,7 +95,10 @@ def test_every_cap_and_range_is_in_the_schema(spec):
     assert (move["minLength"], move["maxLength"]) == (1, 64)
     account = schemas["NewAccount"]["properties"]
     assert (account["name"]["minLength"], account["name"]["maxLength"], account["name"]["pattern"]) == (
-        3, 24, "^[A-Za-z0-9]+(?:[._-][A-Za-z0-9]+)*$")
+        3,
+        24,
+        "^[A-Za-z0-9]+(?:[._-][A-Za-z0-9]+)*$",
+    )
     assert (account["password"]["minLength"], account["password"]["maxLength"]) == (8, 128)
     signup = spec["paths"]["/api/auth/signup"]["post"]["requestBody"]["content"]["application/json"]["schema"]
     assert signup["$ref"].endswith("/NewAccount")
@@ -121,19 +128,35 @@ def test_what_the_schema_takes_is_taken(client):
     assert client.get("/api/daily/black-hole/leaderboard", params={"date": "9999-12-31"}).status_code == 404
 
 
-@pytest.mark.parametrize("body", [
-    {"game": "black-hole", "deal": 0}, {"game": "black-hole", "deal": MAX_DEAL + 1},
-    {"game": "black-hole", "deal": "007"}, {"game": "black-hole", "deal": " 7"}, {"game": "black-hole", "deal": "1_000"},
-    {"game": "black-hole", "deal": "ms7"}, {"game": "black-hole", "think": 15}, {"game": "black-hole", "think": "10"},
-])
+@pytest.mark.parametrize(
+    "body",
+    [
+        {"game": "black-hole", "deal": 0},
+        {"game": "black-hole", "deal": MAX_DEAL + 1},
+        {"game": "black-hole", "deal": "007"},
+        {"game": "black-hole", "deal": " 7"},
+        {"game": "black-hole", "deal": "1_000"},
+        {"game": "black-hole", "deal": "ms7"},
+        {"game": "black-hole", "think": 15},
+        {"game": "black-hole", "think": "10"},
+    ],
+)
 def test_what_the_schema_refuses_is_refused(client, body):
     response = client.post("/api/games", json=body)
     assert response.status_code == 422 and response.json()["code"] == "invalid_request", response.text
 
 
-@pytest.mark.parametrize("name, password, code", [
-    ("0" * 63, "correct horse", "bad_name"), ("ab", "correct horse", "bad_name"), ("a..b", "correct horse", "bad_name"),
-    ("ada", "short", "bad_password"), ("ada", "tab\there!", "bad_password"), ("ada", " " * 9, "blank_password")])
+@pytest.mark.parametrize(
+    "name, password, code",
+    [
+        ("0" * 63, "correct horse", "bad_name"),
+        ("ab", "correct horse", "bad_name"),
+        ("a..b", "correct horse", "bad_name"),
+        ("ada", "short", "bad_password"),
+        ("ada", "tab\there!", "bad_password"),
+        ("ada", " " * 9, "blank_password"),
+    ],
+)
 def test_a_new_accounts_rules_are_the_schemas(client, name, password, code):
     """What the schema refuses is refused, with the rules' own reason (not the pattern's)."""
     response = client.post("/api/auth/signup", json={"name": name, "password": password})
@@ -145,9 +168,11 @@ def test_a_new_accounts_rules_are_the_schemas(client, name, password, code):
 def test_booleans_are_strict(client, flag):
     before = client.post("/api/games", json={"game": "black-hole", "deal": 2}).json()
     path = f"/api/games/{before['id']}"
-    refused = [client.post("/api/games", json={"game": "black-hole", "deal": 2, "winnable": flag}),
-               client.post(path + "/moves", json={"move": "KH", "auto": flag}),
-               client.post(path + "/undo", json={"auto": flag})]
+    refused = [
+        client.post("/api/games", json={"game": "black-hole", "deal": 2, "winnable": flag}),
+        client.post(path + "/moves", json={"move": "KH", "auto": flag}),
+        client.post(path + "/undo", json={"auto": flag}),
+    ]
     for response in refused:
         assert response.status_code == 422 and "valid boolean" in response.json()["detail"], response.text
     assert client.get(path).json()["moves"] == []  # nothing played

@@ -102,8 +102,12 @@ def test_no_daily_answer_or_page_shows_a_deal_number(app, lang):
         assert all(value is None for value in deals_in(answers)), deals_in(answers)
         assert "deal" not in state["links"]
         # the pages (their titles and addresses included) carry no number either
-        for path in (f"/play/freecell?id={game_id}&lang={lang}", f"/daily?game=freecell&lang={lang}",
-                     f"/stats?lang={lang}", f"/account?lang={lang}"):
+        for path in (
+            f"/play/freecell?id={game_id}&lang={lang}",
+            f"/daily?game=freecell&lang={lang}",
+            f"/stats?lang={lang}",
+            f"/account?lang={lang}",
+        ):
             page = client.get(path)
             assert page.status_code == 200 and "deal=" not in page.text and "data-deal" not in page.text
         # The only number the old Dailies were drawn from is nowhere in any answer.
@@ -225,18 +229,35 @@ def test_attempts_made_before_deck_orders_keep_one_attempt_per_name(tmp_path):
     day = utcnow().date()
     with engine.begin() as connection:
         command.upgrade(alembic_config(connection), "0006")
-        connection.execute(sa.text("INSERT INTO users (id, name, name_key, password_hash, created_at) "
-                                   "VALUES (1, 'Ada', 'ada', 'x', '2026-01-01 10:00:00')"))
-        connection.execute(sa.text("INSERT INTO games (id, game, deal, undo_mode, undo_used, moves, winnable_deal, restarts, "
-                                   "created_at, updated_at, status, hints_used, move_count, daily_day) VALUES "
-                                   "('g1', 'black-hole', '3', 'unlimited', 0, '[]', 1, 0, '2026-01-01 10:00:00', "
-                                   "'2026-01-01 10:00:00', 'playing', 0, 0, :day)"), {"day": day})
-        connection.execute(sa.text("INSERT INTO daily_deals (game, day, deal, created_at) VALUES "
-                                   "('black-hole', :day, '3', '2026-01-01 10:00:00')"), {"day": day})
-        connection.execute(sa.text("INSERT INTO daily_attempts (game, day, user_id, game_id, created_at) VALUES "
-                                   "('black-hole', :day, 1, 'g1', '2026-01-01 10:00:00')"), {"day": day})
-        connection.execute(sa.text("INSERT INTO daily_deals (game, day, deal, created_at) VALUES "
-                                   "('freecell', :day, '3', '2026-01-01 10:00:00')"), {"day": day})
+        connection.execute(
+            sa.text(
+                "INSERT INTO users (id, name, name_key, password_hash, created_at) VALUES (1, 'Ada', 'ada', 'x', '2026-01-01 10:00:00')"
+            )
+        )
+        connection.execute(
+            sa.text(
+                "INSERT INTO games (id, game, deal, undo_mode, undo_used, moves, winnable_deal, restarts, "
+                "created_at, updated_at, status, hints_used, move_count, daily_day) VALUES "
+                "('g1', 'black-hole', '3', 'unlimited', 0, '[]', 1, 0, '2026-01-01 10:00:00', "
+                "'2026-01-01 10:00:00', 'playing', 0, 0, :day)"
+            ),
+            {"day": day},
+        )
+        connection.execute(
+            sa.text("INSERT INTO daily_deals (game, day, deal, created_at) VALUES ('black-hole', :day, '3', '2026-01-01 10:00:00')"),
+            {"day": day},
+        )
+        connection.execute(
+            sa.text(
+                "INSERT INTO daily_attempts (game, day, user_id, game_id, created_at) VALUES "
+                "('black-hole', :day, 1, 'g1', '2026-01-01 10:00:00')"
+            ),
+            {"day": day},
+        )
+        connection.execute(
+            sa.text("INSERT INTO daily_deals (game, day, deal, created_at) VALUES ('freecell', :day, '3', '2026-01-01 10:00:00')"),
+            {"day": day},
+        )
     migrate(engine)
     with Session(engine) as session:
         assert session.scalar(select(DailyAttempt.name_key)) == name_digest("ada") == name_digest("ADA")

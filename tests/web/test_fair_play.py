@@ -88,6 +88,7 @@ def challenges(app) -> int:
 
 # -- no solver help on a ranked deal ----------------------------------------------------
 
+
 def test_a_ranked_attempt_in_play_makes_no_challenge(app, now):
     """Issue 30, item 1: the ranked attempt made into a challenge of its own gave its
     creator an unranked copy with hints, played move by move into the attempt."""
@@ -161,6 +162,7 @@ def test_no_game_of_an_open_challenges_cards_gets_help_until_it_closes(app, now)
 
 # -- results a person could play ------------------------------------------------------
 
+
 def test_a_daily_won_at_a_bots_pace_is_stored_and_not_ranked(app, now):
     """Issue 30, item 3: the Daily's moves solved offline and posted at once."""
     line = app.state.line
@@ -233,9 +235,12 @@ def test_challenges_made_before_the_deadlines_close_a_week_after_they_were_made(
     engine = make_engine(url)
     with engine.begin() as connection:
         command.upgrade(alembic_config(connection), "0010")
-        connection.execute(sa.text(
-            "INSERT INTO challenges (id, game, deal, layout, undo_mode, created_at)"
-            " VALUES ('old', 'black-hole', '3', 'AS 2S', 'none', '2026-11-30 10:00:00+00:00')"))
+        connection.execute(
+            sa.text(
+                "INSERT INTO challenges (id, game, deal, layout, undo_mode, created_at)"
+                " VALUES ('old', 'black-hole', '3', 'AS 2S', 'none', '2026-11-30 10:00:00+00:00')"
+            )
+        )
     migrate(engine)
     with engine.connect() as connection:
         closes = connection.execute(sa.text("SELECT closes_at FROM challenges WHERE id = 'old'")).scalar_one()

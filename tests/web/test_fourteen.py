@@ -234,8 +234,7 @@ def test_the_daily_lays_a_proved_deck_out_and_ranks_by_time(app, now):
         assert other["position"] == attempt["position"]  # one deal for everyone
         play(bob, other["id"], line[0])
         board = ada.get(f"/api/daily/{GAME}/leaderboard").json()
-    assert [(entry["player"], entry["status"], entry["rank"]) for entry in board["entries"]] == [
-        ("ada", "won", 1), ("bob", "playing", 2)]
+    assert [(entry["player"], entry["status"], entry["rank"]) for entry in board["entries"]] == [("ada", "won", 1), ("bob", "playing", 2)]
     # A Daily's clock runs from the attempt's start: 26 moves, 2 s apart.
     assert board["entries"][0]["seconds"] == 52.0 and board["entries"][1]["cards_left"] == 50
 
@@ -273,8 +272,11 @@ def test_the_catalogue_and_the_pages_offer_it(client):
     assert entry["undo_modes"] == ["unlimited", "one", "none"] and entry["hidden_cards"] is False
     assert list(catalog)[-1] == GAME  # the registry's order
     assert client.get(f"/play/{GAME}").status_code == 200
-    for lang, title, words in (("en", "Fourteen Out", "twelve piles"), ("fr", "Quatorze", "douze piles"),
-                               ("nl", "Veertien", "twaalf stapels")):
+    for lang, title, words in (
+        ("en", "Fourteen Out", "twelve piles"),
+        ("fr", "Quatorze", "douze piles"),
+        ("nl", "Veertien", "twaalf stapels"),
+    ):
         page = client.get(f"/rules/{GAME}?lang={lang}")
         assert page.status_code == 200 and f'<h1 id="fourteen-out">{title}</h1>' in page.text
         assert words in page.text
@@ -283,12 +285,13 @@ def test_the_catalogue_and_the_pages_offer_it(client):
 
 
 # -- hostile moves ----------------------------------------------------------------------------
-PILE_WORDS = st.sampled_from(["0", "1", "5", "12", "13", "p3", "-1", "99999999999999999999", "KH", "AC", "7S", "7C", "Z9", "+", " ", "\x00"])
+PILE_WORDS = st.sampled_from(
+    ["0", "1", "5", "12", "13", "p3", "-1", "99999999999999999999", "KH", "AC", "7S", "7C", "Z9", "+", " ", "\x00"]
+)
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(text=st.one_of(st.lists(PILE_WORDS, max_size=4).map("+".join), st.lists(PILE_WORDS, max_size=3).map(" ".join),
-                      st.text(max_size=20)))
+@given(text=st.one_of(st.lists(PILE_WORDS, max_size=4).map("+".join), st.lists(PILE_WORDS, max_size=3).map(" ".join), st.text(max_size=20)))
 def test_no_move_text_is_a_server_error(client, text):
     game = create(client, LOST_QUICKLY)
     play(client, game["id"], losing_line(LOST_QUICKLY)[0])  # two piles lower, none empty yet

@@ -156,13 +156,16 @@ class Player:
         async def one():
             async with self.http() as http:
                 return await self._step(http)
+
         return self.client.portal.call(one)
 
     def ask(self) -> httpx.Response:
         """One hint, whatever the answer (from the same client address as the steps)."""
+
         async def one():
             async with self.http() as http:
                 return await http.get(f"/api/games/{self.state['id']}/hint")
+
         return self.client.portal.call(one)
 
     def follow(self, limit: int = 2000) -> dict | None:

@@ -30,9 +30,30 @@ LOCALES = [locale for locale in i18n.LOCALES if locale != i18n.DEFAULT_LOCALE]
 
 # Names that are the same in every language: the site, the games (the seeds keep them in
 # English), programs, the language switch (each language in its own words).
-NAMES = ["Winnable", "Black Hole", "Black Widow", "Penguin", "Spider", "FreeCell", "Baker's Game", "Eight Off",
-         "PySolFC", "David Parlett", "Parlett", "Microsoft", "API", "EN", "FR", "NL", "English", "Français",
-         "Nederlands", "Enter", "Esc", "flippers"]
+NAMES = [
+    "Winnable",
+    "Black Hole",
+    "Black Widow",
+    "Penguin",
+    "Spider",
+    "FreeCell",
+    "Baker's Game",
+    "Eight Off",
+    "PySolFC",
+    "David Parlett",
+    "Parlett",
+    "Microsoft",
+    "API",
+    "EN",
+    "FR",
+    "NL",
+    "English",
+    "Français",
+    "Nederlands",
+    "Enter",
+    "Esc",
+    "flippers",
+]
 
 
 def placeholders(text: str) -> list[str]:
@@ -74,9 +95,27 @@ def test_the_catalogues_hold_every_string_of_the_sources(tmp_path):
     """`make messages` has been run: extracting again finds no message the catalogues lack
     (nor one they keep for nothing)."""
     fresh = tmp_path / "messages.pot"
-    CommandLineInterface().run([
-        "pybabel", "-q", "extract", "-F", str(ROOT / "babel.cfg"), "-k", "t", "-k", "tn:1,2", "-k", "tp:1c,2",
-        "-k", "NP_:1,2", "--no-location", "-o", str(fresh), str(ROOT)])
+    CommandLineInterface().run(
+        [
+            "pybabel",
+            "-q",
+            "extract",
+            "-F",
+            str(ROOT / "babel.cfg"),
+            "-k",
+            "t",
+            "-k",
+            "tn:1,2",
+            "-k",
+            "tp:1c,2",
+            "-k",
+            "NP_:1,2",
+            "--no-location",
+            "-o",
+            str(fresh),
+            str(ROOT),
+        ]
+    )
     with fresh.open("rb") as handle:
         wanted = {(m.context, m.id) for m in read_po(handle) if m.id}
     assert len(wanted) > 300  # the sources were read (the games' titles too)
@@ -134,7 +173,7 @@ def test_pages_say_their_language_and_vary_with_it(client):
     page = client.get("/play/penguin?deal=7", headers={"Accept-Language": "fr"})
     assert page.headers["content-language"] == "fr" and "Accept-Language" in page.headers["vary"]
     assert "<title>Penguin · Winnable</title>" in page.text and ">Nouvelle donne<" in page.text
-    assert '<title>Spider met twee kleuren · Winnable</title>' in client.get("/play/spider-2?lang=nl").text
+    assert "<title>Spider met twee kleuren · Winnable</title>" in client.get("/play/spider-2?lang=nl").text
     rules = client.get("/rules/spider-2?lang=fr").text
     assert "<title>Black Widow et Spider · règles · Winnable</title>" in rules and "Jouer à Spider à deux couleurs" in rules
 
@@ -186,8 +225,10 @@ def test_api_errors_are_translated_beside_a_stable_code(client):
     fr, nl = {"Accept-Language": "fr"}, {"Accept-Language": "nl"}
     missing = client.get("/api/games/nope1", headers=fr)
     assert missing.status_code == 404 and missing.headers["content-language"] == "fr"
-    assert missing.json() == {"code": "game_not_found",
-                              "detail": "aucune partie n'a l'identifiant 'nope1' (elle a peut-être été créée sur un autre serveur)"}
+    assert missing.json() == {
+        "code": "game_not_found",
+        "detail": "aucune partie n'a l'identifiant 'nope1' (elle a peut-être été créée sur un autre serveur)",
+    }
     assert client.get("/api/games/nope1").json()["detail"].startswith("no game with id 'nope1'")
     game = client.post("/api/games", json={"game": "black-hole", "deal": 2, "undo": "none"}).json()
     undo = client.post(f"/api/games/{game['id']}/undo?lang=nl", json={})
@@ -230,8 +271,7 @@ def pseudo(text: str) -> str:
     """Every letter of a message turned into its full-width twin, markup and placeholders
     kept: a page shown in this language has no plain letter that came from a message."""
     parts = re.split(r"(<[^>]*>|\{\w+\}|%\(\w+\)s|&\w+;)", text)
-    return "".join(part if i % 2 else re.sub(r"[A-Za-z]", lambda m: chr(ord(m.group(0)) + 0xFEE0), part)
-                   for i, part in enumerate(parts))
+    return "".join(part if i % 2 else re.sub(r"[A-Za-z]", lambda m: chr(ord(m.group(0)) + 0xFEE0), part) for i, part in enumerate(parts))
 
 
 class Pseudo(NullTranslations):
@@ -319,10 +359,53 @@ def test_pages_in_french_and_dutch_keep_nothing_of_the_english_page(client, loca
         assert not left, f"{locale} {path}: {sorted(left)}"
 
 
-ENGLISH_WORDS = {"the", "a", "an", "to", "of", "in", "on", "is", "are", "was", "your", "you", "this", "that", "no",
-                 "not", "with", "for", "and", "or", "it", "can", "cannot", "has", "have", "here", "there", "from",
-                 "by", "at", "be", "will", "would", "may", "must", "one", "all", "any", "every", "only", "still",
-                 "more", "left", "again", "new"}
+ENGLISH_WORDS = {
+    "the",
+    "a",
+    "an",
+    "to",
+    "of",
+    "in",
+    "on",
+    "is",
+    "are",
+    "was",
+    "your",
+    "you",
+    "this",
+    "that",
+    "no",
+    "not",
+    "with",
+    "for",
+    "and",
+    "or",
+    "it",
+    "can",
+    "cannot",
+    "has",
+    "have",
+    "here",
+    "there",
+    "from",
+    "by",
+    "at",
+    "be",
+    "will",
+    "would",
+    "may",
+    "must",
+    "one",
+    "all",
+    "any",
+    "every",
+    "only",
+    "still",
+    "more",
+    "left",
+    "again",
+    "new",
+}
 NOT_SHOWN = {"Winnable", "Content-Type", "Escape", "Enter"}  # the brand; a header; key names
 
 
@@ -390,11 +473,14 @@ def test_the_page_carries_the_javascript_catalogue_for_its_language(client):
     assert messages["Undo"] == "Terug" and messages["card rank\u0004Q"] == "V"
     assert messages["{n} card to go"] == ["nog {n} kaart", "nog {n} kaarten"]
     assert "The aim" not in messages  # only what the scripts say
-    lobby = json.loads(re.search(r'id="i18n-catalog" type="application/json">(.*?)</script>',
-                                 client.get("/?lang=fr").text).group(1))["messages"]
+    lobby = json.loads(re.search(r'id="i18n-catalog" type="application/json">(.*?)</script>', client.get("/?lang=fr").text).group(1))[
+        "messages"
+    ]
     assert lobby["Rules"] == "Règles" and "Where did I lose?" not in lobby  # and only the page's scripts
-    assert json.loads(re.search(r'id="i18n-catalog" type="application/json">(.*?)</script>',
-                                client.get("/").text).group(1)) == {"locale": "en", "messages": {}}
+    assert json.loads(re.search(r'id="i18n-catalog" type="application/json">(.*?)</script>', client.get("/").text).group(1)) == {
+        "locale": "en",
+        "messages": {},
+    }
 
 
 @pytest.mark.parametrize("game", sorted({game_class(g).title for g in game_ids()}))

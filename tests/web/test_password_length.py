@@ -37,11 +37,14 @@ def test_too_short_as_typed_is_refused(client, password):
     assert refused.status_code == 422 and refused.json()["code"] == "bad_password"
 
 
-@pytest.mark.parametrize("lang, detail", [
-    ("en", "a password needs at least one letter, digit or sign, not only combining accents"),
-    ("fr", "un mot de passe doit contenir au moins une lettre, un chiffre ou un signe, pas seulement des accents sans lettre"),
-    ("nl", "een wachtwoord heeft minstens één letter, cijfer of teken nodig, niet alleen accenten zonder letter"),
-])
+@pytest.mark.parametrize(
+    "lang, detail",
+    [
+        ("en", "a password needs at least one letter, digit or sign, not only combining accents"),
+        ("fr", "un mot de passe doit contenir au moins une lettre, un chiffre ou un signe, pas seulement des accents sans lettre"),
+        ("nl", "een wachtwoord heeft minstens één letter, cijfer of teken nodig, niet alleen accenten zonder letter"),
+    ],
+)
 @pytest.mark.parametrize("password", ["\u0301" * 8, "\u0301\u0308 \u0327\u0301\u20dd\u0301\u0302\u0303", "\u0300" * 128])
 def test_a_password_of_combining_marks_only_is_refused_with_its_reason(client, password, lang, detail):
     refused = signup(client, "ada", password, lang)

@@ -104,20 +104,23 @@ def test_wrong_name_and_wrong_password_get_the_same_answer(app):
 
 
 def test_wrong_passwords_are_rate_limited_per_name_and_per_client(tmp_path):
-    app = make_app(f"sqlite:///{tmp_path / 'games.db'}", rate_limits=True, limit_login_name="3/minute",
-                   limit_login="6/minute", limit_default="1000/minute")
+    app = make_app(
+        f"sqlite:///{tmp_path / 'games.db'}",
+        rate_limits=True,
+        limit_login_name="3/minute",
+        limit_login="6/minute",
+        limit_default="1000/minute",
+    )
     with browser(app) as owner:
         signup(owner)
     with browser(app) as client:  # a browser that never signed in to the account
-        codes = [client.post("/api/auth/login", json={"name": "ada", "password": f"guess number {i}"}).status_code
-                 for i in range(4)]
+        codes = [client.post("/api/auth/login", json={"name": "ada", "password": f"guess number {i}"}).status_code for i in range(4)]
         assert codes == [401, 401, 401, 429]
         refused = client.post("/api/auth/login", json={"name": "ada", "password": PASSWORD})
         assert refused.status_code == 429 and refused.headers["Retry-After"]  # even the right one, for now
         # (the owner's own browser is not: tests/web/test_signin.py)
         # Another name from the same client: the per-client limit ends it too.
-        codes = [client.post("/api/auth/login", json={"name": f"user{i}", "password": "whatever else"}).status_code
-                 for i in range(3)]
+        codes = [client.post("/api/auth/login", json={"name": f"user{i}", "password": "whatever else"}).status_code for i in range(3)]
         assert codes[-1] == 429
 
 
@@ -169,9 +172,12 @@ def test_a_worker_trusts_a_guest_session_for_seconds_and_a_players_not_at_all(ap
 
 def test_state_changing_calls_without_the_csrf_proof_are_refused(app):
     bare = TestClient(app, base_url=SITE)  # no Origin, no token: a script, or a forged request
-    for path, body in [("/api/auth/signup", {"name": "eve", "password": PASSWORD}),
-                       ("/api/auth/login", {"name": "eve", "password": PASSWORD}),
-                       ("/api/auth/logout", {}), ("/api/account/delete", {"password": PASSWORD})]:
+    for path, body in [
+        ("/api/auth/signup", {"name": "eve", "password": PASSWORD}),
+        ("/api/auth/login", {"name": "eve", "password": PASSWORD}),
+        ("/api/auth/logout", {}),
+        ("/api/account/delete", {"password": PASSWORD}),
+    ]:
         response = bare.post(path, json=body)
         assert response.status_code == 403 and response.json()["code"] == "csrf_failed", path
         response = bare.post(path, json=body, headers={"Origin": "https://evil.example"})
@@ -180,15 +186,29 @@ def test_state_changing_calls_without_the_csrf_proof_are_refused(app):
     # A script with a token bound to its session gets through; the token alone, with
     # another session's cookie, does not.
     token = bare.get("/api/csrf").json()["token"]
-    assert bare.post("/api/auth/signup", json={"name": "eve", "password": PASSWORD},
-                     headers={"X-CSRF-Token": token}).status_code == 201
+    assert bare.post("/api/auth/signup", json={"name": "eve", "password": PASSWORD}, headers={"X-CSRF-Token": token}).status_code == 201
     assert bare.post("/api/auth/logout", json={}, headers={"X-CSRF-Token": token}).status_code == 403
 
 
-@pytest.mark.parametrize("name", [
-    "x' OR '1'='1", "admin'--", "a; DROP TABLE users;--", "Robert'); DROP TABLE users;--", "<script>x</script>",
-    "a b", "ab", "a" * 25, "a" * 5000, "ad\x00a", "\ud800abc", "ada--", "", "1 OR 1=1",
-])
+@pytest.mark.parametrize(
+    "name",
+    [
+        "x' OR '1'='1",
+        "admin'--",
+        "a; DROP TABLE users;--",
+        "Robert'); DROP TABLE users;--",
+        "<script>x</script>",
+        "a b",
+        "ab",
+        "a" * 25,
+        "a" * 5000,
+        "ad\x00a",
+        "\ud800abc",
+        "ada--",
+        "",
+        "1 OR 1=1",
+    ],
+)
 def test_hostile_names_are_refused_and_nothing_is_stored(app, name):
     with browser(app) as client:
         response = post_raw(client, "/api/auth/signup", {"name": name, "password": PASSWORD})
@@ -233,8 +253,12 @@ def test_an_accounts_games_are_its_own(app):
         signup(ada, "ada")
         signup(bob, "bob")
         game = ada.post("/api/games", json={"game": "black-hole", "deal": 2}).json()
-        for response in (bob.get(f"/api/games/{game['id']}"), move(bob, game["id"], "KH"),
-                         bob.post(f"/api/games/{game['id']}/restart", json={}), bob.get(f"/api/games/{game['id']}/hint")):
+        for response in (
+            bob.get(f"/api/games/{game['id']}"),
+            move(bob, game["id"], "KH"),
+            bob.post(f"/api/games/{game['id']}/restart", json={}),
+            bob.get(f"/api/games/{game['id']}/hint"),
+        ):
             assert response.status_code == 404
         assert move(ada, game["id"], "KH").status_code == 200
 
@@ -343,9 +367,12 @@ def test_results_come_from_the_server_only(app, now):
         # A crafted move list, a score, a time or a result: refused or ignored.
         assert client.post(f"/api/games/{game_id}/moves", json={"moves": line}).status_code == 422
         assert move(client, game_id, "KH" if line[0] != "KH" else "QH").status_code in (400, 409)
-        for path, body in [("/api/daily/black-hole/leaderboard", {"seconds": 1, "moves": 51, "status": "won"}),
-                           ("/api/daily/black-hole", {"status": "won"}), (f"/api/games/{game_id}/score", {"score": 52}),
-                           (f"/api/games/{game_id}", {"status": "won"})]:
+        for path, body in [
+            ("/api/daily/black-hole/leaderboard", {"seconds": 1, "moves": 51, "status": "won"}),
+            ("/api/daily/black-hole", {"status": "won"}),
+            (f"/api/games/{game_id}/score", {"score": 52}),
+            (f"/api/games/{game_id}", {"status": "won"}),
+        ]:
             assert client.post(path, json=body).status_code in (404, 405)
         assert board(client) == before
         # A second attempt: the Daily resumes.
@@ -353,8 +380,9 @@ def test_results_come_from_the_server_only(app, now):
         # Playing to a win, with forged clocks and scores in every request...
         for index, step in enumerate(line):
             now.at += dt.timedelta(seconds=2)
-            response = move(client, game_id, step, seconds=0.5, elapsed_seconds=0.1, score=999, status="won",
-                            finished_at="2000-01-01T00:00:00Z")
+            response = move(
+                client, game_id, step, seconds=0.5, elapsed_seconds=0.1, score=999, status="won", finished_at="2000-01-01T00:00:00Z"
+            )
             assert response.status_code == 200
         assert response.json()["status"] == "won"
     # ...the leaderboard has the server's figures: 2 s a move on its clock.
@@ -500,8 +528,7 @@ def test_a_penguin_daily_ranks_by_partial_score(app, now):
         signup(bob, "bob")
         attempt = daily(ada, "penguin")
         daily(bob, "penguin")
-        line = [str(step) for step in solve(game_class("penguin").from_deck(app.state.decks["penguin"]),
-                                            Budget(seconds=10)).line]
+        line = [str(step) for step in solve(game_class("penguin").from_deck(app.state.decks["penguin"]), Budget(seconds=10)).line]
         home = next(index for index, step in enumerate(line) if step.endswith("o"))
         for step in line[: home + 1]:  # up to the first card brought home: 4 of 52
             assert move(ada, attempt["id"], step).status_code == 200

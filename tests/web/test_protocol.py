@@ -42,8 +42,7 @@ class CountingProtocol(HttpProtocol):
 def base():
     port = free_port()
     app = create_app("sqlite://", pool_size=0, allowed_hosts=["127.0.0.1"])
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, http=CountingProtocol, log_level="warning",
-                                           lifespan="on"))
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, http=CountingProtocol, log_level="warning", lifespan="on"))
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     deadline = time.monotonic() + 30

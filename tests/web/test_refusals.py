@@ -45,13 +45,16 @@ def test_a_winnable_storm_from_20_addresses_writes_no_row(db_url):
     assert rows(app, SessionRow) == 0 and rows(app, GameRow) == 0
 
 
-@pytest.mark.parametrize("body, status", [
-    ({"game": "penguin-0", "winnable": True}, 409),  # no proved deal
-    ({"game": "black-hole", "deal": "x"}, 422),  # not a deal number
-    ({"game": "black-hole", "deal": "ms99999999999"}, 422),  # past Microsoft's numbers
-    ({"game": "penguin", "deal": 2, "think": 30}, 409),  # timed play is Black Hole's
-    ({"game": "no-such-game"}, 404),
-])
+@pytest.mark.parametrize(
+    "body, status",
+    [
+        ({"game": "penguin-0", "winnable": True}, 409),  # no proved deal
+        ({"game": "black-hole", "deal": "x"}, 422),  # not a deal number
+        ({"game": "black-hole", "deal": "ms99999999999"}, 422),  # past Microsoft's numbers
+        ({"game": "penguin", "deal": 2, "think": 30}, 409),  # timed play is Black Hole's
+        ({"game": "no-such-game"}, 404),
+    ],
+)
 def test_no_refused_new_game_writes_a_guest_session(db_url, body, status):
     app = make_app(db_url, rate_limits=False)
     with client_at(app, "10.0.0.1") as client:
@@ -101,8 +104,9 @@ def test_the_guest_sessions_lifetime_is_a_setting(db_url):
     assert expires.replace(tzinfo=dt.UTC) - utcnow() <= dt.timedelta(days=2)
 
 
-def add_session(app, key: str, *, user_id=None, age: dt.timedelta = dt.timedelta(0),
-                left: dt.timedelta = dt.timedelta(days=1), game: bool = False) -> None:
+def add_session(
+    app, key: str, *, user_id=None, age: dt.timedelta = dt.timedelta(0), left: dt.timedelta = dt.timedelta(days=1), game: bool = False
+) -> None:
     now = utcnow()
     with Session(app.state.services.engine) as session, session.begin():
         session.add(SessionRow(id=key, user_id=user_id, created_at=now - age, seen_at=now - age, expires_at=now + left))

@@ -85,8 +85,12 @@ def test_game_states_are_exactly_what_their_model_writes(client):
         assert GameState.model_validate_json(response.content).model_dump_json().encode() == response.content
         return response.json()
 
-    for body in ({"game": "black-hole", "deal": 3}, {"game": "black-hole", "deal": 4, "think": 30, "undo": "one"},
-                 {"game": "freecell", "deal": 9}, {"game": "black-widow", "deal": 2}):
+    for body in (
+        {"game": "black-hole", "deal": 3},
+        {"game": "black-hole", "deal": 4, "think": 30, "undo": "one"},
+        {"game": "freecell", "deal": 9},
+        {"game": "black-widow", "deal": 2},
+    ):
         state = same(client.post("/api/games", json=body), 201)
         path = f"/api/games/{state['id']}"
         state = same(client.post(path + "/moves", json={"move": state["legal"][0]["move"]}))

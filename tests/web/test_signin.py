@@ -22,8 +22,13 @@ DEVICE_COOKIE = "winnable_device"  # winnable.web.DEVICE_COOKIE (imported where 
 
 
 def make_app(tmp_path, **settings):
-    limits = {"rate_limits": True, "limit_default": "1000/minute", "limit_login": "10/minute", "limit_login_name": "5/minute",
-              "limit_login_device": "5/minute"}
+    limits = {
+        "rate_limits": True,
+        "limit_default": "1000/minute",
+        "limit_login": "10/minute",
+        "limit_login_name": "5/minute",
+        "limit_login_device": "5/minute",
+    }
     return webapp.make_app(f"sqlite:///{tmp_path / 'games.db'}", **(limits | settings))
 
 
@@ -100,9 +105,11 @@ def test_device_cookies_are_bound_to_their_account(tmp_path):
         codes = [login(eve, "ada", f"guess {k}").status_code for k in range(3)]
         assert codes == [401, 401, 429]
     user_id, nonce, signature = ada_token.split("~")[0].split(".")
-    forged = [f"{user_id}.{nonce}.{signature[:-1]}{'0' if signature[-1] != '0' else '1'}",  # signature changed
-              f"{user_id}.{nonce}x.{signature}",  # nonce changed
-              f"{int(user_id) + 1}.{nonce}.{signature}"]  # another account's id
+    forged = [
+        f"{user_id}.{nonce}.{signature[:-1]}{'0' if signature[-1] != '0' else '1'}",  # signature changed
+        f"{user_id}.{nonce}x.{signature}",  # nonce changed
+        f"{int(user_id) + 1}.{nonce}.{signature}",
+    ]  # another account's id
     for value in forged:
         with browser(app, "10.0.0.6", Cookie=f"{DEVICE_COOKIE}={value}") as attacker:
             assert login(attacker, "ada", "another guess").status_code == 429
@@ -116,8 +123,9 @@ def test_a_name_deleted_and_made_again_does_not_trust_the_old_accounts_devices(t
         kept = old.cookies[DEVICE_COOKIE]
     with browser(app, "10.0.0.9") as newcomer:
         signup(newcomer, "ada", "another password!")
-    assert login(TestClient(app, base_url=SITE, client=("10.0.0.8", 1), headers={"Origin": SITE}),
-                 "ada", "guess").status_code == 401  # the name's one attempt this minute
+    assert (
+        login(TestClient(app, base_url=SITE, client=("10.0.0.8", 1), headers={"Origin": SITE}), "ada", "guess").status_code == 401
+    )  # the name's one attempt this minute
     with browser(app, "10.0.0.1", Cookie=f"{DEVICE_COOKIE}={kept}") as old:
         refused = login(old, "ada", "another password!")
         assert refused.status_code == 429  # the old account's device counts as a stranger
@@ -126,8 +134,9 @@ def test_a_name_deleted_and_made_again_does_not_trust_the_old_accounts_devices(t
 def test_the_device_cookie_is_http_only_strict_and_sent_to_sign_in_only(tmp_path):
     app = make_app(tmp_path)
     with browser(app) as owner:
-        header = [value for name, value in signup(owner).headers.multi_items()
-                  if name == "set-cookie" and value.startswith(DEVICE_COOKIE + "=")]
+        header = [
+            value for name, value in signup(owner).headers.multi_items() if name == "set-cookie" and value.startswith(DEVICE_COOKIE + "=")
+        ]
         assert len(header) == 1
         attributes = header[0].lower()
         assert "httponly" in attributes and "samesite=strict" in attributes and "path=/api/auth" in attributes
@@ -138,8 +147,10 @@ def test_the_device_cookie_is_http_only_strict_and_sent_to_sign_in_only(tmp_path
 
 
 # -- every refusal says when -------------------------------------------------------------------
-@pytest.mark.parametrize("lang, words", [("en", "try again in {n} seconds"), ("fr", "réessayez dans {n} secondes"),
-                                         ("nl", "probeer het over {n} seconden opnieuw")])
+@pytest.mark.parametrize(
+    "lang, words",
+    [("en", "try again in {n} seconds"), ("fr", "réessayez dans {n} secondes"), ("nl", "probeer het over {n} seconden opnieuw")],
+)
 def test_every_sign_in_refusal_says_when_to_try_again_in_the_players_language(tmp_path, lang, words):
     app = make_app(tmp_path, limit_login_name="1/minute", limit_login="3/minute")
     with browser(app) as owner:
@@ -169,25 +180,32 @@ def test_long_waits_are_said_in_minutes(tmp_path):
 
 
 # -- passwords ----------------------------------------------------------------------------------
-@pytest.mark.parametrize("password", ["\u200b" * 8, " " * 8, "\u00a0\u2003" * 5, "\u2060\ufeff\u200c\u200d" * 2,
-                                      "\u3164" * 8, "\u2800" * 8, "\ufe0f" * 8, " \u200b " * 4])
+@pytest.mark.parametrize(
+    "password",
+    ["\u200b" * 8, " " * 8, "\u00a0\u2003" * 5, "\u2060\ufeff\u200c\u200d" * 2, "\u3164" * 8, "\u2800" * 8, "\ufe0f" * 8, " \u200b " * 4],
+)
 def test_a_password_with_nothing_visible_is_refused_with_a_reason(tmp_path, password):
     app = make_app(tmp_path)
     with browser(app) as client:
         refused = client.post("/api/auth/signup", json={"name": "ada", "password": password}, params={"lang": "nl"})
         assert refused.status_code == 422
         assert refused.json()["code"] == "blank_password"
-        assert refused.json()["detail"] == "een wachtwoord heeft minstens één zichtbaar teken nodig, niet alleen spaties of onzichtbare tekens"
+        assert (
+            refused.json()["detail"] == "een wachtwoord heeft minstens één zichtbaar teken nodig, niet alleen spaties of onzichtbare tekens"
+        )
     with Session(app.state.services.engine) as session:
         assert session.scalars(select(User)).all() == []
 
 
-@pytest.mark.parametrize("signed_up, signed_in", [
-    ("ｐａｓｓｗｏｒｄ１２", "password12"),  # full-width letters and digits
-    ("cafe\u0301 cre\u0300me", "café crème"),  # combining accents, precomposed
-    ("\ufb01ve \ufb02ying \ufb01sh", "five flying fish"),  # ligatures
-    ("Ⅻ o'clock tea", "XII o'clock tea"),  # a Roman numeral
-])
+@pytest.mark.parametrize(
+    "signed_up, signed_in",
+    [
+        ("ｐａｓｓｗｏｒｄ１２", "password12"),  # full-width letters and digits
+        ("cafe\u0301 cre\u0300me", "café crème"),  # combining accents, precomposed
+        ("\ufb01ve \ufb02ying \ufb01sh", "five flying fish"),  # ligatures
+        ("Ⅻ o'clock tea", "XII o'clock tea"),  # a Roman numeral
+    ],
+)
 def test_passwords_are_compared_in_nfkc(tmp_path, signed_up, signed_in):
     app = make_app(tmp_path, rate_limits=False)
     with browser(app) as client:
@@ -201,8 +219,7 @@ def old_account(app, password: str) -> None:
     """An account as the server before NFKC stored it: the hash of the password as typed."""
     hasher = PasswordHash((Argon2Hasher(time_cost=1, memory_cost=1024),))
     with Session(app.state.services.engine) as session, session.begin():
-        session.add(User(name="ada", name_key="ada", password_hash=hasher.hash(password), password_nfkc=False,
-                         created_at=utcnow()))
+        session.add(User(name="ada", name_key="ada", password_hash=hasher.hash(password), password_nfkc=False, created_at=utcnow()))
 
 
 def stored(app) -> tuple[str, bool]:
@@ -269,12 +286,16 @@ def test_accounts_of_a_database_from_before_nfkc_sign_in_after_the_upgrade(tmp_p
     accounts = [("ada", "correct horse battery"), ("bob", "ｆｕｌｌ ｗｉｄｔｈ ｐａｓｓ")]
     with engine.begin() as connection:
         for name, password in accounts:
-            connection.execute(sa.text("INSERT INTO users (name, name_key, password_hash, created_at) "
-                                       "VALUES (:name, :name, :hash, '2026-11-30 10:00:00')"),
-                               {"name": name, "hash": hasher.hash(password)})
+            connection.execute(
+                sa.text(
+                    "INSERT INTO users (name, name_key, password_hash, created_at) VALUES (:name, :name, :hash, '2026-11-30 10:00:00')"
+                ),
+                {"name": name, "hash": hasher.hash(password)},
+            )
     engine.dispose()
-    app = create_app(url, pool_background=False, pool_size=0, allowed_hosts=["testserver"], rate_limits=False,
-                     argon2_memory_kib=1024, argon2_time_cost=1)
+    app = create_app(
+        url, pool_background=False, pool_size=0, allowed_hosts=["testserver"], rate_limits=False, argon2_memory_kib=1024, argon2_time_cost=1
+    )
     with browser(app) as client:
         for name, password in accounts:
             assert login(client, name, password).status_code == 200

@@ -19,10 +19,15 @@ V1_FIELDS = ["algorithm", "challenge", "maxnumber", "salt", "signature"]
 
 
 def make_app(tmp_path, **settings):
-    settings = {**TEST_SETTINGS, "rate_limits": True,
-                "limit_default": "1000/minute", "limit_login": "10/minute;60/hour", "limit_login_name": "5/minute;30/hour",
-                "limit_login_device": "5/minute",
-                "altcha_max_number": 2000} | settings
+    settings = {
+        **TEST_SETTINGS,
+        "rate_limits": True,
+        "limit_default": "1000/minute",
+        "limit_login": "10/minute;60/hour",
+        "limit_login_name": "5/minute;30/hour",
+        "limit_login_device": "5/minute",
+        "altcha_max_number": 2000,
+    } | settings
     return create_app(f"sqlite:///{tmp_path / 'games.db'}", **settings)
 
 
@@ -36,8 +41,13 @@ def solve(challenge: dict) -> str:
 
     for number in range(challenge["maxnumber"] + 1):
         if hashlib.sha256(f"{challenge['salt']}{number}".encode()).hexdigest() == challenge["challenge"]:
-            payload = {"algorithm": challenge["algorithm"], "challenge": challenge["challenge"], "number": number,
-                       "salt": challenge["salt"], "signature": challenge["signature"]}
+            payload = {
+                "algorithm": challenge["algorithm"],
+                "challenge": challenge["challenge"],
+                "number": number,
+                "salt": challenge["salt"],
+                "signature": challenge["signature"],
+            }
             return base64.b64encode(json.dumps(payload).encode()).decode()
     raise AssertionError("no solution below maxnumber")
 
@@ -115,8 +125,7 @@ def test_an_expired_or_forged_solution_is_refused(app):
     challenge = login(browser(app, "10.1.2.3"), "ada", PASSWORD).json()["altcha"]
     wrong_number = json.loads(base64.b64decode(solve(challenge)))
     wrong_number["number"] = (wrong_number["number"] + 1) % (challenge["maxnumber"] + 1)
-    unsolved = login(browser(app, "10.1.2.3"), "ada", PASSWORD,
-                     altcha=base64.b64encode(json.dumps(wrong_number).encode()).decode())
+    unsolved = login(browser(app, "10.1.2.3"), "ada", PASSWORD, altcha=base64.b64encode(json.dumps(wrong_number).encode()).decode())
     assert unsolved.status_code == 403
     for junk in ["", "not base64!", base64.b64encode(b"[1, 2]").decode(), base64.b64encode(b"{}").decode(), "x" * 1024]:
         answer = login(browser(app, "10.1.2.3"), "ada", PASSWORD, altcha=junk)
@@ -126,10 +135,13 @@ def test_an_expired_or_forged_solution_is_refused(app):
     assert login(browser(app, "10.1.2.3"), "ada", PASSWORD, altcha=solve(challenge)).status_code == 200
 
 
-@pytest.mark.parametrize("lang, detail", [
-    ("fr", "cette vérification a déjà servi"),
-    ("nl", "deze controle is al gebruikt"),
-])
+@pytest.mark.parametrize(
+    "lang, detail",
+    [
+        ("fr", "cette vérification a déjà servi"),
+        ("nl", "deze controle is al gebruikt"),
+    ],
+)
 def test_the_refusal_of_a_used_proof_is_translated(app, lang, detail):
     guessed(app)
     payload = solve(login(browser(app, "10.1.2.3"), "ada", PASSWORD).json()["altcha"])

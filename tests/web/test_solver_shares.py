@@ -53,13 +53,19 @@ def wait_until(condition, what: str, timeout: float = 60.0) -> None:
 
 
 def test_forty_addresses_looping_analyses_do_not_starve_other_players_hints(tmp_path, gate):
-    app = create_app(f"sqlite:///{tmp_path / 'games.db'}", pool_size=0, pool_background=False,
-                     allowed_hosts=["testserver"], rate_limits=False, solver_threads=2,
-                     argon2_memory_kib=1024, argon2_time_cost=1)
+    app = create_app(
+        f"sqlite:///{tmp_path / 'games.db'}",
+        pool_size=0,
+        pool_background=False,
+        allowed_hosts=["testserver"],
+        rate_limits=False,
+        solver_threads=2,
+        argon2_memory_kib=1024,
+        argon2_time_cost=1,
+    )
     queue = app.state.services.queue
     attackers = [client_at(app, f"10.66.{k // 200}.{k % 200 + 1}") for k in range(40)]
-    games = [attacker.post("/api/games", json={"game": "black-hole", "deal": HELD_DEAL}).json()["id"]
-             for attacker in attackers]
+    games = [attacker.post("/api/games", json={"game": "black-hole", "deal": HELD_DEAL}).json()["id"] for attacker in attackers]
     statuses: list[int] = []
     crowded: list[str] = []  # how the attacks the queue had no room for were answered
 
@@ -122,8 +128,7 @@ def in_loop(main):
 
 
 def test_hints_go_before_analyses_and_analyses_leave_a_worker_to_hints():
-    queue = SolverQueue(patience=60, workers=2, max_waiting=20, per_client=10, analyses=10, anonymous_analyses=10,
-                        analyses_per_client=10)
+    queue = SolverQueue(patience=60, workers=2, max_waiting=20, per_client=10, analyses=10, anonymous_analyses=10, analyses_per_client=10)
     assert queue.analysis_threads == 1
     order: list[str] = []
     hold = threading.Event()
@@ -134,12 +139,13 @@ def test_hints_go_before_analyses_and_analyses_leave_a_worker_to_hints():
         first = asyncio.ensure_future(queue.run("a", lambda s: hold.wait(5), deadline, kind=ANALYSIS))
         while queue.running < 1:
             await asyncio.sleep(0.01)
-        analyses = [asyncio.ensure_future(queue.run(f"b{k}", lambda s, k=k: order.append(f"analysis {k}"),
-                                                    deadline, kind=ANALYSIS)) for k in range(3)]
+        analyses = [
+            asyncio.ensure_future(queue.run(f"b{k}", lambda s, k=k: order.append(f"analysis {k}"), deadline, kind=ANALYSIS))
+            for k in range(3)
+        ]
         await asyncio.sleep(0.1)  # a worker is free, and does not take them
         assert queue.stats()["running"] == 1 and queue.stats()["waiting"] == 3  # the free worker is the hints'
-        hints = [asyncio.ensure_future(queue.run(f"c{k}", lambda s, k=k: order.append(f"hint {k}"),
-                                                 deadline, kind=HINT)) for k in range(3)]
+        hints = [asyncio.ensure_future(queue.run(f"c{k}", lambda s, k=k: order.append(f"hint {k}"), deadline, kind=HINT)) for k in range(3)]
         await asyncio.gather(*hints)  # answered while the analysis still runs
         assert order == ["hint 0", "hint 1", "hint 2"]
         hold.set()
@@ -159,8 +165,10 @@ def test_a_free_worker_takes_waiting_hints_before_earlier_analyses():
         deadline = time.monotonic() + 10
         first = asyncio.ensure_future(queue.run("x", lambda s: hold.wait(5), deadline))
         await asyncio.sleep(0.05)
-        jobs = [asyncio.ensure_future(queue.run(client, lambda s, c=client: order.append(c), deadline, kind=kind))
-                for client, kind in [("a1", ANALYSIS), ("a2", ANALYSIS), ("h1", HINT), ("a3", ANALYSIS), ("h2", HINT)]]
+        jobs = [
+            asyncio.ensure_future(queue.run(client, lambda s, c=client: order.append(c), deadline, kind=kind))
+            for client, kind in [("a1", ANALYSIS), ("a2", ANALYSIS), ("h1", HINT), ("a3", ANALYSIS), ("h2", HINT)]
+        ]
         await asyncio.sleep(0.05)
         hold.set()
         await asyncio.gather(first, *jobs)
@@ -183,8 +191,13 @@ def test_what_one_address_may_hold():
                     pass
         # others are admitted however many analyses are in progress: the queue's places,
         # not admission, decide who waits (servers/test_solver_fairness.py)
-        with queue.admit("two", ANALYSIS), queue.admit("three", ANALYSIS), queue.admit("four", ANALYSIS, anonymous=False), \
-                queue.admit("five", ANALYSIS, anonymous=False), queue.admit("six", ANALYSIS, anonymous=False):
+        with (
+            queue.admit("two", ANALYSIS),
+            queue.admit("three", ANALYSIS),
+            queue.admit("four", ANALYSIS, anonymous=False),
+            queue.admit("five", ANALYSIS, anonymous=False),
+            queue.admit("six", ANALYSIS, anonymous=False),
+        ):
             assert queue.stats()["analyses"] == 7 and queue.stats()["anonymous_analyses"] == 4
     stats = queue.stats()
     assert (stats["requests"], stats["analyses"], stats["anonymous_analyses"]) == (0, 0, 0)  # all given back
@@ -193,8 +206,14 @@ def test_what_one_address_may_hold():
 
 def test_a_refused_analysis_reads_no_game(tmp_path, gate, monkeypatch):
     """A refusal (a client past its share) costs a count, not a database read and a replay."""
-    app = create_app(f"sqlite:///{tmp_path / 'games.db'}", pool_size=0, pool_background=False,
-                     allowed_hosts=["testserver"], rate_limits=False, solver_analyses_per_client=1)
+    app = create_app(
+        f"sqlite:///{tmp_path / 'games.db'}",
+        pool_size=0,
+        pool_background=False,
+        allowed_hosts=["testserver"],
+        rate_limits=False,
+        solver_analyses_per_client=1,
+    )
     player = client_at(app, "10.0.3.1")
     game_id = player.post("/api/games", json={"game": "black-hole", "deal": HELD_DEAL}).json()["id"]
     reads: list[str] = []

@@ -75,8 +75,19 @@ def test_a_hint_without_a_move_leaves_out_only_what_the_model_may_do_without() -
 def test_a_leaderboard_entry_goes_out_without_its_player_id() -> None:
     assert "user_id" in keys(ranking.RankedEntry)[0]
     entry: ranking.RankedEntry = {
-        "user_id": 7, "player": "ada", "status": "won", "seconds": 12.5, "moves": 40, "undos": 0, "cards_left": 0,
-        "partial": None, "speed": None, "finished_at": None, "not_ranked": None, "rank": 1}
+        "user_id": 7,
+        "player": "ada",
+        "status": "won",
+        "seconds": 12.5,
+        "moves": 40,
+        "undos": 0,
+        "cards_left": 0,
+        "partial": None,
+        "speed": None,
+        "finished_at": None,
+        "not_ranked": None,
+        "rank": 1,
+    }
     out = ranking.shown(entry, entry)
     assert list(out) == [key for key in entry if key != "user_id"] + ["you"]
     assert out["you"] is True and ranking.shown(entry, None)["you"] is False

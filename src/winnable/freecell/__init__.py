@@ -76,7 +76,23 @@ from winnable.freecell.notation import FreeCellNotation, penguin_fcs_options
 from winnable.freecell.table import FreeCellTable
 
 __all__ = [
-    "CELL_LETTERS", "COLUMN_DIGITS", "FOUNDATION", "FreeCellMove", "FreeCellTable", "FreeCellNotation", "FreeCellEngine",
-    "FreeCellFamily", "FreeCell", "BakersGame", "EightOff", "Penguin", "RelaxedPenguin", "Penguin6", "Penguin5", "Penguin3",
-    "Penguin0", "PySolFCPenguin", "penguin_fcs_options",
+    "CELL_LETTERS",
+    "COLUMN_DIGITS",
+    "FOUNDATION",
+    "FreeCellMove",
+    "FreeCellTable",
+    "FreeCellNotation",
+    "FreeCellEngine",
+    "FreeCellFamily",
+    "FreeCell",
+    "BakersGame",
+    "EightOff",
+    "Penguin",
+    "RelaxedPenguin",
+    "Penguin6",
+    "Penguin5",
+    "Penguin3",
+    "Penguin0",
+    "PySolFCPenguin",
+    "penguin_fcs_options",
 ]

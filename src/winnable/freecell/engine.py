@@ -65,8 +65,9 @@ class FreeCellEngine(FreeCellTable):
         cells = [card.index if card else 255 for card in self.cells]
         return columns, cells, list(self.foundations), int(self.base_rank)
 
-    def engine_search(self, nodes: int | None, seconds: float | None, preset: str | None = None, *,
-                      short: bool = True) -> tuple[str, list[str], int]:
+    def engine_search(
+        self, nodes: int | None, seconds: float | None, preset: str | None = None, *, short: bool = True
+    ) -> tuple[str, list[str], int]:
         """The engine's answer with search ``preset`` (the game's :attr:`ENGINE_PRESET`
         unless given; ``winnable._engine.freecell_presets()`` lists them); ``short=False``:
         the search's own line, not shortened (see :meth:`Position.engine_search`)."""
@@ -74,8 +75,9 @@ class FreeCellEngine(FreeCellTable):
 
         preset = preset or self.ENGINE_PRESET
         try:
-            status, line, positions = _engine.freecell_solve(self.engine_rules(), *self.engine_layout(), nodes, seconds, preset, shorten=short,
-                                                            shorten_depth=self.SHORTEN_DEPTH)
+            status, line, positions = _engine.freecell_solve(
+                self.engine_rules(), *self.engine_layout(), nodes, seconds, preset, shorten=short, shorten_depth=self.SHORTEN_DEPTH
+            )
         except ValueError as error:
             raise EngineError(f"the engine cannot take this position: {error}") from None
         return status, line, positions

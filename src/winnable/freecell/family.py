@@ -22,9 +22,25 @@ from winnable.freecell.table import FreeCellTable
 from winnable.game import Move
 
 __all__ = [
-    "CELL_LETTERS", "COLUMN_DIGITS", "FOUNDATION", "FreeCellMove", "FreeCellTable", "FreeCellNotation", "FreeCellEngine",
-    "FreeCellFamily", "FreeCell", "BakersGame", "EightOff", "Penguin", "RelaxedPenguin", "Penguin6", "Penguin5", "Penguin3",
-    "Penguin0", "PySolFCPenguin", "penguin_fcs_options",
+    "CELL_LETTERS",
+    "COLUMN_DIGITS",
+    "FOUNDATION",
+    "FreeCellMove",
+    "FreeCellTable",
+    "FreeCellNotation",
+    "FreeCellEngine",
+    "FreeCellFamily",
+    "FreeCell",
+    "BakersGame",
+    "EightOff",
+    "Penguin",
+    "RelaxedPenguin",
+    "Penguin6",
+    "Penguin5",
+    "Penguin3",
+    "Penguin0",
+    "PySolFCPenguin",
+    "penguin_fcs_options",
 ]
 
 
@@ -110,7 +126,7 @@ class FreeCellFamily(FreeCellNotation, FreeCellEngine):
             if self.foundation_accepts(card):
                 moves.append(FreeCellMove(source, FOUNDATION))
             for j, other in enumerate(self.columns):
-                if (self._fits(card, other[-1]) if other else self.fills_empty_column(card)):
+                if self._fits(card, other[-1]) if other else self.fills_empty_column(card):
                     moves.append(FreeCellMove(source, COLUMN_DIGITS[j]))
             moves.extend(FreeCellMove(source, cell) for cell in empty_cells)
         return moves
@@ -137,7 +153,11 @@ class FreeCellFamily(FreeCellNotation, FreeCellEngine):
             if count != 1:
                 return "a free cell takes one card"
             if index >= self.CELLS:
-                return f"{self.title} has {self.CELLS} free cells (a-{CELL_LETTERS[self.CELLS - 1]})" if self.CELLS else f"{self.title} has no free cells"
+                return (
+                    f"{self.title} has {self.CELLS} free cells (a-{CELL_LETTERS[self.CELLS - 1]})"
+                    if self.CELLS
+                    else f"{self.title} has no free cells"
+                )
             if self.cells[index] is not None:
                 return f"cell {target} is not empty"
             return None
@@ -313,8 +333,16 @@ class FreeCellFamily(FreeCellNotation, FreeCellEngine):
         return line
 
     def _moves_home(self) -> list[FreeCellMove]:
-        moves = [FreeCellMove(COLUMN_DIGITS[i], FOUNDATION) for i, column in enumerate(self.columns) if column and self.foundation_accepts(column[-1])]
-        moves += [FreeCellMove(CELL_LETTERS[i], FOUNDATION) for i, card in enumerate(self.cells) if card is not None and self.foundation_accepts(card)]
+        moves = [
+            FreeCellMove(COLUMN_DIGITS[i], FOUNDATION)
+            for i, column in enumerate(self.columns)
+            if column and self.foundation_accepts(column[-1])
+        ]
+        moves += [
+            FreeCellMove(CELL_LETTERS[i], FOUNDATION)
+            for i, card in enumerate(self.cells)
+            if card is not None and self.foundation_accepts(card)
+        ]
         return moves
 
 

@@ -83,7 +83,10 @@ class FreeCellNotation(FreeCellTable):
         def shifted(card: Card) -> str:
             return Rank(self.shifted(card.rank) + 1).char + card.suit.char
 
-        found = " ".join(f"{suit.char}-{'0' if not self.foundations[suit] else Rank(self.foundations[suit]).char}" for suit in (Suit.HEARTS, Suit.CLUBS, Suit.DIAMONDS, Suit.SPADES))
+        found = " ".join(
+            f"{suit.char}-{'0' if not self.foundations[suit] else Rank(self.foundations[suit]).char}"
+            for suit in (Suit.HEARTS, Suit.CLUBS, Suit.DIAMONDS, Suit.SPADES)
+        )
         lines = [f"Foundations: {found}"]
         if self.CELLS:
             lines.append("Freecells: " + " ".join(shifted(card) if card else "-" for card in self.cells))

@@ -200,8 +200,10 @@ def database_away(error: BaseException) -> bool:
     """
     import sqlalchemy.exc
 
-    if isinstance(error, (sqlalchemy.exc.OperationalError, sqlalchemy.exc.InterfaceError, sqlalchemy.exc.TimeoutError,
-                          sqlalchemy.exc.DisconnectionError)):
+    if isinstance(
+        error,
+        (sqlalchemy.exc.OperationalError, sqlalchemy.exc.InterfaceError, sqlalchemy.exc.TimeoutError, sqlalchemy.exc.DisconnectionError),
+    ):
         return True
     if isinstance(error, sqlalchemy.exc.DBAPIError):
         return bool(error.connection_invalidated)

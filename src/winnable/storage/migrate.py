@@ -26,7 +26,6 @@ if TYPE_CHECKING:
 MIGRATIONS = Path(__file__).with_name("migrations")
 
 
-
 def alembic_config(connection: sa.Connection | None = None) -> Config:
     from alembic.config import Config
 

@@ -50,22 +50,25 @@ class Statement:
         self.engine = engine
         self.sql = str(compiled)
         self.names = list(compiled.positiontup or ()) if compiled.positional else None
-        self.binds = {name: bind.type.dialect_impl(dialect).bind_processor(dialect)
-                      for name, bind in compiled.binds.items()}
+        self.binds = {name: bind.type.dialect_impl(dialect).bind_processor(dialect) for name, bind in compiled.binds.items()}
         columns = list(getattr(statement, "selected_columns", ()))
         self.keys = [column.key for column in columns]
         self.processors = [column.type.dialect_impl(dialect).result_processor(dialect, None) for column in columns]
 
     def arguments(self, params: dict[str, Any]) -> tuple[Any, ...] | dict[str, Any]:
-        converted = {name: (value if value is None or (process := self.binds.get(name)) is None else process(value))
-                     for name, value in params.items()}
+        converted = {
+            name: (value if value is None or (process := self.binds.get(name)) is None else process(value))
+            for name, value in params.items()
+        }
         return tuple(converted[name] for name in self.names) if self.names is not None else converted
 
     def row(self, values: tuple[Any, ...] | None) -> dict[str, Any] | None:
         if values is None:
             return None
-        return {key: (value if process is None or value is None else process(value))
-                for key, process, value in zip(self.keys, self.processors, values)}
+        return {
+            key: (value if process is None or value is None else process(value))
+            for key, process, value in zip(self.keys, self.processors, values)
+        }
 
     def run(self, cursor: Any, **params: Any) -> dict[str, Any] | None:
         """Run on ``cursor``; the first row (converted) if it selects."""

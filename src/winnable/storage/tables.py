@@ -161,8 +161,7 @@ class SessionRow(Base):
     __tablename__ = "sessions"
 
     id: Mapped[str] = mapped_column(sa.String(64), primary_key=True)
-    user_id: Mapped[int | None] = mapped_column(sa.Integer, sa.ForeignKey("users.id", ondelete="CASCADE"),
-                                                nullable=True, index=True)
+    user_id: Mapped[int | None] = mapped_column(sa.Integer, sa.ForeignKey("users.id", ondelete="CASCADE"), nullable=True, index=True)
     created_at: Mapped[dt.datetime] = mapped_column(sa.DateTime(timezone=True), default=utcnow)
     seen_at: Mapped[dt.datetime] = mapped_column(sa.DateTime(timezone=True), default=utcnow)
     expires_at: Mapped[dt.datetime] = mapped_column(sa.DateTime(timezone=True), index=True)
@@ -190,14 +189,15 @@ class DailyAttempt(Base):
     an account made again with the same name gets no second attempt."""
 
     __tablename__ = "daily_attempts"
-    __table_args__ = (sa.UniqueConstraint("game", "day", "user_id", name="uq_daily_attempts_player"),
-                      sa.UniqueConstraint("game", "day", "name_key", name="uq_daily_attempts_name"))
+    __table_args__ = (
+        sa.UniqueConstraint("game", "day", "user_id", name="uq_daily_attempts_player"),
+        sa.UniqueConstraint("game", "day", "name_key", name="uq_daily_attempts_name"),
+    )
 
     id: Mapped[int] = mapped_column(sa.Integer, primary_key=True, autoincrement=True)
     game: Mapped[str] = mapped_column(sa.String(64))
     day: Mapped[dt.date] = mapped_column(sa.Date)
-    user_id: Mapped[int | None] = mapped_column(sa.Integer, sa.ForeignKey("users.id", ondelete="SET NULL"),
-                                                nullable=True, index=True)
+    user_id: Mapped[int | None] = mapped_column(sa.Integer, sa.ForeignKey("users.id", ondelete="SET NULL"), nullable=True, index=True)
     game_id: Mapped[str] = mapped_column(sa.String(32), sa.ForeignKey("games.id", ondelete="CASCADE"), unique=True)
     created_at: Mapped[dt.datetime] = mapped_column(sa.DateTime(timezone=True), default=utcnow)
     name_key: Mapped[str | None] = mapped_column(sa.String(64), nullable=True)
@@ -210,8 +210,7 @@ class Challenge(Base):
     dealt from the deck order, so the number cannot be looked up for hints."""
 
     __tablename__ = "challenges"
-    __table_args__ = (sa.Index("ix_challenges_creator_id", "creator_id", "created_at"),
-                      sa.Index("ix_challenges_closes_at", "closes_at"))
+    __table_args__ = (sa.Index("ix_challenges_creator_id", "creator_id", "created_at"), sa.Index("ix_challenges_closes_at", "closes_at"))
 
     id: Mapped[str] = mapped_column(sa.String(32), primary_key=True)
     game: Mapped[str] = mapped_column(sa.String(64))
@@ -219,8 +218,7 @@ class Challenge(Base):
     layout: Mapped[str] = mapped_column(sa.Text)
     undo_mode: Mapped[str] = mapped_column(sa.String(16))
     think_seconds: Mapped[int | None] = mapped_column(sa.Integer, nullable=True)
-    creator_id: Mapped[int | None] = mapped_column(sa.Integer, sa.ForeignKey("users.id", ondelete="SET NULL"),
-                                                   nullable=True)
+    creator_id: Mapped[int | None] = mapped_column(sa.Integer, sa.ForeignKey("users.id", ondelete="SET NULL"), nullable=True)
     source_game: Mapped[str | None] = mapped_column(sa.String(32), nullable=True)
     """The creator's game it was made from (asking again from it gives the same challenge)."""
     created_at: Mapped[dt.datetime] = mapped_column(sa.DateTime(timezone=True), default=utcnow)
@@ -237,13 +235,14 @@ class ChallengeAttempt(Base):
     made again with the same name gets no second ranked attempt."""
 
     __tablename__ = "challenge_attempts"
-    __table_args__ = (sa.UniqueConstraint("challenge_id", "user_id", name="uq_challenge_attempts_player"),
-                      sa.UniqueConstraint("challenge_id", "name_key", name="uq_challenge_attempts_name"))
+    __table_args__ = (
+        sa.UniqueConstraint("challenge_id", "user_id", name="uq_challenge_attempts_player"),
+        sa.UniqueConstraint("challenge_id", "name_key", name="uq_challenge_attempts_name"),
+    )
 
     id: Mapped[int] = mapped_column(sa.Integer, primary_key=True, autoincrement=True)
     challenge_id: Mapped[str] = mapped_column(sa.String(32), sa.ForeignKey("challenges.id", ondelete="CASCADE"))
-    user_id: Mapped[int | None] = mapped_column(sa.Integer, sa.ForeignKey("users.id", ondelete="SET NULL"),
-                                                nullable=True, index=True)
+    user_id: Mapped[int | None] = mapped_column(sa.Integer, sa.ForeignKey("users.id", ondelete="SET NULL"), nullable=True, index=True)
     name_key: Mapped[str] = mapped_column(sa.String(64))
     game_id: Mapped[str] = mapped_column(sa.String(32), sa.ForeignKey("games.id", ondelete="CASCADE"), unique=True)
     created_at: Mapped[dt.datetime] = mapped_column(sa.DateTime(timezone=True), default=utcnow)

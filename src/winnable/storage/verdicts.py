@@ -170,8 +170,14 @@ class VerdictStore:
             self.engine.dispose()
 
     # -- writing ---------------------------------------------------------------------
-    def record(self, records: Iterable[dict[str, Any]], source: str = "survey", nodes: int | None = None,
-               seconds: float | None = None, engine: str | None = None) -> int:
+    def record(
+        self,
+        records: Iterable[dict[str, Any]],
+        source: str = "survey",
+        nodes: int | None = None,
+        seconds: float | None = None,
+        engine: str | None = None,
+    ) -> int:
         """Store survey records (``game``, ``deal``, ``verdict``, ``moves``, ``line``,
         ``positions``, ``seconds``, ``cpu_seconds``) found within a budget of ``nodes``
         positions / ``seconds``; returns how many rows were written or decided. A row
@@ -193,18 +199,24 @@ class VerdictStore:
                 insert = sqlite.insert(table) if dialect == "sqlite" else postgresql.insert(table)
                 updated = {key: insert.excluded[key] for key in rows[0] if key not in ("game", "deal")}
                 statement = insert.on_conflict_do_update(
-                    index_elements=["game", "deal"], set_=updated, where=table.c.verdict == "unknown",
+                    index_elements=["game", "deal"],
+                    set_=updated,
+                    where=table.c.verdict == "unknown",
                 ).returning(table.c.id)  # a row kept as it was returns nothing
                 return len(connection.execute(statement, rows).all())
             written = 0  # any other database: one row at a time
             for row in rows:
-                current = connection.execute(sa.select(table.c.verdict).where(
-                    table.c.game == row["game"], table.c.deal == row["deal"])).scalar()
+                current = connection.execute(
+                    sa.select(table.c.verdict).where(table.c.game == row["game"], table.c.deal == row["deal"])
+                ).scalar()
                 if current is None:
                     connection.execute(table.insert(), row)
                 elif current == "unknown":
-                    connection.execute(table.update().where(table.c.game == row["game"], table.c.deal == row["deal"]).values(
-                        {key: value for key, value in row.items() if key not in ("game", "deal")}))
+                    connection.execute(
+                        table.update()
+                        .where(table.c.game == row["game"], table.c.deal == row["deal"])
+                        .values({key: value for key, value in row.items() if key not in ("game", "deal")})
+                    )
                 else:
                     continue
                 written += 1
@@ -218,8 +230,9 @@ class VerdictStore:
     def counts(self, games: Iterable[str] | None = None) -> dict[str, dict[str, int]]:
         """Per game: how many deals are won, lost, unknown, and won but never dealt."""
         with Session(self.engine) as session:
-            rows = session.execute(sa.select(VerdictRow.game, VerdictRow.verdict, sa.func.count())
-                                   .group_by(VerdictRow.game, VerdictRow.verdict)).all()
+            rows = session.execute(
+                sa.select(VerdictRow.game, VerdictRow.verdict, sa.func.count()).group_by(VerdictRow.game, VerdictRow.verdict)
+            ).all()
         result: dict[str, dict[str, int]] = {game: dict.fromkeys(VERDICTS, 0) | {"unused": 0} for game in games or ()}
         for game, verdict, count in rows:
             result.setdefault(game, dict.fromkeys(VERDICTS, 0) | {"unused": 0})[verdict] = count
@@ -230,8 +243,7 @@ class VerdictStore:
     def unused(self, game: str, at_most: int | None = None) -> int:
         """Won deals of ``game`` the web app has not dealt yet, counted up to ``at_most``
         (a bounded count stays cheap however many a survey stored)."""
-        query = sa.select(VerdictRow.id).where(
-            VerdictRow.game == game, VerdictRow.verdict == "won", VerdictRow.used_at.is_(None))
+        query = sa.select(VerdictRow.id).where(VerdictRow.game == game, VerdictRow.verdict == "won", VerdictRow.used_at.is_(None))
         if at_most is not None:
             query = query.limit(at_most)
         with Session(self.engine) as session:
@@ -240,9 +252,13 @@ class VerdictStore:
     def unused_counts(self) -> dict[str, int]:
         """Per game, the won deals the web app has not dealt yet."""
         with Session(self.engine) as session:
-            return dict(session.execute(sa.select(VerdictRow.game, sa.func.count())
-                                        .where(VerdictRow.verdict == "won", VerdictRow.used_at.is_(None))
-                                        .group_by(VerdictRow.game)).all())
+            return dict(
+                session.execute(
+                    sa.select(VerdictRow.game, sa.func.count())
+                    .where(VerdictRow.verdict == "won", VerdictRow.used_at.is_(None))
+                    .group_by(VerdictRow.game)
+                ).all()
+            )
 
     def verdict(self, game: str, deal: int) -> str | None:
         """What the table says about ``deal`` of ``game`` (None: nothing yet)."""
@@ -256,7 +272,10 @@ class VerdictStore:
             row = session.scalars(
                 sa.select(VerdictRow)
                 .where(VerdictRow.game == game, VerdictRow.verdict == "won", VerdictRow.used_at.is_(None))
-                .order_by(VerdictRow.id).limit(1).with_for_update(skip_locked=True)).first()
+                .order_by(VerdictRow.id)
+                .limit(1)
+                .with_for_update(skip_locked=True)
+            ).first()
             if row is None:
                 return None
             row.used_at = utcnow()
@@ -275,8 +294,7 @@ class VerdictStore:
             if low is None or high is None:  # both or neither: the same won deals
                 return None
             pick = (rng or random).randint(low, high)
-            row = session.scalars(sa.select(VerdictRow).where(*won, VerdictRow.id >= pick)
-                                  .order_by(VerdictRow.id).limit(1)).first()
+            row = session.scalars(sa.select(VerdictRow).where(*won, VerdictRow.id >= pick).order_by(VerdictRow.id).limit(1)).first()
             return None if row is None else _proved(row)
 
     def daily(self, game: str, day: dt.date) -> Proved | None:

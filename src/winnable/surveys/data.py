@@ -181,10 +181,19 @@ class SurveyFigures:
         floored = [max(seconds, 1e-6) for seconds in cpu]  # a log scale has no 0
         return cls(
             count=len(records),
-            cpu_seconds={"median": percentile(cpu, 0.5), "p90": percentile(cpu, 0.9), "p99": percentile(cpu, 0.99),
-                         "max": cpu[-1] if cpu else 0.0, "total": sum(cpu)},
-            positions={"median": percentile(positions, 0.5), "p90": percentile(positions, 0.9),
-                       "max": positions[-1] if positions else 0, "total": sum(positions)},
+            cpu_seconds={
+                "median": percentile(cpu, 0.5),
+                "p90": percentile(cpu, 0.9),
+                "p99": percentile(cpu, 0.99),
+                "max": cpu[-1] if cpu else 0.0,
+                "total": sum(cpu),
+            },
+            positions={
+                "median": percentile(positions, 0.5),
+                "p90": percentile(positions, 0.9),
+                "max": positions[-1] if positions else 0,
+                "total": sum(positions),
+            },
             cpu_curve_us=tuple(round(floored[rank] * 1e6) for rank in curve_ranks(len(floored))),
             lines=dict(lines or {}),
         )
@@ -205,8 +214,16 @@ class SurveyData:
     """How it was run (``make_tables.py run``): command, engine, commit, machine, times."""
 
     @classmethod
-    def from_lines(cls, path: Path, game: str | None = None, first: int | None = None, last: int | None = None,
-                   numbering: Numbering | None = None, run: dict[str, Any] | None = None, figures: bool = True) -> Self:
+    def from_lines(
+        cls,
+        path: Path,
+        game: str | None = None,
+        first: int | None = None,
+        last: int | None = None,
+        numbering: Numbering | None = None,
+        run: dict[str, Any] | None = None,
+        figures: bool = True,
+    ) -> Self:
         """The converter: a survey's JSON lines (plain or gzipped) made small. The range is
         the survey's (a partial run leaves the rest unsurveyed), else the deals found."""
         records = read_records(path)
@@ -220,8 +237,7 @@ class SurveyData:
         verdicts = DealVerdicts.of(game, first, last, records, numbering)
         made = None
         if figures:
-            lines = {"file": path.name, "sha256": lines_digest(path),
-                     "verdicts_sha256": verdicts_digest(records)}
+            lines = {"file": path.name, "sha256": lines_digest(path), "verdicts_sha256": verdicts_digest(records)}
             made = SurveyFigures.of(records, lines)
         return cls(verdicts, made, dict(run or {}))
 
@@ -234,10 +250,14 @@ class SurveyData:
             return [bits]
         figures = self.figures
         head = {
-            "game": self.verdicts.game, "numbering": self.verdicts.numbering.value,
-            "deals": [self.verdicts.first, self.verdicts.last], "surveyed": figures.count,
+            "game": self.verdicts.game,
+            "numbering": self.verdicts.numbering.value,
+            "deals": [self.verdicts.first, self.verdicts.last],
+            "surveyed": figures.count,
             "verdicts": {"file": bits.name, "sha256": self.verdicts.sha256, "counts": self.verdicts.counts()},
-            "json_lines": figures.lines, "cpu_seconds": figures.cpu_seconds, "positions": figures.positions,
+            "json_lines": figures.lines,
+            "cpu_seconds": figures.cpu_seconds,
+            "positions": figures.positions,
             "run": self.run,
         }
         text = json.dumps(head, indent=1)
@@ -258,8 +278,7 @@ class SurveyData:
         head = json.loads(sidecar.read_text())
         if head["verdicts"]["sha256"] != verdicts.sha256:
             raise ValueError(f"{sidecar.name} was made for other verdicts than {name}.verdicts.gz")
-        figures = SurveyFigures(head["surveyed"], head["cpu_seconds"], head["positions"], tuple(head["cpu_curve_us"]),
-                                head["json_lines"])
+        figures = SurveyFigures(head["surveyed"], head["cpu_seconds"], head["positions"], tuple(head["cpu_curve_us"]), head["json_lines"])
         return cls(verdicts, figures, head["run"])
 
 

@@ -46,7 +46,8 @@ FREECELL_UNWINNABLE_PYSOLFC = tuple(deal for deal in FREECELL_UNWINNABLE if deal
 PYSOLFC_FREECELL_NOTE = (
     "the FreeCell FAQ's unwinnable deals are in Microsoft's numbering; PySolFC deals the same "
     "cards only below 32000, so only 11982 applies here: its numbers from 32000 on are its "
-    "Mersenne Twister's deals, other deals. The table freecell-ms surveys Microsoft's deals")
+    "Mersenne Twister's deals, other deals. The table freecell-ms surveys Microsoft's deals"
+)
 
 
 @dataclass(frozen=True)
@@ -97,20 +98,57 @@ def _title(game: str, deals: str) -> str:
 
 
 def _tables() -> dict[str, Table]:
-    tables = [Table("black-hole", "black-hole", 1, 1_000_000, title=_title("black-hole", "deals 1-1,000,000"),
-                    published_won=869_413, published_source="Shlomi Fish's black-hole-solver", list_lost=False)]
+    tables = [
+        Table(
+            "black-hole",
+            "black-hole",
+            1,
+            1_000_000,
+            title=_title("black-hole", "deals 1-1,000,000"),
+            published_won=869_413,
+            published_source="Shlomi Fish's black-hole-solver",
+            list_lost=False,
+        )
+    ]
     for game in FREE_CELL_GAMES:
         freecell = game == "freecell"
-        tables.append(Table(f"{game}-100k", game, 1, 100_000, nodes=20_000_000, title=_title(game, "deals 1-100,000"),
-                            known_lost=FREECELL_UNWINNABLE_PYSOLFC if freecell else (),
-                            note=PYSOLFC_FREECELL_NOTE if freecell else ""))
-    tables.append(Table("freecell", "freecell", 1, 1_000_000, nodes=20_000_000, title=_title("freecell", "deals 1-1,000,000"),
-                        known_lost=FREECELL_UNWINNABLE_PYSOLFC, note=PYSOLFC_FREECELL_NOTE))
-    tables.append(Table("freecell-ms", "freecell", 1, 1_000_000, nodes=20_000_000,
-                        title=_title("freecell", "Microsoft's deals 1-1,000,000"), known_lost=FREECELL_UNWINNABLE,
-                        numbering=Numbering.MICROSOFT,
-                        note="Microsoft's numbering, PySolFC's ms numbers, as in the FreeCell FAQ: "
-                             "all eight of its unwinnable deals apply"))
+        tables.append(
+            Table(
+                f"{game}-100k",
+                game,
+                1,
+                100_000,
+                nodes=20_000_000,
+                title=_title(game, "deals 1-100,000"),
+                known_lost=FREECELL_UNWINNABLE_PYSOLFC if freecell else (),
+                note=PYSOLFC_FREECELL_NOTE if freecell else "",
+            )
+        )
+    tables.append(
+        Table(
+            "freecell",
+            "freecell",
+            1,
+            1_000_000,
+            nodes=20_000_000,
+            title=_title("freecell", "deals 1-1,000,000"),
+            known_lost=FREECELL_UNWINNABLE_PYSOLFC,
+            note=PYSOLFC_FREECELL_NOTE,
+        )
+    )
+    tables.append(
+        Table(
+            "freecell-ms",
+            "freecell",
+            1,
+            1_000_000,
+            nodes=20_000_000,
+            title=_title("freecell", "Microsoft's deals 1-1,000,000"),
+            known_lost=FREECELL_UNWINNABLE,
+            numbering=Numbering.MICROSOFT,
+            note="Microsoft's numbering, PySolFC's ms numbers, as in the FreeCell FAQ: all eight of its unwinnable deals apply",
+        )
+    )
     for game in SPIDER_GAMES:
         tables.append(Table(game, game, 1, 10_000, nodes=2_000_000, title=_title(game, "deals 1-10,000"), chunk=10))
     tables.append(Table("fourteen-out", "fourteen-out", 1, 1_000_000, title=_title("fourteen-out", "deals 1-1,000,000"), list_lost=False))
@@ -144,6 +182,7 @@ def text_table(table: Table, data: SurveyData) -> str:
     total = surveyed or 1
     first, last = verdicts.span() or (table.first, table.first - 1)
     cpu, positions = figures.cpu_seconds, figures.positions
+
     def ms(seconds: float) -> str:
         return f"{seconds * 1000:,.3f} ms"
 
@@ -161,15 +200,16 @@ def text_table(table: Table, data: SurveyData) -> str:
         f"  lost      {counts['lost']:>10,}  {100 * counts['lost'] / total:8.4f} %   proved: the whole space searched",
         f"  unknown   {counts['unknown']:>10,}  {100 * counts['unknown'] / total:8.4f} %   the budget ran out",
         "",
-        f"CPU time per deal   median {ms(cpu['median'])}   p90 {ms(cpu['p90'])}   "
-        f"p99 {ms(cpu['p99'])}   max {ms(cpu['max'])}",
+        f"CPU time per deal   median {ms(cpu['median'])}   p90 {ms(cpu['p90'])}   p99 {ms(cpu['p99'])}   max {ms(cpu['max'])}",
         f"CPU time in all     {cpu['total']:,.1f} s (search and replay; {cpu['total'] / total * 1000:.3f} ms a deal)",
         f"positions per deal  median {positions['median']:,}   p90 {positions['p90']:,}   "
         f"max {positions['max']:,}   total {positions['total']:,}",
     ]
     if meta.get("wall_seconds") is not None:
-        out.append(f"the run             {meta['wall_seconds']:,.0f} s of wall time, {meta.get('cpu_seconds', 0):,.0f} s of CPU "
-                   f"time (all processes, start-up included) on {meta.get('jobs', '?')} processes")
+        out.append(
+            f"the run             {meta['wall_seconds']:,.0f} s of wall time, {meta.get('cpu_seconds', 0):,.0f} s of CPU "
+            f"time (all processes, start-up included) on {meta.get('jobs', '?')} processes"
+        )
     out += [""] + comparison(table, verdicts)
     lines = figures.lines
     out += [
@@ -201,8 +241,10 @@ def comparison(table: Table, verdicts: DealVerdicts) -> list[str]:
             lines.append(f"published   {table.published_won:,} won ({table.published_source}): the same count")
         else:
             lines.append(f"published   {table.published_won:,} won ({table.published_source}): {difference:+,} here")
-            lines.append(f"            the deals to look at: the {len(unknown):,} unknown ones, then every verdict that "
-                         "differs from that solver's on the same deal")
+            lines.append(
+                f"            the deals to look at: the {len(unknown):,} unknown ones, then every verdict that "
+                "differs from that solver's on the same deal"
+            )
     if table.known_lost:
         in_range = [deal for deal in table.known_lost if table.first <= deal <= table.last]
         lines.append(f"published   lost deals in this range: {', '.join(map(str, in_range)) or 'none'}")
@@ -270,8 +312,13 @@ def draw(surveys: list[tuple[Table, SurveyData]], folder: Path) -> list[Path]:
             # At most 2,000 points, evenly spaced in rank; every survey drawn has its figures (text_table).
             seconds, shares_within = cast(SurveyFigures, data.figures).curve()
             if seconds:
-                axes.plot(seconds, shares_within, label=table.title,
-                          linewidth=1.3, color=palette[(2 * index) % 20 if index < 10 else (2 * index + 1) % 20])
+                axes.plot(
+                    seconds,
+                    shares_within,
+                    label=table.title,
+                    linewidth=1.3,
+                    color=palette[(2 * index) % 20 if index < 10 else (2 * index + 1) % 20],
+                )
         axes.set_xscale("log")
         axes.set_xlabel("CPU seconds per deal (search and replay)")
         axes.set_title(name)
@@ -344,16 +391,26 @@ def index_text(surveys: list[tuple[Table, SurveyData]]) -> str:
     rows = []
     for table, survey in surveys:
         counts, total = survey.verdicts.counts(), survey.verdicts.surveyed or 1
-        rows.append(f"| [{table.title or table.id}]({table.id}.txt) | {survey.verdicts.surveyed:,} | "
-                    f"{100 * counts['won'] / total:.4f} % | {100 * counts['lost'] / total:.4f} % | "
-                    f"{100 * counts['unknown'] / total:.4f} % | {table.budget_text.split(':')[0]} |")
-    return "\n".join([
-        "# Survey tables", "",
-        "Made by `docs/surveys/make_tables.py report` from the data of each survey (`data/`: two bits",
-        "a deal and the figures); each table gives the command that reproduces it, the engine, the",
-        "budget and checksums.", "",
-        "| survey | deals | won | lost | unknown | budget |", "| --- | ---: | ---: | ---: | ---: | --- |",
-        *rows, "",
-        "![won, lost and unknown per survey](win-rates.png)", "",
-        "![CPU time per deal](cpu-per-deal.png)", "",
-    ])
+        rows.append(
+            f"| [{table.title or table.id}]({table.id}.txt) | {survey.verdicts.surveyed:,} | "
+            f"{100 * counts['won'] / total:.4f} % | {100 * counts['lost'] / total:.4f} % | "
+            f"{100 * counts['unknown'] / total:.4f} % | {table.budget_text.split(':')[0]} |"
+        )
+    return "\n".join(
+        [
+            "# Survey tables",
+            "",
+            "Made by `docs/surveys/make_tables.py report` from the data of each survey (`data/`: two bits",
+            "a deal and the figures); each table gives the command that reproduces it, the engine, the",
+            "budget and checksums.",
+            "",
+            "| survey | deals | won | lost | unknown | budget |",
+            "| --- | ---: | ---: | ---: | ---: | --- |",
+            *rows,
+            "",
+            "![won, lost and unknown per survey](win-rates.png)",
+            "",
+            "![CPU time per deal](cpu-per-deal.png)",
+            "",
+        ]
+    )

@@ -156,8 +156,15 @@ class DaskRunner:
         for index, (first, last) in enumerate(plan.chunks):
             # Chunks submitted first run first; a readable key names them on the dashboard.
             future = client.submit(
-                plan.solve, plan.game, first, last, plan.budget, plan.lines, plan.numbering,
-                key=f"survey-{plan.game}-{plan.numbering.prefix}{first}-{last}-{token}", pure=False,
+                plan.solve,
+                plan.game,
+                first,
+                last,
+                plan.budget,
+                plan.lines,
+                plan.numbering,
+                key=f"survey-{plan.game}-{plan.numbering.prefix}{first}-{last}-{token}",
+                pure=False,
             )
             futures[future] = index
         for future in as_completed(futures, loop=client.loop):

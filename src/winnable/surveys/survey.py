@@ -60,8 +60,16 @@ def search(position: Position, budget: Budget, short: bool = False) -> tuple[str
     return status, line, positions
 
 
-def record(position: Position, status: str, line: list[str], positions: int, seconds: float, cpu: float, lines: bool,
-           numbering: Numbering = Numbering.PYSOLFC) -> dict[str, Any]:
+def record(
+    position: Position,
+    status: str,
+    line: list[str],
+    positions: int,
+    seconds: float,
+    cpu: float,
+    lines: bool,
+    numbering: Numbering = Numbering.PYSOLFC,
+) -> dict[str, Any]:
     """One survey record: game, deal, verdict, positions, seconds (wall), cpu_seconds
     (of the process, search and replay), moves; ``line`` too if ``lines``; ``numbering``
     after the deal when it is Microsoft's."""
@@ -80,8 +88,9 @@ def record(position: Position, status: str, line: list[str], positions: int, sec
     return entry
 
 
-def solve_deal(game: str, number: int, budget: Budget, lines: bool = False,
-               numbering: Numbering | str = Numbering.PYSOLFC) -> dict[str, Any]:
+def solve_deal(
+    game: str, number: int, budget: Budget, lines: bool = False, numbering: Numbering | str = Numbering.PYSOLFC
+) -> dict[str, Any]:
     """Deal, search and replay one deal: its survey record.
 
     >>> entry = solve_deal("black-hole", 2, Budget(), lines=True)
@@ -91,8 +100,9 @@ def solve_deal(game: str, number: int, budget: Budget, lines: bool = False,
     return solve_chunk(game, number, number, budget, lines, numbering)[0]
 
 
-def solve_chunk(game: str, first: int, last: int, budget: Budget, lines: bool = False,
-                numbering: Numbering | str = Numbering.PYSOLFC) -> list[dict[str, Any]]:
+def solve_chunk(
+    game: str, first: int, last: int, budget: Budget, lines: bool = False, numbering: Numbering | str = Numbering.PYSOLFC
+) -> list[dict[str, Any]]:
     """The records of deals ``first`` to ``last`` of ``game`` (in ``numbering``), in order.
 
     This is the unit of work a runner ships: one call, one answer, plain data. Every
@@ -113,8 +123,7 @@ def solve_chunk(game: str, first: int, last: int, budget: Budget, lines: bool = 
         status, line, positions = search(position, budget, short=lines)
         if status == Status.WON.value:
             replay(position, line)
-        records.append(record(position, status, line, positions, clock() - started, cpu_clock() - cpu_started, lines,
-                              numbering))
+        records.append(record(position, status, line, positions, clock() - started, cpu_clock() - cpu_started, lines, numbering))
     return records
 
 
@@ -162,8 +171,10 @@ def read_done(path: Path, game: str, low: int, high: int, numbering: Numbering |
             raise SurveyError(f"{path} line {number} is not a survey record; cannot resume from it") from None
         theirs = entry.get("numbering", Numbering.PYSOLFC.value)
         if theirs != numbering.value:
-            raise SurveyError(f"{path} line {number} is a deal in {theirs} numbering, not {numbering.value}: "
-                              "a survey resumes only a file of its own numbering")
+            raise SurveyError(
+                f"{path} line {number} is a deal in {theirs} numbering, not {numbering.value}: "
+                "a survey resumes only a file of its own numbering"
+            )
         if entry.get("game") != game or not low <= deal <= high:
             raise SurveyError(f"{path} line {number} is {entry.get('game')} deal {deal}, not part of {game} {low}-{high}")
         if deal in seen:
@@ -388,7 +399,14 @@ class Bar:
         if self.show:
             from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
-            columns = (TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(), TextColumn("won {task.fields[won]}"), TimeElapsedColumn(), TimeRemainingColumn())
+            columns = (
+                TextColumn("[bold]{task.description}"),
+                BarColumn(),
+                MofNCompleteColumn(),
+                TextColumn("won {task.fields[won]}"),
+                TimeElapsedColumn(),
+                TimeRemainingColumn(),
+            )
             self._progress = Progress(*columns, transient=True)
             self._progress.__enter__()
             self._task = self._progress.add_task(self.title, total=self.total, completed=self.done, won=self.won)

@@ -29,9 +29,17 @@ def create_app(database_url: str | None = None, **settings: Any) -> FastAPI:
     return build(database_url, **settings)
 
 
-def run(host: str = "127.0.0.1", port: int = 8000, database: str | None = None, workers: int = 1,
-        allowed_hosts: list[str] | None = None, metrics: bool | None = None,
-        forwarded_allow_ips: str | None = None, limit_concurrency: int = 1000, solver_scheduler: str | None = None) -> None:
+def run(
+    host: str = "127.0.0.1",
+    port: int = 8000,
+    database: str | None = None,
+    workers: int = 1,
+    allowed_hosts: list[str] | None = None,
+    metrics: bool | None = None,
+    forwarded_allow_ips: str | None = None,
+    limit_concurrency: int = 1000,
+    solver_scheduler: str | None = None,
+) -> None:
     """Migrate the database and serve the app until interrupted, in ``workers`` processes.
 
     Settings come from ``WINNABLE_*`` variables (see :class:`winnable.web.settings.Settings`);
@@ -56,8 +64,11 @@ def run(host: str = "127.0.0.1", port: int = 8000, database: str | None = None, 
         overrides["allowed_hosts"] = allowed_hosts
     elif "WINNABLE_ALLOWED_HOSTS" not in os.environ:
         if host in ("0.0.0.0", "::", ""):
-            print("winnable: note: listening on every address and answering any Host header; "
-                  "name the site with --allowed-host NAME (DNS rebinding)", file=sys.stderr)
+            print(
+                "winnable: note: listening on every address and answering any Host header; "
+                "name the site with --allowed-host NAME (DNS rebinding)",
+                file=sys.stderr,
+            )
             overrides["allowed_hosts"] = ["*"]
         else:
             overrides["allowed_hosts"] = sorted(set(LOOPBACK_HOSTS + [host.strip("[]")]))
@@ -76,8 +87,10 @@ def run(host: str = "127.0.0.1", port: int = 8000, database: str | None = None, 
     try:
         engine = make_engine(url)
         if workers > 1 and engine.dialect.name == "sqlite" and engine.url.database in (None, "", ":memory:"):
-            print("winnable: error: several workers need a database they can share (a file or PostgreSQL), "
-                  "not an in-memory SQLite", file=sys.stderr)
+            print(
+                "winnable: error: several workers need a database they can share (a file or PostgreSQL), not an in-memory SQLite",
+                file=sys.stderr,
+            )
             raise SystemExit(2)
         migrate(engine)
         server_key(engine, "csrf")
@@ -103,8 +116,9 @@ def run(host: str = "127.0.0.1", port: int = 8000, database: str | None = None, 
         # restarted, starts up again under the same load... and drops every request.
         "timeout_worker_healthcheck": 60,
     }
-    print(f"Winnable: http://{host}:{port}/  (API docs: /docs; database: {shown}; "
-          f"{workers} worker{'s' if workers != 1 else ''})", flush=True)
+    print(
+        f"Winnable: http://{host}:{port}/  (API docs: /docs; database: {shown}; {workers} worker{'s' if workers != 1 else ''})", flush=True
+    )
     if workers <= 1:
         from winnable.web.app import create_app as build
 
@@ -121,4 +135,3 @@ def run(host: str = "127.0.0.1", port: int = 8000, database: str | None = None, 
     # travels to them whole, serialised in one variable (read back by ``app_from_env``).
     os.environ[SETTINGS_VARIABLE] = settings.model_dump_json()
     uvicorn.run("winnable.web.app:app_from_env", factory=True, workers=workers, **options)
-

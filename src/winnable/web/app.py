@@ -77,7 +77,7 @@ DESCRIPTION = (
     "Play Black Hole, Penguin, Black Widow and their relatives: the server keeps every "
     "game (its deal and moves), checks every move with the rules, and answers hints, "
     "'where did I lose?' and winnable deals with the solver.\n\n"
-    "**Errors** are `{\"code\": ..., \"detail\": ...}`: `code` is stable, `detail` a sentence in the "
+    '**Errors** are `{"code": ..., "detail": ...}`: `code` is stable, `detail` a sentence in the '
     "request's language (`?lang=en|fr|nl`, else the `lang` cookie, else `Accept-Language`; the catalog's "
     "titles too; moves stay in the games' notation). "
     "Codes: " + ", ".join(f"`{code}`" for code in CODES) + ".\n\n"
@@ -100,28 +100,45 @@ def create_app(database_url: str | None = None, settings: Settings | None = None
     migrate(engine)
     games = GameService(engine, Positions(int(settings.position_cache_mb * (1 << 20))))
     games.judge_pace = settings.judge_pace
-    queue = SolverQueue(settings.threads, settings.solver_queue, settings.solver_queue_per_client,
-                        settings.solver_running_per_client, on_change=metrics.queue_changed,
-                        nice=settings.solver_nice, analysis_threads=settings.solver_analysis_threads,
-                        analyses=settings.solver_analyses, analyses_per_client=settings.solver_analyses_per_client,
-                        anonymous_analyses=settings.solver_guest_analyses, slice_seconds=settings.solver_slice_seconds)
+    queue = SolverQueue(
+        settings.threads,
+        settings.solver_queue,
+        settings.solver_queue_per_client,
+        settings.solver_running_per_client,
+        on_change=metrics.queue_changed,
+        nice=settings.solver_nice,
+        analysis_threads=settings.solver_analysis_threads,
+        analyses=settings.solver_analyses,
+        analyses_per_client=settings.solver_analyses_per_client,
+        anonymous_analyses=settings.solver_guest_analyses,
+        slice_seconds=settings.solver_slice_seconds,
+    )
     cluster = None
     if settings.solver_scheduler:  # the searches on a Dask cluster, the queue as large as it is
         cluster = Cluster(settings.solver_scheduler, on_resize=lambda threads: queue.resize(max(settings.threads, threads)))
         solver = Solver(queue, int(settings.verdict_cache_mb * (1 << 20)), search=cluster.solve)
     else:
         solver = Solver(queue, int(settings.verdict_cache_mb * (1 << 20)))
-    pool = WinnablePool(engine, solver, PoolSettings(size=settings.pool_size, seconds=settings.pool_seconds,
-                                                     lease_seconds=settings.pool_lease_seconds,
-                                                     scheduler=settings.solver_scheduler))
+    pool = WinnablePool(
+        engine,
+        solver,
+        PoolSettings(
+            size=settings.pool_size,
+            seconds=settings.pool_seconds,
+            lease_seconds=settings.pool_lease_seconds,
+            scheduler=settings.solver_scheduler,
+        ),
+    )
     limits = RateLimits(settings)
     key = (settings.secret_key or server_key(engine, "csrf")).encode()
     csrf = CsrfPolicy(key, settings.trusted_origins, binding=session_binding)
     device_secret = (settings.secret_key or server_key(engine, "devices")).encode()
-    proof = ProofOfWork((settings.secret_key or server_key(engine, "altcha")).encode(), settings.altcha_max_number,
-                        settings.altcha_seconds, limits.once)
-    accounts = AccountService(engine, settings.session_days, settings.guest_days, settings.argon2_memory_kib,
-                              settings.argon2_time_cost, device_secret)
+    proof = ProofOfWork(
+        (settings.secret_key or server_key(engine, "altcha")).encode(), settings.altcha_max_number, settings.altcha_seconds, limits.once
+    )
+    accounts = AccountService(
+        engine, settings.session_days, settings.guest_days, settings.argon2_memory_kib, settings.argon2_time_cost, device_secret
+    )
     purger = Purger(accounts, settings.purge_minutes * 60)
     daily = DailyService(games, pool)
 
@@ -165,8 +182,9 @@ def create_app(database_url: str | None = None, settings: Settings | None = None
         telemetry=None if settings.opentelemetry else {"tracing": False, "metrics": False, "logs": False},
     )
     # Every service once, on one object (the routes reach it through ``deps``).
-    app.state.services = Services(settings, engine, games, solver, pool, limits, csrf, accounts, daily, queue, purger, url,
-                                  ChallengeService(games), proof=proof)
+    app.state.services = Services(
+        settings, engine, games, solver, pool, limits, csrf, accounts, daily, queue, purger, url, ChallengeService(games), proof=proof
+    )
 
     add_error_handlers(app)
     for router in ROUTERS:
@@ -223,8 +241,11 @@ def add_error_handlers(app: FastAPI) -> None:
         if any(item.get("type") == "json_invalid" for item in errors):
             return problem_response(422, "invalid_json", N_("the request body is not valid JSON"), locale=locale_of(request))
         fields = [
-            {"loc": [part if isinstance(part, int) else quote(str(part), 30).strip("'") for part in item.get("loc", ())],
-             "msg": str(item.get("msg", "invalid"))[:200], "type": str(item.get("type", "invalid"))[:60]}
+            {
+                "loc": [part if isinstance(part, int) else quote(str(part), 30).strip("'") for part in item.get("loc", ())],
+                "msg": str(item.get("msg", "invalid"))[:200],
+                "type": str(item.get("type", "invalid"))[:60],
+            }
             for item in errors[:10]
         ]
         import json
@@ -251,8 +272,11 @@ def add_error_handlers(app: FastAPI) -> None:
         ``Retry-After``, nothing written; anything else from it is a bug (500)."""
         if not database_away(error):
             raise error
-        outage = Unavailable(N_("the server's database is not answering for a moment (your games are safe); try again in "
-                                "a few seconds"), code="database_unavailable", retry_after=DATABASE_RETRY_SECONDS)
+        outage = Unavailable(
+            N_("the server's database is not answering for a moment (your games are safe); try again in a few seconds"),
+            code="database_unavailable",
+            retry_after=DATABASE_RETRY_SECONDS,
+        )
         note_database_away(request, error)
         if wants_html(request):
             return error_page(request, outage.status, outage.detail)
@@ -266,8 +290,11 @@ def add_error_handlers(app: FastAPI) -> None:
         log.exception("error answering %s %s", request.method, request.url.path)
         if wants_html(request):
             return error_page(request, 500, "")
-        return Response(problem_json("internal_error", N_("something went wrong on the server; your games are safe"),
-                                     locale_of(request)), status_code=500, media_type="application/json")
+        return Response(
+            problem_json("internal_error", N_("something went wrong on the server; your games are safe"), locale_of(request)),
+            status_code=500,
+            media_type="application/json",
+        )
 
 
 DATABASE_RETRY_SECONDS = 2
@@ -299,9 +326,13 @@ def note_database_away(request: Request, error: Exception) -> None:
     now = time.monotonic()
     if now - _last_database_note[0] >= 10:
         _last_database_note[0] = now
-        log.warning("database away (%s: %s) answering %s %s: 503 until it is back", type(error).__name__,
-                    str(error).strip().splitlines()[0][:200] if str(error).strip() else "", request.method,
-                    request.url.path)
+        log.warning(
+            "database away (%s: %s) answering %s %s: 503 until it is back",
+            type(error).__name__,
+            str(error).strip().splitlines()[0][:200] if str(error).strip() else "",
+            request.method,
+            request.url.path,
+        )
 
 
 def sentence(errors: list[dict[str, Any]]) -> str:

@@ -107,8 +107,7 @@ class Unprocessable(ApiError):
 
 
 class _RetryLater(ApiError):
-    def __init__(self, detail: str, *, code: str | None = None, retry_after: float = 1.0,
-                 headers: dict[str, str] | None = None) -> None:
+    def __init__(self, detail: str, *, code: str | None = None, retry_after: float = 1.0, headers: dict[str, str] | None = None) -> None:
         seconds = max(1, math.ceil(retry_after))
         super().__init__(detail, code=code, headers={"Retry-After": str(seconds), **(headers or {})})
         self.retry_after = seconds
@@ -141,8 +140,7 @@ def problem_json(code: str, detail: str, locale: str = DEFAULT_LOCALE) -> bytes:
         return json.dumps({"code": code, "detail": detail}, ensure_ascii=True).encode("ascii")
 
 
-def problem_response(status: int, code: str, detail: str, headers: dict[str, str] | None = None,
-                     locale: str = DEFAULT_LOCALE) -> Response:
+def problem_response(status: int, code: str, detail: str, headers: dict[str, str] | None = None, locale: str = DEFAULT_LOCALE) -> Response:
     headers = {**(headers or {}), "Content-Language": locale}
     return Response(problem_json(code, detail, locale), status_code=status, headers=headers, media_type="application/json")
 

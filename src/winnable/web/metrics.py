@@ -19,12 +19,13 @@ from prometheus_client.registry import Collector
 MULTIPROCESS = bool(os.environ.get("PROMETHEUS_MULTIPROC_DIR"))
 
 REQUEST_SECONDS = Histogram(
-    "winnable_request_seconds", "Time to answer a request, by route.", ["method", "route"],
+    "winnable_request_seconds",
+    "Time to answer a request, by route.",
+    ["method", "route"],
     buckets=(0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10),
 )
 RESPONSES = Counter("winnable_responses", "Responses by route and status.", ["method", "route", "status"])
-SOLVER_WAITING = Gauge("winnable_solver_queue_waiting", "Solver jobs waiting for a worker.",
-                       multiprocess_mode="livesum")
+SOLVER_WAITING = Gauge("winnable_solver_queue_waiting", "Solver jobs waiting for a worker.", multiprocess_mode="livesum")
 SOLVER_RUNNING = Gauge("winnable_solver_queue_running", "Solver jobs running.", multiprocess_mode="livesum")
 
 

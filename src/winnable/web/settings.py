@@ -44,12 +44,15 @@ class Settings(BaseSettings):
     model_config = SettingsConfigDict(env_prefix="WINNABLE_", extra="ignore", validate_default=True)
 
     database_url: str | None = Field(
-        None, validation_alias=AliasChoices("database_url", "WINNABLE_DATABASE", "WINNABLE_DATABASE_URL"),
-        description="SQLAlchemy URL (default: SQLite in the user's data folder).")
+        None,
+        validation_alias=AliasChoices("database_url", "WINNABLE_DATABASE", "WINNABLE_DATABASE_URL"),
+        description="SQLAlchemy URL (default: SQLite in the user's data folder).",
+    )
 
     # -- the solver ------------------------------------------------------------------
-    hint_seconds: Seconds = Field(2.0, gt=0, allow_inf_nan=False,
-                                  validation_alias=AliasChoices("hint_seconds", "WINNABLE_HINT_SECONDS", "WINNABLE_HINT_CPU_SECONDS"))
+    hint_seconds: Seconds = Field(
+        2.0, gt=0, allow_inf_nan=False, validation_alias=AliasChoices("hint_seconds", "WINNABLE_HINT_SECONDS", "WINNABLE_HINT_CPU_SECONDS")
+    )
     """Budget of one hint when the client names none, in CPU seconds of the searching
     thread (the same search on a busy server as on a quiet one); the time it waited in
     the queue is taken off it. ``WINNABLE_HINT_CPU_SECONDS`` names it too."""
@@ -209,8 +212,17 @@ class Settings(BaseSettings):
             return [part.strip() for part in text.split(",") if part.strip()]
         return value
 
-    @field_validator("limit_default", "limit_play", "limit_create", "limit_solver", "limit_hint", "limit_signup", "limit_login",
-                     "limit_login_name", "limit_login_device")
+    @field_validator(
+        "limit_default",
+        "limit_play",
+        "limit_create",
+        "limit_solver",
+        "limit_hint",
+        "limit_signup",
+        "limit_login",
+        "limit_login_name",
+        "limit_login_device",
+    )
     @classmethod
     def _limits(cls, value: str) -> str:
         from limits import parse_many

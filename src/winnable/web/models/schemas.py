@@ -46,13 +46,26 @@ def _deal(value: Any) -> int | str | None:
     raise ValueError(f"a deal number is 1 to {MAX_DEAL}, as a number or as its digits")
 
 
-Deal = Annotated[int | str | None, PlainValidator(_deal), WithJsonSchema({"anyOf": [
-    {"type": "integer", "minimum": 1, "maximum": MAX_DEAL},
-    {"type": "string", "pattern": f"^{DEAL_TEXT.pattern}$"},
-    {"type": "null"}]})]
+Deal = Annotated[
+    int | str | None,
+    PlainValidator(_deal),
+    WithJsonSchema(
+        {
+            "anyOf": [
+                {"type": "integer", "minimum": 1, "maximum": MAX_DEAL},
+                {"type": "string", "pattern": f"^{DEAL_TEXT.pattern}$"},
+                {"type": "null"},
+            ]
+        }
+    ),
+]
 ThinkSeconds = Annotated[Literal[10, 30, 60], BeforeValidator(_whole)]  # winnable.web.play.scores.THINK_CHOICES
-MOVE_TEXT = Field(description="A move in the game's notation (a `legal` entry's `move`); one this game "
-                              "cannot read: 409 `bad_move`.", min_length=1, max_length=64, pattern=r"\S")
+MOVE_TEXT = Field(
+    description="A move in the game's notation (a `legal` entry's `move`); one this game cannot read: 409 `bad_move`.",
+    min_length=1,
+    max_length=64,
+    pattern=r"\S",
+)
 NAME_PATTERN = r"^[A-Za-z0-9]+(?:[._-][A-Za-z0-9]+)*$"  # winnable.web.players.accounts.check_name
 # No control characters (category Cc) and something besides spaces: the schema's share of
 # winnable.web.security.passwords.check_password, which also refuses a password of invisible characters.
@@ -62,16 +75,20 @@ PASSWORD_PATTERN = r"^[^\x00-\x1f\x7f-\x9f]*[^\s\x00-\x1f\x7f-\x9f][^\x00-\x1f\x
 class NewGame(BaseModel):
     """Start a game: a given deal, a random deal, or a deal proved winnable."""
 
-    model_config = ConfigDict(json_schema_extra={"examples": [{"game": "black-hole", "deal": 2}, {"game": "black-hole", "winnable": True, "undo": "one"}]})
+    model_config = ConfigDict(
+        json_schema_extra={"examples": [{"game": "black-hole", "deal": 2}, {"game": "black-hole", "winnable": True, "undo": "one"}]}
+    )
 
     game: str = Field(description="Game id from /api/catalog, e.g. black-hole.", max_length=64)
-    deal: Deal = Field(None, description="PySolFC deal number, 1 to 10**20-1 (a number, or its digits as text); "
-                                         "random if omitted.")
+    deal: Deal = Field(None, description="PySolFC deal number, 1 to 10**20-1 (a number, or its digits as text); random if omitted.")
     winnable: Flag = Field(False, description="Deal a number the solver proved winnable (ignores deal).")
     undo: UndoMode = Field("unlimited", description="unlimited, one (once a game) or none.")
-    think: ThinkSeconds | None = Field(None, description="Black Hole's timed play: seconds allowed for each move "
-                                                         "(10, 30 or 60); running out loses the game. Other games: "
-                                                         "409 `bad_think`.")
+    think: ThinkSeconds | None = Field(
+        None,
+        description="Black Hole's timed play: seconds allowed for each move "
+        "(10, 30 or 60); running out loses the game. Other games: "
+        "409 `bad_think`.",
+    )
 
 
 class PlayMove(BaseModel):
@@ -112,8 +129,10 @@ class ValidationProblem(Problem):
 
 
 class CsrfToken(BaseModel):
-    token: str = Field(description="Send it back in the header named below with state-changing calls "
-                                   "that carry no Origin header (scripts; browsers send Origin).")
+    token: str = Field(
+        description="Send it back in the header named below with state-changing calls "
+        "that carry no Origin header (scripts; browsers send Origin)."
+    )
     header: str
     expires_in: int = Field(description="Seconds the token stays valid.")
 
@@ -160,7 +179,8 @@ class NotRanked(BaseModel):
 
     code: Literal["pace_median", "pace_total"] = Field(
         description="pace_median: the median time between the player's actions is under floor_seconds; "
-                    "pace_total: from the first action to the last, under floor_seconds an action.")
+        "pace_total: from the first action to the last, under floor_seconds an action."
+    )
     actions: int = Field(description="The player's actions (requests that played moves).")
     seconds: float = Field(description="From the first action to the last, on the server's clock.")
     median_seconds: float = Field(description="The median time between two actions.")
@@ -172,15 +192,18 @@ class GameState(BaseModel):
     game: str
     title: str
     family: str
-    deal: int | None = Field(description="The deal number (PySolFC's); null for a Daily, dealt from a secret "
-                                         "deck order that no deal number reaches.")
+    deal: int | None = Field(
+        description="The deal number (PySolFC's); null for a Daily, dealt from a secret deck order that no deal number reaches."
+    )
     undo: UndoMode
     undo_left: int | None = Field(description="Undos left; null when unlimited.")
     moves: list[str]
     move_count: int
     position: dict[str, Any] = Field(description="The table as the player sees it (winnable.web.views.player_view).")
     legal: list[dict[str, Any]] = Field(description="Every legal move, described, in click-to-move priority.")
-    safe: list[str] = Field(default_factory=list, description="Moves to the foundations that lose nothing: no card in play could be built on the card.")
+    safe: list[str] = Field(
+        default_factory=list, description="Moves to the foundations that lose nothing: no card in play could be built on the card."
+    )
     finish: list[str] | None = Field(None, description="When the rest of the game is a plain run home: its moves, in order.")
     status: Literal["playing", "won", "lost"]
     winnable_deal: bool
@@ -199,13 +222,18 @@ class GameState(BaseModel):
     think_left: float | None = Field(None, description="Timed play: seconds left for the current move, on the server's clock.")
     timed_out: bool = Field(False, description="Timed play: the time ran out, the game is lost.")
     daily: str | None = Field(None, description="The Daily (YYYY-MM-DD) this game is an attempt at.")
-    challenge: str | None = Field(None, description="The challenge (its token) this game is the ranked attempt at: "
-                                                    "hints and restarts are off in it.")
-    hint_allowed: bool = Field(True, description="Whether hints and analyses answer: not in a Daily while its day "
-                                                "lasts, a ranked challenge attempt, nor any game of an open "
-                                                "challenge's cards.")
-    not_ranked: NotRanked | None = Field(None, description="A Daily or ranked challenge attempt kept out of the "
-                                                           "rankings, and why; null otherwise.")
+    challenge: str | None = Field(
+        None, description="The challenge (its token) this game is the ranked attempt at: hints and restarts are off in it."
+    )
+    hint_allowed: bool = Field(
+        True,
+        description="Whether hints and analyses answer: not in a Daily while its day "
+        "lasts, a ranked challenge attempt, nor any game of an open "
+        "challenge's cards.",
+    )
+    not_ranked: NotRanked | None = Field(
+        None, description="A Daily or ranked challenge attempt kept out of the rankings, and why; null otherwise."
+    )
     restart_allowed: bool = True
     links: dict[str, str]
 
@@ -220,10 +248,14 @@ class PositionAt(BaseModel):
     status: Literal["playing", "won", "lost"]
 
 
-Answered = Annotated[Literal["known", "searched", "shortened", "busy"], Field(
-    description="How the answer was made: `known` (the game's kept hint line or a verdict the server knew, no search), "
-                "`searched` (with the whole budget), `shortened` (the solver was crowded: a search of one time slice) or "
-                "`busy` (no solver time came soon: what was known, else `unknown`).")]
+Answered = Annotated[
+    Literal["known", "searched", "shortened", "busy"],
+    Field(
+        description="How the answer was made: `known` (the game's kept hint line or a verdict the server knew, no search), "
+        "`searched` (with the whole budget), `shortened` (the solver was crowded: a search of one time slice) or "
+        "`busy` (no solver time came soon: what was known, else `unknown`)."
+    ),
+]
 
 
 class Hint(BaseModel):
@@ -233,11 +265,15 @@ class Hint(BaseModel):
     message: str
     knows_hidden: bool
     at: int = Field(description="Number of moves played when the hint was computed.")
-    line_length: int | None = Field(None, description="Moves to win along the game's kept hint line (safe moves home "
-                                    "included): it drops with every hinted move played, and grows only if the player leaves the line.")
+    line_length: int | None = Field(
+        None,
+        description="Moves to win along the game's kept hint line (safe moves home "
+        "included): it drops with every hinted move played, and grows only if the player leaves the line.",
+    )
     seconds: float
-    cached: bool = Field(description="True when no search ran (the kept line, or what the server already knew): "
-                                     "such a hint counts against no solver limit.")
+    cached: bool = Field(
+        description="True when no search ran (the kept line, or what the server already knew): such a hint counts against no solver limit."
+    )
     answered: Answered
 
 
@@ -277,10 +313,15 @@ class Credentials(BaseModel):
 
     name: str = Field(description="The player's name.", max_length=64)
     password: str = Field(description="The password.", max_length=128)
-    altcha: str | None = Field(None, max_length=1024, description=(
-        "For a name under guessing (its 401 or 429 carried an `altcha` challenge): the solved ALTCHA v1 payload, "
-        "base64 of the JSON `algorithm`, `challenge`, `number`, `salt`, `signature`. Good once, for that name, "
-        "until it expires; such a sign-in is counted apart from the name's guesses."))
+    altcha: str | None = Field(
+        None,
+        max_length=1024,
+        description=(
+            "For a name under guessing (its 401 or 429 carried an `altcha` challenge): the solved ALTCHA v1 payload, "
+            "base64 of the JSON `algorithm`, `challenge`, `number`, `salt`, `signature`. Good once, for that name, "
+            "until it expires; such a sign-in is counted apart from the name's guesses."
+        ),
+    )
 
 
 class AltchaChallenge(BaseModel):
@@ -305,10 +346,18 @@ class NewAccount(BaseModel):
 
     model_config = ConfigDict(json_schema_extra={"examples": [{"name": "ada", "password": "correct horse battery"}]})
 
-    name: str = Field(description="3 to 24 letters or digits (A-Z, a-z, 0-9), with single . _ or - between them.",
-                      min_length=3, max_length=24, pattern=NAME_PATTERN)
-    password: str = Field(description="8 to 128 characters as typed (Unicode NFC), any but control characters, at least one of them visible and not a combining mark.", min_length=8,
-                          max_length=128, pattern=PASSWORD_PATTERN)
+    name: str = Field(
+        description="3 to 24 letters or digits (A-Z, a-z, 0-9), with single . _ or - between them.",
+        min_length=3,
+        max_length=24,
+        pattern=NAME_PATTERN,
+    )
+    password: str = Field(
+        description="8 to 128 characters as typed (Unicode NFC), any but control characters, at least one of them visible and not a combining mark.",
+        min_length=8,
+        max_length=128,
+        pattern=PASSWORD_PATTERN,
+    )
 
     # The schema states the limits; the rules' own checks give the reason a player reads
     # (422 ``bad_name``, ``bad_password`` or ``blank_password``, translated) rather than
@@ -396,10 +445,14 @@ class Leaderboard(BaseModel):
     title: str
     date: str
     over: bool = Field(description="The day is over: the results are final.")
-    deal: int | None = Field(description="The deal number of a Daily stored before Dailies were dealt from "
-                                         "deck orders, once the day is over; else null.")
-    layout: str | None = Field(None, description="The Daily's cards in dealing order (the deck order it was dealt "
-                                                 "from, cards separated by spaces), once the day is over; null before.")
+    deal: int | None = Field(
+        description="The deal number of a Daily stored before Dailies were dealt from deck orders, once the day is over; else null."
+    )
+    layout: str | None = Field(
+        None,
+        description="The Daily's cards in dealing order (the deck order it was dealt "
+        "from, cards separated by spaces), once the day is over; null before.",
+    )
     players: int = Field(description="Ranked attempts.")
     your_rank: int | None
     your_result: LeaderboardEntry | None = Field(None, description="Your attempt's result, ranked or not.")
@@ -453,8 +506,7 @@ class DealAttempt(BaseModel):
 class DealRecord(BaseModel):
     game: str
     title: str
-    deal: int | None = Field(description="The deal number; null for a deal dealt from a deck order (a Daily, a "
-                                         "challenge).")
+    deal: int | None = Field(description="The deal number; null for a deal dealt from a deck order (a Daily, a challenge).")
     daily: str | None = Field(description="The Daily (YYYY-MM-DD) the deal was, if it was one.")
     played: int
     attempts: list[DealAttempt] = Field(description="Your games of the deal, oldest first.")
@@ -465,8 +517,9 @@ class Statistics(BaseModel):
     signed_in: bool
     games: list[GameStatistics]
     history: list[HistoryEntry]
-    records: list[DealRecord] = Field(default_factory=list, description="Every deal you played more than once: "
-                                                                        "your games of it side by side.")
+    records: list[DealRecord] = Field(
+        default_factory=list, description="Every deal you played more than once: your games of it side by side."
+    )
 
 
 def exact_bounds(openapi: dict[str, Any]) -> dict[str, Any]:
@@ -504,8 +557,12 @@ class NewChallenge(BaseModel):
 
     model_config = ConfigDict(json_schema_extra={"examples": [{"game_id": "Zq3v0xYw1bC9"}]})
 
-    game_id: str = Field(description="The id of one of your games; its deal and settings become the challenge's.",
-                         min_length=1, max_length=32, pattern=r"^[A-Za-z0-9_-]+$")
+    game_id: str = Field(
+        description="The id of one of your games; its deal and settings become the challenge's.",
+        min_length=1,
+        max_length=32,
+        pattern=r"^[A-Za-z0-9_-]+$",
+    )
 
 
 class ChallengePlay(BaseModel):
@@ -513,8 +570,11 @@ class ChallengePlay(BaseModel):
 
     model_config = ConfigDict(json_schema_extra={"examples": [{}, {"ranked": False}]})
 
-    ranked: Flag = Field(True, description="The signed-in player's one ranked attempt (default), or an unranked "
-                                           "game of the same cards (false). Guests always play unranked.")
+    ranked: Flag = Field(
+        True,
+        description="The signed-in player's one ranked attempt (default), or an unranked "
+        "game of the same cards (false). Guests always play unranked.",
+    )
 
 
 class ChallengeAttemptSummary(BaseModel):
@@ -532,8 +592,10 @@ class ChallengeView(BaseModel):
     undo: UndoMode
     think_seconds: int | None
     created_at: str | None
-    closes_at: str = Field(description="When it closes: until then no game of its cards gets hints or analyses, "
-                                       "for anyone, and ranked attempts are dealt; then its results are final.")
+    closes_at: str = Field(
+        description="When it closes: until then no game of its cards gets hints or analyses, "
+        "for anyone, and ranked attempts are dealt; then its results are final."
+    )
     open: bool = Field(description="It has not closed yet.")
     creator: str | None = Field(description="Who made it; null once the account is deleted.")
     yours: bool = Field(description="You made it.")

@@ -142,8 +142,9 @@ def locale_of_scope(scope: Mapping[str, Any]) -> str:
     for name, value in scope.get("headers") or ():
         headers.setdefault(name.lower(), value)
     saved = _cookie_lang(headers.get(b"cookie", b"").decode("latin-1"))
-    locale = negotiate(query=_query_lang(scope.get("query_string") or b""), saved=saved,
-                       accept=headers.get(b"accept-language", b"").decode("latin-1"))
+    locale = negotiate(
+        query=_query_lang(scope.get("query_string") or b""), saved=saved, accept=headers.get(b"accept-language", b"").decode("latin-1")
+    )
     if isinstance(scope, dict):
         scope["winnable.locale"] = locale
     return locale
@@ -217,8 +218,7 @@ class Message(str):
         """The message in ``locale`` (parameters that are messages too, translated)."""
         if locale == DEFAULT_LOCALE:
             return str(self)
-        params = {name: value.translate(locale) if isinstance(value, Message) else value
-                  for name, value in self.params.items()}
+        params = {name: value.translate(locale) if isinstance(value, Message) else value for name, value in self.params.items()}
         if self.plural is not None and self.n is not None:
             return ngettext(locale, self.msgid, self.plural, self.n, **params)
         return gettext(locale, self.msgid, **params)
@@ -280,8 +280,7 @@ def js_catalog(locale: str, modules: frozenset[str] | None = None) -> JsCatalog:
     found = catalog(locale)
     for message in found or ():
         names = [name.rsplit("/", 1)[-1] for name, _ in message.locations]
-        if not message.id or message.fuzzy or not any(name.endswith(JS_SOURCES) and (modules is None or name in modules)
-                                                       for name in names):
+        if not message.id or message.fuzzy or not any(name.endswith(JS_SOURCES) and (modules is None or name in modules) for name in names):
             continue
         key: str
         value: str | list[str]
@@ -326,8 +325,9 @@ def format_date(value: Any, locale: str, format: str = "medium") -> str:
 
 
 # -- extraction ----------------------------------------------------------------------
-def extract_game_texts(fileobj: Any, keywords: Any, comment_tags: Any,
-                       options: Mapping[str, str]) -> Iterator[tuple[int, None, str, list[str]]]:
+def extract_game_texts(
+    fileobj: Any, keywords: Any, comment_tags: Any, options: Mapping[str, str]
+) -> Iterator[tuple[int, None, str, list[str]]]:
     """A ``pybabel extract`` method (see ``babel.cfg``): what the registry
     (:mod:`winnable.games`) says of every game and family the web app shows, as plain
     strings: each game's title and summary (its rules class's attributes), each family's

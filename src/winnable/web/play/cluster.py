@@ -59,9 +59,14 @@ class Cluster:
     :meth:`solve` is the solver's ``search`` (:class:`winnable.web.play.solving.Solver`);
     ``on_resize(threads)`` is told the cluster's worker threads (0 while it is away)."""
 
-    def __init__(self, address: str, on_resize: Callable[[int], None] | None = None,
-                 retry_seconds: float = 5.0, connect_seconds: float = 5.0,
-                 local: Callable[[Position, Budget], Verdict] = solve) -> None:
+    def __init__(
+        self,
+        address: str,
+        on_resize: Callable[[int], None] | None = None,
+        retry_seconds: float = 5.0,
+        connect_seconds: float = 5.0,
+        local: Callable[[Position, Budget], Verdict] = solve,
+    ) -> None:
         self.address = address
         self.on_resize = on_resize
         self.retry_seconds = retry_seconds
@@ -139,8 +144,11 @@ class Cluster:
         if client is None:
             return
         if error is not None:
-            log.warning("solver cluster at %s lost (%s); solving on this machine until it is back",
-                        self.address, f"{type(error).__name__}: {error}"[:200])
+            log.warning(
+                "solver cluster at %s lost (%s); solving on this machine until it is back",
+                self.address,
+                f"{type(error).__name__}: {error}"[:200],
+            )
         self._resize(0)
         threading.Thread(target=_close, args=(client,), name="winnable-solver-cluster-close", daemon=True).start()
 
@@ -155,8 +163,14 @@ class Cluster:
             return self.local(position, budget)
         deadline = time.monotonic() + (budget.seconds or 60.0) + GRACE
         try:
-            future = client.submit(search, position.game_id, position.to_text(), budget.seconds, pure=False,
-                                   key=f"winnable-search-{position.game_id}-{uuid.uuid4().hex[:12]}")
+            future = client.submit(
+                search,
+                position.game_id,
+                position.to_text(),
+                budget.seconds,
+                pure=False,
+                key=f"winnable-search-{position.game_id}-{uuid.uuid4().hex[:12]}",
+            )
             status, line, positions = self._wait(client, future, deadline)
         except Exception as error:
             self._lost(client, error)
@@ -186,8 +200,9 @@ class Cluster:
             self._drop(error)
             self._wake.set()
         else:
-            log.warning("solver cluster at %s: a search failed (%s); solved on this machine",
-                        self.address, f"{type(error).__name__}: {error}"[:200])
+            log.warning(
+                "solver cluster at %s: a search failed (%s); solved on this machine", self.address, f"{type(error).__name__}: {error}"[:200]
+            )
 
 
 def _close(client: Client) -> None:

@@ -136,11 +136,19 @@ class GameService:
             "status": view.status,
         }
 
-
     # -- writing ---------------------------------------------------------------------
-    def new_row(self, game: str, deal: Any = None, undo: str = "unlimited", winnable_deal: bool = False,
-                owner: Viewer | None = None, think_seconds: int | None = None, daily_day: dt.date | None = None,
-                layout: Deck | None = None, challenge: str | None = None) -> tuple[Stored, Position]:
+    def new_row(
+        self,
+        game: str,
+        deal: Any = None,
+        undo: str = "unlimited",
+        winnable_deal: bool = False,
+        owner: Viewer | None = None,
+        think_seconds: int | None = None,
+        daily_day: dt.date | None = None,
+        layout: Deck | None = None,
+        challenge: str | None = None,
+    ) -> tuple[Stored, Position]:
         """A new game's row (not stored yet) and its position, after every check.
 
         ``owner`` is the :class:`~winnable.web.players.accounts.Viewer` who starts it (the game is
@@ -150,12 +158,16 @@ class GameService:
         a ranked challenge attempt, whose clock runs from the deal too."""
         cls = lookup_game(game)
         if undo not in UNDO_MODES:
-            raise BadRequest(N_("unknown undo mode {mode} (modes: {modes})", mode=quote(undo), modes=", ".join(UNDO_MODES)), code="bad_request")
+            raise BadRequest(
+                N_("unknown undo mode {mode} (modes: {modes})", mode=quote(undo), modes=", ".join(UNDO_MODES)), code="bad_request"
+            )
         if think_seconds is not None and (not family_named(cls.family).traits.timed_play or think_seconds not in THINK_CHOICES):
             # 409 for another game: the schema takes the number, the game has no timed play
             error = Conflict if think_seconds in THINK_CHOICES else BadRequest
-            raise error(N_("timed play is for Black Hole, with {choices} seconds a move",
-                           choices=", ".join(map(str, THINK_CHOICES))), code="bad_think")
+            raise error(
+                N_("timed play is for Black Hole, with {choices} seconds a move", choices=", ".join(map(str, THINK_CHOICES))),
+                code="bad_think",
+            )
         if layout is not None:
             number, position = None, initial(cls.game_id, layout)
         else:
@@ -194,9 +206,17 @@ class GameService:
         )
         return row, position
 
-    def create(self, game: str, deal: Any = None, undo: str = "unlimited", winnable_deal: bool = False,
-               owner: Viewer | None = None, think_seconds: int | None = None, before: Callable[[Any], object] | None = None,
-               line: Sequence[str] | None = None) -> GameState:
+    def create(
+        self,
+        game: str,
+        deal: Any = None,
+        undo: str = "unlimited",
+        winnable_deal: bool = False,
+        owner: Viewer | None = None,
+        think_seconds: int | None = None,
+        before: Callable[[Any], object] | None = None,
+        line: Sequence[str] | None = None,
+    ) -> GameState:
         """Store a new game (after every check of :meth:`new_row`); ``before(cursor)``
         writes what goes with it in its transaction (a new guest's session); ``line``, a
         winning line from the deal already proved (the pool's), becomes its hints' line."""
@@ -209,7 +229,9 @@ class GameService:
             self.store.insert_game.run(cursor, **row.columns())
         return self.render(row, position)
 
-    def _change(self, game_id: str, change: Callable[[Stored, Position], Position], viewer: Viewer | None = None, what: str = "move") -> GameState:
+    def _change(
+        self, game_id: str, change: Callable[[Stored, Position], Position], viewer: Viewer | None = None, what: str = "move"
+    ) -> GameState:
         """Run ``change(row, position) -> new position`` in one transaction, one request
         per game at a time; anything it raises leaves the stored game as it was.
         (Statements compiled once and run on the DBAPI cursor, not the ORM: a move's
@@ -231,23 +253,37 @@ class GameService:
                 now = self.clock()
                 if row.daily_day is not None:
                     if what == "restart":
-                        raise Conflict(N_("the Daily is one attempt: it cannot be restarted (undo is allowed, and counted)"),
-                                       code="daily_no_restart")
+                        raise Conflict(
+                            N_("the Daily is one attempt: it cannot be restarted (undo is allowed, and counted)"), code="daily_no_restart"
+                        )
                     if row.daily_day < today(now):
-                        raise Conflict(N_("the Daily of {day} is over: its result is final", day=row.daily_day.isoformat()),
-                                       code="daily_over")
+                        raise Conflict(
+                            N_("the Daily of {day} is over: its result is final", day=row.daily_day.isoformat()), code="daily_over"
+                        )
                 if row.challenge is not None and what == "restart":
-                    raise Conflict(N_("a ranked challenge attempt cannot be restarted: it is one attempt "
-                                      "(play the challenge again unranked)"), code="challenge_no_restart")
+                    raise Conflict(
+                        N_("a ranked challenge attempt cannot be restarted: it is one attempt (play the challenge again unranked)"),
+                        code="challenge_no_restart",
+                    )
                 if row.challenge is not None and self.store.help.closed(row.challenge, now):
                     raise Conflict(N_("the challenge has closed: its results are final"), code="challenge_closed")
                 position = self.store.position(row)
                 deadline = think_deadline(row)
-                if (what != "restart" and row.timed_out_at is None and deadline is not None and now > deadline
-                        and status_of(position) == "playing"):
+                if (
+                    what != "restart"
+                    and row.timed_out_at is None
+                    and deadline is not None
+                    and now > deadline
+                    and status_of(position) == "playing"
+                ):
                     row.timed_out_at = deadline
-                    refusal = Conflict(N_("time ran out: a move had to be played within {n} seconds; "
-                                          "this game is lost (restart it or deal again)", n=row.think_seconds), code="time_out")
+                    refusal = Conflict(
+                        N_(
+                            "time ran out: a move had to be played within {n} seconds; this game is lost (restart it or deal again)",
+                            n=row.think_seconds,
+                        ),
+                        code="time_out",
+                    )
                 elif what != "restart" and row.timed_out_at is not None:
                     raise Conflict(N_("time ran out in this game: it is lost; restart it or deal again"), code="time_out")
                 else:
@@ -280,7 +316,12 @@ class GameService:
         def change(row: Stored, position: Position) -> Position:
             status = status_of(position)
             if status != "playing":
-                raise Conflict(N_("the game is over: no more moves; undo, restart or deal again") if status != "won" else N_("the game is won: no more moves; restart or deal again"), code="game_over")
+                raise Conflict(
+                    N_("the game is over: no more moves; undo, restart or deal again")
+                    if status != "won"
+                    else N_("the game is won: no more moves; restart or deal again"),
+                    code="game_over",
+                )
             if len(row.moves) >= MAX_MOVES:
                 raise Conflict(N_("this game has reached {n} moves; restart or deal again", n=MAX_MOVES), code="move_limit")
             try:
@@ -351,7 +392,6 @@ class GameService:
             return initial(row.game, row.deal_number)
 
         return self._change(game_id, change, viewer, "restart")
-
 
 
 def timed(row: Stored, moves: int, now: dt.datetime) -> list[int] | None:

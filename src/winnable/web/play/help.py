@@ -59,16 +59,23 @@ def refusal(row: Any, status: str, purpose: str, now: dt.datetime, open_challeng
     challenge of its cards is open."""
     hint = purpose == "hint"
     if row.daily_day is not None and row.daily_day >= now.astimezone(dt.timezone.utc).date():
-        return Forbidden(N_("hints are off in the Daily until its day is over (undo is allowed, and counted)") if hint else
-                         N_("the solver is off in the Daily until its day is over (undo is allowed, and counted)"),
-                         code="daily_no_help")
+        return Forbidden(
+            N_("hints are off in the Daily until its day is over (undo is allowed, and counted)")
+            if hint
+            else N_("the solver is off in the Daily until its day is over (undo is allowed, and counted)"),
+            code="daily_no_help",
+        )
     if row.challenge is not None and status == "playing":
-        return Forbidden(N_("hints are off in a ranked challenge attempt until it is over") if hint else
-                         N_("the solver is off in a ranked challenge attempt until it is over"),
-                         code="challenge_no_help")
+        return Forbidden(
+            N_("hints are off in a ranked challenge attempt until it is over")
+            if hint
+            else N_("the solver is off in a ranked challenge attempt until it is over"),
+            code="challenge_no_help",
+        )
     if open_challenge:
-        return Forbidden(N_("these cards are an open challenge: no hints nor analyses on them, for anyone, "
-                            "until it closes"), code="challenge_open")
+        return Forbidden(
+            N_("these cards are an open challenge: no hints nor analyses on them, for anyone, until it closes"), code="challenge_open"
+        )
     return None
 
 
@@ -86,8 +93,11 @@ class HelpGate:
         """Whether a challenge of the game's cards (in its family) is open now, asked afresh."""
         family = lookup_game(row.game).family
         with self.engine.connect() as connection:
-            games = connection.execute(select(Challenge.game).where(
-                Challenge.layout == deck_text(row), Challenge.closes_at > self.clock())).scalars().all()
+            games = (
+                connection.execute(select(Challenge.game).where(Challenge.layout == deck_text(row), Challenge.closes_at > self.clock()))
+                .scalars()
+                .all()
+            )
         return any(lookup_game(game).family == family for game in games)
 
     def closed(self, token: str, now: dt.datetime) -> bool:
@@ -127,8 +137,11 @@ class HelpGate:
         now = self.clock()
         with self._lock:
             kept = self._recent
-            if (kept is not None and time.monotonic() - kept[0] < RECENT_SECONDS
-                    and dt.timedelta(0) <= now - kept[1] < dt.timedelta(seconds=RECENT_SECONDS)):
+            if (
+                kept is not None
+                and time.monotonic() - kept[0] < RECENT_SECONDS
+                and dt.timedelta(0) <= now - kept[1] < dt.timedelta(seconds=RECENT_SECONDS)
+            ):
                 return kept[2]
         with self.engine.connect() as connection:
             rows = connection.execute(select(Challenge.game, Challenge.layout).where(Challenge.closes_at > now)).all()

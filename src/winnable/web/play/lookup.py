@@ -125,5 +125,3 @@ def deck_of(layout: str) -> Deck:
 def source_of(row: Any) -> Source:  # a games row: GameRow, Stored or a selected Row
     """What the stored game ``row`` was dealt from."""
     return deck_of(row.layout) if getattr(row, "layout", None) else int(cast(str, row.deal))  # no layout: a number
-
-

@@ -67,8 +67,13 @@ class Pace:
     floor_seconds: float
 
     def as_json(self) -> NotRanked:
-        return {"code": self.code, "actions": self.actions, "seconds": self.seconds,
-                "median_seconds": self.median_seconds, "floor_seconds": self.floor_seconds}
+        return {
+            "code": self.code,
+            "actions": self.actions,
+            "seconds": self.seconds,
+            "median_seconds": self.median_seconds,
+            "floor_seconds": self.floor_seconds,
+        }
 
 
 def actions(move_times: Sequence[int] | None) -> list[int]:

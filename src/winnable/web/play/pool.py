@@ -118,8 +118,15 @@ class WinnablePool:
 
     def add(self, found: Found) -> bool:
         """Store a proved deal; False if the table already had a proof of it."""
-        entry = {"game": found.game, "deal": found.deal, "verdict": "won", "moves": len(found.line),
-                 "line": list(found.line), "positions": found.positions, "seconds": found.seconds}
+        entry = {
+            "game": found.game,
+            "deal": found.deal,
+            "verdict": "won",
+            "moves": len(found.line),
+            "line": list(found.line),
+            "positions": found.positions,
+            "seconds": found.seconds,
+        }
         added = self.store.record([entry], "filler", seconds=self.settings.seconds) > 0
         self._none_until.pop(found.game, None)
         return added
@@ -336,8 +343,12 @@ class WinnablePool:
                     progress.backoff = min(max(self.settings.backoff, 2 * progress.backoff), 3600.0)
                     progress.resume_at = time.monotonic() + progress.backoff
                     progress.failures = 0
-                    log.info("winnable pool: %s: %d deals in a row not proved; next try in %.0f s",
-                             game, self.settings.give_up_after, progress.backoff)
+                    log.info(
+                        "winnable pool: %s: %d deals in a row not proved; next try in %.0f s",
+                        game,
+                        self.settings.give_up_after,
+                        progress.backoff,
+                    )
             self._stop.wait((time.monotonic() - started) * self.settings.rest)
         return worked
 

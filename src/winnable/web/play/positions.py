@@ -175,5 +175,3 @@ def shown(position: Position) -> Shown:
     )
     _shown.put(id(position), entry, shown_size(entry))
     return entry
-
-

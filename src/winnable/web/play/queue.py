@@ -69,8 +69,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Iterator
 
 from winnable.web.errors import TooManyRequests, Unavailable
-from winnable.web.pages.i18n import NP_, N_
-
+from winnable.web.pages.i18n import N_, NP_
 
 HINT = "hint"
 """A player waiting at the table for the next move: goes first."""
@@ -106,11 +105,23 @@ class Job:
 
 
 class SolverQueue:
-    def __init__(self, workers: int = 2, max_waiting: int = 32, per_client: int = 4,
-                 running_per_client: int = 1, on_change: Callable[[int, int, float], None] | None = None,
-                 nice: int = 0, analysis_threads: int | None = None, analyses: int = 16,
-                 analyses_per_client: int = 2, anonymous_analyses: int = 8, slice_seconds: float = 1.0,
-                 usage_half_life: float = 60.0, ask_seconds: float = 0.05, patience: float | None = None) -> None:
+    def __init__(
+        self,
+        workers: int = 2,
+        max_waiting: int = 32,
+        per_client: int = 4,
+        running_per_client: int = 1,
+        on_change: Callable[[int, int, float], None] | None = None,
+        nice: int = 0,
+        analysis_threads: int | None = None,
+        analyses: int = 16,
+        analyses_per_client: int = 2,
+        anonymous_analyses: int = 8,
+        slice_seconds: float = 1.0,
+        usage_half_life: float = 60.0,
+        ask_seconds: float = 0.05,
+        patience: float | None = None,
+    ) -> None:
         self.nice = nice  # the workers' CPU priority below the server's (0: the same)
         self.max_waiting = max_waiting
         self.per_client = per_client
@@ -180,11 +191,20 @@ class SolverQueue:
         of them analyses), requests admitted (``analyses`` of them, ``anonymous_analyses``
         of those from clients nobody signed in at), done, dropped unrun, refused (429),
         crowded out (answered from what is known), searches cut to a time slice."""
-        return {"workers": self.workers, "waiting": self._waiting, "running": self._busy,
-                "running_analyses": self._running_kind[ANALYSIS], "requests": sum(self._requests.values()),
-                "analyses": self._analyses, "anonymous_analyses": self._anonymous_analyses,
-                "done": self.done, "dropped": self.dropped, "refused": self.refused,
-                "crowded": self.crowded, "sliced": self.sliced}
+        return {
+            "workers": self.workers,
+            "waiting": self._waiting,
+            "running": self._busy,
+            "running_analyses": self._running_kind[ANALYSIS],
+            "requests": sum(self._requests.values()),
+            "analyses": self._analyses,
+            "anonymous_analyses": self._anonymous_analyses,
+            "done": self.done,
+            "dropped": self.dropped,
+            "refused": self.refused,
+            "crowded": self.crowded,
+            "sliced": self.sliced,
+        }
 
     def retry_after(self) -> float:
         """Seconds until a place is likely free."""
@@ -233,9 +253,14 @@ class SolverQueue:
                 self.refused += 1
                 n = mine if mine >= self.per_client else analyses
                 raise TooManyRequests(
-                    NP_("you already have {n} solver request waiting or running; wait for it",
-                        "you already have {n} solver requests waiting or running; wait for them", n),
-                    code="solver_queue_full_for_client", retry_after=self.retry_after())
+                    NP_(
+                        "you already have {n} solver request waiting or running; wait for it",
+                        "you already have {n} solver requests waiting or running; wait for them",
+                        n,
+                    ),
+                    code="solver_queue_full_for_client",
+                    retry_after=self.retry_after(),
+                )
             self._requests[client] = mine + 1
             if not mine:
                 self._before[client] = before
@@ -291,9 +316,14 @@ class SolverQueue:
             if mine >= self.per_client:
                 self.refused += 1
                 raise TooManyRequests(
-                    NP_("you already have {n} solver request waiting or running; wait for it",
-                        "you already have {n} solver requests waiting or running; wait for them", mine),
-                    code="solver_queue_full_for_client", retry_after=self.retry_after())
+                    NP_(
+                        "you already have {n} solver request waiting or running; wait for it",
+                        "you already have {n} solver requests waiting or running; wait for them",
+                        mine,
+                    ),
+                    code="solver_queue_full_for_client",
+                    retry_after=self.retry_after(),
+                )
             job.depth = mine
             job.anonymous = job.client in self._guests
             now = time.monotonic()

@@ -41,10 +41,10 @@ from winnable.errors import WinnableError
 from winnable.game import Position
 from winnable.guide import Line, home_first, undo_free
 from winnable.solver import Budget, Status, Verdict, solve
+from winnable.web.pages.i18n import N_, NP_
 from winnable.web.play.cache import ByteLRU
-from winnable.web.pages.i18n import NP_, N_
-from winnable.web.play.queue import ANALYSIS, HINT, Expired, SolverQueue
 from winnable.web.play.lookup import hides_cards
+from winnable.web.play.queue import ANALYSIS, HINT, Expired, SolverQueue
 from winnable.web.play.store import Snapshot, StoredLine
 from winnable.web.views import describe_move
 from winnable.web.views.moves import MoveDescription
@@ -107,8 +107,9 @@ class Solver:
     :meth:`winnable.web.play.cluster.Cluster.solve`); either way the Python rules have
     replayed its line in this process."""
 
-    def __init__(self, queue: SolverQueue | None = None, cache_bytes: int = 32 << 20,
-                 search: Callable[[Position, Budget], Verdict] = solve) -> None:
+    def __init__(
+        self, queue: SolverQueue | None = None, cache_bytes: int = 32 << 20, search: Callable[[Position, Budget], Verdict] = solve
+    ) -> None:
         self.queue = queue
         self.search = search
         self.cache = ByteLRU(cache_bytes)
@@ -165,9 +166,16 @@ class Solver:
             self._put(position, Known(Status.LOST))
         return Known(verdict.status, line, verdict.positions, verdict.seconds)
 
-    async def verdict(self, position: Position, deadline: float, client: str = "",
-                      parent: Position | None = None, last_move: str | None = None,
-                      on_search: Callable[[], None] | None = None, kind: str = HINT) -> Known:
+    async def verdict(
+        self,
+        position: Position,
+        deadline: float,
+        client: str = "",
+        parent: Position | None = None,
+        last_move: str | None = None,
+        on_search: Callable[[], None] | None = None,
+        kind: str = HINT,
+    ) -> Known:
         """The verdict on ``position``, searched by the queue in ``client``'s turn among
         jobs of its ``kind`` (hints go before analyses) before ``deadline`` (a
         :func:`time.monotonic` time); ``parent`` and ``last_move`` as in :meth:`lookup`.
@@ -182,6 +190,7 @@ class Solver:
             on_search()
         if self.queue is None:
             return await anyio.to_thread.run_sync(self.solve_now, position, max(0.0, deadline - time.monotonic()))
+
         def work(seconds: float) -> Known:
             sliced = seconds < deadline - time.monotonic() - 0.01  # the queue gave it one time slice
             known = self.solve_now(position, seconds)
@@ -319,9 +328,16 @@ class Answer(Generic[BodyT]):
     keep: StoredLine | None = None
 
 
-async def hint(solver: Solver, game: Snapshot, seconds: float, parent: Position | None = None,
-               client: str = "", line: dict[str, Any] | None = None, prefixes: Callable[[int], Position] | None = None,
-               on_search: Callable[[], None] | None = None) -> Answer[Hint]:
+async def hint(
+    solver: Solver,
+    game: Snapshot,
+    seconds: float,
+    parent: Position | None = None,
+    client: str = "",
+    line: dict[str, Any] | None = None,
+    prefixes: Callable[[int], Position] | None = None,
+    on_search: Callable[[], None] | None = None,
+) -> Answer[Hint]:
     """The next move of the game's hints' line from its current position, or of a new
     winning line if the player left it (or none was kept), or a verdict.
 
@@ -334,17 +350,37 @@ async def hint(solver: Solver, game: Snapshot, seconds: float, parent: Position 
     knows_hidden = hides_cards(game.cls)
     at = len(game.moves)
     if position.is_won():
-        return Answer({"move": None, "knows_hidden": knows_hidden, "at": at, "verdict": "won",
-                       "message": N_("The game is won."), "seconds": 0.0, "cached": True, "answered": "known"})
+        return Answer(
+            {
+                "move": None,
+                "knows_hidden": knows_hidden,
+                "at": at,
+                "verdict": "won",
+                "message": N_("The game is won."),
+                "seconds": 0.0,
+                "cached": True,
+                "answered": "known",
+            }
+        )
+
     def on_line() -> tuple[Line | None, tuple[str, ...] | None]:
         kept = kept_line(game.cls, line)
         return kept, rest_on_line(kept, game, prefixes)
 
     kept, rest = await anyio.to_thread.run_sync(on_line) if line else (None, None)
     if rest is None and not position.legal_moves():
-        return Answer({"move": None, "knows_hidden": knows_hidden, "at": at, "verdict": "lost",
-                       "message": N_("No winning line from here: no move is left."), "seconds": 0.0, "cached": True,
-                       "answered": "known"})
+        return Answer(
+            {
+                "move": None,
+                "knows_hidden": knows_hidden,
+                "at": at,
+                "verdict": "lost",
+                "message": N_("No winning line from here: no move is left."),
+                "seconds": 0.0,
+                "cached": True,
+                "answered": "known",
+            }
+        )
     keep: StoredLine | None = None
     if rest is not None:
         known = Known(Status.WON, rest, cached=True)
@@ -357,8 +393,15 @@ async def hint(solver: Solver, game: Snapshot, seconds: float, parent: Position 
             new = await anyio.to_thread.run_sync(new_line, position, parent, known.line, kept)
             keep = stored_line(new)
             known = dataclasses.replace(known, line=new.moves)
-    answer: HintHead = {"move": None, "knows_hidden": knows_hidden, "at": at, "verdict": known.status.value,
-                        "seconds": round(time.monotonic() - started, 4), "cached": known.cached, "answered": known.how}
+    answer: HintHead = {
+        "move": None,
+        "knows_hidden": knows_hidden,
+        "at": at,
+        "verdict": known.status.value,
+        "seconds": round(time.monotonic() - started, 4),
+        "cached": known.cached,
+        "answered": known.how,
+    }
     return Answer(_worded(answer, known, position, knows_hidden, seconds), keep)
 
 
@@ -370,7 +413,8 @@ def new_line(position: Position, parent: Position | None, line: Sequence[str], k
     if parent is not None and line and position.play(line[0]).to_text() == parent.to_text():
         kept_rest = kept.rest(parent) if kept is not None else None
         line = undo_free(position, parent, line) or (
-            (line[0], *kept_rest) if kept_rest is not None and 1 + len(kept_rest) < len(line) else line)
+            (line[0], *kept_rest) if kept_rest is not None and 1 + len(kept_rest) < len(line) else line
+        )
     return home_first(Line.of(position, line))
 
 
@@ -382,11 +426,16 @@ def _worded(answer: HintHead, known: Known, position: Position, knows_hidden: bo
             "move": move,
             "describe": describe(position, move),
             "line_length": len(known.line),
-            "message": NP_("{move} keeps a win in reach ({n} move to go; the hint knows the face-down cards)",
-                           "{move} keeps a win in reach ({n} moves to go; the hint knows the face-down cards)",
-                           len(known.line), move=move) if knows_hidden else
-            NP_("{move} keeps a win in reach ({n} move to go)", "{move} keeps a win in reach ({n} moves to go)",
-                len(known.line), move=move),
+            "message": NP_(
+                "{move} keeps a win in reach ({n} move to go; the hint knows the face-down cards)",
+                "{move} keeps a win in reach ({n} moves to go; the hint knows the face-down cards)",
+                len(known.line),
+                move=move,
+            )
+            if knows_hidden
+            else NP_(
+                "{move} keeps a win in reach ({n} move to go)", "{move} keeps a win in reach ({n} moves to go)", len(known.line), move=move
+            ),
         }
         return won
     if known.status is Status.LOST:
@@ -398,8 +447,15 @@ def _worded(answer: HintHead, known: Known, position: Position, knows_hidden: bo
     return {**answer, "message": N_("No winning line found within {seconds} s; one may still exist.", seconds=format(seconds, "g"))}
 
 
-async def analysis(solver: Solver, game: Snapshot, prefixes: Callable[[int], Position], seconds: float,
-                   client: str = "", line: dict[str, Any] | None = None, on_search: Callable[[], None] | None = None) -> Answer[Analysis]:
+async def analysis(
+    solver: Solver,
+    game: Snapshot,
+    prefixes: Callable[[int], Position],
+    seconds: float,
+    client: str = "",
+    line: dict[str, Any] | None = None,
+    on_search: Callable[[], None] | None = None,
+) -> Answer[Analysis]:
     """Is the game still winnable and, if it is lost, which move lost it.
 
     ``prefixes(k)`` is the position after the first ``k`` moves. A binary search finds
@@ -457,14 +513,17 @@ async def analysis(solver: Solver, game: Snapshot, prefixes: Callable[[int], Pos
     }
 
     def finish(message: str) -> Answer[Analysis]:
-        return Answer({
-            **result,
-            "message": message,
-            "positions": searched,
-            "checked": checked,
-            "seconds": round(time.monotonic() - started, 4),
-            "answered": worst(hows),
-        }, keep[0])
+        return Answer(
+            {
+                **result,
+                "message": message,
+                "positions": searched,
+                "checked": checked,
+                "seconds": round(time.monotonic() - started, 4),
+                "answered": worst(hows),
+            },
+            keep[0],
+        )
 
     now = await verdict_at(len(moves))
     result["verdict"] = now.status.value
@@ -486,8 +545,12 @@ async def analysis(solver: Solver, game: Snapshot, prefixes: Callable[[int], Pos
             result["winnable"] = False
             return finish(N_("This deal cannot be won: no move lost it."))
         if start.status is Status.UNKNOWN:
-            return finish(N_("No winning line from here; the solver could not tell within {seconds} s whether the deal was winnable.",
-                              seconds=format(seconds, "g")))
+            return finish(
+                N_(
+                    "No winning line from here; the solver could not tell within {seconds} s whether the deal was winnable.",
+                    seconds=format(seconds, "g"),
+                )
+            )
         low_line = start.line
     result["winnable"] = True
     while high - low > 1:
@@ -499,8 +562,15 @@ async def analysis(solver: Solver, game: Snapshot, prefixes: Callable[[int], Pos
             high = middle
         else:
             result["between"] = [low, high]
-            return finish(N_("No winning line from here; the losing move is between moves {low} and {high}, "
-                             "but the solver ran out of its {seconds} s.", low=low + 1, high=high, seconds=format(seconds, "g")))
+            return finish(
+                N_(
+                    "No winning line from here; the losing move is between moves {low} and {high}, "
+                    "but the solver ran out of its {seconds} s.",
+                    low=low + 1,
+                    high=high,
+                    seconds=format(seconds, "g"),
+                )
+            )
     result |= {
         "lost_at": low,
         "losing_move": moves[low],
@@ -508,13 +578,15 @@ async def analysis(solver: Solver, game: Snapshot, prefixes: Callable[[int], Pos
         "better_line_length": len(low_line),
     }
     if low_line:
-        return finish(N_("Move {n}, {move}, lost the game; {better} would have kept a win in reach.",
-                         n=low + 1, move=moves[low], better=low_line[0]))
+        return finish(
+            N_("Move {n}, {move}, lost the game; {better} would have kept a win in reach.", n=low + 1, move=moves[low], better=low_line[0])
+        )
     return finish(N_("Move {n}, {move}, lost the game.", n=low + 1, move=moves[low]))
 
 
-def known_bounds(solver: Solver, start: Position, moves: Sequence[str],
-                 kept: Line | None = None) -> tuple[int, tuple[str, ...] | None, int]:
+def known_bounds(
+    solver: Solver, start: Position, moves: Sequence[str], kept: Line | None = None
+) -> tuple[int, tuple[str, ...] | None, int]:
     """From what is known alone (the game's hints' line ``kept``, then the cache): the
     last position of a lost game known to be winnable, with its line (None if not even
     the deal is known to be), and the first known to be lost. Cached lines are followed

@@ -70,8 +70,9 @@ class GameState(TypedDict):
     links: dict[str, str]
 
 
-def render(row: Stored, position: Position, now: dt.datetime,
-           helped: Callable[[Stored, str], bool] | None = None, judge_pace: bool = True) -> GameState:
+def render(
+    row: Stored, position: Position, now: dt.datetime, helped: Callable[[Stored, str], bool] | None = None, judge_pace: bool = True
+) -> GameState:
     """The game state the browser draws, on the server's clock ``now``; ``helped(row,
     status)`` is the gate of the solver's help (:meth:`winnable.web.play.help.HelpGate.allowed`)."""
     cls = type(position)
@@ -126,7 +127,9 @@ def render(row: Stored, position: Position, now: dt.datetime,
             "cards_left": position.cards_left(),
             "moves": len(moves),
             "seconds": round(max(0.0, elapsed), 3),
-            "speed": speed_score(status == "won", len(moves), elapsed) if family_named(cls.family).traits.ranking is RankingRule.SPEED else None,
+            "speed": speed_score(status == "won", len(moves), elapsed)
+            if family_named(cls.family).traits.ranking is RankingRule.SPEED
+            else None,
         },
         "undo_used": row.undo_used,
         "hints_used": hints,
@@ -137,18 +140,17 @@ def render(row: Stored, position: Position, now: dt.datetime,
         "timed_out": timed_out,
         "daily": row.daily_day.isoformat() if row.daily_day is not None else None,
         "challenge": row.challenge,
-        "hint_allowed": (helped(row, status) if helped is not None
-                         else status == "playing" and not daily_open and row.challenge is None),
+        "hint_allowed": (helped(row, status) if helped is not None else status == "playing" and not daily_open and row.challenge is None),
         # A ranked attempt whose moves came faster than a person plays: kept, not ranked.
         "not_ranked": ranked_pace(row) if judge_pace else None,
         "restart_allowed": row.daily_day is None and row.challenge is None,
-        "links": ({"deal": f"/play/{row.game}?deal={deal}"} if deal is not None else {}) | {
+        "links": ({"deal": f"/play/{row.game}?deal={deal}"} if deal is not None else {})
+        | {
             "resume": f"/play/{row.game}?id={row.id}",
             "rules": f"/rules/{row.game}",
             "self": f"/api/games/{row.id}",
         },
     }
-
 
 
 def ranked_pace(row: Stored) -> NotRanked | None:

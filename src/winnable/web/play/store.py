@@ -30,6 +30,7 @@ from winnable.web.play.positions import Positions, status_of
 if TYPE_CHECKING:
     from winnable.web.security.identity import Viewer
 
+
 def iso(moment: dt.datetime | None) -> str | None:
     moment = as_utc(moment)
     return None if moment is None else moment.isoformat().replace("+00:00", "Z")
@@ -83,15 +84,28 @@ _READ_LINE = select(_GAMES.c.hint_line).where(_GAMES.c.id == sa.bindparam("id"))
 _KEEP_LINE = _GAMES.update().where(_GAMES.c.id == sa.bindparam("game_id")).values(hint_line=sa.bindparam("hint_line"))
 _LOCK_GAME = _READ_GAME.with_for_update()
 _INSERT_GAME = _GAMES.insert()
-CHANGED = ("moves", "undo_used", "restarts", "started_at", "status", "updated_at", "finished_at", "move_count",
-            "cards_left", "last_move_at", "timed_out_at", "move_times")
+CHANGED = (
+    "moves",
+    "undo_used",
+    "restarts",
+    "started_at",
+    "status",
+    "updated_at",
+    "finished_at",
+    "move_count",
+    "cards_left",
+    "last_move_at",
+    "timed_out_at",
+    "move_times",
+)
 # Built once: building a statement per request cost more than running it.
-_UPDATE_GAME = (_GAMES.update().where(_GAMES.c.id == sa.bindparam("game_id"))
-                .values({name: sa.bindparam(name) for name in CHANGED}))
-_COUNT_HINT = (_GAMES.update().where(_GAMES.c.id == sa.bindparam("game_id"))
-               .values(hints_used=func.coalesce(_GAMES.c.hints_used, 0) + 1))
-_COUNT_HINT_KEEP = (_GAMES.update().where(_GAMES.c.id == sa.bindparam("game_id"))
-                    .values(hints_used=func.coalesce(_GAMES.c.hints_used, 0) + 1, hint_line=sa.bindparam("hint_line")))
+_UPDATE_GAME = _GAMES.update().where(_GAMES.c.id == sa.bindparam("game_id")).values({name: sa.bindparam(name) for name in CHANGED})
+_COUNT_HINT = _GAMES.update().where(_GAMES.c.id == sa.bindparam("game_id")).values(hints_used=func.coalesce(_GAMES.c.hints_used, 0) + 1)
+_COUNT_HINT_KEEP = (
+    _GAMES.update()
+    .where(_GAMES.c.id == sa.bindparam("game_id"))
+    .values(hints_used=func.coalesce(_GAMES.c.hints_used, 0) + 1, hint_line=sa.bindparam("hint_line"))
+)
 
 StoredLine = TypedDict("StoredLine", {"from": str, "moves": list[str]})
 """A hints' line as the server writes it in ``games.hint_line``: the position it starts
@@ -147,7 +161,6 @@ class Stored:
         """The row's values by column (shallow: ``dataclasses.asdict`` deep-copies every
         list and date, a quarter of a new game's CPU time)."""
         return dict(self.__dict__)
-
 
 
 class GameStore:
@@ -232,7 +245,6 @@ class GameStore:
     def count(self) -> int:
         with Session(self.engine) as session:
             return session.scalar(select(func.count()).select_from(GameRow)) or 0
-
 
     @staticmethod
     def insert(connection: sa.Connection, row: Stored) -> None:

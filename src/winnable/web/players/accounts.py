@@ -58,11 +58,11 @@ from sqlalchemy.orm import Session
 from winnable.storage.engine import as_utc, utcnow, write_lock, writer
 from winnable.storage.statements import Query, Statement
 from winnable.storage.tables import Challenge, ChallengeAttempt, DailyAttempt, GameRow, SessionRow, User
-from winnable.web.play.cache import ByteLRU
-from winnable.web.security.identity import NOBODY, Viewer
-from winnable.web.security.devices import Account, DeviceKeys, find
 from winnable.web.errors import Conflict, Unauthorized, Unprocessable
 from winnable.web.pages.i18n import N_
+from winnable.web.play.cache import ByteLRU
+from winnable.web.security.devices import Account, DeviceKeys, find
+from winnable.web.security.identity import NOBODY, Viewer
 from winnable.web.security.passwords import PASSWORD_MAX, PASSWORD_MIN, check_password, normalized  # noqa: F401
 
 COOKIE = "winnable_session"
@@ -94,11 +94,11 @@ def plausible_token(token: str | None) -> TypeGuard[str]:
 def check_name(name: Any) -> str:
     """A valid player name, or 422 ``bad_name`` (SQL, markup and spaces are never names)."""
     if not isinstance(name, str) or not NAME_MIN <= len(name) <= NAME_MAX or not _NAME.fullmatch(name):
-        raise Unprocessable(N_("a name is {low} to {high} letters or digits, with single . _ or - between them",
-                               low=NAME_MIN, high=NAME_MAX), code="bad_name")
+        raise Unprocessable(
+            N_("a name is {low} to {high} letters or digits, with single . _ or - between them", low=NAME_MIN, high=NAME_MAX),
+            code="bad_name",
+        )
     return name
-
-
 
 
 class ExportedAccount(TypedDict):
@@ -156,8 +156,15 @@ class PendingGuest:
 class AccountService:
     """Players and sessions in the database behind ``engine``."""
 
-    def __init__(self, engine: Engine, session_days: float = 30.0, guest_days: float = 365.0,
-                 argon2_memory_kib: int = 65536, argon2_time_cost: int = 3, device_secret: bytes | None = None) -> None:
+    def __init__(
+        self,
+        engine: Engine,
+        session_days: float = 30.0,
+        guest_days: float = 365.0,
+        argon2_memory_kib: int = 65536,
+        argon2_time_cost: int = 3,
+        device_secret: bytes | None = None,
+    ) -> None:
         from pwdlib import PasswordHash
         from pwdlib.hashers.argon2 import Argon2Hasher
 
@@ -169,8 +176,12 @@ class AccountService:
         self._dummy: str | None = None
         self._guests = ByteLRU(4 << 20)  # session digest -> (Viewer, trusted until; monotonic)
         # Every request with a cookie reads its session: one statement compiled once.
-        self._read_session = Query(engine, select(SessionRow.user_id, SessionRow.expires_at, SessionRow.seen_at, User.name)
-                                   .outerjoin(User, User.id == SessionRow.user_id).where(SessionRow.id == sa.bindparam("id")))
+        self._read_session = Query(
+            engine,
+            select(SessionRow.user_id, SessionRow.expires_at, SessionRow.seen_at, User.name)
+            .outerjoin(User, User.id == SessionRow.user_id)
+            .where(SessionRow.id == sa.bindparam("id")),
+        )
         self._insert_session = Statement(engine, cast(sa.Table, SessionRow.__table__).insert())  # a mapped Table
         self.devices = DeviceKeys(device_secret or secrets.token_bytes(32))
 
@@ -197,8 +208,9 @@ class AccountService:
     def store_guest(self, cursor: Any, pending: "PendingGuest") -> None:
         """Store ``pending`` on ``cursor`` (a transaction of :func:`winnable.storage.statements.transaction`)."""
         now = utcnow()
-        self._insert_session.run(cursor, id=pending.viewer.session, user_id=None, created_at=now, seen_at=now,
-                                 expires_at=now + self.guest_life)
+        self._insert_session.run(
+            cursor, id=pending.viewer.session, user_id=None, created_at=now, seen_at=now, expires_at=now + self.guest_life
+        )
 
     def viewer(self, token: str | None) -> Viewer:
         """Who holds the session ``token`` (:data:`NOBODY` if it is unknown or expired)."""
@@ -219,8 +231,7 @@ class AccountService:
         if now - as_utc(seen) > SEEN_EVERY:  # sliding expiry, written once an hour at most
             life = self.session_life if user_id is not None else self.guest_life
             with write_lock(self.engine), Session(self.write_engine) as session, session.begin():
-                session.execute(update(SessionRow).where(SessionRow.id == key)
-                                .values(seen_at=now, expires_at=now + life))
+                session.execute(update(SessionRow).where(SessionRow.id == key).values(seen_at=now, expires_at=now + life))
         viewer = Viewer(key, user_id, name)
         if user_id is None:
             self._guests.put(key, (viewer, time.monotonic() + min(GUEST_MEMORY, left)), 2 * len(key) + 200)
@@ -249,8 +260,7 @@ class AccountService:
         hashed = self.hasher.hash(check_password(password))
         try:
             with write_lock(self.engine), Session(self.write_engine) as session, session.begin():
-                user = User(name=name, name_key=name.lower(), password_hash=hashed, password_nfkc=True,
-                            created_at=utcnow())
+                user = User(name=name, name_key=name.lower(), password_hash=hashed, password_nfkc=True, created_at=utcnow())
                 session.add(user)
                 session.flush()
                 token = self._rotate(session, old_token, user.id)
@@ -337,8 +347,9 @@ class AccountService:
         gone = 0
         now = utcnow()
         games = select(GameRow.id).where(GameRow.guest == SessionRow.id).exists()
-        doomed = sa.or_(SessionRow.expires_at < now,
-                        sa.and_(SessionRow.user_id.is_(None), SessionRow.created_at < now - empty_after, ~games))
+        doomed = sa.or_(
+            SessionRow.expires_at < now, sa.and_(SessionRow.user_id.is_(None), SessionRow.created_at < now - empty_after, ~games)
+        )
         while True:
             with Session(self.engine) as session:
                 ids = session.scalars(select(SessionRow.id).where(doomed).limit(batch)).all()
@@ -384,9 +395,11 @@ class AccountService:
         with write_lock(self.engine), Session(self.write_engine) as session, session.begin():
             daily = select(DailyAttempt.game_id).where(DailyAttempt.user_id == user.id).scalar_subquery()
             # Ranked attempts (the Daily's, a challenge's) stay, nobody's, on their boards.
-            session.execute(update(GameRow).where(GameRow.user_id == user.id,
-                                                  or_(GameRow.id.in_(daily), GameRow.challenge.is_not(None)))
-                            .values(user_id=None, guest=None))
+            session.execute(
+                update(GameRow)
+                .where(GameRow.user_id == user.id, or_(GameRow.id.in_(daily), GameRow.challenge.is_not(None)))
+                .values(user_id=None, guest=None)
+            )
             session.execute(delete(GameRow).where(GameRow.user_id == user.id))
             session.execute(update(DailyAttempt).where(DailyAttempt.user_id == user.id).values(user_id=None))
             session.execute(update(ChallengeAttempt).where(ChallengeAttempt.user_id == user.id).values(user_id=None))
@@ -394,9 +407,15 @@ class AccountService:
             # The name's digest stays on today's attempts only (one attempt per name and
             # day, whatever happens to the account; a day's margin for clocks), and goes
             # from older ones, this account's and those deleted before.
-            session.execute(update(DailyAttempt).where(DailyAttempt.user_id.is_(None), DailyAttempt.name_key.is_not(None),
-                                                       DailyAttempt.day < utcnow().date() - dt.timedelta(days=1))
-                            .values(name_key=None))
+            session.execute(
+                update(DailyAttempt)
+                .where(
+                    DailyAttempt.user_id.is_(None),
+                    DailyAttempt.name_key.is_not(None),
+                    DailyAttempt.day < utcnow().date() - dt.timedelta(days=1),
+                )
+                .values(name_key=None)
+            )
             session.execute(delete(SessionRow).where(SessionRow.user_id == user.id))
             session.execute(delete(User).where(User.id == user.id))
 
@@ -406,35 +425,35 @@ class AccountService:
             raise Unauthorized(N_("sign in to download your data"), code="sign_in_required")
         with Session(self.engine) as session:
             user = cast(User, session.get(User, viewer.user_id))  # signed in: a deleted account's sessions went with it
-            games = session.scalars(select(GameRow).where(GameRow.user_id == viewer.user_id)
-                                    .order_by(GameRow.created_at)).all()
-            attempts = session.scalars(select(DailyAttempt).where(DailyAttempt.user_id == viewer.user_id)
-                                       .order_by(DailyAttempt.day)).all()
-            sessions = session.scalar(select(sa.func.count()).select_from(SessionRow)
-                                      .where(SessionRow.user_id == viewer.user_id))
+            games = session.scalars(select(GameRow).where(GameRow.user_id == viewer.user_id).order_by(GameRow.created_at)).all()
+            attempts = session.scalars(select(DailyAttempt).where(DailyAttempt.user_id == viewer.user_id).order_by(DailyAttempt.day)).all()
+            sessions = session.scalar(select(sa.func.count()).select_from(SessionRow).where(SessionRow.user_id == viewer.user_id))
 
         def moment(value: dt.datetime | None) -> str | None:
             return None if value is None else as_utc(value).isoformat().replace("+00:00", "Z")
 
         return {
-            "account": {"name": user.name, "created_at": moment(user.created_at), "sessions": sessions or 0,
-                        "language": user.language},
+            "account": {"name": user.name, "created_at": moment(user.created_at), "sessions": sessions or 0, "language": user.language},
             "games": [
                 {
-                    "id": row.id, "game": row.game, "undo": row.undo_mode,
+                    "id": row.id,
+                    "game": row.game,
+                    "undo": row.undo_mode,
                     # A Daily has no number; its cards are its moves' own business until
                     # the day is over (then on the leaderboard), so none here.
                     "deal": None if row.deal is None or (row.daily_day and row.daily_day >= utcnow().date()) else int(row.deal),
-                    "undo_used": row.undo_used, "hints_used": row.hints_used or 0, "moves": list(row.moves),
-                    "status": row.status, "think_seconds": row.think_seconds, "restarts": row.restarts,
+                    "undo_used": row.undo_used,
+                    "hints_used": row.hints_used or 0,
+                    "moves": list(row.moves),
+                    "status": row.status,
+                    "think_seconds": row.think_seconds,
+                    "restarts": row.restarts,
                     "daily": row.daily_day.isoformat() if row.daily_day else None,
-                    "created_at": moment(row.created_at), "started_at": moment(row.started_at),
+                    "created_at": moment(row.created_at),
+                    "started_at": moment(row.started_at),
                     "finished_at": moment(row.finished_at),
                 }
                 for row in games
             ],
-            "daily_attempts": [
-                {"game": item.game, "day": item.day.isoformat(), "game_id": item.game_id} for item in attempts
-            ],
+            "daily_attempts": [{"game": item.game, "day": item.day.isoformat(), "game_id": item.game_id} for item in attempts],
         }
-

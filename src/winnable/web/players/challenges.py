@@ -85,9 +85,10 @@ from winnable.web.play.lookup import deck_of, game_not_found, lookup_game, sourc
 from winnable.web.play.pace import NotRanked
 from winnable.web.play.state import GameState
 from winnable.web.play.store import iso, today
-from winnable.web.security.identity import Viewer
 from winnable.web.players.attempts import Attempts, Key, name_digest
 from winnable.web.players.ranking import RESULT_COLUMNS, LeaderboardEntry, public, ranked_entries, shown
+from winnable.web.security.identity import Viewer
+
 
 class ChallengeAttemptSummary(TypedDict):
     """The viewer's ranked attempt (the API's ``ChallengeAttemptSummary``)."""
@@ -151,15 +152,12 @@ LIFETIME = dt.timedelta(days=7)
 longer than that without the solver's help on its cards (see :mod:`winnable.web.play.help`)."""
 
 
-
 def challenge_not_found(token: str) -> NotFound:
-    return NotFound(N_("no challenge at this link {id} (check the address)", id=quote(token, 40)),
-                    code="challenge_not_found")
+    return NotFound(N_("no challenge at this link {id} (check the address)", id=quote(token, 40)), code="challenge_not_found")
 
 
 def challenge_played(_key: Key) -> Conflict:
-    return Conflict(N_("this name has played this challenge already: one ranked attempt per name"),
-                    code="challenge_played")
+    return Conflict(N_("this name has played this challenge already: one ranked attempt per name"), code="challenge_played")
 
 
 class ChallengeService:
@@ -180,39 +178,56 @@ class ChallengeService:
     def create(self, viewer: Viewer, game_id: str) -> ChallengeView:
         """A challenge from the viewer's game ``game_id`` (the same one if asked again)."""
         if not viewer.signed_in:
-            raise Unauthorized(N_("sign in to make a challenge: its leaderboard ranks signed-in players"),
-                               code="sign_in_required")
+            raise Unauthorized(N_("sign in to make a challenge: its leaderboard ranks signed-in players"), code="sign_in_required")
         row = self.games.store.read(game_id)
         if not viewer.owns(row.user_id, row.guest):
             raise game_not_found(game_id)  # someone else's game: no such game, as everywhere
         now = self.now()
         if row.daily_day is not None and row.daily_day >= today(now):
-            raise Conflict(N_("a Daily becomes a challenge once its day is over (its cards are secret until then)"),
-                           code="challenge_daily")
+            raise Conflict(N_("a Daily becomes a challenge once its day is over (its cards are secret until then)"), code="challenge_daily")
         if row.challenge is not None and self.games.state(game_id, viewer)["status"] == "playing":
             # Its copies would be the hints of the ranked attempt being played.
-            raise Conflict(N_("a ranked challenge attempt becomes a challenge once it is over"),
-                           code="challenge_ranked")
+            raise Conflict(N_("a ranked challenge attempt becomes a challenge once it is over"), code="challenge_ranked")
         with Session(self.engine) as session:
-            known = session.scalar(select(Challenge.id).where(Challenge.creator_id == viewer.user_id,
-                                                              Challenge.source_game == row.id))
+            known = session.scalar(select(Challenge.id).where(Challenge.creator_id == viewer.user_id, Challenge.source_game == row.id))
             if known is not None:
                 return self.view(known, viewer)
-            made = session.scalar(select(func.count()).select_from(Challenge).where(
-                Challenge.creator_id == viewer.user_id, Challenge.created_at >= now - dt.timedelta(days=1))) or 0
+            made = (
+                session.scalar(
+                    select(func.count())
+                    .select_from(Challenge)
+                    .where(Challenge.creator_id == viewer.user_id, Challenge.created_at >= now - dt.timedelta(days=1))
+                )
+                or 0
+            )
         if made >= PER_DAY:
-            raise TooManyRequests(N_("you have made {n} challenges in the last 24 hours, the most there may be; "
-                                     "share one of them, or try again tomorrow", n=PER_DAY),
-                                  code="challenge_limit", retry_after=3600)
+            raise TooManyRequests(
+                N_(
+                    "you have made {n} challenges in the last 24 hours, the most there may be; share one of them, or try again tomorrow",
+                    n=PER_DAY,
+                ),
+                code="challenge_limit",
+                retry_after=3600,
+            )
         cls = lookup_game(row.game)
         source = source_of(row)
         deck = source if isinstance(source, Deck) else Deck.of_deal(source, cls.decks)
         token = secrets.token_urlsafe(TOKEN_BYTES)
         with write_lock(self.engine), Session(self.write_engine) as session, session.begin():
-            session.add(Challenge(id=token, game=cls.game_id, deal=row.deal if row.daily_day is None else None,
-                                  layout=str(deck), undo_mode=row.undo_mode, think_seconds=row.think_seconds,
-                                  creator_id=viewer.user_id, source_game=row.id, created_at=now,
-                                  closes_at=now + LIFETIME))
+            session.add(
+                Challenge(
+                    id=token,
+                    game=cls.game_id,
+                    deal=row.deal if row.daily_day is None else None,
+                    layout=str(deck),
+                    undo_mode=row.undo_mode,
+                    think_seconds=row.think_seconds,
+                    creator_id=viewer.user_id,
+                    source_game=row.id,
+                    created_at=now,
+                    closes_at=now + LIFETIME,
+                )
+            )
         self.games.store.help.forget()
         return self.view(token, viewer)
 
@@ -227,8 +242,9 @@ class ChallengeService:
         return found
 
     # -- playing it ----------------------------------------------------------------------
-    def attempt(self, viewer: Viewer, token: str, ranked: bool = True, owner: Viewer | None = None,
-                before: Callable[[Any], None] | None = None) -> GameState:
+    def attempt(
+        self, viewer: Viewer, token: str, ranked: bool = True, owner: Viewer | None = None, before: Callable[[Any], None] | None = None
+    ) -> GameState:
         """Deal the challenge to ``viewer``: the signed-in player's one ranked attempt
         (started, or resumed while it is played), else an unranked game of the same
         cards and settings (a guest's, the creator's, or anyone's with ``ranked`` false).
@@ -247,12 +263,14 @@ class ChallengeService:
                 existing = None
             if existing is not None and not ranked and self.games.state(existing, viewer)["status"] == "playing":
                 # An unranked copy beside the ranked attempt would be its hints.
-                raise Conflict(N_("finish your ranked attempt at this challenge first; then play it again unranked"),
-                               code="challenge_in_play")
+                raise Conflict(
+                    N_("finish your ranked attempt at this challenge first; then play it again unranked"), code="challenge_in_play"
+                )
             if ranked:
                 return self._ranked(challenge, viewer, name, existing)
-        row, position = self.games.new_row(challenge.game, None, challenge.undo_mode, owner=owner or viewer,
-                                           think_seconds=challenge.think_seconds, layout=deck)
+        row, position = self.games.new_row(
+            challenge.game, None, challenge.undo_mode, owner=owner or viewer, think_seconds=challenge.think_seconds, layout=deck
+        )
         with transaction(self.engine) as cursor:
             if before is not None:
                 before(cursor)
@@ -269,8 +287,10 @@ class ChallengeService:
         if challenge.deal is not None:
             cards = cards | (GameRow.deal == challenge.deal)
         with Session(self.engine) as session:
-            return session.scalar(select(GameRow.id).where(GameRow.user_id == user_id, GameRow.game == challenge.game,
-                                                           cards).limit(1)) is not None
+            return (
+                session.scalar(select(GameRow.id).where(GameRow.user_id == user_id, GameRow.game == challenge.game, cards).limit(1))
+                is not None
+            )
 
     def _ranked(self, challenge: Challenge, viewer: Viewer, name: str, existing: str | None) -> GameState:
         """The signed-in player's one ranked attempt: started, or resumed while played."""
@@ -280,17 +300,21 @@ class ChallengeService:
         if existing is None and self._seen(challenge, user_id):
             existing = self.attempts.find({"challenge_id": token}, viewer.user_id, name)  # the player's other tab dealt it just now?
         if existing is None and self._seen(challenge, user_id):
-            raise Conflict(N_("you have played these cards already, so you cannot be ranked on them; "
-                              "play the challenge unranked"), code="challenge_played")
+            raise Conflict(
+                N_("you have played these cards already, so you cannot be ranked on them; play the challenge unranked"),
+                code="challenge_played",
+            )
         if existing is None:
-            row, _ = self.games.new_row(challenge.game, None, challenge.undo_mode, owner=viewer,
-                                        think_seconds=challenge.think_seconds, layout=deck, challenge=token)
+            row, _ = self.games.new_row(
+                challenge.game, None, challenge.undo_mode, owner=viewer, think_seconds=challenge.think_seconds, layout=deck, challenge=token
+            )
             # Inserted just now, by this request or by the player's other tab.
             return self.games.state(self.attempts.start({"challenge_id": token}, viewer, name, row), viewer)
         state = self.games.state(existing, viewer)
         if state["status"] != "playing":
-            raise Conflict(N_("you have played this challenge: one ranked attempt per player; play it again unranked"),
-                           code="challenge_played")
+            raise Conflict(
+                N_("you have played this challenge: one ranked attempt per player; play it again unranked"), code="challenge_played"
+            )
         return state
 
     # -- what it shows -------------------------------------------------------------------
@@ -301,13 +325,13 @@ class ChallengeService:
         cls = lookup_game(challenge.game)
         now = self.now()
         with Session(self.engine) as session:
-            creator = (session.scalar(select(User.name).where(User.id == challenge.creator_id))
-                       if challenge.creator_id is not None else None)
+            creator = session.scalar(select(User.name).where(User.id == challenge.creator_id)) if challenge.creator_id is not None else None
             rows = session.execute(
                 select(ChallengeAttempt.user_id, ChallengeAttempt.game_id, User.name, *RESULT_COLUMNS)
                 .join(GameRow, GameRow.id == ChallengeAttempt.game_id)
                 .outerjoin(User, User.id == ChallengeAttempt.user_id)
-                .where(ChallengeAttempt.challenge_id == token)).all()
+                .where(ChallengeAttempt.challenge_id == token)
+            ).all()
         closed = self._closed(challenge)
         entries = ranked_entries(rows, challenge.game, now, over=closed, judge_pace=self.games.judge_pace)
         ranked = public(entries)  # a result at a pace no person reaches is its player's only
@@ -316,8 +340,7 @@ class ChallengeService:
         attempt: ChallengeAttemptSummary | None = None
         if yours is not None:
             game_id = next(row.game_id for row in rows if row.user_id == viewer.user_id)
-            attempt = {"id": game_id, "status": yours["status"], "rank": yours["rank"],
-                       "not_ranked": yours["not_ranked"]}
+            attempt = {"id": game_id, "status": yours["status"], "rank": yours["rank"], "not_ranked": yours["not_ranked"]}
         made_it = mine and viewer.user_id == challenge.creator_id
         return {
             "id": challenge.id,
@@ -345,15 +368,24 @@ class ChallengeService:
         if not viewer.signed_in:
             return []
         with Session(self.engine) as session:
-            played = (select(ChallengeAttempt.challenge_id, func.count().label("players"))
-                      .group_by(ChallengeAttempt.challenge_id).subquery())
+            played = select(ChallengeAttempt.challenge_id, func.count().label("players")).group_by(ChallengeAttempt.challenge_id).subquery()
             rows = session.execute(
-                select(Challenge.id, Challenge.game, Challenge.undo_mode, Challenge.created_at, Challenge.closes_at,
-                       played.c.players)
+                select(Challenge.id, Challenge.game, Challenge.undo_mode, Challenge.created_at, Challenge.closes_at, played.c.players)
                 .outerjoin(played, played.c.challenge_id == Challenge.id)
                 .where(Challenge.creator_id == viewer.user_id)
-                .order_by(Challenge.created_at.desc()).limit(limit)).all()
-        return [{"id": row.id, "game": row.game, "title": lookup_game(row.game).title, "undo": row.undo_mode,
-                 "created_at": iso(row.created_at), "closes_at": iso(row.closes_at), "players": row.players or 0,
-                 "links": {"page": f"/challenge/{row.id}"}} for row in rows]
-
+                .order_by(Challenge.created_at.desc())
+                .limit(limit)
+            ).all()
+        return [
+            {
+                "id": row.id,
+                "game": row.game,
+                "title": lookup_game(row.game).title,
+                "undo": row.undo_mode,
+                "created_at": iso(row.created_at),
+                "closes_at": iso(row.closes_at),
+                "players": row.players or 0,
+                "links": {"page": f"/challenge/{row.id}"},
+            }
+            for row in rows
+        ]

@@ -50,18 +50,17 @@ from winnable.storage.engine import write_lock, writer
 from winnable.storage.statements import Query
 from winnable.storage.tables import DailyAttempt, DailyDeal, GameRow, User
 from winnable.storage.verdicts import VerdictRow
-from winnable.web.security.identity import Viewer
 from winnable.web.errors import Conflict, NotFound, Unauthorized, Unprocessable
 from winnable.web.pages.i18n import N_
-from winnable.web.play.pool import WinnablePool
-from winnable.web.players.attempts import Attempts, Key, name_digest
-from winnable.web.players.ranking import RESULT_COLUMNS, LeaderboardEntry, RankedEntry, public, ranked_entries, shown
 from winnable.web.play.games import GameService
-from winnable.web.play.lookup import deck_of, lookup_game, Source
+from winnable.web.play.lookup import Source, deck_of, lookup_game
 from winnable.web.play.pace import NotRanked
+from winnable.web.play.pool import WinnablePool
 from winnable.web.play.state import GameState
 from winnable.web.play.store import today
-
+from winnable.web.players.attempts import Attempts, Key, name_digest
+from winnable.web.players.ranking import RESULT_COLUMNS, LeaderboardEntry, RankedEntry, public, ranked_entries, shown
+from winnable.web.security.identity import Viewer
 
 
 class Leaderboard(TypedDict):
@@ -121,8 +120,7 @@ DRAW_RETRY = 600.0
 """After a draw that found no winnable order, seconds before this process tries again."""
 
 
-def draw_layout(cls: type[Position], rng: random.Random | None = None, seconds: float = DRAW_SECONDS,
-                tries: int = 1000) -> Deck | None:
+def draw_layout(cls: type[Position], rng: random.Random | None = None, seconds: float = DRAW_SECONDS, tries: int = 1000) -> Deck | None:
     """A secret deck order of ``cls``'s game that the solver wins (its line replayed by
     the rules), drawn afresh until one is won; None if none is within ``seconds`` or
     ``tries``. ``rng`` is for tests: by default the operating system's generator.
@@ -159,15 +157,16 @@ def parse_day(text: str | None, now: dt.datetime) -> dt.date:
 
 
 def daily_played(key: Key) -> Conflict:
-    return Conflict(N_("this name has played today's {game} Daily already: one attempt per name and day",
-                       game=N_(lookup_game(key["game"]).title)), code="daily_played")
+    return Conflict(
+        N_("this name has played today's {game} Daily already: one attempt per name and day", game=N_(lookup_game(key["game"]).title)),
+        code="daily_played",
+    )
 
 
 class DailyService:
     """The Dailies of every game, stored beside the games."""
 
-    def __init__(self, games: GameService, pool: WinnablePool,
-                 draw: Callable[[str], Deck | None] | None = None) -> None:
+    def __init__(self, games: GameService, pool: WinnablePool, draw: Callable[[str], Deck | None] | None = None) -> None:
         self.games = games
         self.engine = games.engine
         self.write_engine = writer(self.engine)
@@ -179,8 +178,10 @@ class DailyService:
         """``game -> Deck or None``: a new Daily's deck order (tests set their own)."""
         # A Daily once stored is remembered (it never changes; a day without one yet is
         # asked again, another server may draw it at any moment).
-        self._read_deal = Query(self.engine, select(DailyDeal.deal, DailyDeal.layout).where(
-            DailyDeal.game == bindparam("game"), DailyDeal.day == bindparam("day")))
+        self._read_deal = Query(
+            self.engine,
+            select(DailyDeal.deal, DailyDeal.layout).where(DailyDeal.game == bindparam("game"), DailyDeal.day == bindparam("day")),
+        )
         self._stored: dict[tuple[str, dt.date], Source] = {}
         self._drawing = {game: threading.Lock() for game in game_ids()}  # one draw per game at once here
         self._failed: dict[tuple[str, dt.date], float] = {}
@@ -197,8 +198,9 @@ class DailyService:
         if known is not None or not create:
             return known
         title = N_(lookup_game(game).title)
-        unavailable = Conflict(N_("there is no {game} Daily yet: no deal of it has been proved winnable so far",
-                                  game=title), code="daily_unavailable")
+        unavailable = Conflict(
+            N_("there is no {game} Daily yet: no deal of it has been proved winnable so far", game=title), code="daily_unavailable"
+        )
         if not self.offered(game):
             raise unavailable
         with self._drawing[game]:  # this process's other requests wait for its draw
@@ -235,16 +237,14 @@ class DailyService:
         """Whether ``game`` has Dailies: the solver has proved one of its deals winnable
         (a game whose deals are never won, Penguin without free cells, has none)."""
         with Session(self.engine) as session:
-            return session.scalar(select(VerdictRow.id).where(VerdictRow.game == game, VerdictRow.verdict == "won")
-                                  .limit(1)) is not None
+            return session.scalar(select(VerdictRow.id).where(VerdictRow.game == game, VerdictRow.verdict == "won").limit(1)) is not None
 
     # -- the attempt -------------------------------------------------------------------
     def attempt(self, viewer: Viewer, game: str) -> GameState:
         """Start or resume the player's one attempt at today's Daily of ``game``."""
         game = lookup_game(game).game_id
         if not viewer.signed_in:
-            raise Unauthorized(N_("sign in to play the Daily: it is one scored attempt per player and day"),
-                               code="sign_in_required")
+            raise Unauthorized(N_("sign in to play the Daily: it is one scored attempt per player and day"), code="sign_in_required")
         day = today(self.now())
         name = name_digest(viewer.name or "")
         key = {"game": game, "day": day}
@@ -252,8 +252,9 @@ class DailyService:
         if existing is None:
             source = self.deal_of(game, day, create=True)
             deck = source if isinstance(source, Deck) else None
-            row, _ = self.games.new_row(game, None if deck else source, DAILY_UNDO, winnable_deal=True, owner=viewer,
-                                        daily_day=day, layout=deck)
+            row, _ = self.games.new_row(
+                game, None if deck else source, DAILY_UNDO, winnable_deal=True, owner=viewer, daily_day=day, layout=deck
+            )
             existing = self.attempts.start(key, viewer, name, row)
         return self.games.state(existing, viewer)  # there now: ours or the other tab's
 
@@ -267,7 +268,7 @@ class DailyService:
         entries = self._ranked(cls.game_id, day, now)
         yours = next((entry for entry in entries if entry["user_id"] is not None and entry["user_id"] == viewer.user_id), None)
         ranked = public(entries)  # a result at a pace no person reaches is its player's only
-        page = ranked[offset:offset + limit]
+        page = ranked[offset : offset + limit]
         return {
             "game": cls.game_id,
             "title": cls.title,
@@ -288,7 +289,8 @@ class DailyService:
                 select(DailyAttempt.user_id, User.name, *RESULT_COLUMNS)
                 .join(GameRow, GameRow.id == DailyAttempt.game_id)
                 .outerjoin(User, User.id == DailyAttempt.user_id)
-                .where(DailyAttempt.game == game, DailyAttempt.day == day)).all()
+                .where(DailyAttempt.game == game, DailyAttempt.day == day)
+            ).all()
         return ranked_entries(rows, game, now, over=day < today(now), judge_pace=self.games.judge_pace)
 
     def overview(self, viewer: Viewer) -> DailyOverview:
@@ -301,20 +303,36 @@ class DailyService:
             dealt = set(session.scalars(select(DailyDeal.game).where(DailyDeal.day == day)).all())
             mine = set()
             if viewer.signed_in:
-                mine = set(session.scalars(select(DailyAttempt.game).where(
-                    DailyAttempt.day == day, DailyAttempt.user_id == viewer.user_id)).all())
-            counts = dict(session.execute(select(DailyAttempt.game, func.count()).where(DailyAttempt.day == day)
-                                          .group_by(DailyAttempt.game)).all())
+                mine = set(
+                    session.scalars(select(DailyAttempt.game).where(DailyAttempt.day == day, DailyAttempt.user_id == viewer.user_id)).all()
+                )
+            counts = dict(
+                session.execute(select(DailyAttempt.game, func.count()).where(DailyAttempt.day == day).group_by(DailyAttempt.game)).all()
+            )
         games: list[DailyGame] = []
         for game in game_ids():
             cls = lookup_game(game)
-            entry: DailyGame = {"game": game, "title": cls.title, "available": game in proved or game in dealt,
-                               "players": counts.get(game, 0), "attempt": None}
+            entry: DailyGame = {
+                "game": game,
+                "title": cls.title,
+                "available": game in proved or game in dealt,
+                "players": counts.get(game, 0),
+                "attempt": None,
+            }
             if game in mine:
                 yours = next(e for e in self._ranked(game, day, now) if e["user_id"] == viewer.user_id)
-                entry["attempt"] = {"status": yours["status"], "rank": yours["rank"], "seconds": yours["seconds"],
-                                    "moves": yours["moves"], "cards_left": yours["cards_left"],
-                                    "not_ranked": yours["not_ranked"]}
+                entry["attempt"] = {
+                    "status": yours["status"],
+                    "rank": yours["rank"],
+                    "seconds": yours["seconds"],
+                    "moves": yours["moves"],
+                    "cards_left": yours["cards_left"],
+                    "not_ranked": yours["not_ranked"],
+                }
             games.append(entry)
-        return {"date": day.isoformat(), "next_in_seconds": int((tomorrow - now).total_seconds()),
-                "signed_in": viewer.signed_in, "games": games}
+        return {
+            "date": day.isoformat(),
+            "next_in_seconds": int((tomorrow - now).total_seconds()),
+            "signed_in": viewer.signed_in,
+            "games": games,
+        }

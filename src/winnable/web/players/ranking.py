@@ -35,14 +35,22 @@ from winnable.games import RankingRule, ScoreKind, traits_of
 from winnable.storage.engine import as_utc
 from winnable.storage.tables import GameRow
 from winnable.web.play.lookup import lookup_game
-from winnable.web.play.pace import pace
+from winnable.web.play.pace import NotRanked, pace
 from winnable.web.play.scores import Result, speed_score
-from winnable.web.play.pace import NotRanked
 from winnable.web.play.store import effective_status, iso
 
-RESULT_COLUMNS = (GameRow.status, GameRow.move_count, GameRow.cards_left, GameRow.undo_used, GameRow.started_at,
-                  GameRow.finished_at, GameRow.timed_out_at, GameRow.think_seconds, GameRow.last_move_at,
-                  GameRow.move_times)
+RESULT_COLUMNS = (
+    GameRow.status,
+    GameRow.move_count,
+    GameRow.cards_left,
+    GameRow.undo_used,
+    GameRow.started_at,
+    GameRow.finished_at,
+    GameRow.timed_out_at,
+    GameRow.think_seconds,
+    GameRow.last_move_at,
+    GameRow.move_times,
+)
 """What a result needs of a game (not its moves): read as plain rows, not objects."""
 
 
@@ -81,8 +89,7 @@ def shown(entry: RankedEntry, yours: RankedEntry | None) -> LeaderboardEntry:
     return cast(LeaderboardEntry, out)
 
 
-def ranked_entries(rows: Iterable[Any], game: str, now: dt.datetime, over: bool = False,
-                   judge_pace: bool = True) -> list[RankedEntry]:
+def ranked_entries(rows: Iterable[Any], game: str, now: dt.datetime, over: bool = False, judge_pace: bool = True) -> list[RankedEntry]:
     """The leaderboard's entries of ``rows`` (each with ``user_id``, ``name`` and the
     :data:`RESULT_COLUMNS`), ranked, best first. ``over``: the attempts are final (an
     attempt still in play is ``unfinished``). Each entry keeps its ``user_id`` for the
@@ -104,20 +111,26 @@ def ranked_entries(rows: Iterable[Any], game: str, now: dt.datetime, over: bool 
         speed = speed_score(True, moves, seconds) if speedy and seconds is not None else None
         result = Result(status, seconds, moves, left, speed)
         too_fast = pace(getattr(row, "move_times", None)) if judge_pace else None
-        ranked.append(((too_fast is not None, result.key()), (as_utc(row.finished_at) or now), {
-            "user_id": row.user_id,
-            "player": row.name,
-            "status": status,
-            "seconds": None if seconds is None else round(seconds, 1),
-            "moves": moves,
-            "undos": row.undo_used,
-            "cards_left": left,
-            "partial": (52 - left) if partial else None,
-            "speed": speed,
-            "finished_at": iso(row.finished_at),
-            "not_ranked": None if too_fast is None else too_fast.as_json(),
-            "rank": None,  # below, once sorted
-        }))
+        ranked.append(
+            (
+                (too_fast is not None, result.key()),
+                (as_utc(row.finished_at) or now),
+                {
+                    "user_id": row.user_id,
+                    "player": row.name,
+                    "status": status,
+                    "seconds": None if seconds is None else round(seconds, 1),
+                    "moves": moves,
+                    "undos": row.undo_used,
+                    "cards_left": left,
+                    "partial": (52 - left) if partial else None,
+                    "speed": speed,
+                    "finished_at": iso(row.finished_at),
+                    "not_ranked": None if too_fast is None else too_fast.as_json(),
+                    "rank": None,  # below, once sorted
+                },
+            )
+        )
     ranked.sort(key=lambda item: (item[0], item[1]))
     entries = []
     for rank, (_, _, entry) in enumerate(ranked, 1):

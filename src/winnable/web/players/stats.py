@@ -38,15 +38,15 @@ from sqlalchemy import select
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import Session, load_only
 
-from winnable.games import RankingRule, ScoreKind, game_class, traits_of
 from winnable.errors import UnknownGameError, WinnableError
+from winnable.games import RankingRule, ScoreKind, game_class, traits_of
 from winnable.storage.engine import as_utc
 from winnable.storage.tables import GameRow
-from winnable.web.security.identity import Viewer
-from winnable.web.play.scores import speed_score
 from winnable.web.play.lookup import game_not_found, source_of, valid_id
 from winnable.web.play.positions import cards_in_play
+from winnable.web.play.scores import speed_score
 from winnable.web.play.store import effective_status
+from winnable.web.security.identity import Viewer
 
 HISTORY = 500
 """Games of each player listed for the plot (the latest)."""
@@ -168,17 +168,19 @@ def player_statistics(rows: Iterable[Any], now: dt.datetime) -> PlayerStatistics
     for row in played:
         status = effective_status(row, row.status, now)
         by_game.setdefault(row.game, []).append((row, status))
-        history.append({
-            "game": row.game,
-            "at": moment(row),
-            "status": status,
-            "assisted": status == "won" and (row.hints_used or 0) > 0,
-            "seconds": seconds_of(row, status),
-            "moves": row.move_count or 0,
-            "cards_left": row.cards_left,
-            "out_of": out_of(row),
-            "daily": row.daily_day.isoformat() if row.daily_day else None,
-        })
+        history.append(
+            {
+                "game": row.game,
+                "at": moment(row),
+                "status": status,
+                "assisted": status == "won" and (row.hints_used or 0) > 0,
+                "seconds": seconds_of(row, status),
+                "moves": row.move_count or 0,
+                "cards_left": row.cards_left,
+                "out_of": out_of(row),
+                "daily": row.daily_day.isoformat() if row.daily_day else None,
+            }
+        )
     games = [game_statistics(game, entries) for game, entries in sorted(by_game.items())]
     return {"games": games, "history": history[-HISTORY:]}
 
@@ -243,10 +245,26 @@ def game_statistics(game: str, entries: list[tuple[Any, str]]) -> GameStatistics
     return out
 
 
-COLUMNS = (GameRow.id, GameRow.game, GameRow.deal, GameRow.status, GameRow.move_count, GameRow.hints_used, GameRow.undo_mode,
-           GameRow.undo_used, GameRow.cards_left, GameRow.created_at, GameRow.started_at, GameRow.finished_at,
-           GameRow.updated_at, GameRow.timed_out_at, GameRow.think_seconds, GameRow.last_move_at, GameRow.daily_day,
-           GameRow.layout)
+COLUMNS = (
+    GameRow.id,
+    GameRow.game,
+    GameRow.deal,
+    GameRow.status,
+    GameRow.move_count,
+    GameRow.hints_used,
+    GameRow.undo_mode,
+    GameRow.undo_used,
+    GameRow.cards_left,
+    GameRow.created_at,
+    GameRow.started_at,
+    GameRow.finished_at,
+    GameRow.updated_at,
+    GameRow.timed_out_at,
+    GameRow.think_seconds,
+    GameRow.last_move_at,
+    GameRow.daily_day,
+    GameRow.layout,
+)
 
 
 def deal_key(row: Any) -> tuple[str, str]:  # a games row, as seconds_of
@@ -271,8 +289,7 @@ def attempt_of(row: Any, now: dt.datetime, current: str | None = None) -> DealAt
     }
 
 
-def deal_records(rows: Iterable[Any], now: dt.datetime, current: str | None = None,
-                 least: int = 2) -> list[DealRecord]:
+def deal_records(rows: Iterable[Any], now: dt.datetime, current: str | None = None, least: int = 2) -> list[DealRecord]:
     """Your record of each deal played at least ``least`` times: its games side by side,
     oldest first (date, result, time, moves, undos, hints); the deals most played first.
     The game ``current`` (the one a page shows) is listed even before its first move.
@@ -290,14 +307,16 @@ def deal_records(rows: Iterable[Any], now: dt.datetime, current: str | None = No
         games.sort(key=lambda row: (as_utc(row.created_at), row.id))
         first = games[0]
         daily = next((row.daily_day for row in games if row.daily_day is not None), None)
-        records.append({
-            "game": game,
-            "title": game_class(game).title,
-            "deal": int(first.deal) if first.deal is not None and daily is None else None,
-            "daily": daily.isoformat() if daily is not None else None,
-            "played": played,
-            "attempts": [attempt_of(row, now, current) for row in games],
-        })
+        records.append(
+            {
+                "game": game,
+                "title": game_class(game).title,
+                "deal": int(first.deal) if first.deal is not None and daily is None else None,
+                "daily": daily.isoformat() if daily is not None else None,
+                "played": played,
+                "attempts": [attempt_of(row, now, current) for row in games],
+            }
+        )
     records.sort(key=lambda record: (-record["played"], record["game"], record["attempts"][-1]["at"]))
     return records
 
@@ -306,19 +325,26 @@ def record_for(engine: Engine, viewer: Viewer, game_id: str, now: dt.datetime) -
     """Your record of the deal of your game ``game_id``: every game of yours of that
     deal (played, or this one), side by side. Someone else's game is no such game."""
     with Session(engine) as session:
-        row = session.scalars(select(GameRow).options(load_only(*COLUMNS, GameRow.user_id, GameRow.guest))
-                              .where(GameRow.id == game_id)).first() if valid_id(game_id) else None
+        row = (
+            session.scalars(
+                select(GameRow).options(load_only(*COLUMNS, GameRow.user_id, GameRow.guest)).where(GameRow.id == game_id)
+            ).first()
+            if valid_id(game_id)
+            else None
+        )
         if row is None or not viewer.owns(row.user_id, row.guest):
             raise game_not_found(game_id)
         owner = GameRow.user_id == viewer.user_id if viewer.signed_in else GameRow.guest == viewer.session
         same = GameRow.deal == row.deal if row.deal is not None else GameRow.layout == row.layout
-        rows = session.scalars(select(GameRow).options(load_only(*COLUMNS)).where(
-            owner, GameRow.game == row.game, same, (GameRow.move_count > 0) | (GameRow.id == row.id))).all()
+        rows = session.scalars(
+            select(GameRow)
+            .options(load_only(*COLUMNS))
+            .where(owner, GameRow.game == row.game, same, (GameRow.move_count > 0) | (GameRow.id == row.id))
+        ).all()
         found = deal_records(list(rows), now, current=row.id, least=1)
     record = next((entry for entry in found if any(attempt["current"] for attempt in entry["attempts"])), None)
     if record is None:  # this game not played yet, and no other game of the deal
-        record = {"game": row.game, "title": game_class(row.game).title, "deal": None, "daily": None, "played": 0,
-                  "attempts": []}
+        record = {"game": row.game, "title": game_class(row.game).title, "deal": None, "daily": None, "played": 0, "attempts": []}
     return record
 
 
@@ -334,6 +360,10 @@ def statistics_for(engine: Engine, viewer: Viewer, now: dt.datetime) -> Statisti
         rows = session.scalars(select(GameRow).options(load_only(*COLUMNS)).where(owner, GameRow.move_count > 0)).all()
         result = player_statistics(rows, now)
         records = deal_records(rows, now)
-    return {"player": viewer.name, "signed_in": viewer.signed_in, "games": result["games"],
-            "history": result["history"], "records": records}
-
+    return {
+        "player": viewer.name,
+        "signed_in": viewer.signed_in,
+        "games": result["games"],
+        "history": result["history"],
+        "records": records,
+    }

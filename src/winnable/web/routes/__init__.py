@@ -34,6 +34,19 @@ from winnable.web.routes import (
     summaries,
 )
 
-ROUTERS = [catalog.router, summaries.router, games.router, solver.router, security.router, health.router, docs.router,
-           pages.router, auth.router, account.router, daily.router, stats.router, player_pages.router,
-           challenges.router]
+ROUTERS = [
+    catalog.router,
+    summaries.router,
+    games.router,
+    solver.router,
+    security.router,
+    health.router,
+    docs.router,
+    pages.router,
+    auth.router,
+    account.router,
+    daily.router,
+    stats.router,
+    player_pages.router,
+    challenges.router,
+]

@@ -32,4 +32,3 @@ async def delete(body: schemas.Password, request: Request, viewer: ViewerDep, ac
     response = Response(json.dumps({"signed_in": False, "name": None, "guest": False}), media_type="application/json")
     clear_session(response, request)
     return response
-

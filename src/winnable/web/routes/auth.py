@@ -32,23 +32,29 @@ router = APIRouter(prefix="/api/auth", tags=["players"])
 
 
 def set_session(response: Response, request: Request, token: str, days: float) -> None:
-    response.set_cookie(COOKIE, token, max_age=int(days * 86400), path="/", httponly=True, samesite="lax",
-                        secure=request.url.scheme == "https")
+    response.set_cookie(
+        COOKIE, token, max_age=int(days * 86400), path="/", httponly=True, samesite="lax", secure=request.url.scheme == "https"
+    )
 
 
 def clear_session(response: Response, request: Request) -> None:
     response.delete_cookie(COOKIE, path="/", httponly=True, samesite="lax", secure=request.url.scheme == "https")
 
 
-async def remember_device(response: Response, request: Request, accounts: AccountService, settings: Settings,
-                          viewer: Viewer) -> None:
+async def remember_device(response: Response, request: Request, accounts: AccountService, settings: Settings, viewer: Viewer) -> None:
     """Give the browser a fresh device token for the account it just signed in to (kept
     beside its tokens of other accounts)."""
     token = await database(settings, accounts.issue_device, viewer.user_id)
     if token is not None:
-        response.set_cookie(devices.COOKIE, devices.kept(token, request.cookies.get(devices.COOKIE)),
-                            max_age=int(settings.device_days * 86400), path="/api/auth", httponly=True,
-                            samesite="strict", secure=request.url.scheme == "https")
+        response.set_cookie(
+            devices.COOKIE,
+            devices.kept(token, request.cookies.get(devices.COOKIE)),
+            max_age=int(settings.device_days * 86400),
+            path="/api/auth",
+            httponly=True,
+            samesite="strict",
+            secure=request.url.scheme == "https",
+        )
 
 
 class Me(TypedDict):
@@ -64,8 +70,7 @@ def me(viewer: Viewer) -> Me:
 
 
 @router.post("/signup", status_code=201, response_model=schemas.Me, dependencies=[Depends(rate_limit("signup"))])
-async def signup(body: schemas.NewAccount, request: Request, response: Response, accounts: AccountsDep,
-                 settings: SettingsDep) -> Me:
+async def signup(body: schemas.NewAccount, request: Request, response: Response, accounts: AccountsDep, settings: SettingsDep) -> Me:
     """Make an account and sign in with it; this browser's guest games become the account's.
     422 ``bad_name`` / ``bad_password`` when a field breaks its rule, 409 ``name_taken``."""
     viewer, token = await run_in_threadpool(accounts.signup, body.name, body.password, request.cookies.get(COOKIE))
@@ -77,10 +82,21 @@ async def signup(body: schemas.NewAccount, request: Request, response: Response,
     return me(viewer)
 
 
-@router.post("/login", response_model=schemas.Me, responses={
-    401: {"model": schemas.ProofProblem}, 403: {"model": schemas.ProofProblem}, 429: {"model": schemas.ProofProblem}})
-async def login(body: schemas.Credentials, request: Request, response: Response, services: ServicesDep,
-                accounts: AccountsDep, settings: SettingsDep, limits: LimitsDep, client: ClientDep) -> Me:
+@router.post(
+    "/login",
+    response_model=schemas.Me,
+    responses={401: {"model": schemas.ProofProblem}, 403: {"model": schemas.ProofProblem}, 429: {"model": schemas.ProofProblem}},
+)
+async def login(
+    body: schemas.Credentials,
+    request: Request,
+    response: Response,
+    services: ServicesDep,
+    accounts: AccountsDep,
+    settings: SettingsDep,
+    limits: LimitsDep,
+    client: ClientDep,
+) -> Me:
     """Sign in (a new session; the old one ends, its guest games become the account's).
     401 ``bad_credentials`` for a wrong name or password alike; 429 past the limits, with
     ``Retry-After``: per address, then per device cookie of the account if the browser
@@ -136,4 +152,3 @@ async def logout(body: schemas.Empty, request: Request, response: Response, acco
 async def who(viewer: ViewerDep) -> Me:
     """Who this browser is: a signed-in player (``name``), a guest with games, or nobody."""
     return me(viewer)
-

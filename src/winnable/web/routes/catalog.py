@@ -32,8 +32,10 @@ async def get_catalog(request: Request, response: Response) -> list[CatalogEntry
 
 @lru_cache(maxsize=None)
 def localized_catalog(locale: str) -> list[CatalogEntry]:
-    return [entry | {"title": gettext(locale, entry["title"]), "summary": gettext(locale, entry["summary"]) if entry["summary"] else ""}
-            for entry in CATALOG]
+    return [
+        entry | {"title": gettext(locale, entry["title"]), "summary": gettext(locale, entry["summary"]) if entry["summary"] else ""}
+        for entry in CATALOG
+    ]
 
 
 CATALOG = catalog()

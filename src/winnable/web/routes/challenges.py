@@ -25,8 +25,12 @@ from winnable.web.routes.auth import set_session
 
 router = APIRouter(prefix="/api/challenges", tags=["challenges"])
 Creator = Annotated[Caller, Depends(caller("create"))]
-PROBLEMS: dict[int | str, dict[str, Any]] = {401: {"model": schemas.Problem}, 404: {"model": schemas.Problem},
-                                             409: {"model": schemas.Problem}, 429: {"model": schemas.Problem}}
+PROBLEMS: dict[int | str, dict[str, Any]] = {
+    401: {"model": schemas.Problem},
+    404: {"model": schemas.Problem},
+    409: {"model": schemas.Problem},
+    429: {"model": schemas.Problem},
+}
 
 
 def service(app: Services) -> ChallengeService:
@@ -60,8 +64,7 @@ async def show(challenge_id: str, request: Request, viewer: ViewerDep, app: Serv
     return titled([found], locale_of(request))[0]
 
 
-@router.post("/{challenge_id}/play", response_model=schemas.GameState, response_class=StateJSON,
-             responses=PROBLEMS)
+@router.post("/{challenge_id}/play", response_model=schemas.GameState, response_class=StateJSON, responses=PROBLEMS)
 async def play(challenge_id: str, body: schemas.ChallengePlay, request: Request, who: Creator) -> StateJSON:
     """Deal the challenge to you: a signed-in player's one ranked attempt (its clock runs
     from the deal; asking again resumes it while it is played, and is 409
@@ -74,8 +77,7 @@ async def play(challenge_id: str, body: schemas.ChallengePlay, request: Request,
     guest = app.accounts.pending_guest() if who.viewer.session is None else None
     owner = guest.viewer if guest is not None else who.viewer
     store_guest = None if guest is None else (lambda cursor: app.accounts.store_guest(cursor, guest))
-    state = await database(app.settings, service(app).attempt, who.viewer, challenge_id, body.ranked, owner,
-                           store_guest)
+    state = await database(app.settings, service(app).attempt, who.viewer, challenge_id, body.ranked, owner, store_guest)
     response = StateJSON(state, status_code=201)
     if guest is not None:
         set_session(response, request, guest.token, app.settings.guest_days)

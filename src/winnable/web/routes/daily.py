@@ -19,8 +19,10 @@ from winnable.web.players.daily import DailyOverview, Leaderboard, parse_day
 
 router = APIRouter(prefix="/api/daily", tags=["daily"])
 
-DATE_PATTERN = (r"^(?:[1-9][0-9]{3}|0[1-9][0-9]{2}|00[1-9][0-9]|000[1-9])-(?:0[1-9]|1[0-2])"
-                r"-(?:0[1-9]|[12][0-9]|3[01])$")
+DATE_PATTERN = (
+    r"^(?:[1-9][0-9]{3}|0[1-9][0-9]{2}|00[1-9][0-9]|000[1-9])-(?:0[1-9]|1[0-2])"
+    r"-(?:0[1-9]|[12][0-9]|3[01])$"
+)
 """A day as ISO 8601 writes it, year 1 to 9999 (with ``format: date``: a real day)."""
 
 
@@ -47,12 +49,22 @@ async def today(game: str, request: Request, viewer: ViewerDep, app: ServicesDep
 
 
 @router.get("/{game}/leaderboard", response_model=schemas.Leaderboard)
-async def leaderboard(game: str, viewer: ViewerDep, app: ServicesDep, request: Request,
-                      date: str | None = Query(None, min_length=10, max_length=10, pattern=DATE_PATTERN,
-                                               json_schema_extra={"format": "date"},
-                                               description="YYYY-MM-DD (UTC), from 0001-01-01; default today; "
-                                                           "a day not yet come: 404 `bad_date`."),
-                      limit: int = Query(50, ge=1, le=200), offset: int = Query(0, ge=0, le=10**6)) -> Leaderboard:
+async def leaderboard(
+    game: str,
+    viewer: ViewerDep,
+    app: ServicesDep,
+    request: Request,
+    date: str | None = Query(
+        None,
+        min_length=10,
+        max_length=10,
+        pattern=DATE_PATTERN,
+        json_schema_extra={"format": "date"},
+        description="YYYY-MM-DD (UTC), from 0001-01-01; default today; a day not yet come: 404 `bad_date`.",
+    ),
+    limit: int = Query(50, ge=1, le=200),
+    offset: int = Query(0, ge=0, le=10**6),
+) -> Leaderboard:
     """The ranked attempts of a day: wins by time then moves, then the others by cards
     left (Penguin: partial score). The Daily's cards (``layout``: its deck order) are
     shown once the day is over, never before."""

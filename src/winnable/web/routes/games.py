@@ -60,13 +60,13 @@ async def new_game(body: schemas.NewGame, request: Request, who: Creator) -> Sta
 
     def create() -> tuple[GameState | None, Found | None]:
         if not body.winnable:
-            return games.create(game_id, body.deal, body.undo, owner=owner, think_seconds=body.think,
-                                before=store_guest), None
+            return games.create(game_id, body.deal, body.undo, owner=owner, think_seconds=body.think, before=store_guest), None
         found = pool.deal_for(game_id)
         if found is None:
             return None, None  # refused below
-        state = games.create(game_id, found.deal, body.undo, True, owner=owner, think_seconds=body.think,
-                             before=store_guest, line=found.line)
+        state = games.create(
+            game_id, found.deal, body.undo, True, owner=owner, think_seconds=body.think, before=store_guest, line=found.line
+        )
         if found.line:  # the pool's proof makes the first hints instant
             solver.remember_line(initial(game_id, found.deal), found.line)
         return state, found
@@ -74,8 +74,9 @@ async def new_game(body: schemas.NewGame, request: Request, who: Creator) -> Sta
     state, found = await database(app.settings, create)
     if body.winnable and found is None:
         title = N_(game_class(game_id).title)
-        raise Conflict(N_("no {game} deal has been proved winnable yet; play any deal, or try again later",
-                          game=title), code="no_winnable_deal")
+        raise Conflict(
+            N_("no {game} deal has been proved winnable yet; play any deal, or try again later", game=title), code="no_winnable_deal"
+        )
     response = StateJSON(state, status_code=201)
     if guest is not None:
         set_session(response, request, guest.token, app.settings.guest_days)
@@ -117,8 +118,11 @@ async def restart(game_id: str, body: schemas.Empty, who: Player) -> StateJSON:
 
 
 @router.get("/{game_id}/position", response_model=schemas.PositionAt)
-async def position_at(game_id: str, app: ServicesDep, viewer: ViewerDep,
-                      at: int = Query(..., ge=0, le=MAX_MOVES, description="Moves played from the deal; past those "
-                                                                   "of the game: 404 `bad_position`.")) -> PositionAt:
+async def position_at(
+    game_id: str,
+    app: ServicesDep,
+    viewer: ViewerDep,
+    at: int = Query(..., ge=0, le=MAX_MOVES, description="Moves played from the deal; past those of the game: 404 `bad_position`."),
+) -> PositionAt:
     """The position after the first ``at`` moves (to replay a game)."""
     return await database(app.settings, app.games.position_at, game_id, at, viewer)

@@ -141,18 +141,25 @@ class Pages:
         """The templates of one language (gettext installed, templates cached)."""
         env = self._environments.get(locale)
         if env is None:
-            env = Environment(loader=FileSystemLoader(self.templates), autoescape=select_autoescape(["html"]),
-                              extensions=["jinja2.ext.i18n"], trim_blocks=True, lstrip_blocks=False)
+            env = Environment(
+                loader=FileSystemLoader(self.templates),
+                autoescape=select_autoescape(["html"]),
+                extensions=["jinja2.ext.i18n"],
+                trim_blocks=True,
+                lstrip_blocks=False,
+            )
             env.policies["ext.i18n.trimmed"] = True
             env.install_gettext_translations(i18n.translations(locale), newstyle=True)  # type: ignore[attr-defined]  # the i18n extension's
-            env.globals.update(static=self.static, lang=locale,
-                               format_number=lambda value: i18n.format_number(value, locale),
-                               format_date=lambda value, format="medium": i18n.format_date(value, locale, format))
+            env.globals.update(
+                static=self.static,
+                lang=locale,
+                format_number=lambda value: i18n.format_number(value, locale),
+                format_date=lambda value, format="medium": i18n.format_date(value, locale, format),
+            )
             self._environments[locale] = env
         return env
 
-    def render(self, request: Request, name: str, *, status: int = 200, scripts: tuple[str, ...] = (),
-               **context: Any) -> HTMLResponse:
+    def render(self, request: Request, name: str, *, status: int = 200, scripts: tuple[str, ...] = (), **context: Any) -> HTMLResponse:
         """The page ``name`` in the request's language."""
         locale = locale_of(request)
         here = request.url.path + (f"?{request.url.query}" if request.url.query else "")
@@ -180,7 +187,7 @@ class Pages:
             return self.render(request, "error.html", status=status, title=title, message=message)
         except Exception:  # the error page itself failed: a plain page, never a second error
             log.exception("error page %s failed", status)
-            body = f"<!doctype html><title>{escape(title)}</title><h1>{escape(title)}</h1><p>{escape(message)}</p><p><a href=\"/\">Winnable</a></p>"
+            body = f'<!doctype html><title>{escape(title)}</title><h1>{escape(title)}</h1><p>{escape(message)}</p><p><a href="/">Winnable</a></p>'
             return HTMLResponse(body, status_code=status, headers={"Cache-Control": REVALIDATE})
 
 
@@ -200,7 +207,7 @@ class Static(StaticFiles):
     async def get_response(self, path: str, scope: Scope) -> Response:
         match = VERSIONED.match(path) if self.pages is not None else None
         if match:
-            path = path[match.end():]
+            path = path[match.end() :]
         try:
             response = await super().get_response(path, scope)
         except HTTPException as error:
@@ -228,21 +235,28 @@ def pages_of(request: Request) -> Pages:
 
 
 def unknown_game(request: Request, game: str) -> HTMLResponse:
-    return pages_of(request).error(request, 404, N_("No such game"), N_(
-        "There is no game called {name} here (unknown game). Pick one from the list of games.", name=quote(game, 40)))
+    return pages_of(request).error(
+        request,
+        404,
+        N_("No such game"),
+        N_("There is no game called {name} here (unknown game). Pick one from the list of games.", name=quote(game, 40)),
+    )
 
 
 def game_page(request: Request, game: str, template: str, scripts: tuple[str, ...]) -> HTMLResponse:
     cls = game_class(game)
     locale = locale_of(request)
-    return pages_of(request).render(request, template, scripts=scripts, game=game,
-                                    game_title=i18n.gettext(locale, cls.title))
+    return pages_of(request).render(request, template, scripts=scripts, game=game, game_title=i18n.gettext(locale, cls.title))
 
 
 @router.api_route("/", methods=["GET", "HEAD"])
 async def lobby(request: Request) -> Response:
-    return pages_of(request).render(request, "lobby.html", scripts=("js/lobby.js", "js/account-menu.js", "js/lobby-daily.js"),
-                                    families_json=Markup(lobby_families_json(locale_of(request))))
+    return pages_of(request).render(
+        request,
+        "lobby.html",
+        scripts=("js/lobby.js", "js/account-menu.js", "js/lobby-daily.js"),
+        families_json=Markup(lobby_families_json(locale_of(request))),
+    )
 
 
 def lobby_families_json(locale: str) -> str:
@@ -255,8 +269,10 @@ def lobby_families_json(locale: str) -> str:
     >>> "<" in lobby_families_json("en")  # nothing that could end the script early
     False
     """
-    entries = [{"id": family.id, "title": i18n.gettext(locale, family.title), "blurb": i18n.gettext(locale, family.blurb) if family.blurb else ""}
-               for family in families()]
+    entries = [
+        {"id": family.id, "title": i18n.gettext(locale, family.title), "blurb": i18n.gettext(locale, family.blurb) if family.blurb else ""}
+        for family in families()
+    ]
     text = json.dumps(entries, ensure_ascii=False, separators=(",", ":"))
     return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
 
@@ -265,8 +281,7 @@ def lobby_families_json(locale: str) -> str:
 async def play_page(request: Request, game: str) -> Response:
     if known_title(game) is None:
         return unknown_game(request, game)
-    return game_page(request, game, "play.html", ("js/play.js", "js/account-menu.js", "js/play-players.js",
-                                                           "js/play-share.js"))
+    return game_page(request, game, "play.html", ("js/play.js", "js/account-menu.js", "js/play-players.js", "js/play-share.js"))
 
 
 @router.api_route("/rules/{game}", methods=["GET", "HEAD"])
@@ -276,9 +291,13 @@ async def rules_page(request: Request, game: str) -> Response:
     family = family_of(game)
     locale = locale_of(request)
     return pages_of(request).render(
-        request, f"rules/{family.id}.html", scripts=("js/rules.js",), game=game,
+        request,
+        f"rules/{family.id}.html",
+        scripts=("js/rules.js",),
+        game=game,
         game_title=i18n.gettext(locale, game_class(game).title),
-        page_title=i18n.gettext(locale, family.page_title))
+        page_title=i18n.gettext(locale, family.page_title),
+    )
 
 
 @router.get("/lang/{code}")
@@ -303,8 +322,7 @@ def wants_html(request: Request) -> bool:
 
 GENERIC = N_("Something went wrong")
 ERROR_TITLES = {404: N_("Page not found"), 405: N_("Not allowed"), 500: GENERIC}
-ERROR_MESSAGES = {404: N_("There is no page at this address."),
-                  500: N_("Something went wrong on the server; your games are safe.")}
+ERROR_MESSAGES = {404: N_("There is no page at this address."), 500: N_("Something went wrong on the server; your games are safe.")}
 
 
 def error_page(request: Request, status: int, detail: str) -> HTMLResponse:

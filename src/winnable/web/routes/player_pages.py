@@ -30,5 +30,4 @@ async def stats_page(request: Request) -> Response:
 async def challenge_page(request: Request, challenge_id: str) -> Response:
     """A challenge's page: its game, its leaderboard, play it, share it (the page asks
     the API, so an unknown link says so there)."""
-    return pages_of(request).render(request, "challenge.html", scripts=("js/account-menu.js", "js/challenge.js"),
-                                    challenge_id=challenge_id)
+    return pages_of(request).render(request, "challenge.html", scripts=("js/account-menu.js", "js/challenge.js"), challenge_id=challenge_id)

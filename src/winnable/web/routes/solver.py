@@ -50,13 +50,18 @@ def budget(seconds: float | None, default: float, cap: float, what: str) -> floa
     if seconds is None:
         return default
     if seconds > cap:
-        raise Unprocessable(N_("seconds must be at most {cap} (the server's cap for {what})", cap=format(cap, "g"), what=what),
-                            code="budget_too_large")
+        raise Unprocessable(
+            N_("seconds must be at most {cap} (the server's cap for {what})", cap=format(cap, "g"), what=what), code="budget_too_large"
+        )
     return seconds
 
 
-Seconds = Query(None, gt=0, allow_inf_nan=False,
-                description="Time budget in seconds (default: the server's; at most the `maximum` here, the server's cap).")
+Seconds = Query(
+    None,
+    gt=0,
+    allow_inf_nan=False,
+    description="Time budget in seconds (default: the server's; at most the `maximum` here, the server's cap).",
+)
 
 
 def declare_caps(openapi: dict[str, Any], settings: Settings) -> dict[str, Any]:
@@ -73,8 +78,9 @@ def declare_caps(openapi: dict[str, Any], settings: Settings) -> dict[str, Any]:
 
 
 @router.get("/{game_id}/hint", response_model=schemas.Hint, dependencies=[Depends(rate_limit("hint"))])
-async def get_hint(game_id: str, app: ServicesDep, client: ClientDep, viewer: ViewerDep, request: Request,
-                   seconds: float | None = Seconds) -> Hint:
+async def get_hint(
+    game_id: str, app: ServicesDep, client: ClientDep, viewer: ViewerDep, request: Request, seconds: float | None = Seconds
+) -> Hint:
     """The next move of a winning line from here, or the verdict (lost / unknown). A
     player who follows the hints follows one line, kept with the game: it wins, and its
     ``line_length`` (moves to win) never grows. Every hint is counted: a game won with
@@ -109,8 +115,9 @@ async def get_hint(game_id: str, app: ServicesDep, client: ClientDep, viewer: Vi
 
 
 @router.get("/{game_id}/analysis", response_model=schemas.Analysis)
-async def get_analysis(game_id: str, app: ServicesDep, client: ClientDep, viewer: ViewerDep, request: Request,
-                       seconds: float | None = Seconds) -> Analysis:
+async def get_analysis(
+    game_id: str, app: ServicesDep, client: ClientDep, viewer: ViewerDep, request: Request, seconds: float | None = Seconds
+) -> Analysis:
     """Still winnable? After a loss: the move that lost it and a better one. Off where
     hints are (403 ``daily_no_help``, ``challenge_no_help``, ``challenge_open``)."""
     games, settings = app.games, app.settings

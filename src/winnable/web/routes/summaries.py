@@ -1,4 +1,4 @@
-""""Your games": what a browser needs to list the games it has played.
+""" "Your games": what a browser needs to list the games it has played.
 
 The browser keeps the ids of its games (localStorage); a game id is a capability, so
 the list is asked for with the ids in a POST body, never in an address. Unknown ids are
@@ -81,11 +81,22 @@ def summaries(engine: sa.Engine, ids: list[str], user_id: int | None = None) -> 
     if not wanted:
         return []
     table = GameRow.__table__
-    query = sa.select(table.c.id, table.c.game, table.c.deal, table.c.moves, table.c.status, table.c.created_at, table.c.updated_at, table.c.finished_at, table.c.daily_day).where(table.c.id.in_(wanted))
+    query = sa.select(
+        table.c.id,
+        table.c.game,
+        table.c.deal,
+        table.c.moves,
+        table.c.status,
+        table.c.created_at,
+        table.c.updated_at,
+        table.c.finished_at,
+        table.c.daily_day,
+    ).where(table.c.id.in_(wanted))
     # A guest's game to whoever has its id; an account's to the account; a Daily or
     # ranked challenge attempt whose account was deleted to nobody.
-    query = query.where(sa.or_(sa.and_(table.c.user_id.is_(None), table.c.daily_day.is_(None), table.c.challenge.is_(None)),
-                               table.c.user_id == user_id))
+    query = query.where(
+        sa.or_(sa.and_(table.c.user_id.is_(None), table.c.daily_day.is_(None), table.c.challenge.is_(None)), table.c.user_id == user_id)
+    )
     with engine.connect() as connection:
         rows = connection.execute(query).all()
     out: list[SummaryEntry] = []

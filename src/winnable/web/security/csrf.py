@@ -48,8 +48,7 @@ def no_binding(scope: Scope) -> str:
 class CsrfPolicy:
     """Checks the proof that a state-changing call comes from this site."""
 
-    def __init__(self, key: bytes, trusted_origins: list[str] | None = None,
-                 binding: Callable[[Scope], str] = no_binding) -> None:
+    def __init__(self, key: bytes, trusted_origins: list[str] | None = None, binding: Callable[[Scope], str] = no_binding) -> None:
         self._key = key
         self.trusted_origins = {origin.lower() for origin in trusted_origins or ()}
         self.binding = binding
@@ -88,8 +87,14 @@ class CsrfPolicy:
         token = headers.get(TOKEN_HEADER.lower().encode())
         if token is not None and self.valid(token.decode("latin-1"), scope):
             return None
-        return ("csrf_failed", N_("a state-changing call needs the Origin header of this site (browsers send it) "
-                                  "or an {header} header with a token from GET /api/csrf", header=TOKEN_HEADER))
+        return (
+            "csrf_failed",
+            N_(
+                "a state-changing call needs the Origin header of this site (browsers send it) "
+                "or an {header} header with a token from GET /api/csrf",
+                header=TOKEN_HEADER,
+            ),
+        )
 
     def same_origin(self, scope: Scope, headers: dict[bytes, bytes], origin: str) -> bool:
         if origin in self.trusted_origins:

@@ -30,9 +30,9 @@ from starlette.exceptions import HTTPException
 from starlette.routing import Mount
 
 from winnable.web import metrics
-from winnable.web.security.csrf import CsrfPolicy
 from winnable.web.errors import ApiError, problem_json
 from winnable.web.pages.i18n import N_, locale_of_scope
+from winnable.web.security.csrf import CsrfPolicy
 from winnable.web.security.ratelimit import RateLimits, client_key
 from winnable.web.settings import Settings
 
@@ -42,8 +42,10 @@ Send = Callable[[dict[str, Any]], Awaitable[None]]
 
 UNSAFE = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 
-CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self'; font-src 'self'; "
-       "connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'")
+CSP = (
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self'; font-src 'self'; "
+    "connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
+)
 SECURITY_HEADERS = [
     (b"content-security-policy", CSP.encode()),
     (b"x-content-type-options", b"nosniff"),
@@ -69,7 +71,7 @@ def host_allowed(host: str, allowed: list[str]) -> bool:
     """``host`` (a Host header: name or address, maybe a port) is one of ``allowed``
     (exact names, ``*.example.org`` for subdomains, ``*`` for any)."""
     if host.startswith("["):
-        name = host[1:host.find("]")] if "]" in host else host
+        name = host[1 : host.find("]")] if "]" in host else host
     elif host.count(":") == 1:
         name = host.split(":", 1)[0]
     else:
@@ -96,8 +98,7 @@ def route_methods(routes: Iterable[Any]) -> list[tuple[re.Pattern[str], frozense
     return table
 
 
-def allowed_methods(table: list[tuple[re.Pattern[str], frozenset[str]]], path: str,
-                    method: str = "") -> frozenset[str] | None:
+def allowed_methods(table: list[tuple[re.Pattern[str], frozenset[str]]], path: str, method: str = "") -> frozenset[str] | None:
     """The methods the route that answers ``method`` at ``path`` takes (as the router
     finds it: the first route for the path and method, else the first for the path), or
     None when no route has the path.
@@ -122,7 +123,9 @@ def allowed_methods(table: list[tuple[re.Pattern[str], frozenset[str]]], path: s
 class Guard:
     """The ASGI middleware described above."""
 
-    def __init__(self, app: Callable[[Scope, Receive, Send], Awaitable[None]], settings: Settings, limits: RateLimits, csrf: CsrfPolicy) -> None:
+    def __init__(
+        self, app: Callable[[Scope, Receive, Send], Awaitable[None]], settings: Settings, limits: RateLimits, csrf: CsrfPolicy
+    ) -> None:
         self.app = app
         self.settings = settings
         self.limits = limits
@@ -168,8 +171,7 @@ class Guard:
         finally:
             if self.metrics:  # nobody reads them otherwise
                 route = scope.get("route")
-                metrics.observe(scope["method"], getattr(route, "path", "unmatched"), status,
-                                time.perf_counter() - started)
+                metrics.observe(scope["method"], getattr(route, "path", "unmatched"), status, time.perf_counter() - started)
 
     def refusal(self, scope: Scope) -> tuple[int, str, str, dict[str, str]] | None:
         """``(status, code, detail, headers)`` if the request is refused here."""
@@ -209,8 +211,12 @@ class Guard:
                 if allowed is None:  # no such path: the router's 404
                     refusal = None
                 elif scope["method"] not in allowed:
-                    refusal = 405, "method_not_allowed", N_("{method} is not allowed here", method=scope["method"][:20]), {
-                        "Allow": ", ".join(sorted(allowed))}
+                    refusal = (
+                        405,
+                        "method_not_allowed",
+                        N_("{method} is not allowed here", method=scope["method"][:20]),
+                        {"Allow": ", ".join(sorted(allowed))},
+                    )
                 if refusal is not None:
                     return refusal
         scope["winnable.headers"] = headers  # parsed once, for the dependencies
@@ -232,11 +238,9 @@ class Guard:
 
         return receive_limited
 
-    async def refuse(self, send: Send, status: int, code: str, detail: str, headers: dict[str, str],
-                     locale: str = "en") -> None:
+    async def refuse(self, send: Send, status: int, code: str, detail: str, headers: dict[str, str], locale: str = "en") -> None:
         body = problem_json(code, detail, locale)
-        raw = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode()),
-               (b"content-language", locale.encode())]
+        raw = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode()), (b"content-language", locale.encode())]
         raw.extend((name.lower().encode(), value.encode()) for name, value in headers.items())
         await send({"type": "http.response.start", "status": status, "headers": raw})
         await send({"type": "http.response.body", "body": body})

@@ -30,6 +30,5 @@ class Viewer:
         return guest is not None and guest == self.session
 
 
-
 NOBODY = Viewer()
 """No session: a request with no (valid) session cookie."""

@@ -46,8 +46,16 @@ _INVISIBLE_CATEGORIES = frozenset({"Zs", "Zl", "Zp", "Cc", "Cf", "Cs", "Cn"})
 """Separators, controls, format characters (zero-width spaces and joiners, bidi marks),
 surrogates and unassigned code points: none of them shows a mark."""
 _IGNORABLE = (  # Unicode's Default_Ignorable_Code_Point ranges outside Cf, and blanks
-    (0x034F, 0x034F), (0x115F, 0x1160), (0x17B4, 0x17B5), (0x180B, 0x180F), (0x2800, 0x2800),
-    (0x3164, 0x3164), (0xFE00, 0xFE0F), (0xFFA0, 0xFFA0), (0xFFF0, 0xFFF8), (0x1D173, 0x1D17A),
+    (0x034F, 0x034F),
+    (0x115F, 0x1160),
+    (0x17B4, 0x17B5),
+    (0x180B, 0x180F),
+    (0x2800, 0x2800),
+    (0x3164, 0x3164),
+    (0xFE00, 0xFE0F),
+    (0xFFA0, 0xFFA0),
+    (0xFFF0, 0xFFF8),
+    (0x1D173, 0x1D17A),
     (0xE0000, 0xE0FFF),
 )
 
@@ -97,8 +105,9 @@ def normalized(password: Any) -> str | None:
 def check_password(password: Any) -> str:
     """A new password in the form it is hashed in (NFKC), or 422: ``bad_password`` for
     its length or characters, ``blank_password`` when nothing of it is visible."""
-    too_long_or_short = Unprocessable(N_("a password must be {low} to {high} characters long", low=PASSWORD_MIN,
-                                         high=PASSWORD_MAX), code="bad_password")
+    too_long_or_short = Unprocessable(
+        N_("a password must be {low} to {high} characters long", low=PASSWORD_MIN, high=PASSWORD_MAX), code="bad_password"
+    )
     if not isinstance(password, str) or len(password) > RAW_MAX:
         raise too_long_or_short
     try:
@@ -111,9 +120,9 @@ def check_password(password: Any) -> str:
     if any(unicodedata.category(char) == "Cc" for char in form):
         raise Unprocessable(N_("a password cannot hold control characters (tabs, new lines, NUL...)"), code="bad_password")
     if not visible(form):
-        raise Unprocessable(N_("a password needs at least one visible character, not only spaces or invisible characters"),
-                            code="blank_password")
+        raise Unprocessable(
+            N_("a password needs at least one visible character, not only spaces or invisible characters"), code="blank_password"
+        )
     if only_marks(form):
-        raise Unprocessable(N_("a password needs at least one letter, digit or sign, not only combining accents"),
-                            code="blank_password")
+        raise Unprocessable(N_("a password needs at least one letter, digit or sign, not only combining accents"), code="blank_password")
     return form

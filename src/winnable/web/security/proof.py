@@ -84,11 +84,18 @@ class ProofOfWork:
     def challenge(self, name: str) -> AltchaChallenge:
         """A fresh challenge for a sign-in of ``name``, as the JSON answers carry it."""
         expires = dt.datetime.now(dt.timezone.utc) + dt.timedelta(seconds=self.seconds)
-        made = altcha.create_challenge(altcha.ChallengeOptions(
-            algorithm=ALGORITHM, max_number=self.max_number, hmac_key=self.key, expires=expires,
-            params={"name": self.tag(name)}))
-        return {"algorithm": made.algorithm, "challenge": made.challenge, "maxnumber": made.max_number,
-                "salt": made.salt, "signature": made.signature}
+        made = altcha.create_challenge(
+            altcha.ChallengeOptions(
+                algorithm=ALGORITHM, max_number=self.max_number, hmac_key=self.key, expires=expires, params={"name": self.tag(name)}
+            )
+        )
+        return {
+            "algorithm": made.algorithm,
+            "challenge": made.challenge,
+            "maxnumber": made.max_number,
+            "salt": made.salt,
+            "signature": made.signature,
+        }
 
     def refusal(self, payload: str, name: str) -> Message | None:
         """None if ``payload`` solves a challenge this server made for ``name``, not yet
@@ -123,12 +130,16 @@ class ProofOfWork:
 def solved(challenge: AltchaChallenge) -> str:
     """The solved payload of ``challenge`` (what the page sends back): for tests and the
     bench; the browser does the same with WebCrypto."""
-    found = altcha.solve_challenge(challenge["challenge"], challenge["salt"], challenge["algorithm"],
-                                      challenge["maxnumber"])
+    found = altcha.solve_challenge(challenge["challenge"], challenge["salt"], challenge["algorithm"], challenge["maxnumber"])
     if found is None:
         raise ValueError("no solution below maxnumber")
-    payload = {"algorithm": challenge["algorithm"], "challenge": challenge["challenge"], "number": found.number,
-               "salt": challenge["salt"], "signature": challenge["signature"]}
+    payload = {
+        "algorithm": challenge["algorithm"],
+        "challenge": challenge["challenge"],
+        "number": found.number,
+        "salt": challenge["salt"],
+        "signature": challenge["signature"],
+    }
     return base64.b64encode(json.dumps(payload).encode()).decode()
 
 
@@ -143,8 +154,12 @@ class _WithChallenge(ApiError):
     def response(self, locale: str = "en") -> Any:
         from starlette.responses import Response
 
-        return Response(json.dumps(self.body(locale), ensure_ascii=False).encode("utf-8"), status_code=self.status,
-                        media_type="application/json", headers={**self.headers, "Content-Language": locale})
+        return Response(
+            json.dumps(self.body(locale), ensure_ascii=False).encode("utf-8"),
+            status_code=self.status,
+            media_type="application/json",
+            headers={**self.headers, "Content-Language": locale},
+        )
 
 
 class UnauthorizedWithProof(_WithChallenge, Unauthorized):

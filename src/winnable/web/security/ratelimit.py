@@ -27,10 +27,9 @@ from __future__ import annotations
 
 import ipaddress
 import math
+import threading
 import time
 from functools import lru_cache
-
-import threading
 
 from limits import RateLimitItem, parse_many
 from limits.storage import Storage
@@ -51,8 +50,7 @@ WHAT: dict[str, str] = {  # messages (N_), or a later limit's own name
     "login_name": N_("sign-in attempts for this name"),
     "login_device": N_("sign-in attempts from this browser"),
 }
-PER = {"second": N_("second"), "minute": N_("minute"), "hour": N_("hour"), "day": N_("day"), "month": N_("month"),
-       "year": N_("year")}
+PER = {"second": N_("second"), "minute": N_("minute"), "hour": N_("hour"), "day": N_("day"), "month": N_("month"), "year": N_("year")}
 
 
 def retry_in(seconds: int) -> Message:
@@ -70,17 +68,31 @@ def refusal(name: str, item: RateLimitItem, wait: int) -> Message:
     """The detail of a 429 for the limit ``name`` (``item``), to try again in ``wait`` seconds."""
     period = PER.get(item.GRANULARITY.name, item.GRANULARITY.name)
     if name == "login_name":
-        return N_("too many sign-in attempts for this name from browsers it has not signed in with (the limit is "
-                  "{n} per {period}); {retry}, or sign in from a browser you signed in with before",
-                  n=item.amount, period=period, retry=retry_in(wait))
+        return N_(
+            "too many sign-in attempts for this name from browsers it has not signed in with (the limit is "
+            "{n} per {period}); {retry}, or sign in from a browser you signed in with before",
+            n=item.amount,
+            period=period,
+            retry=retry_in(wait),
+        )
     if name == "hint":  # its own sentence: French elides before the word ("trop d'indices")
-        return N_("too many hints from your address (the limit is {n} per {period}); {retry}",
-                  n=item.amount, period=period, retry=retry_in(wait))
+        return N_(
+            "too many hints from your address (the limit is {n} per {period}); {retry}", n=item.amount, period=period, retry=retry_in(wait)
+        )
     if name == "login_device":
-        return N_("too many sign-in attempts from this browser (the limit is {n} per {period}); {retry}",
-                  n=item.amount, period=period, retry=retry_in(wait))
-    return N_("too many {what} from your address (the limit is {n} per {period}); {retry}",
-              what=WHAT.get(name, name), n=item.amount, period=period, retry=retry_in(wait))
+        return N_(
+            "too many sign-in attempts from this browser (the limit is {n} per {period}); {retry}",
+            n=item.amount,
+            period=period,
+            retry=retry_in(wait),
+        )
+    return N_(
+        "too many {what} from your address (the limit is {n} per {period}); {retry}",
+        what=WHAT.get(name, name),
+        n=item.amount,
+        period=period,
+        retry=retry_in(wait),
+    )
 
 
 @lru_cache(maxsize=4096)

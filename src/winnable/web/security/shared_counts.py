@@ -63,11 +63,11 @@ class SharedCounts(Storage):
             if not self.shared_up:
                 return
             self.shared_up = False
-            log.warning("rate-limit storage %s unreachable (%s): counting in this process until it is back",
-                        self.where, type(error).__name__)
+            log.warning(
+                "rate-limit storage %s unreachable (%s): counting in this process until it is back", self.where, type(error).__name__
+            )
             if not self._stopped.is_set():
-                self._probe = threading.Thread(target=self._wait_for_shared, name="winnable-rate-limit-probe",
-                                               daemon=True)
+                self._probe = threading.Thread(target=self._wait_for_shared, name="winnable-rate-limit-probe", daemon=True)
                 self._probe.start()
 
     def _wait_for_shared(self) -> None:

@@ -21,8 +21,13 @@ def describe_move(position: FourteenOut, move: Move) -> MoveDescription:
     cards = getattr(move, "cards", None)
     if cards is None:
         return {"move": str(move)}
-    return {"move": str(move), "from": f"pile:{position.pile_of(cards[0])}", "to": f"pile:{position.pile_of(cards[1])}",
-            "card": str(cards[0]), "count": 1}
+    return {
+        "move": str(move),
+        "from": f"pile:{position.pile_of(cards[0])}",
+        "to": f"pile:{position.pile_of(cards[1])}",
+        "card": str(cards[0]),
+        "count": 1,
+    }
 
 
 def click_choices(position: FourteenOut) -> list[MoveDescription]:

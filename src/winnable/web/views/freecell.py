@@ -35,7 +35,13 @@ def describe_move(position: FreeCellFamily, move: Move) -> MoveDescription:
     """The move's two places, its card and count; with ``auto`` when the beak follows."""
     source, target, count = move.source, move.target, move.count  # type: ignore[attr-defined]
     card = position.moved_card(move)
-    description: MoveDescription = {"move": str(move), "from": where(source), "to": where(target), "card": str(card) if card else None, "count": count}
+    description: MoveDescription = {
+        "move": str(move),
+        "from": where(source),
+        "to": where(target),
+        "card": str(card) if card else None,
+        "count": count,
+    }
     if position.AUTO_BEAK and position.is_legal(move):  # type: ignore[arg-type]
         after = position.apply(move)  # type: ignore[arg-type]
         if after.auto:

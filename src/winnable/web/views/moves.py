@@ -8,12 +8,15 @@ from typing import NotRequired, TypedDict
 AutoMove = TypedDict("AutoMove", {"card": str, "from": str, "to": str})
 """A card the free-cell family's auto-beak sends home after the move."""
 
-MoveDescription = TypedDict("MoveDescription", {
-    "move": str,  # the move in the game's notation
-    "from": NotRequired[str],  # a place: pile:i, column:i, cell:i, stock; left out for a move the view cannot place
-    "to": NotRequired[str],  # a place, foundation or columns (a spider deal)
-    "card": NotRequired[str | None],
-    "count": NotRequired[int],
-    "auto": NotRequired[list[AutoMove]],
-})
+MoveDescription = TypedDict(
+    "MoveDescription",
+    {
+        "move": str,  # the move in the game's notation
+        "from": NotRequired[str],  # a place: pile:i, column:i, cell:i, stock; left out for a move the view cannot place
+        "to": NotRequired[str],  # a place, foundation or columns (a spider deal)
+        "card": NotRequired[str | None],
+        "count": NotRequired[int],
+        "auto": NotRequired[list[AutoMove]],
+    },
+)
 """A move as the browser draws it: its two places, its card and how many cards move."""

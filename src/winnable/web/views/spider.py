@@ -94,8 +94,13 @@ def describe_move(position: Spider, move: Move) -> MoveDescription:
     if move.is_deal:
         return {"move": str(move), "from": "stock", "to": "columns", "card": None, "count": min(COLUMNS, len(position.stock))}
     card = position.moved_card(move)
-    return {"move": str(move), "from": f"column:{move.source}", "to": f"column:{move.target}",
-            "card": str(card) if card is not None else None, "count": move.count}
+    return {
+        "move": str(move),
+        "from": f"column:{move.source}",
+        "to": f"column:{move.target}",
+        "card": str(card) if card is not None else None,
+        "count": move.count,
+    }
 
 
 def player_view(position: Spider) -> dict[str, Any]:

@@ -80,8 +80,17 @@ def downgrade() -> None:
     with op.batch_alter_table("games") as batch:
         batch.drop_index("ix_games_guest")
         batch.drop_index("ix_games_user_id")
-        for column in ("daily_day", "timed_out_at", "last_move_at", "think_seconds", "cards_left", "move_count",
-                       "hints_used", "guest", "user_id"):
+        for column in (
+            "daily_day",
+            "timed_out_at",
+            "last_move_at",
+            "think_seconds",
+            "cards_left",
+            "move_count",
+            "hints_used",
+            "guest",
+            "user_id",
+        ):
             batch.drop_column(column)
     op.drop_table("daily_attempts")
     op.drop_table("daily_deals")

@@ -44,9 +44,15 @@ def upgrade() -> None:
     op.create_index("ix_verdicts_game_verdict_used", "verdicts", ["game", "verdict", "used_at", "id"])
     op.create_index("ix_verdicts_game_verdict_id", "verdicts", ["game", "verdict", "id"])
     old = sa.table(
-        "winnable_deals", sa.column("id", sa.Integer), sa.column("game", sa.String), sa.column("deal", sa.String),
-        sa.column("line", sa.JSON), sa.column("positions", sa.BigInteger), sa.column("seconds", sa.Float),
-        sa.column("created_at", sa.DateTime(timezone=True)), sa.column("used_at", sa.DateTime(timezone=True)),
+        "winnable_deals",
+        sa.column("id", sa.Integer),
+        sa.column("game", sa.String),
+        sa.column("deal", sa.String),
+        sa.column("line", sa.JSON),
+        sa.column("positions", sa.BigInteger),
+        sa.column("seconds", sa.Float),
+        sa.column("created_at", sa.DateTime(timezone=True)),
+        sa.column("used_at", sa.DateTime(timezone=True)),
     )
     connection = op.get_bind()
     last = -1
@@ -55,12 +61,28 @@ def upgrade() -> None:
         if not rows:
             break
         last = rows[-1]["id"]
-        connection.execute(verdicts.insert(), [{
-            "game": row["game"], "deal": row["deal"], "verdict": "won", "moves": len(row["line"] or []),
-            "line": list(row["line"] or []), "positions": row["positions"] or 0, "seconds": row["seconds"] or 0.0,
-            "cpu_seconds": None, "budget_nodes": None, "budget_seconds": None, "engine": "", "source": "pool",
-            "created_at": row["created_at"], "used_at": row["used_at"],
-        } for row in rows])
+        connection.execute(
+            verdicts.insert(),
+            [
+                {
+                    "game": row["game"],
+                    "deal": row["deal"],
+                    "verdict": "won",
+                    "moves": len(row["line"] or []),
+                    "line": list(row["line"] or []),
+                    "positions": row["positions"] or 0,
+                    "seconds": row["seconds"] or 0.0,
+                    "cpu_seconds": None,
+                    "budget_nodes": None,
+                    "budget_seconds": None,
+                    "engine": "",
+                    "source": "pool",
+                    "created_at": row["created_at"],
+                    "used_at": row["used_at"],
+                }
+                for row in rows
+            ],
+        )
     op.drop_table("winnable_deals")
 
 
@@ -80,22 +102,34 @@ def downgrade() -> None:
     op.create_index("ix_winnable_deals_game", "winnable_deals", ["game"])
     op.create_index("ix_winnable_deals_used_at", "winnable_deals", ["used_at"])
     verdicts = sa.table(
-        "verdicts", sa.column("id", sa.Integer), sa.column("game", sa.String), sa.column("deal", sa.String),
-        sa.column("verdict", sa.String), sa.column("line", sa.JSON), sa.column("positions", sa.BigInteger),
-        sa.column("seconds", sa.Float), sa.column("created_at", sa.DateTime(timezone=True)),
+        "verdicts",
+        sa.column("id", sa.Integer),
+        sa.column("game", sa.String),
+        sa.column("deal", sa.String),
+        sa.column("verdict", sa.String),
+        sa.column("line", sa.JSON),
+        sa.column("positions", sa.BigInteger),
+        sa.column("seconds", sa.Float),
+        sa.column("created_at", sa.DateTime(timezone=True)),
         sa.column("used_at", sa.DateTime(timezone=True)),
     )
     connection = op.get_bind()
     last = -1
     while True:
-        rows = connection.execute(sa.select(verdicts).where(verdicts.c.id > last, verdicts.c.verdict == "won")
-                                  .order_by(verdicts.c.id).limit(BATCH)).mappings().all()
+        rows = (
+            connection.execute(
+                sa.select(verdicts).where(verdicts.c.id > last, verdicts.c.verdict == "won").order_by(verdicts.c.id).limit(BATCH)
+            )
+            .mappings()
+            .all()
+        )
         if not rows:
             break
         last = rows[-1]["id"]
-        connection.execute(pool.insert(), [{key: row[key] for key in
-                                            ("game", "deal", "line", "positions", "seconds", "created_at", "used_at")}
-                                           for row in rows])
+        connection.execute(
+            pool.insert(),
+            [{key: row[key] for key in ("game", "deal", "line", "positions", "seconds", "created_at", "used_at")} for row in rows],
+        )
     op.drop_index("ix_verdicts_game_verdict_id", "verdicts")
     op.drop_index("ix_verdicts_game_verdict_used", "verdicts")
     op.drop_table("verdicts")

@@ -35,16 +35,23 @@ def upgrade() -> None:
         batch.add_column(sa.Column("name_key", sa.String(64), nullable=True))
         batch.create_unique_constraint("uq_daily_attempts_name", ["game", "day", "name_key"])
     connection = op.get_bind()
-    rows = connection.execute(sa.text("SELECT daily_attempts.id, users.name_key FROM daily_attempts "
-                                      "JOIN users ON users.id = daily_attempts.user_id")).all()
+    rows = connection.execute(
+        sa.text("SELECT daily_attempts.id, users.name_key FROM daily_attempts JOIN users ON users.id = daily_attempts.user_id")
+    ).all()
     for attempt, name_key in rows:  # the same digest as winnable.web.players.daily.name_digest
-        connection.execute(sa.text("UPDATE daily_attempts SET name_key = :key WHERE id = :id"),
-                           {"key": hashlib.sha256(name_key.encode("utf-8")).hexdigest(), "id": attempt})
+        connection.execute(
+            sa.text("UPDATE daily_attempts SET name_key = :key WHERE id = :id"),
+            {"key": hashlib.sha256(name_key.encode("utf-8")).hexdigest(), "id": attempt},
+        )
     # Today's Dailies that are deal numbers and nobody has started yet are drawn again,
     # as deck orders, when next asked for (one already started stays what it is).
-    connection.execute(sa.text("DELETE FROM daily_deals WHERE day >= :today AND NOT EXISTS (SELECT 1 FROM daily_attempts "
-                               "WHERE daily_attempts.game = daily_deals.game AND daily_attempts.day = daily_deals.day)"),
-                       {"today": dt.datetime.now(dt.timezone.utc).date()})
+    connection.execute(
+        sa.text(
+            "DELETE FROM daily_deals WHERE day >= :today AND NOT EXISTS (SELECT 1 FROM daily_attempts "
+            "WHERE daily_attempts.game = daily_deals.game AND daily_attempts.day = daily_deals.day)"
+        ),
+        {"today": dt.datetime.now(dt.timezone.utc).date()},
+    )
 
 
 def downgrade() -> None:

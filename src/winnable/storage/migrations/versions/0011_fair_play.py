@@ -36,8 +36,12 @@ def upgrade() -> None:
         batch.add_column(sa.Column("move_times", sa.JSON(), nullable=True))
     with op.batch_alter_table("challenges") as batch:
         batch.add_column(sa.Column("closes_at", sa.DateTime(timezone=True), nullable=True))
-    challenges = sa.table("challenges", sa.column("id", sa.String), sa.column("created_at", sa.DateTime(timezone=True)),
-                          sa.column("closes_at", sa.DateTime(timezone=True)))
+    challenges = sa.table(
+        "challenges",
+        sa.column("id", sa.String),
+        sa.column("created_at", sa.DateTime(timezone=True)),
+        sa.column("closes_at", sa.DateTime(timezone=True)),
+    )
     connection = op.get_bind()
     for token, created in connection.execute(sa.select(challenges.c.id, challenges.c.created_at)).all():
         connection.execute(challenges.update().where(challenges.c.id == token).values(closes_at=created + LIFETIME))
