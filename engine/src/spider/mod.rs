@@ -77,6 +77,10 @@ fn to_tuple(mv: Move) -> (u8, u8, u8) {
     (mv.src, mv.dst, mv.count)
 }
 
+// The pyo3 signature below states memory_mb's default as a number, so that Python sees
+// it (tests/project/test_types.py compares it with the stub): it is DEFAULT_MEMORY_MB.
+const _: () = assert!(DEFAULT_MEMORY_MB == 1024);
+
 /// Solve a Spider-family position with the whole deal known. `max_seconds` is CPU time
 /// of the searching thread (see [`Budget`]). `columns`: (face-down,
 /// face-up) card indices deepest first; `stock`: cards in dealing order; `by_suit`:
@@ -90,7 +94,7 @@ fn to_tuple(mv: Move) -> (u8, u8, u8) {
 /// own line. `memory_mb` bounds what a pass holds ([`solve_bounded`]); with a time
 /// budget and no node limit the search spends the whole time (restarts).
 #[pyfunction]
-#[pyo3(signature = (columns, stock, removed, by_suit, max_nodes=None, max_seconds=None, shorten=true, shorten_depth=2, shorten_tries=None, short_pass=true, memory_mb=DEFAULT_MEMORY_MB))]
+#[pyo3(signature = (columns, stock, removed, by_suit, max_nodes=None, max_seconds=None, shorten=true, shorten_depth=2, shorten_tries=None, short_pass=true, memory_mb=1024))]
 #[allow(clippy::too_many_arguments)]
 fn spider_solve(
     py: Python<'_>,
