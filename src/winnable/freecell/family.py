@@ -18,17 +18,9 @@ from winnable.errors import IllegalMoveError, ParseError
 from winnable.freecell.engine import FreeCellEngine
 from winnable.freecell.moves import CELL_INDEX, CELL_LETTERS, COLUMN_DIGITS, COLUMN_INDEX, FOUNDATION, FreeCellMove
 from winnable.freecell.notation import FreeCellNotation, penguin_fcs_options
-from winnable.freecell.table import FreeCellTable
 from winnable.game import Move
 
 __all__ = [
-    "CELL_LETTERS",
-    "COLUMN_DIGITS",
-    "FOUNDATION",
-    "FreeCellMove",
-    "FreeCellTable",
-    "FreeCellNotation",
-    "FreeCellEngine",
     "FreeCellFamily",
     "FreeCell",
     "BakersGame",
@@ -40,7 +32,6 @@ __all__ = [
     "Penguin3",
     "Penguin0",
     "PySolFCPenguin",
-    "penguin_fcs_options",
 ]
 
 
