@@ -99,6 +99,7 @@ def deal(
     number: str = typer.Argument(..., help="Deal number, as in PySolFC: 146692, or ms146692 for Microsoft's deal."),
     fmt: str = typer.Option("text", "--format", "-f", help="Board format (text, or the game's own: bhs, fcs, ...)."),
     as_json: bool = typer.Option(False, "--json", help="Print the table as JSON."),
+    grade: bool = typer.Option(False, "--grade", help="Print the deal's grade instead (with --json: and its figures)."),
 ) -> None:
     """Print deal NUMBER of GAME (PySolFC's numbering; ms146692 is Microsoft's deal 146692)."""
     from winnable.deals import DealNumber
@@ -107,7 +108,9 @@ def deal(
     try:
         chosen = DealNumber.parse(number)
         position = cls.deal(chosen)
-        if as_json:
+        if grade:
+            typer.echo(grade_line(position, chosen, as_json))
+        elif as_json:
             typer.echo(json.dumps(with_numbering(position.to_json(), chosen)))
         else:
             typer.echo(position.export(fmt), nl=False)
@@ -162,6 +165,46 @@ def solve(
         typer.echo("undecided: the budget ran out before a win or a proof of loss")
     typer.echo(f"positions searched: {verdict.positions:,}")
     typer.echo(f"time: {verdict.seconds:.3f} s")
+
+
+@app.command()
+def grade(
+    game: str = GameArg,
+    deals: str = typer.Argument(..., help="Deal number or range, A-B (PySolFC's); ms1-ms1000 for Microsoft's deals."),
+    numbering: Optional[str] = typer.Option(None, "--numbering", help="Whose deal numbers A-B are: pysolfc (the default) or microsoft."),
+    as_json: bool = typer.Option(False, "--json", help="A JSON line a deal: the grade and the figures behind it."),
+) -> None:
+    """Grade deals: easy, medium, hard or expert, a line a deal ("-" for a deal not proved
+    winnable). The same deal gets the same grade on every run (docs/grades.md)."""
+    from winnable.deals import DealNumber
+
+    cls = lookup(game)
+    low, high, chosen = parse_range(deals, numbering)
+    try:
+        for number in range(low, high + 1):
+            which = DealNumber(number, chosen)
+            typer.echo(grade_line(cls.deal(which), which, as_json))
+    except WinnableError as error:
+        raise fail(str(error)) from None
+
+
+def grade_line(position: Position, chosen: DealNumber, as_json: bool) -> str:
+    """A deal's grade as ``winnable grade`` prints it: ``GAME DEAL GRADE`` (``-`` when
+    the deal is not proved winnable), or a JSON object with its figures."""
+    from winnable.errors import NotGradable
+    from winnable.grading import grade_position
+
+    try:
+        report = grade_position(position)
+    except NotGradable as error:
+        if as_json:
+            return json.dumps(
+                with_numbering({"game": position.game_id, "deal": chosen.number, "grade": None, "reason": str(error)}, chosen)
+            )
+        return f"{position.game_id} {chosen} -"
+    if as_json:
+        return json.dumps(with_numbering({"game": position.game_id, "deal": chosen.number, **report.to_json()}, chosen))
+    return f"{position.game_id} {chosen} {report.grade}"
 
 
 def with_numbering(data: dict[str, Any], chosen: DealNumber | None) -> dict[str, Any]:

@@ -18,15 +18,19 @@ winnable.errors.NotGradable: black-hole deal 1 is not proved winnable within 2,0
 from __future__ import annotations
 
 import enum
+import math
 from collections.abc import Mapping
 from dataclasses import dataclass
 
 from winnable.errors import NotGradable
+from winnable.freecell import FreeCellFamily
 from winnable.game import Position
 from winnable.games import deal as dealt
 from winnable.games import registered
+from winnable.grading import measures
+from winnable.grading.cuts import CUTS
 
-__all__ = ["FIGURES", "GRADES", "Grade", "GradeReport", "NotGradable", "grade_deal", "grade_position"]
+__all__ = ["CUTS", "FIGURES", "GRADES", "Grade", "GradeReport", "NotGradable", "grade_deal", "grade_position"]
 
 
 class Grade(str, enum.Enum):
@@ -65,27 +69,41 @@ class GradeReport:
         return {"grade": self.grade.value, "figures": dict(self.figures)}
 
 
-SEARCH_NODES = 2_000_000
-"""The bounded search that proves a position winnable before it is graded: positions,
-never seconds (the Spider family's survey budget; every other family's deals are won in
-far fewer)."""
-
 FIGURES: tuple[str, ...] = ("positions", "moves", "score")
-"""The figures of every :class:`GradeReport`: ``positions`` the search needed to win
-(the engine's verdict-only search, no shortening), ``moves`` its line, ``score`` what the
-tiers cut."""
-
-_CUTS: dict[str, tuple[int, int, int]] = {
-    # The score from which a deal is medium, hard, expert: about the 50th, 80th and 95th
-    # percentile of each family's winnable deals (docs/grades.md).
-    "blackhole": (140, 700, 3000),
-    "freecell": (65, 250, 1500),
-    "spider": (30_000, 90_000, 250_000),
-    "fourteen": (30, 100, 1000),
-}
+"""The figures every :class:`GradeReport` has: ``positions`` the search needed to prove
+the position winnable (the engine's verdict-only search, :data:`measures.SEARCH_NODES`
+at most), ``moves`` its line, ``score`` what the grade's cuts divide (higher is harder).
+Each family adds its own (:func:`_measure`)."""
 
 
-def _tier(cuts: tuple[int, int, int], score: float) -> Grade:
+def _measure(position: Position) -> dict[str, int | float]:
+    """The figures of ``position``, ``score`` among them: Black Hole and Fourteen Out,
+    how forgiving the deal is along its winning line (``bits``); the free-cell family,
+    the fewest free cells it is won with, then the search's positions; the Spider family,
+    the search's positions (the children's searches of a forgiving count would cost
+    seconds there)."""
+    found = measures.proved(position)
+    figures: dict[str, int | float] = {"positions": found.positions, "moves": len(found.line)}
+    family = registered(position.game_id, library=True).family
+    if isinstance(position, FreeCellFamily):
+        cells = measures.fewest_cells(position)
+        figures.update(cells=cells.fewest, cells_searched=cells.searched)
+        figures["score"] = round(cells.fewest + math.log10(max(found.positions, 1)) / 10, 4)
+    elif family in FORGIVENESS_FAMILIES:
+        forgiving = measures.forgiveness(position, found.line)
+        figures.update(decisions=forgiving.decisions, forced=forgiving.forced, bits=forgiving.bits, children_searched=forgiving.searched)
+        figures["score"] = forgiving.bits
+    else:
+        figures["score"] = found.positions
+    return figures
+
+
+FORGIVENESS_FAMILIES = frozenset({"blackhole", "fourteen"})
+"""The families graded by how forgiving their deals are (cheap there: short lines, few
+legal moves, small searches)."""
+
+
+def _tier(cuts: tuple[float, float, float], score: float) -> Grade:
     for grade, cut in zip(GRADES[::-1], cuts[::-1]):
         if score >= cut:
             return grade
@@ -93,16 +111,10 @@ def _tier(cuts: tuple[int, int, int], score: float) -> Grade:
 
 
 def grade_position(position: Position) -> GradeReport:
-    """The grade of ``position``; :class:`NotGradable` unless the bounded search
-    (:data:`SEARCH_NODES` positions) proves it winnable."""
-    status, line, positions = position.engine_search(SEARCH_NODES, None, short=False)
-    if status != "won":
-        where = f"{position.game_id} deal {position.deal_number}" if position.deal_number is not None else position.game_id
-        raise NotGradable(f"{where} is not proved winnable within {SEARCH_NODES:,} positions ({status})")
-    score = positions
-    cuts = _CUTS[registered(position.game_id, library=True).family]
-    figures: dict[str, int | float] = {"positions": positions, "moves": len(line), "score": score}
-    return GradeReport(_tier(cuts, score), figures)
+    """The grade of ``position`` (its figures, cut by its game's :data:`CUTS`);
+    :class:`NotGradable` unless the bounded search proves it winnable."""
+    figures = _measure(position)
+    return GradeReport(_tier(CUTS[position.game_id], figures["score"]), figures)
 
 
 def grade_deal(game_id: str, deal: int) -> GradeReport:

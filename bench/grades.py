@@ -1,0 +1,147 @@
+"""The grades' figures, their cuts and their validation by simulated players (issue 33;
+docs/grades.md gives the figures this printed).
+
+    python bench/grades.py figures GAME FIRST LAST [--out FILE]   # a JSON line a deal
+    python bench/grades.py cuts FILE...                           # each game's cuts
+    python bench/grades.py validate GAME FIRST LAST [--seeds N]   # win rates by grade
+
+``figures`` grades deals FIRST-LAST (the tuning range: deals 1-2,000) and prints each
+one's figures and its CPU time; ``cuts`` reads those lines and prints the scores that
+leave 40 % of the winnable deals easy, 35 % medium, 17 % hard and 8 % expert;
+``validate`` grades other deals (held out: 1,000,001 on) and plays each with the
+simulated players (``winnable.grading.players``): their win rate and cards left per
+grade. Everything is counted in positions and seeded: the same run prints the same
+figures (but the CPU times).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from collections import defaultdict
+from pathlib import Path
+
+from winnable.errors import NotGradable
+from winnable.games import deal
+from winnable.grading import GRADES, grade_position
+from winnable.grading.players import PLAYERS, play
+
+SHARES = (0.40, 0.75, 0.92)
+"""The cumulative shares the cuts aim at: easy up to 40 %, medium to 75 %, hard to 92 %."""
+
+
+def figures(game: str, first: int, last: int, out: Path | None) -> None:
+    sink = out.open("a") if out else sys.stdout
+    for number in range(first, last + 1):
+        start = time.process_time()
+        try:
+            report = grade_position(deal(game, number))
+            row = {"game": game, "deal": number, "grade": report.grade.value, **report.figures}
+        except NotGradable:
+            row = {"game": game, "deal": number, "grade": None}
+        row["cpu"] = round(time.process_time() - start, 5)
+        print(json.dumps(row), file=sink, flush=True)
+
+
+def sweep(games: list[str], last: int, chunk: int, folder: Path) -> None:
+    """``figures`` for deals 1-``last`` of every game, ``chunk`` deals of each in turn (so
+    that every game has a sample early), into ``folder/GAME.jsonl``; resumable: the deals
+    already there are kept."""
+    folder.mkdir(parents=True, exist_ok=True)
+    done = {}
+    for game in games:
+        path = folder / f"{game}.jsonl"
+        done[game] = {json.loads(line)["deal"] for line in path.read_text().splitlines()} if path.exists() else set()
+    for start in range(1, last + 1, chunk):
+        for game in games:
+            wanted = [number for number in range(start, min(last, start + chunk - 1) + 1) if number not in done[game]]
+            for number in wanted:
+                figures(game, number, number, folder / f"{game}.jsonl")
+
+
+def cuts(paths: list[Path]) -> None:
+    scores: dict[str, list[float]] = defaultdict(list)
+    cpu: dict[str, list[float]] = defaultdict(list)
+    for path in paths:
+        for line in path.read_text().splitlines():
+            row = json.loads(line)
+            cpu[row["game"]].append(row["cpu"])
+            if row["grade"] is not None:
+                scores[row["game"]].append(row["score"])
+    for game, values in scores.items():
+        values.sort()
+        chosen = tuple(values[min(len(values) - 1, int(share * len(values)))] for share in SHARES)
+        spent = sorted(cpu[game])
+        print(
+            f'    "{game}": {chosen},  # {len(values)} winnable of {len(spent)}; CPU a deal: mean {sum(spent) / len(spent):.4f} s, '
+            f"max {spent[-1]:.3f} s"
+        )
+
+
+def validate(game: str, first: int, last: int, seeds: int, per_grade: int) -> None:
+    """Grade deals from ``first`` on until ``per_grade`` of each grade (or ``last``), then
+    play them: the random player ``seeds`` times a deal, the others once."""
+    chosen: dict[str, list[int]] = defaultdict(list)
+    for number in range(first, last + 1):
+        if all(len(chosen[grade.value]) >= per_grade for grade in GRADES):
+            break
+        try:
+            grade = grade_position(deal(game, number)).grade.value
+        except NotGradable:
+            continue
+        if len(chosen[grade]) < per_grade:
+            chosen[grade].append(number)
+    for player in PLAYERS:
+        cells = []
+        start = time.process_time()
+        for grade in GRADES:
+            numbers = chosen[grade.value]
+            runs = [play(deal(game, number), player, seed) for number in numbers for seed in range(seeds if player == "random" else 1)]
+            won = sum(run.won for run in runs)
+            left = sum(run.cards_left for run in runs) / max(1, len(runs))
+            cells.append(f"{grade.value} {won}/{len(runs)} = {100 * won / max(1, len(runs)):.1f} % (left {left:.1f})")
+        spent = time.process_time() - start
+        print(
+            json.dumps(
+                {"game": game, "player": player, "deals": {g: len(v) for g, v in chosen.items()}, "rates": cells, "cpu": round(spent, 1)}
+            ),
+            flush=True,
+        )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    commands = parser.add_subparsers(dest="command", required=True)
+    one = commands.add_parser("figures")
+    one.add_argument("game")
+    one.add_argument("first", type=int)
+    one.add_argument("last", type=int)
+    one.add_argument("--out", type=Path)
+    sweeping = commands.add_parser("sweep")
+    sweeping.add_argument("games", nargs="+")
+    sweeping.add_argument("--last", type=int, default=10_000)
+    sweeping.add_argument("--chunk", type=int, default=250)
+    sweeping.add_argument("--dir", type=Path, required=True)
+    two = commands.add_parser("cuts")
+    two.add_argument("files", nargs="+", type=Path)
+    three = commands.add_parser("validate")
+    three.add_argument("game")
+    three.add_argument("first", type=int)
+    three.add_argument("last", type=int)
+    three.add_argument("--seeds", type=int, default=10)
+    three.add_argument("--per-grade", type=int, default=40)
+    args = parser.parse_args()
+    if args.command == "figures":
+        figures(args.game, args.first, args.last, args.out)
+    elif args.command == "sweep":
+        sweep(args.games, args.last, args.chunk, args.dir)
+    elif args.command == "cuts":
+        cuts(args.files)
+    else:
+        validate(args.game, args.first, args.last, args.seeds, args.per_grade)
+
+
+if __name__ == "__main__":
+    main()
