@@ -7,7 +7,7 @@ processes). A position the bounded search does not prove winnable has no grade
 (:class:`NotGradable`).
 
 >>> report = grade_deal("black-hole", 2)
->>> report.grade in GRADES, sorted(report.figures) == sorted(FIGURES)
+>>> report.grade in GRADES, set(FIGURES) <= set(report.figures)
 (True, True)
 >>> grade_deal("black-hole", 1)
 Traceback (most recent call last):

@@ -6,12 +6,13 @@ built from.
 Every player is deterministic: its choices among equal moves are drawn from a
 :class:`random.Random` seeded by the caller; a player never returns to a position it
 has seen (a move that would is skipped; with nothing else left it has lost) and gives
-up after :data:`MAX_MOVES` moves.
+up after :data:`MAX_MOVES` moves, or :data:`STALL_MOVES` with no card leaving play.
 
 >>> from winnable.games import deal
->>> result = play(deal("black-hole", 2), "greedy", seed=1)
->>> result.won, result.moves <= 51
-(True, True)
+>>> play(deal("fourteen-out", 4), "lookahead", seed=1)
+Played(won=True, moves=26, cards_left=0)
+>>> play(deal("fourteen-out", 4), "lookahead", seed=1) == play(deal("fourteen-out", 4), "lookahead", seed=1)
+True
 """
 
 from __future__ import annotations
