@@ -61,6 +61,46 @@ def sweep(games: list[str], last: int, chunk: int, folder: Path) -> None:
                 figures(game, number, number, folder / f"{game}.jsonl")
 
 
+HELD_OUT = 1_000_001
+"""The first deal of the validation: far from the tuning range (deals 1-10,000)."""
+
+
+def heldout(plan: list[str], last: int, chunk: int, folder: Path) -> None:
+    """Grade held-out deals and play them: each ``GAME:PLAYER=SEEDS,...`` of ``plan``
+    (``fourteen-out:random=10,greedy=1,lookahead=1``) gets ``chunk`` deals in turn, up to
+    ``last`` deals, a JSON line each in ``folder/GAME.heldout.jsonl`` (resumable): the
+    deal's score and grade, and each player's wins and mean cards left."""
+    folder.mkdir(parents=True, exist_ok=True)
+    games = []
+    for entry in plan:
+        game, _, players = entry.partition(":")
+        games.append((game, {name: int(seeds) for name, seeds in (pair.split("=") for pair in players.split(","))}))
+    done = {}
+    for game, _ in games:
+        path = folder / f"{game}.heldout.jsonl"
+        done[game] = {json.loads(line)["deal"] for line in path.read_text().splitlines()} if path.exists() else set()
+    for start in range(HELD_OUT, HELD_OUT + last, chunk):
+        for game, players in games:
+            with (folder / f"{game}.heldout.jsonl").open("a") as sink:
+                for number in range(start, start + chunk):
+                    if number in done[game]:
+                        continue
+                    clock = time.process_time()
+                    position = deal(game, number)
+                    try:
+                        report = grade_position(position)
+                    except NotGradable:
+                        print(json.dumps({"game": game, "deal": number, "grade": None}), file=sink, flush=True)
+                        continue
+                    row: dict[str, object] = {"game": game, "deal": number, "grade": report.grade.value, "score": report.figures["score"]}
+                    row["cpu_grade"] = round(time.process_time() - clock, 5)
+                    for player, seeds in players.items():
+                        runs = [play(position, player, seed) for seed in range(seeds)]
+                        row[player] = [sum(run.won for run in runs), seeds, round(sum(run.cards_left for run in runs) / seeds, 2)]
+                    row["cpu"] = round(time.process_time() - clock, 5)
+                    print(json.dumps(row), file=sink, flush=True)
+
+
 def cuts(paths: list[Path]) -> None:
     scores: dict[str, list[float]] = defaultdict(list)
     cpu: dict[str, list[float]] = defaultdict(list)
@@ -124,6 +164,11 @@ def main() -> None:
     sweeping.add_argument("--last", type=int, default=10_000)
     sweeping.add_argument("--chunk", type=int, default=250)
     sweeping.add_argument("--dir", type=Path, required=True)
+    held = commands.add_parser("heldout")
+    held.add_argument("plan", nargs="+")
+    held.add_argument("--last", type=int, default=1_000)
+    held.add_argument("--chunk", type=int, default=25)
+    held.add_argument("--dir", type=Path, required=True)
     two = commands.add_parser("cuts")
     two.add_argument("files", nargs="+", type=Path)
     three = commands.add_parser("validate")
@@ -137,6 +182,8 @@ def main() -> None:
         figures(args.game, args.first, args.last, args.out)
     elif args.command == "sweep":
         sweep(args.games, args.last, args.chunk, args.dir)
+    elif args.command == "heldout":
+        heldout(args.plan, args.last, args.chunk, args.dir)
     elif args.command == "cuts":
         cuts(args.files)
     else:

@@ -256,6 +256,9 @@ def survey(
         '"numbering": "microsoft"; its "deal" stays the number.',
     ),
     as_json: bool = typer.Option(False, "--json", help="Print the summary as JSON."),
+    grades: bool = typer.Option(
+        False, "--grades", help='Also grade every won deal (docs/grades.md): each JSON line of --out gets its "grade".'
+    ),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
 ) -> None:
     """Solve a range of deals on all cores or a Dask cluster; print won / lost / unknown and timings.
@@ -308,6 +311,7 @@ def survey(
             done=done,
             sink=sink,
             numbering=chosen,
+            grades=grades,
         )
     except WinnableError as error:
         raise fail(str(error)) from None

@@ -10,6 +10,8 @@ few figures, so a survey is kept as two files named after its JSON lines
   the lowest bits: 0 not surveyed, 1 won, 2 lost, 3 unknown. A million Black Hole deals
   take 87 KB. Its checksum is the SHA-256 of the uncompressed content (header and bits),
   so it does not depend on the compressor.
+* ``<name>.grades.gz``, for a survey run with ``--grades``: each deal's grade, four bits
+  a deal (:class:`DealGrades`).
 * ``<name>.json``: the run (command, engine, commit, machine, wall and CPU time), the
   figures the table prints (CPU time and positions per deal), the CPU time per deal at
   up to 2,000 evenly spaced ranks (the picture's curve), and the two checksums of the
@@ -43,6 +45,7 @@ from pathlib import Path
 from typing import Any, Iterable, Self
 
 from winnable.deals import Numbering
+from winnable.grading import GRADES
 from winnable.surveys.survey import percentile, verdicts_digest
 
 VERDICTS = ("won", "lost", "unknown")
@@ -148,6 +151,71 @@ class DealVerdicts:
         return cls.from_bytes(gzip.decompress(path.read_bytes()))
 
 
+GRADE_MAGIC = "winnable-grades"
+GRADE_CODES = {grade.value: code for code, grade in enumerate(GRADES, 1)}
+"""A deal's grade in four bits: 0 no grade (not won, or not graded), 1 easy ... 4 expert."""
+
+
+@dataclass(frozen=True)
+class DealGrades:
+    """The grade of every deal ``first``-``last`` of a survey run with ``--grades``, four
+    bits a deal (two deals a byte, the first in the low bits): ``<name>.grades.gz``, beside
+    the verdicts, with a header line ``winnable-grades 1 <game> <numbering> <first> <last>``.
+
+    >>> grades = DealGrades.of("black-hole", 1, 3, [{"deal": 2, "grade": "hard"}, {"deal": 3, "grade": "easy"}, {"deal": 1, "grade": None}])
+    >>> grades.grade(1), grades.grade(2), grades.counts()
+    (None, 'hard', {'easy': 1, 'medium': 0, 'hard': 1, 'expert': 0})
+    >>> DealGrades.from_bytes(grades.to_bytes()) == grades
+    True
+    """
+
+    game: str
+    first: int
+    last: int
+    packed: bytes = field(repr=False)
+    numbering: Numbering = Numbering.PYSOLFC
+
+    @classmethod
+    def of(cls, game: str, first: int, last: int, records: Iterable[dict[str, Any]], numbering: Numbering = Numbering.PYSOLFC) -> Self:
+        packed = bytearray((last - first + 2) // 2)
+        for record in records:
+            if record.get("grade"):
+                index, shift = divmod(record["deal"] - first, 2)
+                packed[index] |= GRADE_CODES[record["grade"]] << 4 * shift
+        return cls(game, first, last, bytes(packed), numbering)
+
+    def grade(self, deal: int) -> str | None:
+        if not self.first <= deal <= self.last:
+            return None
+        index, shift = divmod(deal - self.first, 2)
+        code = (self.packed[index] >> 4 * shift) & 15
+        return GRADES[code - 1].value if code else None
+
+    def counts(self) -> dict[str, int]:
+        found = [self.grade(deal) for deal in range(self.first, self.last + 1)]
+        return {grade.value: found.count(grade.value) for grade in GRADES}
+
+    def to_bytes(self) -> bytes:
+        header = f"{GRADE_MAGIC} {FORMAT} {self.game} {self.numbering.value} {self.first} {self.last}\n"
+        return header.encode() + self.packed
+
+    @classmethod
+    def from_bytes(cls, data: bytes) -> Self:
+        header, _, packed = data.partition(b"\n")
+        fields = header.decode("ascii", "replace").split(" ")
+        if len(fields) != 6 or fields[0] != GRADE_MAGIC or fields[1] != str(FORMAT):
+            raise ValueError(f"not a grades file of format {FORMAT}: {header[:80]!r}")
+        _, _, game, numbering, first, last = fields
+        return cls(game, int(first), int(last), packed, Numbering(numbering))
+
+    def write(self, path: Path) -> None:
+        path.write_bytes(gzip.compress(self.to_bytes(), 9, mtime=0))
+
+    @classmethod
+    def read(cls, path: Path) -> Self:
+        return cls.from_bytes(gzip.decompress(path.read_bytes()))
+
+
 def curve_ranks(count: int) -> list[int]:
     """The ranks (0-based, among ``count`` sorted values) a curve keeps: evenly spaced.
 
@@ -212,6 +280,8 @@ class SurveyData:
     """None for a survey kept for its verdicts only."""
     run: dict[str, Any] = field(default_factory=dict)
     """How it was run (``make_tables.py run``): command, engine, commit, machine, times."""
+    grades: DealGrades | None = None
+    """The deals' grades, for a survey run with ``--grades``."""
 
     @classmethod
     def from_lines(
@@ -239,15 +309,20 @@ class SurveyData:
         if figures:
             lines = {"file": path.name, "sha256": lines_digest(path), "verdicts_sha256": verdicts_digest(records)}
             made = SurveyFigures.of(records, lines)
-        return cls(verdicts, made, dict(run or {}))
+        graded = DealGrades.of(game, first, last, records, numbering) if any("grade" in record for record in records) else None
+        return cls(verdicts, made, dict(run or {}), graded)
 
     def write(self, folder: Path, name: str) -> list[Path]:
         """``<name>.verdicts.gz`` and, with figures, ``<name>.json`` in ``folder``."""
         folder.mkdir(parents=True, exist_ok=True)
         bits = folder / f"{name}.verdicts.gz"
         self.verdicts.write(bits)
+        written = [bits]
+        if self.grades is not None:
+            written.append(folder / f"{name}.grades.gz")
+            self.grades.write(written[-1])
         if self.figures is None:
-            return [bits]
+            return written
         figures = self.figures
         head = {
             "game": self.verdicts.game,
@@ -265,21 +340,23 @@ class SurveyData:
         text = text[: text.rindex("}")].rstrip() + f',\n "cpu_curve_us": {json.dumps(list(figures.cpu_curve_us))}\n}}\n'
         sidecar = folder / f"{name}.json"
         sidecar.write_text(text)
-        return [bits, sidecar]
+        return [*written, sidecar]
 
     @classmethod
     def read(cls, folder: Path, name: str) -> Self:
         """What :meth:`write` wrote; a ``.json`` whose verdicts checksum is not the file's
         is refused (the two were made apart)."""
         verdicts = DealVerdicts.read(folder / f"{name}.verdicts.gz")
+        kept = folder / f"{name}.grades.gz"
+        grades = DealGrades.read(kept) if kept.exists() else None
         sidecar = folder / f"{name}.json"
         if not sidecar.exists():
-            return cls(verdicts)
+            return cls(verdicts, grades=grades)
         head = json.loads(sidecar.read_text())
         if head["verdicts"]["sha256"] != verdicts.sha256:
             raise ValueError(f"{sidecar.name} was made for other verdicts than {name}.verdicts.gz")
         figures = SurveyFigures(head["surveyed"], head["cpu_seconds"], head["positions"], tuple(head["cpu_curve_us"]), head["json_lines"])
-        return cls(verdicts, figures, head["run"])
+        return cls(verdicts, figures, head["run"], grades)
 
 
 # -- JSON lines ------------------------------------------------------------------------

@@ -34,9 +34,10 @@ from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any, Callable, Iterable, Iterator, Sequence
 
 from winnable.deals import DealNumber, Numbering
-from winnable.errors import SurveyError  # raised here; importers of the survey catch it by this name
+from winnable.errors import NotGradable, SurveyError  # raised here; importers of the survey catch it by this name
 from winnable.game import Position
 from winnable.games import game_class
+from winnable.grading import grade_position
 from winnable.solver import Budget, Status, replay
 from winnable.surveys.runners import DaskRunner, LocalRunner, Plan
 
@@ -101,7 +102,14 @@ def solve_deal(
 
 
 def solve_chunk(
-    game: str, first: int, last: int, budget: Budget, lines: bool = False, numbering: Numbering | str = Numbering.PYSOLFC
+    game: str,
+    first: int,
+    last: int,
+    budget: Budget,
+    lines: bool = False,
+    numbering: Numbering | str = Numbering.PYSOLFC,
+    *,
+    grades: bool = False,
 ) -> list[dict[str, Any]]:
     """The records of deals ``first`` to ``last`` of ``game`` (in ``numbering``), in order.
 
@@ -112,6 +120,8 @@ def solve_chunk(
     Without ``lines`` the engine searches for verdicts alone (``short=False`` in
     :meth:`Position.engine_search`: no short pass in the Spider family, no shortening);
     with them, for the short lines a hint plays, as the web app's deals keep them.
+    With ``grades`` each record gets its deal's ``grade`` (:mod:`winnable.grading`; None
+    for a deal not won, or won beyond the grade's own bounded search).
     """
     cls = game_class(game, library=True)
     numbering = Numbering.parse(numbering)
@@ -123,8 +133,27 @@ def solve_chunk(
         status, line, positions = search(position, budget, short=lines)
         if status == Status.WON.value:
             replay(position, line)
-        records.append(record(position, status, line, positions, clock() - started, cpu_clock() - cpu_started, lines, numbering))
+        entry = record(position, status, line, positions, clock() - started, cpu_clock() - cpu_started, lines, numbering)
+        if grades:
+            entry["grade"] = graded(position) if status == Status.WON.value else None
+        records.append(entry)
     return records
+
+
+def solve_graded_chunk(
+    game: str, first: int, last: int, budget: Budget, lines: bool = False, numbering: Numbering | str = Numbering.PYSOLFC
+) -> list[dict[str, Any]]:
+    """:func:`solve_chunk` with its won deals graded (a top-level function: the runners
+    ship it by name)."""
+    return solve_chunk(game, first, last, budget, lines, numbering, grades=True)
+
+
+def graded(position: Position) -> str | None:
+    """The grade of a won deal (None if the grade's own bounded search does not win it)."""
+    try:
+        return grade_position(position).grade.value
+    except NotGradable:
+        return None
 
 
 def chunk_ranges(ranges: Iterable[tuple[int, int]], size: int) -> list[tuple[int, int]]:
@@ -344,12 +373,14 @@ def run_survey(
     done: list[dict[str, Any]] | None = None,
     sink: Sink | None = None,
     numbering: Numbering | str = Numbering.PYSOLFC,
+    grades: bool = False,
 ) -> Summary:
     """Solve ``game`` deals ``low``-``high`` (in ``numbering``, PySolFC's by default) and
     write their records to ``out`` in deal order; ``done`` are records already written
     (a resumed survey), which are counted but not solved again. ``scheduler`` is a Dask
     scheduler's address (else ``jobs`` processes here, 0 for one per core); ``sink``
-    also gets every chunk's records."""
+    also gets every chunk's records; ``grades`` grades every won deal (its records'
+    ``grade``)."""
     game_class(game, library=True)  # an unknown game fails here, before any worker starts
     numbering = Numbering.parse(numbering)
     DealNumber(low, numbering), DealNumber(high, numbering)  # out of range: ParseError here
@@ -364,7 +395,14 @@ def run_survey(
     with runner:
         summary.jobs, summary.where = runner.workers(), runner.where
         size = chunk or default_chunk(game, count, summary.jobs)
-        plan = Plan(game, chunk_ranges(todo, size), budget, lines or sink is not None, numbering, solve=solve_chunk)
+        plan = Plan(
+            game,
+            chunk_ranges(todo, size),
+            budget,
+            lines or sink is not None,
+            numbering,
+            solve=solve_graded_chunk if grades else solve_chunk,
+        )
         bar = Bar(f"{game} {summary.deals}", high - low + 1, summary.total, summary.counts["won"], progress)
         with bar:
             for records, _ in ordered(runner.run(plan, bar.chunk_back), len(plan.chunks)):
