@@ -24,8 +24,8 @@ from collections import defaultdict
 from pathlib import Path
 
 from winnable.errors import NotGradable
-from winnable.games import deal
-from winnable.grading import GRADES, grade_position
+from winnable.games import deal, game_ids
+from winnable.grading import CUTS, GRADES, grade_position
 from winnable.grading.players import PLAYERS, play
 
 SHARES = (0.40, 0.75, 0.92)
@@ -151,6 +151,69 @@ def validate(game: str, first: int, last: int, seeds: int, per_grade: int) -> No
         )
 
 
+def _tier(game: str, score: float) -> str:
+    """The grade of ``score`` by the cuts in force (not the one a line was written with)."""
+    grade = GRADES[0]
+    for candidate, cut in zip(GRADES[1:], CUTS[game]):
+        if score >= cut:
+            grade = candidate
+    return grade.value
+
+
+def table(folder: Path) -> None:
+    """The published table (docs/surveys/grades.md): the share of each grade per game,
+    from the ``sweep`` lines in ``folder``, graded by the cuts in force."""
+    print("| game | deals | winnable | easy | medium | hard | expert | CPU a deal (mean, max) |")
+    print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+    for game in game_ids(library=True):
+        path = folder / f"{game}.jsonl"
+        if not path.exists():
+            continue
+        rows = [json.loads(line) for line in path.read_text().splitlines()]
+        numbers = sorted(row["deal"] for row in rows)
+        graded = [_tier(game, row["score"]) for row in rows if row["grade"] is not None]
+        shares = [f"{100 * graded.count(grade.value) / len(graded):.1f} %" if graded else "-" for grade in GRADES]
+        cpu = [row["cpu"] for row in rows]
+        span = (
+            f"{numbers[0]:,}-{numbers[-1]:,}"
+            if len(numbers) == numbers[-1] - numbers[0] + 1
+            else f"{len(numbers):,} of {numbers[0]:,}-{numbers[-1]:,}"
+        )
+        print(
+            f"| {game} | {span} | {len(graded):,} ({100 * len(graded) / len(rows):.1f} %) | {' | '.join(shares)} | "
+            f"{1000 * sum(cpu) / len(cpu):.1f} ms, {1000 * max(cpu):.0f} ms |"
+        )
+
+
+def validation(folder: Path, players: tuple[str, ...] = PLAYERS) -> None:
+    """The validation table (docs/grades.md): each player's win rate (and cards left) per
+    grade on the held-out deals of ``heldout``, graded by the cuts in force."""
+    print("| game | player | " + " | ".join(grade.value for grade in GRADES) + " | falls? |")
+    print("| --- | --- | " + " | ".join("---:" for _ in GRADES) + " | --- |")
+    for game in game_ids(library=True):
+        path = folder / f"{game}.heldout.jsonl"
+        if not path.exists():
+            continue
+        rows = [json.loads(line) for line in path.read_text().splitlines()]
+        rows = [row for row in rows if row["grade"] is not None]
+        for player in players:
+            by_grade = {
+                grade.value: [row[player] for row in rows if player in row and _tier(game, row["score"]) == grade.value] for grade in GRADES
+            }
+            if not any(by_grade.values()):
+                continue
+            cells, rates = [], []
+            for grade in GRADES:
+                runs = by_grade[grade.value]
+                won, played = sum(run[0] for run in runs), sum(run[1] for run in runs)
+                left = sum(run[2] for run in runs) / max(1, len(runs))
+                rates.append(won / played if played else None)
+                cells.append(f"{100 * won / played:.1f} % of {played} (left {left:.1f})" if played else "-")
+            known = [rate for rate in rates if rate is not None]
+            verdict = "no wins" if not any(known) else ("yes" if all(a >= b for a, b in zip(known, known[1:])) else "no")
+            print(f"| {game} | {player} | {' | '.join(cells)} | {verdict} |")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     commands = parser.add_subparsers(dest="command", required=True)
@@ -169,6 +232,10 @@ def main() -> None:
     held.add_argument("--last", type=int, default=1_000)
     held.add_argument("--chunk", type=int, default=25)
     held.add_argument("--dir", type=Path, required=True)
+    tabling = commands.add_parser("table")
+    tabling.add_argument("--dir", type=Path, required=True)
+    validating = commands.add_parser("validation")
+    validating.add_argument("--dir", type=Path, required=True)
     two = commands.add_parser("cuts")
     two.add_argument("files", nargs="+", type=Path)
     three = commands.add_parser("validate")
@@ -184,6 +251,10 @@ def main() -> None:
         sweep(args.games, args.last, args.chunk, args.dir)
     elif args.command == "heldout":
         heldout(args.plan, args.last, args.chunk, args.dir)
+    elif args.command == "table":
+        table(args.dir)
+    elif args.command == "validation":
+        validation(args.dir)
     elif args.command == "cuts":
         cuts(args.files)
     else:

@@ -9,9 +9,9 @@ has seen (a move that would is skipped; with nothing else left it has lost) and 
 up after :data:`MAX_MOVES` moves, or :data:`STALL_MOVES` with no card leaving play.
 
 >>> from winnable.games import deal
->>> play(deal("fourteen-out", 4), "lookahead", seed=1)
+>>> play(deal("fourteen-out", 7), "lookahead", seed=1)
 Played(won=True, moves=26, cards_left=0)
->>> play(deal("fourteen-out", 4), "lookahead", seed=1) == play(deal("fourteen-out", 4), "lookahead", seed=1)
+>>> play(deal("fourteen-out", 7), "lookahead", seed=1) == play(deal("fourteen-out", 7), "lookahead", seed=1)
 True
 """
 
@@ -31,17 +31,14 @@ STALL_MOVES = 80
 """A player gives up after this many moves with no card leaving play (a person would too;
 it keeps a hopeless game from wandering to :data:`MAX_MOVES`)."""
 
-LOOKAHEAD_DEPTH = 12
-"""How many moves ahead the ``lookahead`` player looks at most (depth first, the moves
-that leave the fewest cards first)."""
-LOOKAHEAD_NODES = 120
-"""The positions it looks at before each move, shared equally by its moves."""
+LOOKAHEAD_WIDTH = 6
+"""How many of its greedy favourites the ``lookahead`` player looks a move further into."""
 
 PLAYERS: tuple[str, ...] = ("random", "greedy", "lookahead")
 """The simulated players, from the weakest: ``random`` plays any legal move; ``greedy``
-the move that leaves the fewest cards in play, then the most legal moves; ``lookahead``
-the move after which the most cards can leave play within :data:`LOOKAHEAD_DEPTH`
-moves (looking at :data:`LOOKAHEAD_NODES` positions), then as ``greedy``."""
+the move that leaves the best table (:func:`_shape`: the fewest cards in play, then the
+most room); ``lookahead`` the move of its :data:`LOOKAHEAD_WIDTH` greedy favourites
+whose best next move leaves the best table."""
 
 
 @dataclass(frozen=True)
@@ -69,36 +66,42 @@ def _pick_random(children: Children, seen: set[Position], rng: random.Random) ->
     return rng.choice(children)[1]
 
 
+def _shape(position: Position) -> tuple[int, ...]:
+    """Lower is better: the cards in play, then what a player of any of the games reads
+    on the table: the cards face down, or the cards over those the foundations take next,
+    then the free cells held less the empty columns (the room to move); where the table has neither (Black Hole, Fourteen Out), the legal
+    moves (more is better)."""
+    if position.is_won():
+        return (-1, 0, 0)
+    columns = getattr(position, "columns", None)
+    cells = getattr(position, "cells", None)
+    if columns is None and cells is None:
+        return (position.cards_left(), 0, -len(position.legal_moves()))
+    down = sum(len(getattr(column, "down", ())) for column in columns or ())
+    empty = sum(1 for column in columns or () if not (column.down or column.up if hasattr(column, "down") else column))
+    held = sum(card is not None for card in cells or ())
+    accepts = getattr(position, "foundation_accepts", None)
+    buried = 0
+    if accepts is not None:  # how deep the cards the foundations take next lie in their columns
+        buried = sum(len(column) - 1 - index for column in columns or () for index, card in enumerate(column) if accepts(card))
+    return (position.cards_left(), down + buried, held - empty)
+
+
 def _pick_greedy(children: Children, seen: set[Position], rng: random.Random) -> Position:
     # The random key breaks ties between equal moves, reproducibly for a seed.
-    keys = [(child.cards_left(), -len(child.legal_moves()), rng.random(), index) for index, (_, child) in enumerate(children)]
+    keys = [(_shape(child), rng.random(), index) for index, (_, child) in enumerate(children)]
     return children[min(keys)[-1]][1]
 
 
-def _fewest_within(position: Position, depth: int, budget: list[int]) -> int:
-    """The fewest cards in play reached from ``position`` within ``depth`` moves, visiting
-    at most ``budget[0]`` positions (shared by the whole look)."""
-    if position.is_won():
-        return -1
-    best = position.cards_left()
-    if depth == 0:
-        return best
-    for child in sorted((position.apply(move) for move in position.legal_moves()), key=lambda child: child.cards_left()):
-        if budget[0] <= 0 or best < 0:
-            break
-        budget[0] -= 1
-        best = min(best, _fewest_within(child, depth - 1, budget))
-    return best
-
-
 def _pick_lookahead(children: Children, seen: set[Position], rng: random.Random) -> Position:
+    ranked = sorted((_shape(child), rng.random(), index) for index, (_, child) in enumerate(children))
     keys = []
-    share = max(1, LOOKAHEAD_NODES // len(children))
-    for index, (_, child) in enumerate(children):
+    for shape, tie, index in ranked[:LOOKAHEAD_WIDTH]:
+        child = children[index][1]
         if child.is_won():
             return child
-        mobility = len(child.legal_moves())
-        keys.append((_fewest_within(child, LOOKAHEAD_DEPTH, [share]), child.cards_left(), -mobility, rng.random(), index))
+        after = min((_shape(child.apply(move)) for move in child.legal_moves()), default=(999, 0, 0))
+        keys.append((min(after, shape), shape, tie, index))
     return children[min(keys)[-1]][1]
 
 
