@@ -12,7 +12,7 @@ symbol.
 >>> from winnable.freecell import FreeCell
 >>> phrase, code = why(FreeCell.deal(1), "2a")
 >>> phrase, code, phrase.translate("fr"), phrase.translate("nl")
-('puts the 9♣ in a free cell', 'to_cell', 'met le 9♣ dans une cellule libre', 'zet de 9♣ in een vrije cel')
+('moves the 9♣ to a free cell', 'to_cell', 'met le 9♣ dans une cellule libre', 'zet de 9♣ in een vrije cel')
 """
 
 from __future__ import annotations
@@ -70,51 +70,62 @@ def why(position: Position, text: str) -> tuple[Message, str] | None:
     return None if phrase is None else (phrase, found["code"])
 
 
+def named(code: str) -> Message:
+    """A card with its article, as a phrase names it: "the 7♣" ("le 7♣", "la D♥", "l'A♠";
+    "de 7♣"). Three messages that read alike in English, so that each language chooses
+    its article by the rank."""
+    card = CardText(code)
+    rank = card.msgid[0]
+    if rank == "Q":
+        # Translators: a Queen with its article ("the Q♥"), inside a phrase on a move.
+        return N_("the {queen}", queen=card)
+    if rank == "A":
+        # Translators: an Ace with its article ("the A♠"), inside a phrase on a move.
+        return N_("the {ace}", ace=card)
+    # Translators: a card with its article ("the 7♣", "the K♥"), inside a phrase on a move.
+    return N_("the {card}", card=card)
+
+
 def worded(found: Effect, position: Position) -> Message | None:
     """An effect as a phrase (English, translated when shown)."""
     code = found["code"]
-    card: Any = CardText(found["card"]) if "card" in found else None
+    card: Any = named(found["card"]) if "card" in found else None
     follow = found.get("follow", 0)
     suit = SYMBOLS.get(found.get("suit", ""), "")
     column = found.get("column", 0)
+    flipper = found.get("cell") == "flipper"
     if code == "to_foundation":
         if follow:
-            return NP_("sends the {card} home; {n} more card follows", "sends the {card} home; {n} more cards follow", follow, card=card)
-        return N_("sends the {card} home", card=card)
+            return NP_("sends {card} home; {n} more card follows", "sends {card} home; {n} more cards follow", follow, card=card)
+        return N_("sends {card} home", card=card)
     if code == "starts_foundation":
         if follow:
             return NP_(
-                "starts the {suit} foundation; {n} more card follows",
-                "starts the {suit} foundation; {n} more cards follow",
-                follow,
-                suit=suit,
+                "starts the {suit} foundation; {n} more card follows", "starts the {suit} foundation; {n} more cards follow", follow, suit=suit
             )
         return N_("starts the {suit} foundation", suit=suit)
     if code == "completes_suit":
-        return N_("completes the {suit} suit", suit=suit)
+        # A free-cell game's suit is whole on its foundation; a Spider run of a suit leaves the table.
+        return N_("completes the {suit} suit", suit=suit) if card is not None else N_("completes a {suit} run, which leaves the table", suit=suit)
     if code == "empties_column":
         return N_("empties column {column}", column=column)
     if code == "frees_cell":
-        return N_("frees a flipper") if found.get("cell") == "flipper" else N_("frees a free cell")
+        return N_("frees a flipper") if flipper else N_("frees a free cell")
     if code == "uncovers":
-        return N_("uncovers the {card}", card=card)
+        return N_("uncovers {card}", card=card)
     if code == "turns_over":
         return N_("turns over a face-down card in column {column}", column=column)
     if code == "builds":
-        return N_("puts the {card} on the {onto}", card=card, onto=CardText(found["onto"]))
+        return N_("puts {card} on {onto}", card=card, onto=named(found["onto"]))
     if code == "to_empty_column":
-        return N_("moves the {card} to the empty column {column}", card=card, column=column)
+        return N_("moves {card} to empty column {column}", card=card, column=column)
     if code == "to_cell":
-        return (
-            N_("puts the {card} on a flipper", card=card)
-            if found.get("cell") == "flipper"
-            else N_("puts the {card} in a free cell", card=card)
-        )
+        return N_("moves {card} to a flipper", card=card) if flipper else N_("moves {card} to a free cell", card=card)
     if code == "deals":
         return N_("deals a new row from the stock")
     if code == "to_hole":
-        return N_("plays the {card} onto the black hole", card=card)
+        return N_("plays {card} into the hole", card=card)
     if code == "removes_pair" and len(found.get("cards", ())) == 2:
-        first, second = (CardText(text) for text in found["cards"])
-        return N_("takes out the {first} and the {second} (they add up to 14)", first=first, second=second)
+        first, second = (named(text) for text in found["cards"])
+        return N_("takes out {first} and {second}: they add up to 14", first=first, second=second)
     return None
