@@ -7,7 +7,7 @@ import { clearHighlights, draw, highlight } from "./play-draw.js";
 import { newGame, restart, setState, updateChrome } from "./play-game.js";
 import { button, closeOverlay, openOverlay } from "./play-overlay.js";
 import { clearSelection } from "./play-pick.js";
-import { showMe } from "./play-showme.js";
+import { rankedOpen, showMe } from "./play-showme.js";
 import { app, busy, gameName, KEY_WATCH, report, say, sentenceOf, store } from "./play-state.js";
 
 export function setBadge(kind, text) {
@@ -73,7 +73,7 @@ export async function startReview(analysis) {
   $("review").hidden = false;
   $("review-try").hidden = app.state.deal === null; // a Daily's cards open as no other game
   $("review-lost").textContent = k === null ? t("First suspect") : t("Losing move");
-  $("review-showme").hidden = start === null || start === undefined || app.state.hint_allowed === false;
+  $("review-showme").hidden = start === null || start === undefined || rankedOpen(app.state);
   document.body.classList.add("in-review");
   $("finish").hidden = true;
   await showReviewAt(start);

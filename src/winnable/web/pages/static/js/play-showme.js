@@ -29,7 +29,8 @@ let asking = false;
 
 /** Why the solver's line cannot be shown now, or null. */
 function refusal(state, at) {
-  if (state.hint_allowed === false) {
+  // (A game over is no longer "playing": its hint_allowed is false, its ranked flags stay.)
+  if (state.status === "playing" ? state.hint_allowed === false : rankedOpen(state)) {
     if (state.daily) return t("Hints are off in the Daily");
     if (state.challenge) return t("Hints are off in a ranked challenge attempt");
     return t("Hints are off while these cards are an open challenge");
@@ -38,6 +39,11 @@ function refusal(state, at) {
   if (state.status === "won") return t("The game is won: there is nothing to show.");
   if (at === null && state.status !== "playing") return t("The game is over.");
   return null;
+}
+
+/** A ranked attempt whose help stays off after it ends: a challenge's, a Daily's while its day lasts. */
+export function rankedOpen(state) {
+  return Boolean(state.challenge) || (Boolean(state.daily) && state.daily >= new Date().toISOString().slice(0, 10));
 }
 
 /** Show the solver's winning line from here (or, `at` given, from the position after the
@@ -102,6 +108,7 @@ function start(answer, viewOnly) {
   $("showme").hidden = false;
   document.body.classList.add("showing");
   document.body.dataset.showing = viewOnly ? "view" : "1";
+  document.body.dataset.showFrom = String(show.from);
   showFrame(0, { animate: false });
   const total = show.line.length;
   announce(
@@ -224,12 +231,12 @@ export function togglePause() {
   else resume();
 }
 
-/** One move forward (`by` 1) or back (-1), paused. */
-export function stepBy(by) {
+/** One move forward (`by` 1) or back (-1), paused (Home and End: `to` the first or last). */
+export function stepBy(by, to = null) {
   if (!show) return;
   show.playing = false;
   clearTimeout(show.timer);
-  const i = Math.max(0, Math.min(show.frames.length - 1, show.step + by));
+  const i = Math.max(0, Math.min(show.frames.length - 1, to ?? show.step + by));
   showFrame(i, { animate: true, spoken: true });
   if (i === 0) announce(t("Back at the start of the line."));
 }
@@ -245,6 +252,7 @@ export function endShow(redraw = true) {
   document.body.classList.remove("showing");
   delete document.body.dataset.showing;
   delete document.body.dataset.showStep;
+  delete document.body.dataset.showFrom;
   delete document.body.dataset.showStatus;
   clearHighlights("hint");
   if (app.state) updateChrome();
@@ -284,6 +292,8 @@ export function showKeys(event) {
   else if (event.target.closest && event.target.closest("select")) return false;
   else if (event.key === "ArrowLeft") stepBy(-1);
   else if (event.key === "ArrowRight") stepBy(1);
+  else if (event.key === "Home") stepBy(0, 0);
+  else if (event.key === "End") stepBy(0, show.frames.length - 1);
   else if (event.key === "p" || event.key === "P") togglePause();
   else return false;
   event.preventDefault();
