@@ -11,7 +11,7 @@ import json
 
 import pytest
 
-from browser_helpers import TIMEOUT, game_state, open_game, play_api, wait_moves, wait_review
+from browser_helpers import MEASURE_TARGETS, TIMEOUT, game_state, open_game, play_api, wait_moves, wait_review
 from touch_helpers import axe_violations
 from winnable.blackhole import BlackHole
 
@@ -61,8 +61,13 @@ def test_show_me_wins_at_the_fastest_speed(browser, server, game, deal, size):
     page = page_at(browser, size, {"winnable:showme-speed": "fastest"})
     try:
         game_id = open_game(page, server, game, deal)
+        touch = size != "desktop"
+        if touch:
+            assert page.evaluate(MEASURE_TARGETS) == []  # Redo and the rest: 44 px for a finger
         start_show(page, size)
         page.wait_for_selector("body[data-show-status='won']", timeout=120_000)
+        if touch:
+            assert page.evaluate(MEASURE_TARGETS) == []  # the player's buttons too
         steps = int(page.get_attribute("body", "data-show-step"))
         assert steps > 0 and page.inner_text("#showme-at") == f"{steps} / {steps}"
         # The table shows the won position: every card home (Black Widow's completed suits
