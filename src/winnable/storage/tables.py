@@ -102,6 +102,11 @@ class GameRow(Base):
     """The server's time of each stored move: milliseconds from ``started_at``, one per
     move (None: a game stored before revision 0011). What the pace of a result is read
     from (:mod:`winnable.web.play.pace`); never taken from a client."""
+    # -- (revision 0012) ------------------------------------------------------------------
+    redo: Mapped[list[list[str]] | None] = mapped_column(sa.JSON, nullable=True)
+    """What a redo plays again: the groups of moves undone (each what one undo took back:
+    a move and the safe moves home that came with it), the last undone last; None when
+    there is none (any other move, a restart or a take-over clears it)."""
 
     @property
     def deal_number(self) -> int | None:
