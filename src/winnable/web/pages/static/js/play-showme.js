@@ -148,6 +148,24 @@ function showFrame(i, { animate = true, spoken = false } = {}) {
     if (next && next.from) highlight(next, "hint", show.frames[i].position);
   }
   describe(spoken);
+  if (fitTable()) draw({ animate: false });
+}
+
+/** Keep the table above the panel (a phone upright, a desktop window: the panel lies at
+ * the bottom; held sideways it takes the rail's place, CSS). True when the room left for
+ * the table shrank: it is drawn again. The room only shrinks during a show, so the table
+ * does not jump at every step. */
+function fitTable() {
+  const panel = $("showme").getBoundingClientRect();
+  if (panel.left > innerWidth / 2 || !panel.height) return false; // beside the table
+  const actions = $("actions");
+  const box = actions.getBoundingClientRect();
+  const docked = getComputedStyle(actions).position === "fixed" && box.top > innerHeight / 2 ? box.height : 0;
+  const reserve = Math.ceil(innerHeight - panel.top - docked + 6);
+  if (reserve <= (show.reserve || 0) + 1) return false;
+  show.reserve = reserve;
+  document.body.style.setProperty("--table-reserve", `${reserve}px`);
+  return true;
 }
 
 function describe(spoken) {
@@ -172,7 +190,7 @@ function describe(spoken) {
     const { describe: entry, why } = moveInto(i);
     const before = show.frames[i - 1].position;
     const said = entry && entry.from ? sentenceOf(entry, before) : [entry ? entry.move : ""];
-    text.replaceChildren(el("b", {}, t("Move {n} of {total}:", { n: i, total })), " ", ...said, why ? el("span", { class: "why" }, ` ${why}`) : "", won ? el("b", { class: "shown-won" }, ` ${t("Won!")}`) : "");
+    text.replaceChildren(el("b", {}, t("Move {n} of {total}:", { n: i, total })), " ", ...said, why ? el("span", { class: "why" }, ` \u2014 ${why}`) : "", won ? el("b", { class: "shown-won" }, ` ${t("Won!")}`) : "");
     if (spoken) {
       const sentence = entry && entry.from ? plainSentence(entry, before) : entry?.move || "";
       announce([t("Move {n} of {total}:", { n: i, total }), sentence, why, won ? t("Won!") : ""].filter(Boolean).join(" "));
@@ -250,6 +268,7 @@ export function endShow(redraw = true) {
   app.shown = null;
   $("showme").hidden = true;
   document.body.classList.remove("showing");
+  document.body.style.removeProperty("--table-reserve");
   delete document.body.dataset.showing;
   delete document.body.dataset.showStep;
   delete document.body.dataset.showFrom;
@@ -272,7 +291,14 @@ export function takeOver() {
     try {
       const state = await api.takeOver(game, from, moves);
       endShow(false);
-      setState(state, { animate: false });
+      // The game goes on from the position shown, exactly: no safe move home plays by
+      // itself now (the next move's will).
+      app.finishing = true;
+      try {
+        setState(state, { animate: false });
+      } finally {
+        app.finishing = false;
+      }
       announce(tn("You take over after {n} shown move.", "You take over after {n} shown moves.", moves.length, { n: moves.length }));
       say(t("Your turn: the game goes on from the position shown."));
     } catch (error) {
