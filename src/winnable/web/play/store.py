@@ -148,6 +148,8 @@ class Stored:
     move_times: list[int] | None = None
     """The server's time of each move, milliseconds from ``started_at`` (None: stored
     before the server kept them; see :mod:`winnable.web.play.pace`)."""
+    grade: str | None = None
+    """How hard the deal is (:class:`winnable.grading.Grade`'s value), or None."""
     hint_line: dict[str, Any] | None = None
     """The hints' line (see :class:`~winnable.storage.tables.GameRow`): set when a game is made
     with a known line, else only by :meth:`GameStore.keep_line`."""
