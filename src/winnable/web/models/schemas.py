@@ -440,6 +440,7 @@ class DailyOverview(BaseModel):
 
 class CalendarGame(BaseModel):
     game: str
+    title: str = Field(description="The game's title, in the request's language.")
     status: Literal["won", "lost", "playing", "not_played"] = Field(
         description="Your attempt at that game's Daily that day (`playing`: today's, not finished)."
     )

@@ -34,6 +34,8 @@ from sqlalchemy import and_, select
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import Session
 
+from winnable.errors import UnknownGameError
+from winnable.games import game_class
 from winnable.storage.tables import DailyAttempt, DailyDeal, GameRow
 from winnable.web.errors import NotFound, Unauthorized, Unprocessable
 from winnable.web.pages.i18n import N_
@@ -54,6 +56,7 @@ class CalendarGame(TypedDict):
     """One game's Daily on one day, for the player (the API's ``CalendarGame``)."""
 
     game: str
+    title: str
     status: str
     grade: str | None
     points: int
@@ -116,6 +119,13 @@ def parse_month(text: str | None, now: dt.datetime) -> dt.date:
     return first
 
 
+def title_of(game: str) -> str:
+    try:
+        return game_class(game).title
+    except UnknownGameError:  # a game no longer played here
+        return game
+
+
 def points_of(grade: str | None) -> int:
     return POINTS.get(grade, UNGRADED_POINTS) if grade is not None else UNGRADED_POINTS
 
@@ -170,14 +180,15 @@ def month_calendar(engine: Engine, viewer: Viewer, first: dt.date, now: dt.datet
         drawn = session.execute(select(DailyDeal.game, DailyDeal.day, DailyDeal.grade).where(DailyDeal.day.between(first, last))).all()
     results: dict[tuple[dt.date, str], CalendarGame] = {}
     for game, day, grade in drawn:
-        results[(day, game)] = {"game": game, "status": "not_played", "grade": grade, "points": 0}
+        results[(day, game)] = {"game": game, "title": title_of(game), "status": "not_played", "grade": grade, "points": 0}
     days_won: set[dt.date] = set()
     for game, day, status, grade in attempts:
         result = result_of(status, day, on)
         if result == "won":
             days_won.add(day)
         if first <= day <= last:
-            results[(day, game)] = {"game": game, "status": result, "grade": grade, "points": points_of(grade) if result == "won" else 0}
+            points = points_of(grade) if result == "won" else 0
+            results[(day, game)] = {"game": game, "title": title_of(game), "status": result, "grade": grade, "points": points}
     days: list[CalendarDay] = []
     for number in range(1, last.day + 1):
         day = first.replace(day=number)

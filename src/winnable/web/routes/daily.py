@@ -40,6 +40,7 @@ async def overview(viewer: ViewerDep, app: ServicesDep, request: Request) -> Dai
 async def calendar(
     viewer: ViewerDep,
     app: ServicesDep,
+    request: Request,
     month: str | None = Query(
         None,
         max_length=7,
@@ -53,7 +54,10 @@ async def calendar(
     month's badge by Dailies won (bronze 5, silver 15, gold 30) and the Daily streaks
     (days in a row with a Daily won). All from the stored attempts."""
     first = parse_month(month, app.daily.now())
-    return await database(app.settings, month_calendar, app.engine, viewer, first, app.daily.now())
+    found = await database(app.settings, month_calendar, app.engine, viewer, first, app.daily.now())
+    for day in found["days"]:
+        titled(day["games"], locale_of(request))
+    return found
 
 
 @router.get("/{game}", response_model=schemas.GameState, responses={401: {"model": schemas.Problem}})
