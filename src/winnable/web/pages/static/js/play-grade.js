@@ -24,7 +24,7 @@ function wire() {
     $("grade-row").classList.toggle("off", !winnable.checked);
   };
   winnable.addEventListener("change", follow);
-  follow();
+  setTimeout(follow, 0); // once play.js has set the switch from the remembered setting
   // The next deal's options (play-game.js asks every module before it deals).
   document.addEventListener("winnable:new-game", (event) => {
     if (winnable.checked && GRADES.includes(select.value)) event.detail.options.grade = select.value;
