@@ -10,7 +10,7 @@ from pydantic import BaseModel
 
 from winnable.web import errors
 from winnable.web.models import schemas
-from winnable.web.play import games, lookup, pace, solving, state
+from winnable.web.play import games, lookup, pace, solution, solving, state
 from winnable.web.players import accounts, calendar, challenges, daily, ranking, stats
 from winnable.web.routes import auth, security, summaries
 from winnable.web.security import proof
@@ -39,6 +39,7 @@ PAIRS = [
     (stats.DealRecord, schemas.DealRecord),
     (stats.Statistics, schemas.Statistics),
     (solving.WinningHint, schemas.Hint),
+    (solution.Frame, schemas.SolutionFrame),
     (solving.Checked, schemas.Checked),
     (solving.Analysis, schemas.Analysis),
     (auth.Me, schemas.Me),
@@ -72,7 +73,7 @@ def test_a_hint_without_a_move_leaves_out_only_what_the_model_may_do_without() -
     required, optional = keys(solving.Hint)
     assert not optional
     left_out = set(schemas.Hint.model_fields) - required
-    assert left_out == {"describe", "line_length"}
+    assert left_out == {"describe", "line_length", "why", "why_code"}
     assert all(not schemas.Hint.model_fields[name].is_required() for name in left_out)
 
 

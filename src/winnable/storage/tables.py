@@ -103,6 +103,11 @@ class GameRow(Base):
     move (None: a game stored before revision 0011). What the pace of a result is read
     from (:mod:`winnable.web.play.pace`); never taken from a client."""
     # -- (revision 0012) ------------------------------------------------------------------
+    redo: Mapped[list[list[str]] | None] = mapped_column(sa.JSON, nullable=True)
+    """What a redo plays again: the groups of moves undone (each what one undo took back:
+    a move and the safe moves home that came with it), the last undone last; None when
+    there is none (any other move, a restart or a take-over clears it)."""
+    # -- (revision 0013) ------------------------------------------------------------------
     grade: Mapped[str | None] = mapped_column(sa.String(8), nullable=True)
     """How hard the deal is (:class:`winnable.grading.Grade`'s value), written when it is
     dealt: a Winnable deal's or a Daily's grade; None when the deal is not graded."""
@@ -185,7 +190,7 @@ class DailyDeal(Base):
     layout: Mapped[str | None] = mapped_column(sa.Text, nullable=True)
     created_at: Mapped[dt.datetime] = mapped_column(sa.DateTime(timezone=True), default=utcnow)
     grade: Mapped[str | None] = mapped_column(sa.String(8), nullable=True)
-    """The grade the Daily was drawn at (revision 0012; None: drawn before grades)."""
+    """The grade the Daily was drawn at (revision 0013; None: drawn before grades)."""
 
 
 class DailyAttempt(Base):

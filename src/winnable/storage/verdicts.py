@@ -67,7 +67,7 @@ class VerdictRow(VerdictsBase):
         # walk down an index, however many deals a survey stored.
         sa.Index("ix_verdicts_game_verdict_used", "game", "verdict", "used_at", "id"),
         sa.Index("ix_verdicts_game_verdict_id", "game", "verdict", "id"),
-        # Winnable mode by grade: "the next won deal of this grade not dealt yet" (0012).
+        # Winnable mode by grade: "the next won deal of this grade not dealt yet" (0013).
         sa.Index("ix_verdicts_game_grade_used", "game", "verdict", "grade", "used_at", "id"),
     )
 
@@ -92,7 +92,7 @@ class VerdictRow(VerdictsBase):
     used_at: Mapped[dt.datetime | None] = mapped_column(sa.DateTime(timezone=True), nullable=True)
     """When the web app first dealt this deal as a Winnable game."""
     grade: Mapped[str | None] = mapped_column(sa.String(8), nullable=True)
-    """How hard a won deal is (:class:`winnable.grading.Grade`'s value; revision 0012);
+    """How hard a won deal is (:class:`winnable.grading.Grade`'s value; revision 0013);
     None: not graded yet (a survey's deal until the filler grades it)."""
 
 

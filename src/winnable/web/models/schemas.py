@@ -13,7 +13,17 @@ from __future__ import annotations
 import re
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, PlainValidator, Strict, WithJsonSchema, field_validator
+from pydantic import (
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    PlainValidator,
+    Strict,
+    StringConstraints,
+    WithJsonSchema,
+    field_validator,
+)
 
 from winnable.deals import MAX_DEAL
 
@@ -106,6 +116,25 @@ class PlayMove(BaseModel):
 
 class Undo(BaseModel):
     auto: Flag = Field(False, description="Also take back the safe moves home played after the last move chosen.")
+
+
+MoveText = Annotated[str, StringConstraints(min_length=1, max_length=64)]
+
+
+class TakeOver(BaseModel):
+    """Play the start of a shown winning line as the player's own moves."""
+
+    model_config = ConfigDict(populate_by_name=True, json_schema_extra={"examples": [{"from": 12, "moves": ["3o", "6a"]}]})
+
+    start: int = Field(
+        alias="from",
+        ge=0,
+        le=10_000,
+        description="The game's move count when the line was shown (the solution's `from`); another: 409 `stale`.",
+    )
+    moves: list[MoveText] = Field(
+        min_length=1, max_length=10_000, description="The moves to play, in order, all or none (one illegal: 409 `illegal_move`)."
+    )
 
 
 class Empty(BaseModel):
@@ -203,6 +232,7 @@ class GameState(BaseModel):
     )
     undo: UndoMode
     undo_left: int | None = Field(description="Undos left; null when unlimited.")
+    redo_left: int = Field(0, description="Moves undone that `POST /api/games/{id}/redo` can play again (0: none).")
     moves: list[str]
     move_count: int
     position: dict[str, Any] = Field(description="The table as the player sees it (winnable.web.views.player_view).")
@@ -279,11 +309,44 @@ class Hint(BaseModel):
         description="Moves to win along the game's kept hint line (safe moves home "
         "included): it drops with every hinted move played, and grows only if the player leaves the line.",
     )
+    why: str | None = Field(None, description="What the move does on the table, in the request's language (with a move only).")
+    why_code: WhyCode | None = Field(None, description="The same as a stable code.")
     seconds: float
     cached: bool = Field(
         description="True when no search ran (the kept line, or what the server already knew): such a hint counts against no solver limit."
     )
     answered: Answered
+
+
+WhyCode = Annotated[
+    str,
+    Field(
+        description="What the move does on the table, as a stable code: `to_foundation`, `starts_foundation`, `completes_suit`, "
+        "`empties_column`, `frees_cell`, `uncovers`, `turns_over`, `builds`, `to_empty_column`, `to_cell`, `deals`, "
+        "`to_hole`, `removes_pair`."
+    ),
+]
+
+
+class SolutionFrame(BaseModel):
+    position: dict[str, Any] = Field(description="The table as the player sees it (as the game state's `position`).")
+    status: Literal["playing", "won"]
+    move: str | None = Field(description="The move that led here (null in the first frame).")
+    describe: dict[str, Any] | None = Field(description="That move described, as the game state's `legal` items (null in the first frame).")
+    cards_left: int
+    why: str | None = Field(None, description="What that move does on the table, in the request's language.")
+    why_code: WhyCode | None = None
+
+
+class Solution(BaseModel):
+    model_config = ConfigDict(populate_by_name=True)
+
+    game_id: str
+    start: int = Field(alias="from", description="The moves of the game the line starts after.")
+    line: list[str] = Field(description="The winning line, as `POST /moves` takes its moves.")
+    frames: list[SolutionFrame] = Field(description="The position at `from`, then after each move of the line (the last one is won).")
+    source: Literal["kept", "searched"] = Field(description="`kept`: the game's hint line (no search); `searched`: found now.")
+    assisted: bool = Field(description="Always true: the game counts as assisted.")
 
 
 class Checked(BaseModel):

@@ -40,6 +40,7 @@ class GameState(TypedDict):
     deal: int | None
     undo: str
     undo_left: int | None
+    redo_left: int
     moves: list[str]
     move_count: int
     position: dict[str, Any]
@@ -107,6 +108,7 @@ def render(
         "deal": deal,
         "undo": row.undo_mode,
         "undo_left": undo_left,
+        "redo_left": len(row.redo or ()),
         "moves": moves,
         "move_count": len(moves),
         "position": view.view,

@@ -1,4 +1,4 @@
-"""Stored games: create one, read it, play a move, undo, restart, replay its history.
+"""Stored games: create one, read it, play a move, undo, redo, restart, replay its history.
 
 Moves are checked by the game's rules; a refused call changes nothing (409 with the
 rules' reason for an illegal move). State-changing calls send a JSON body (``{}`` when
@@ -133,6 +133,16 @@ async def undo(game_id: str, body: schemas.Undo, who: Player) -> StateJSON:
     together with the safe moves home played after it, as one undo."""
     app = who.app
     return StateJSON(await database(app.settings, app.games.undo, game_id, body.auto, who.viewer))
+
+
+@router.post("/{game_id}/redo", response_model=schemas.GameState, response_class=StateJSON)
+async def redo(game_id: str, body: schemas.Empty, who: Player) -> StateJSON:
+    """Play again what the last undo took back (the move, and the safe moves home that
+    came with it); 409 ``nothing_to_redo`` when nothing was undone since the last move
+    (the state's ``redo_left``). Another move, a restart or a take-over clears it; the
+    undo stays counted."""
+    app = who.app
+    return StateJSON(await database(app.settings, app.games.redo, game_id, who.viewer))
 
 
 @router.post("/{game_id}/restart", response_model=schemas.GameState, response_class=StateJSON)

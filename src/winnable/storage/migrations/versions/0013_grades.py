@@ -8,8 +8,8 @@ hands out an unused deal of one grade as cheaply as any unused deal.
 drawn before this revision). ``games.grade``: the grade of the deal a game was dealt
 from, written when it is dealt (what its state shows).
 
-Revision ID: 0012
-Revises: 0011
+Revision ID: 0013
+Revises: 0012
 Create Date: 2026-12-03
 """
 
@@ -18,8 +18,8 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0012"
-down_revision = "0011"
+revision = "0013"
+down_revision = "0012"
 branch_labels = None
 depends_on = None
 
