@@ -188,8 +188,8 @@ def table(folder: Path) -> None:
 def validation(folder: Path, players: tuple[str, ...] = PLAYERS) -> None:
     """The validation table (docs/grades.md): each player's win rate (and cards left) per
     grade on the held-out deals of ``heldout``, graded by the cuts in force."""
-    print("| game | player | " + " | ".join(grade.value for grade in GRADES) + " | falls? |")
-    print("| --- | --- | " + " | ".join("---:" for _ in GRADES) + " | --- |")
+    print("| game | player | " + " | ".join(grade.value for grade in GRADES) + " | easy+medium / hard+expert | falls? |")
+    print("| --- | --- | " + " | ".join("---:" for _ in GRADES) + " | ---: | --- |")
     for game in game_ids(library=True):
         path = folder / f"{game}.heldout.jsonl"
         if not path.exists():
@@ -211,7 +211,12 @@ def validation(folder: Path, players: tuple[str, ...] = PLAYERS) -> None:
                 cells.append(f"{100 * won / played:.1f} % of {played} (left {left:.1f})" if played else "-")
             known = [rate for rate in rates if rate is not None]
             verdict = "no wins" if not any(known) else ("yes" if all(a >= b for a, b in zip(known, known[1:])) else "no")
-            print(f"| {game} | {player} | {' | '.join(cells)} | {verdict} |")
+            halves = []
+            for pair in (GRADES[:2], GRADES[2:]):
+                runs = [run for grade in pair for run in by_grade[grade.value]]
+                won, played = sum(run[0] for run in runs), sum(run[1] for run in runs)
+                halves.append(f"{100 * won / played:.1f} %" if played else "-")
+            print(f"| {game} | {player} | {' | '.join(cells)} | {' / '.join(halves)} | {verdict} |")
 
 
 def main() -> None:
