@@ -55,7 +55,7 @@ def foundation_cards(page) -> int:
 
 @pytest.mark.parametrize(
     ("game", "deal", "size"),
-    [("penguin", 1, "small"), ("black-widow", 5, "sideways"), ("black-hole", 2, "desktop")],
+    [("penguin", 1, "small"), ("black-widow", 5, "sideways"), ("black-hole", 2, "desktop"), ("fourteen-out", 1, "desktop")],
 )
 def test_show_me_wins_at_the_fastest_speed(browser, server, game, deal, size):
     page = page_at(browser, size, {"winnable:showme-speed": "fastest"})
@@ -168,6 +168,20 @@ def test_after_a_loss_the_line_starts_at_the_losing_position(browser, server):
         page.tap("#showme-close")
         page.wait_for_selector("body:not([data-showing])")
         assert game_state(server, page)["status"] == "lost" and game_state(server, page)["move_count"] == len(line)
+        assert page.page_errors == []
+    finally:
+        page.context.close()
+
+
+def test_no_winning_line_is_said_and_nothing_is_shown(browser, server):
+    page = page_at(browser, "desktop")
+    try:
+        game_id = open_game(page, server, "fourteen-out", 3)  # a deal nobody can win
+        page.keyboard.press("s")
+        page.wait_for_selector("#message.error:not([hidden])")
+        assert page.get_attribute("body", "data-showing") is None
+        assert server.api("GET", f"/api/games/{game_id}")["move_count"] == 0
+        assert page.locator("#table .card.playable").count() > 0  # the table still plays
         assert page.page_errors == []
     finally:
         page.context.close()
