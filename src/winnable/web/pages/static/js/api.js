@@ -58,9 +58,10 @@ export async function call(method, path, body) {
 
 export const api = {
   catalog: () => call("GET", "/api/catalog"),
-  create: (game, { deal = null, winnable = false, undo = null, think = null } = {}) => {
+  create: (game, { deal = null, winnable = false, undo = null, think = null, grade = null } = {}) => {
     const body = { game };
     if (winnable) body.winnable = true;
+    if (winnable && grade) body.grade = grade; // easy, medium, hard or expert (none: any)
     else if (deal !== null && deal !== undefined && deal !== "") body.deal = deal;
     if (undo) body.undo = undo;
     if (think) body.think = think; // Black Hole's timed play: seconds a move

@@ -195,8 +195,21 @@ export async function newGame({ deal = null } = {}) {
       state = await api.create(gameName, { deal, winnable, undo, ...extra });
     } catch (error) {
       if (!winnable || !(error instanceof ApiError) || error.status === 0) throw error;
-      state = await api.create(gameName, { undo, ...extra });
-      say(t("{reason} This deal was picked at random.", { reason: error.detail }), { kind: "info" });
+      let reason = error.detail;
+      if (error.code === "no_graded_deal") {
+        // None of the chosen grade yet (play-grade.js): a proved deal of any grade.
+        try {
+          state = await api.create(gameName, { winnable, undo, ...extra, grade: null });
+          say(t("{reason} This deal is proved winnable, of another grade.", { reason }), { kind: "info" });
+        } catch (again) {
+          if (!(again instanceof ApiError) || again.status === 0) throw again;
+          reason = again.detail;
+        }
+      }
+      if (!state) {
+        state = await api.create(gameName, { undo, ...extra, grade: null });
+        say(t("{reason} This deal was picked at random.", { reason }), { kind: "info" });
+      }
     }
     clearTimeout(slow);
     if ($("message").textContent.endsWith("\u2026")) hush();

@@ -24,6 +24,7 @@ import { localHref, t } from "./i18n.js";
 import { showLost, showWin, showYourGames } from "./play-dialogs.js";
 import { draw } from "./play-draw.js";
 import { askNewGame, finish, loadGame, newGame, redo, restart, sendMove, setState, tick, undo } from "./play-game.js";
+import "./play-grade.js";
 import { hint } from "./play-hint.js";
 import { setHooks } from "./play-hooks.js";
 import { listenKeys } from "./play-keys.js";
