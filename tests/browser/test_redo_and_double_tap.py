@@ -150,9 +150,9 @@ def test_the_hint_says_why_beside_the_marked_card(browser, server):
         open_game(page, server, "penguin", 1)
         page.tap("#hint")
         page.wait_for_selector("#message.hint .why")
-        why = page.inner_text("#message .why").strip()
+        why = page.text_content("#message .why").strip()
         assert why
-        assert page.inner_text("#table .hint-why").strip() == why
+        assert page.text_content("#table .hint-why").strip() == why
         page.wait_for_function("(why) => document.querySelector('#announce').textContent.endsWith(why)", arg=why)
         assert axe_violations(page) == []
     finally:

@@ -299,6 +299,7 @@ export function takeOver() {
       } finally {
         app.finishing = false;
       }
+      draw({ animate: false }); // (drawn while finishing: no card was marked playable)
       announce(tn("You take over after {n} shown move.", "You take over after {n} shown moves.", moves.length, { n: moves.length }));
       say(t("Your turn: the game goes on from the position shown."));
     } catch (error) {
