@@ -37,10 +37,12 @@ def page_at(browser, size: str, storage: dict | None = None):
     return page
 
 
-def start_show(page, size: str) -> None:
-    """Show me, as a player of that screen asks for it: the menu's button by finger or
-    mouse, the S key on a desktop."""
-    if size == "desktop":
+def start_show(page, size: str, bar: bool = False) -> None:
+    """Show me, as a player of that screen asks for it: the menu's button by finger, the
+    S key or the bar's button on a desktop."""
+    if bar:
+        page.click("#showme-bar")
+    elif size == "desktop":
         page.keyboard.press("s")
     else:
         page.tap("#menu-button")
@@ -64,7 +66,7 @@ def test_show_me_wins_at_the_fastest_speed(browser, server, game, deal, size):
         touch = size != "desktop"
         if touch:
             assert page.evaluate(MEASURE_TARGETS) == []  # Redo and the rest: 44 px for a finger
-        start_show(page, size)
+        start_show(page, size, bar=game == "fourteen-out")
         page.wait_for_selector("body[data-show-status='won']", timeout=120_000)
         if touch:
             assert page.evaluate(MEASURE_TARGETS) == []  # the player's buttons too
@@ -150,6 +152,9 @@ def test_after_a_loss_the_line_starts_at_the_losing_position(browser, server):
         page.wait_for_selector("#overlay.lost:not([hidden])")
         page.tap("#where-lost")
         wait_review(page)
+        page.wait_for_selector("#review-showme:not([hidden])")
+        assert page.evaluate(MEASURE_TARGETS) == []  # the offer too: 44 px for a finger
+        assert axe_violations(page) == []
         k = server.api("GET", f"/api/games/{game_id}/analysis")["lost_at"]
         assert k is not None
         page.tap("#review-showme")

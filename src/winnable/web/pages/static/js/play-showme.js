@@ -338,6 +338,7 @@ export function wireShowMe() {
     store.set(KEY_SPEED, event.target.value);
     if (show && show.playing) schedule();
   });
+  $("showme-bar").addEventListener("click", () => showMe().catch(report));
   $("showme-button").addEventListener("click", () => {
     try {
       $("menu").hidePopover();
