@@ -75,6 +75,7 @@ export async function showMe({ at = null, viewOnly = false } = {}) {
     answer = await api.solution(state.id, at);
   } catch (error) {
     report(error);
+    draw({ animate: false }); // (the game's table again, were a replay shown)
     return;
   } finally {
     asking = false;
