@@ -11,7 +11,7 @@ from pydantic import BaseModel
 from winnable.web import errors
 from winnable.web.models import schemas
 from winnable.web.play import games, lookup, pace, solution, solving, state
-from winnable.web.players import accounts, challenges, daily, ranking, stats
+from winnable.web.players import accounts, calendar, challenges, daily, ranking, stats
 from winnable.web.routes import auth, security, summaries
 from winnable.web.security import proof
 
@@ -25,6 +25,10 @@ PAIRS = [
     (daily.DailyAttemptSummary, schemas.DailyAttemptSummary),
     (daily.DailyGame, schemas.DailyGame),
     (daily.DailyOverview, schemas.DailyOverview),
+    (calendar.DailyCalendar, schemas.DailyCalendar),
+    (calendar.CalendarDay, schemas.CalendarDay),
+    (calendar.CalendarGame, schemas.CalendarGame),
+    (calendar.Streaks, schemas.Streaks),
     (challenges.ChallengeAttemptSummary, schemas.ChallengeAttemptSummary),
     (challenges.ChallengeView, schemas.ChallengeView),
     (challenges.ChallengeListed, schemas.ChallengeListed),

@@ -107,6 +107,10 @@ class GameRow(Base):
     """What a redo plays again: the groups of moves undone (each what one undo took back:
     a move and the safe moves home that came with it), the last undone last; None when
     there is none (any other move, a restart or a take-over clears it)."""
+    # -- (revision 0013) ------------------------------------------------------------------
+    grade: Mapped[str | None] = mapped_column(sa.String(8), nullable=True)
+    """How hard the deal is (:class:`winnable.grading.Grade`'s value), written when it is
+    dealt: a Winnable deal's or a Daily's grade; None when the deal is not graded."""
 
     @property
     def deal_number(self) -> int | None:
@@ -185,6 +189,8 @@ class DailyDeal(Base):
     deal: Mapped[str | None] = mapped_column(sa.String(24), nullable=True)
     layout: Mapped[str | None] = mapped_column(sa.Text, nullable=True)
     created_at: Mapped[dt.datetime] = mapped_column(sa.DateTime(timezone=True), default=utcnow)
+    grade: Mapped[str | None] = mapped_column(sa.String(8), nullable=True)
+    """The grade the Daily was drawn at (revision 0013; None: drawn before grades)."""
 
 
 class DailyAttempt(Base):

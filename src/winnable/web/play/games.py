@@ -148,6 +148,7 @@ class GameService:
         daily_day: dt.date | None = None,
         layout: Deck | None = None,
         challenge: str | None = None,
+        grade: str | None = None,
     ) -> tuple[Stored, Position]:
         """A new game's row (not stored yet) and its position, after every check.
 
@@ -155,7 +156,8 @@ class GameService:
         the account's, or the guest session's); ``think_seconds`` makes a timed Black Hole
         game; ``daily_day`` a Daily attempt, whose clock runs from the deal; ``layout``
         deals it from that deck order instead of a deal number (the Daily's); ``challenge``
-        a ranked challenge attempt, whose clock runs from the deal too."""
+        a ranked challenge attempt, whose clock runs from the deal too; ``grade`` how hard
+        the deal is (the pool's or the Daily's, :mod:`winnable.grading`), shown in its state."""
         cls = lookup_game(game)
         if undo not in UNDO_MODES:
             raise BadRequest(
@@ -203,6 +205,7 @@ class GameService:
             layout=None if layout is None else str(layout),
             challenge=challenge,
             move_times=[],
+            grade=grade,
         )
         return row, position
 
@@ -216,11 +219,13 @@ class GameService:
         think_seconds: int | None = None,
         before: Callable[[Any], object] | None = None,
         line: Sequence[str] | None = None,
+        grade: str | None = None,
     ) -> GameState:
         """Store a new game (after every check of :meth:`new_row`); ``before(cursor)``
         writes what goes with it in its transaction (a new guest's session); ``line``, a
-        winning line from the deal already proved (the pool's), becomes its hints' line."""
-        row, position = self.new_row(game, deal, undo, winnable_deal, owner, think_seconds)
+        winning line from the deal already proved (the pool's), becomes its hints' line;
+        ``grade`` the deal's grade, if known."""
+        row, position = self.new_row(game, deal, undo, winnable_deal, owner, think_seconds, grade=grade)
         if line:
             row.hint_line = {"from": position.to_text(), "moves": list(line)}
         with transaction(self.engine) as cursor:

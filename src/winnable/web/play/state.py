@@ -49,6 +49,7 @@ class GameState(TypedDict):
     finish: list[str] | None
     status: str
     winnable_deal: bool
+    grade: str | None
     hidden_cards: bool
     restarts: int
     created_at: str | None
@@ -116,6 +117,7 @@ def render(
         "finish": view.finish if not timed_out else None,
         "status": status,
         "winnable_deal": row.winnable_deal,
+        "grade": row.grade,
         "hidden_cards": hides_cards(cls),
         "restarts": row.restarts,
         "created_at": iso(row.created_at),

@@ -152,6 +152,8 @@ class Stored:
     redo: list[list[str]] | None = None
     """What a redo plays again: the groups of moves undone, the last undone last (see
     :class:`~winnable.storage.tables.GameRow`); None when there is none."""
+    grade: str | None = None
+    """How hard the deal is (:class:`winnable.grading.Grade`'s value), or None."""
     hint_line: dict[str, Any] | None = None
     """The hints' line (see :class:`~winnable.storage.tables.GameRow`): set when a game is made
     with a known line, else only by :meth:`GameStore.keep_line`."""
