@@ -101,12 +101,19 @@ def worded(found: Effect, position: Position) -> Message | None:
     if code == "starts_foundation":
         if follow:
             return NP_(
-                "starts the {suit} foundation; {n} more card follows", "starts the {suit} foundation; {n} more cards follow", follow, suit=suit
+                "starts the {suit} foundation; {n} more card follows",
+                "starts the {suit} foundation; {n} more cards follow",
+                follow,
+                suit=suit,
             )
         return N_("starts the {suit} foundation", suit=suit)
     if code == "completes_suit":
         # A free-cell game's suit is whole on its foundation; a Spider run of a suit leaves the table.
-        return N_("completes the {suit} suit", suit=suit) if card is not None else N_("completes a {suit} run, which leaves the table", suit=suit)
+        return (
+            N_("completes the {suit} suit", suit=suit)
+            if card is not None
+            else N_("completes a {suit} run, which leaves the table", suit=suit)
+        )
     if code == "empties_column":
         return N_("empties column {column}", column=column)
     if code == "frees_cell":

@@ -89,19 +89,19 @@ def effect(position: FreeCellFamily, move: Move) -> Effect:
             return {"code": "starts_foundation", "card": text, "suit": card.suit.char, "follow": follow}
         return {"code": "to_foundation", "card": text, "follow": follow}
     if source in COLUMN_DIGITS:
-        column = position.columns[COLUMN_DIGITS.index(source)]
-        if len(column) == count:
-            return {"code": "empties_column", "card": text, "column": COLUMN_DIGITS.index(source) + 1}
+        index = COLUMN_DIGITS.index(source)
+        column = position.columns[index]
+        if not after.columns[index]:  # (Penguin: the cards under it may have gone home by themselves)
+            return {"code": "empties_column", "card": text, "column": index + 1}
         under = column[-count - 1]
         if after.foundation_accepts(under) or under in after.foundation_cards():
             return {"code": "uncovers", "card": str(under)}
     else:
         return {"code": "frees_cell", "card": text, "cell": position.CELL_NAME}
     if target in COLUMN_DIGITS:
-        index = COLUMN_DIGITS.index(target)
-        onto = position.columns[index]
+        onto = position.columns[COLUMN_DIGITS.index(target)]
         if not onto:
-            return {"code": "to_empty_column", "card": text, "column": index + 1}
+            return {"code": "to_empty_column", "card": text, "column": COLUMN_DIGITS.index(target) + 1}
         return {"code": "builds", "card": text, "onto": str(onto[-1])}
     return {"code": "to_cell", "card": text, "cell": position.CELL_NAME}
 
