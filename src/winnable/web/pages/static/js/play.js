@@ -28,6 +28,7 @@ import { setHooks } from "./play-hooks.js";
 import { listenKeys } from "./play-keys.js";
 import { closeOverlay } from "./play-overlay.js";
 import { clearSelection, showSelection } from "./play-pick.js";
+import { listenRefusals } from "./play-refusals.js";
 import { listenPointer } from "./play-pointer.js";
 import { checkWinnable, endReview, highlightReview, playOnFromHere, replay, reviewFromBadge, setBadge, setWatching, showReviewAt, stopReplay } from "./play-review.js";
 import { app, enqueue, gameName, KEY_GAME, KEY_SAFE, KEY_UNDO, KEY_WATCH, KEY_WINNABLE, keyClickMove, keyOneTap, rendererOf, report, say, settings, store, table, traits, UNDO_LABELS } from "./play-state.js";
@@ -36,6 +37,7 @@ function wire() {
   setHooks({ showSelection, clearSelection, highlightReview, checkWinnable, endReview, setBadge, showWin, showLost });
   // Hook: another module asks for the server's state again (a timed move's time is up).
   document.addEventListener("winnable:refresh", () => enqueue(async () => app.state && setState(await api.get(app.state.id))));
+  listenRefusals();
   $("new-deal").addEventListener("click", () => askNewGame());
   $("restart").addEventListener("click", restart);
   $("undo").addEventListener("click", undo);
