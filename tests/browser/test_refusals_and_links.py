@@ -22,7 +22,9 @@ DEAL = 3
 @pytest.fixture(scope="module")
 def players_server(tmp_path_factory):
     folder = tmp_path_factory.mktemp("winnable-refusals")
-    running = start_server(folder / "games.db", folder / "server.log", {"WINNABLE_ARGON2_MEMORY_KIB": "1024", "WINNABLE_ARGON2_TIME_COST": "1"})
+    running = start_server(
+        folder / "games.db", folder / "server.log", {"WINNABLE_ARGON2_MEMORY_KIB": "1024", "WINNABLE_ARGON2_TIME_COST": "1"}
+    )
     yield running
     stop_server(running)
 
@@ -96,9 +98,15 @@ def test_a_refused_control_says_why_when_tapped(browser, players_server, lang):
             said = translate(lang, reason)
             assert bob.get_attribute(control, "aria-disabled") == "true"
             # Not disabled: focusable and tappable.
-            assert bob.evaluate("([c]) => { const n = document.querySelector(c); n.focus(); return !n.disabled && document.activeElement === n; }", [control])
+            assert bob.evaluate(
+                "([c]) => { const n = document.querySelector(c); n.focus(); return !n.disabled && document.activeElement === n; }",
+                [control],
+            )
             bob.tap(control, force=True)  # Playwright waits for an aria-disabled button to be enabled; a finger does not
-            bob.wait_for_function("([text]) => { const m = document.querySelector('#message'); return !m.hidden && m.textContent.includes(text); }", arg=[said])
+            bob.wait_for_function(
+                "([text]) => { const m = document.querySelector('#message'); return !m.hidden && m.textContent.includes(text); }",
+                arg=[said],
+            )
             assert bob.get_attribute("#message", "role") == "status"
         assert bob.get_attribute("body", "data-moves") == "0"  # nothing restarted, nothing hinted
         assert not bob.page_errors
