@@ -10,6 +10,8 @@ import { t } from "./i18n.js";
 const FAN_MAX = 0.45; // a tall screen shows more of every card
 const FAN_MIN = 0.27; // the rank and suit corner (the top 38 of 140 units) shows whole
 const FAN_TUCK = 0.12; // a card inside a run of its suit, only when nothing else fits (fan.js)
+/** A double tap (double click) sends a card to its foundation: on unless switched off. */
+export const doubleTapHome = "on";
 const SUIT_ORDER = ["C", "D", "H", "S"];
 const RANKS = "A23456789TJQK";
 
