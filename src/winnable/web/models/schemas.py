@@ -148,6 +148,9 @@ class Traits(BaseModel):
     click_move: bool = Field(description="A click moves the card to its first place (a setting).")
     safe_moves: bool = Field(description="The state names the safe moves home (a setting plays them).")
     times_by_undo: bool = Field(description="The statistics show the best time in each undo mode.")
+    cells: Literal["cells", "flippers"] = Field(
+        "cells", description="What the game calls its cells (Penguin's flippers), for the page's words."
+    )
 
 
 class CatalogEntry(BaseModel):

@@ -4,6 +4,7 @@
 import { clock, el } from "./dom.js";
 import { ApiError, countdownTo, notRankedText, openDaily, players, resultText } from "./players-api.js";
 import { formatDate, localHref, t, tn } from "./i18n.js";
+import { showRankingRule } from "./ranking-rule.js";
 
 const $ = (id) => document.getElementById(id);
 const params = new URLSearchParams(location.search);
@@ -52,6 +53,7 @@ async function showBoard() {
     return;
   }
   address();
+  showRankingRule($("ranking-rule"), view.game).catch(console.error);
   $("board-title").textContent = t("{game} · {date}", { game: board.title, date: formatDate(board.date, { dateStyle: "long" }) });
   $("day-next").disabled = board.date >= view.today;
   $("board-date").value = board.date;

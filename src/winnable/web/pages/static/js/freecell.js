@@ -12,6 +12,13 @@ const FAN_SQUEEZE = 0.15; // only when nothing else fits
 const SUIT_ORDER = ["C", "D", "H", "S"];
 const RANKS = "A23456789TJQK";
 
+/** What the game calls its cells (its catalogue entry's `traits.cells`): Penguin's are
+ * flippers, as its rules say. Set by the page once the catalogue is read. */
+let flippers = false;
+export function useTraits(traits) {
+  flippers = traits?.cells === "flippers";
+}
+
 export function places(position) {
   const map = new Map();
   position.columns.forEach((column, i) => map.set(`column:${i}`, column.slice()));
@@ -22,7 +29,7 @@ export function places(position) {
 
 export function placeName(place) {
   const [kind] = place.split(":");
-  if (kind === "cell") return t("a free cell");
+  if (kind === "cell") return flippers ? t("a flipper") : t("a free cell");
   if (kind === "foundation") return t("its foundation");
   return t("column {n}", { n: columnNumber(place) });
 }
@@ -31,7 +38,7 @@ export function placeName(place) {
 export function sentence(entry, position) {
   const card = cardSpan(entry.card);
   if (entry.to === "foundation") return [t("Put {card} on its foundation."), { card }];
-  if (entry.to.startsWith("cell")) return [t("Move {card} to a free cell."), { card }];
+  if (entry.to.startsWith("cell")) return [flippers ? t("Move {card} to a flipper.") : t("Move {card} to a free cell."), { card }];
   const column = position.columns[columnNumber(entry.to) - 1] || [];
   const n = columnNumber(entry.to);
   const onto = column.length ? cardSpan(column[column.length - 1]) : null;
@@ -43,14 +50,14 @@ export function sentence(entry, position) {
 /** Where an entry goes, in a few words (for the move announcement). */
 export function destinationText(entry) {
   if (entry.to === "foundation") return t("to its foundation");
-  if (entry.to.startsWith("cell")) return t("to a free cell");
+  if (entry.to.startsWith("cell")) return flippers ? t("to a flipper") : t("to a free cell");
   return t("to column {n}", { n: columnNumber(entry.to) });
 }
 
 /** The accessible name of a destination element while a card is selected. */
 export function targetName(node) {
   const drop = node.dataset.drop || "";
-  if (drop.startsWith("cell")) return t("Free cell {n}", { n: columnNumber(drop) });
+  if (drop.startsWith("cell")) return flippers ? t("Flipper {n}", { n: columnNumber(drop) }) : t("Free cell {n}", { n: columnNumber(drop) });
   if (drop === "foundation") return t("Foundation of {suit}", { suit: suitName(node.dataset.suit) });
   return t("Column {n}", { n: columnNumber(drop) });
 }
@@ -139,7 +146,7 @@ export function render(table, state, { width, height, minCw = 30 }) {
     box.className = "cell";
     box.dataset.drop = `cell:${i}`;
     box.style.setProperty("--cw", `${tcw}px`);
-    box.append(makeSlot(null, "", "cell-base", card ? "" : t("Free cell {n}, empty", { n: i + 1 })));
+    box.append(makeSlot(null, "", "cell-base", card ? "" : flippers ? t("Flipper {n}, empty", { n: i + 1 }) : t("Free cell {n}, empty", { n: i + 1 })));
     if (card) box.append(makeCard(card, `cell:${i}`, 0));
     put(box, x, yy);
   };
@@ -240,8 +247,11 @@ function belowBase(position) {
 
 function emptyLabel(position) {
   const rank = belowBase(position);
-  const only = t("only");
-  return rank ? `<small>${only}</small>${rankLabel(rank)}` : "";
+  if (!rank) return "";
+  // "only 6" / "6 uniquement" / "alleen 6": the words small, the rank as a card shows it
+  const [before, after = ""] = t("only {rank}").split("{rank}");
+  const small = (text) => (text.trim() ? `<small>${text.trim()}</small>` : "");
+  return `${small(before)}${rankLabel(rank)}${small(after)}`;
 }
 
 function emptyName(position, i) {

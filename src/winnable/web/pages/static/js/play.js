@@ -136,6 +136,7 @@ async function main() {
   const preferred = store.get(KEY_UNDO);
   if (preferred && modes.includes(preferred)) $("undo-mode").value = preferred;
   app.family = rendererOf(app.info);
+  app.family.useTraits?.(traits()); // its words (Penguin's flippers)
 
   const params = new URLSearchParams(location.search);
   try {
