@@ -385,6 +385,20 @@ class Password(BaseModel):
     password: str = Field(description="The account's password, asked again.", max_length=128)
 
 
+class PlayerSettings(BaseModel):
+    """A player's display and sound settings, kept with the account (every key optional;
+    an unknown key or value is refused with 422)."""
+
+    model_config = ConfigDict(extra="forbid", json_schema_extra={"examples": [{"deck": "four", "theme": "light", "sound": True}]})
+
+    deck: Literal["two", "four"] | None = Field(None, description="Two colours (red and black) or four (spades black, hearts red, diamonds blue, clubs green).")
+    theme: Literal["dark", "light", "system"] | None = Field(None, description="The page's colours: the dark felt, a light one, or as the system says.")
+    card_size: Literal["small", "medium", "large"] | None = Field(None, description="The cards' size, within what the screen allows.")
+    hand: Literal["right", "left"] | None = Field(None, description="Left: the game's buttons mirrored for the left hand.")
+    sound: Flag | None = Field(None, description="Sound effects (off unless chosen).")
+    muted: Flag | None = Field(None, description="Sound effects silenced for now.")
+
+
 class Me(BaseModel):
     signed_in: bool
     name: str | None = Field(description="The signed-in player's name.")

@@ -143,7 +143,7 @@ export function lostText(left) {
  *   gridLayout(304, 400)   // six a row, two rows
  *   gridLayout(1180, 300)  // twelve in a row
  */
-export function gridLayout(width, height) {
+export function gridLayout(width, height, cap = 112) {
   const gap = Math.max(4, Math.min(14, Math.round(width / 70)));
   const rowGap = 2 * gap + 2;
   let best = null;
@@ -152,7 +152,7 @@ export function gridLayout(width, height) {
     const byWidth = (width - (perRow - 1) * gap) / perRow;
     const room = height - gap - (rows - 1) * rowGap - 4;
     const byHeight = room / (RATIO * (BAND + rows * (1 + (DEEPEST - 1) * FAN_MIN)));
-    const cw = Math.floor(Math.min(byWidth, byHeight, 112));
+    const cw = Math.floor(Math.min(byWidth, byHeight, cap));
     if (!best || cw > best.cw) best = { perRow, rows, cw, gap, rowGap };
   }
   const ch = best.cw * RATIO;
@@ -161,9 +161,9 @@ export function gridLayout(width, height) {
   return best;
 }
 
-export function render(table, state, { width, height }) {
+export function render(table, state, { width, height, scale = 1 }) {
   const position = state.position;
-  const layout = gridLayout(width, height);
+  const layout = gridLayout(width, height, Math.round(112 * scale)); // the player's card size
   const { perRow, cw, gap, rowGap, fan } = layout;
   const ch = cw * RATIO;
   const off = ch * fan;

@@ -78,7 +78,7 @@ const shape = (column) => [1, column.length - 1];
  * narrow screen; the free cells and foundations above them (in one row; the cells, then
  * the foundations; or two rows of cells beside the foundations two by two), or, when the
  * screen is too short for that, in a rail beside two rows of columns. */
-function plan(position, width, height, minCw) {
+function plan(position, width, height, minCw, cap = 104) {
   const k = position.columns.length;
   const cells = (position.cells || []).length;
   const slots = cells + 4;
@@ -107,11 +107,11 @@ function plan(position, width, height, minCw) {
   }
   let best = null;
   for (const option of options) {
-    let cw = Math.min(104, option.widthCw, option.byHeight);
+    let cw = Math.min(cap, option.widthCw, option.byHeight);
     cw = Math.floor(Math.max(cw, Math.min(minCw, option.widthCw)));
     // The top row's cards: a little bigger over one row of columns, never wider than their row.
     const limit = option.topLimit;
-    const tcw = option.top === "row" || !cells ? cw : Math.floor(Math.max(Math.min(cw * (rows === 1 ? 1.15 : 1), limit, 104), Math.min(cw, limit)));
+    const tcw = option.top === "row" || !cells ? cw : Math.floor(Math.max(Math.min(cw * (rows === 1 ? 1.15 : 1), limit, cap), Math.min(cw, limit)));
     // One row leaves the columns more height, the rail is the last resort; a table whose
     // columns cannot fan out readably loses, and cards a finger cannot hit lose more.
     const weight = { row: 1.08, rows: 1, grid: 1, side: 0.92 }[option.top];
@@ -121,12 +121,12 @@ function plan(position, width, height, minCw) {
   return best;
 }
 
-export function render(table, state, { width, height, minCw = 30 }) {
+export function render(table, state, { width, height, minCw = 30, scale = 1 }) {
   const position = state.position;
   const columns = position.columns;
   const cells = position.cells || [];
   const foundations = position.foundations || SUIT_ORDER.map((suit) => ({ suit, cards: [] }));
-  const layout = plan(position, width, height, minCw);
+  const layout = plan(position, width, height, minCw, Math.round(104 * scale)); // the player's card size
   const { gap, cw, perRow } = layout;
   const ch = cw * RATIO;
   table.style.setProperty("--cw", `${cw}px`);

@@ -55,7 +55,7 @@ export function targetsFor(table, entry) {
 /** A column's height in card heights: its top card and face-down strips, then its face-up strips. */
 const shape = (column) => [1 + column.down * DOWN_FAN, column.up.length - 1];
 
-export function render(table, state, { width, height, minCw = 30 }) {
+export function render(table, state, { width, height, minCw = 30, scale = 1 }) {
   const position = state.position;
   const columns = position.columns;
   const k = columns.length;
@@ -66,7 +66,7 @@ export function render(table, state, { width, height, minCw = 30 }) {
   const byWidth = (width - (perRow - 1) * gap) / perRow;
   const need = 1 + bands.reduce((sum, band) => sum + bandNeed(band, shape, UP_MIN), 0); // the stock's row, then the bands
   const byHeight = (height - gap * 3 - (rows - 1) * bandGap(gap) - 4) / (RATIO * need);
-  let cw = Math.min(96, byWidth, byHeight);
+  let cw = Math.min(Math.round(96 * scale), byWidth, byHeight); // the player's card size, as far as the screen allows
   cw = Math.floor(Math.max(cw, Math.min(minCw, byWidth)));
   const ch = cw * RATIO;
   const span = perRow * cw + (perRow - 1) * gap;
