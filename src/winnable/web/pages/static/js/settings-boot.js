@@ -70,9 +70,13 @@
 
   if ("serviceWorker" in navigator && window.isSecureContext) {
     window.addEventListener("load", () => {
-      navigator.serviceWorker.register("/sw.js", { scope: "/" }).catch(() => {
-        /* no app install here: the site works the same */
-      });
+      navigator.serviceWorker
+        .register("/sw.js", { scope: "/" })
+        .then(() => navigator.serviceWorker.ready)
+        .then((registration) => registration.active?.postMessage({ lang: root.lang })) // the offline page's language
+        .catch(() => {
+          /* no app install here: the site works the same */
+        });
     });
   }
 })();

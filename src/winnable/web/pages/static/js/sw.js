@@ -32,10 +32,25 @@ self.addEventListener("activate", (event) => {
   );
 });
 
+const LANGUAGE_KEY = "/offline-language"; // the last page's language, kept in the cache (a worker is stopped when idle)
+
+/** A page tells its language (settings-boot.js): the offline page will speak it. */
+self.addEventListener("message", (event) => {
+  const lang = event.data && event.data.lang;
+  if (!languages.includes(lang) || lang === pageLanguage) return;
+  pageLanguage = lang;
+  event.waitUntil(caches.open(CACHE).then((cache) => cache.put(LANGUAGE_KEY, new Response(lang))));
+});
+
 /** The offline page's language: the address's ?lang=, the last page's, the browser's. */
-function offlineLanguage(url) {
+async function offlineLanguage(url) {
   const asked = url.searchParams.get("lang");
   if (languages.includes(asked)) return asked;
+  if (!pageLanguage) {
+    const kept = await caches.match(LANGUAGE_KEY, { cacheName: CACHE });
+    const lang = kept ? await kept.text() : null;
+    if (languages.includes(lang)) pageLanguage = lang;
+  }
   if (pageLanguage) return pageLanguage;
   for (const tag of self.navigator.languages || []) {
     const code = tag.slice(0, 2).toLowerCase();
@@ -51,7 +66,7 @@ async function page(request, url) {
     if (languages.includes(lang)) pageLanguage = lang;
     return response;
   } catch {
-    const offline = await caches.match(offlinePage(offlineLanguage(url)), { cacheName: CACHE });
+    const offline = await caches.match(offlinePage(await offlineLanguage(url)), { cacheName: CACHE });
     return offline || Response.error();
   }
 }
