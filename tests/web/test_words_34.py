@@ -34,7 +34,7 @@ def test_the_stats_figures_agree_in_french(client):
     assert messages["{n} game played"] == ["{n} partie", "{n} parties"]
 
 
-@pytest.mark.parametrize("lang, heading, keys", [("fr", "Annulations", "F termine"), ("nl", "Terugnemen", "F speelt de rest af"), ("en", "Undo", "F finishes")])
+@pytest.mark.parametrize("lang, heading, keys", [("fr", "Annulations", "F termine"), ("nl", "Terugnemen", "F maakt af"), ("en", "Undo", "F finishes")])
 def test_the_menu_heads_the_undo_rule_as_a_noun_and_the_keys_help_names_f(client, lang, heading, keys):
     page = client.get(f"/play/penguin?lang={lang}").text
     label = re.search(r'<label class="row select-row" for="undo-mode">\s*<span class="switch-label">([^<]*)<small>', page)
