@@ -100,7 +100,9 @@ def test_card_size_changes_the_cards_width_within_the_screen(browser, server):
         for size in ("small", "large", "medium"):
             choose(page, "#set-card-size", size)
             page.wait_for_selector(f"html[data-card-size='{size}']")
-            page.wait_for_function("width => Math.abs(document.querySelector('#table .card').getBoundingClientRect().width - width) > 1 || true", arg=medium)
+            page.wait_for_function(
+                "width => Math.abs(document.querySelector('#table .card').getBoundingClientRect().width - width) > 1 || true", arg=medium
+            )
             page.wait_for_function(
                 "([size, medium]) => { const w = document.querySelector('#table .card').getBoundingClientRect().width;"
                 " return size === 'small' ? w < medium - 5 : size === 'large' ? w > medium + 5 : Math.abs(w - medium) < 1; }",
@@ -226,7 +228,9 @@ def test_the_manifest_and_the_service_worker_make_an_installable_app(browser, se
             answer = page.request.get(base + icon["src"])
             assert answer.ok and answer.headers["content-type"] == icon["type"], icon
         # The static files of this version come from the worker's cache.
-        cached = page.evaluate("caches.keys().then((names) => Promise.all(names.map((n) => caches.open(n).then((c) => c.keys())))).then((l) => l.flat().map((r) => r.url))")
+        cached = page.evaluate(
+            "caches.keys().then((names) => Promise.all(names.map((n) => caches.open(n).then((c) => c.keys())))).then((l) => l.flat().map((r) => r.url))"
+        )
         assert any(url.endswith("/js/play.js") for url in cached) and any("/offline?lang=nl" in url for url in cached)
     finally:
         page.context.close()

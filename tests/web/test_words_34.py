@@ -34,7 +34,9 @@ def test_the_stats_figures_agree_in_french(client):
     assert messages["{n} game played"] == ["{n} partie", "{n} parties"]
 
 
-@pytest.mark.parametrize("lang, heading, keys", [("fr", "Annulations", "F termine"), ("nl", "Terugnemen", "F maakt af"), ("en", "Undo", "F finishes")])
+@pytest.mark.parametrize(
+    "lang, heading, keys", [("fr", "Annulations", "F termine"), ("nl", "Terugnemen", "F maakt af"), ("en", "Undo", "F finishes")]
+)
 def test_the_menu_heads_the_undo_rule_as_a_noun_and_the_keys_help_names_f(client, lang, heading, keys):
     page = client.get(f"/play/penguin?lang={lang}").text
     label = re.search(r'<label class="row select-row" for="undo-mode">\s*<span class="switch-label">([^<]*)<small>', page)
@@ -65,7 +67,10 @@ def test_the_daily_and_challenge_pages_leave_the_ranking_rule_to_each_game(clien
         assert "rank by time" not in lead and "se classent" not in lead and "gerangschikt op" not in lead, lead
         assert 'id="ranking-rule"' in page
     messages = page_catalog(client, f"{path}?lang=fr")
-    assert "score de vitesse" in messages["Wins rank by speed score (from the moves and the time), then by time and moves; the rest by cards left."]
+    assert (
+        "score de vitesse"
+        in messages["Wins rank by speed score (from the moves and the time), then by time and moves; the rest by cards left."]
+    )
 
 
 def entries(lang: str):

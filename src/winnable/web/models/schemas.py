@@ -391,8 +391,12 @@ class PlayerSettings(BaseModel):
 
     model_config = ConfigDict(extra="forbid", json_schema_extra={"examples": [{"deck": "four", "theme": "light", "sound": True}]})
 
-    deck: Literal["two", "four"] | None = Field(None, description="Two colours (red and black) or four (spades black, hearts red, diamonds blue, clubs green).")
-    theme: Literal["dark", "light", "system"] | None = Field(None, description="The page's colours: the dark felt, a light one, or as the system says.")
+    deck: Literal["two", "four"] | None = Field(
+        None, description="Two colours (red and black) or four (spades black, hearts red, diamonds blue, clubs green)."
+    )
+    theme: Literal["dark", "light", "system"] | None = Field(
+        None, description="The page's colours: the dark felt, a light one, or as the system says."
+    )
     card_size: Literal["small", "medium", "large"] | None = Field(None, description="The cards' size, within what the screen allows.")
     hand: Literal["right", "left"] | None = Field(None, description="Left: the game's buttons mirrored for the left hand.")
     sound: Flag | None = Field(None, description="Sound effects (off unless chosen).")

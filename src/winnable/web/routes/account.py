@@ -36,13 +36,17 @@ async def delete(body: schemas.Password, request: Request, viewer: ViewerDep, ac
     return response
 
 
-@router.get("/settings", response_model=schemas.PlayerSettings, response_model_exclude_none=True, responses={401: {"model": schemas.Problem}})
+@router.get(
+    "/settings", response_model=schemas.PlayerSettings, response_model_exclude_none=True, responses={401: {"model": schemas.Problem}}
+)
 async def get_settings(viewer: ViewerDep, accounts: AccountsDep) -> dict[str, Any]:
     """The signed-in player's display and sound settings (``{}``: none saved yet)."""
     return await run_in_threadpool(accounts.settings, viewer)
 
 
-@router.put("/settings", response_model=schemas.PlayerSettings, response_model_exclude_none=True, responses={401: {"model": schemas.Problem}})
+@router.put(
+    "/settings", response_model=schemas.PlayerSettings, response_model_exclude_none=True, responses={401: {"model": schemas.Problem}}
+)
 async def put_settings(body: schemas.PlayerSettings, viewer: ViewerDep, accounts: AccountsDep) -> dict[str, Any]:
     """Keep the signed-in player's display and sound settings with the account (in place
     of those kept before), so that every browser the player signs in on gets them."""

@@ -44,7 +44,9 @@ def worker_source(request: Request) -> str:
 
 @router.api_route("/sw.js", methods=["GET", "HEAD"])
 async def service_worker(request: Request) -> Response:
-    return Response(worker_source(request), media_type="text/javascript", headers={"Cache-Control": REVALIDATE, "Service-Worker-Allowed": "/"})
+    return Response(
+        worker_source(request), media_type="text/javascript", headers={"Cache-Control": REVALIDATE, "Service-Worker-Allowed": "/"}
+    )
 
 
 @router.api_route("/offline", methods=["GET", "HEAD"])
