@@ -91,3 +91,12 @@ def test_french_puts_a_no_break_space_before_high_punctuation():
     for text in entries("fr"):
         assert not re.search(r" [:;?!](\s|$)", text), text
         assert "« " not in text and " »" not in text, text
+
+
+def test_french_elides_de_before_a_vowel_in_the_servers_sentences():
+    message = i18n.N_("this name has played today's {game} Daily already: one attempt per name and day", game="Eight Off")
+    assert "la donne du jour d'Eight Off" in message.translate("fr")
+    assert "de Black Hole" in i18n.N_(
+        "this name has played today's {game} Daily already: one attempt per name and day", game="Black Hole"
+    ).translate("fr")
+    assert "{game}" not in message.translate("nl") and "Eight Off" in message.translate("nl")
