@@ -3,8 +3,8 @@ chose (four-colour deck, theme, card size, left-handed controls, sound), kept wi
 account so that another browser gets them. A small JSON object of known keys, checked
 by the API (``winnable.web.models.schemas.PlayerSettings``). Null: none chosen.
 
-Revision ID: 0012
-Revises: 0011
+Revision ID: 0014
+Revises: 0013
 Create Date: 2026-12-03
 """
 
@@ -13,8 +13,8 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0012"
-down_revision = "0011"
+revision = "0014"
+down_revision = "0013"
 branch_labels = None
 depends_on = None
 
