@@ -36,3 +36,9 @@ def test_settings_need_an_account(client):
     assert client.get("/api/account/settings").status_code == 401
     refused = client.put("/api/account/settings", json={"deck": "four"})
     assert refused.status_code == 401 and refused.json()["code"] == "sign_in_required"
+
+
+def test_the_accounts_export_holds_its_settings(client):
+    signup(client, "exporter")
+    client.put("/api/account/settings", json={"deck": "four"})
+    assert client.get("/api/account/export").json()["account"]["settings"] == {"deck": "four"}

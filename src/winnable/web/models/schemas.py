@@ -486,6 +486,7 @@ class ExportedAccount(BaseModel):
     created_at: str | None
     sessions: int
     language: str | None = Field(None, description="The language chosen with the switch (en, fr, nl), if any.")
+    settings: dict[str, Any] = Field(default_factory=dict, description="The display and sound settings kept with the account.")
 
 
 class AccountExport(BaseModel):

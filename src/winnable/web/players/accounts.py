@@ -108,6 +108,7 @@ class ExportedAccount(TypedDict):
     created_at: str | None
     sessions: int
     language: str | None
+    settings: dict[str, Any]
 
 
 class ExportedGame(TypedDict):
@@ -451,7 +452,13 @@ class AccountService:
             return None if value is None else as_utc(value).isoformat().replace("+00:00", "Z")
 
         return {
-            "account": {"name": user.name, "created_at": moment(user.created_at), "sessions": sessions or 0, "language": user.language},
+            "account": {
+                "name": user.name,
+                "created_at": moment(user.created_at),
+                "sessions": sessions or 0,
+                "language": user.language,
+                "settings": dict(user.settings) if isinstance(user.settings, dict) else {},
+            },
             "games": [
                 {
                     "id": row.id,
