@@ -41,13 +41,20 @@ function reflect() {
   }
 }
 
+/** Keep the settings with the account, one request at a time, each sending the latest
+ * (two changes in quick succession never land in the wrong order). */
+let saving = Promise.resolve();
+function saveToAccount() {
+  saving = saving.then(() => call("PUT", "/api/account/settings", values).catch(() => {}));
+}
+
 /** Apply and keep `change` (here, and with the account when signed in). */
 export function change(change) {
   const before = values;
   values = boot.apply({ ...values, ...change });
   boot.write(values);
   reflect();
-  if (signedIn) call("PUT", "/api/account/settings", values).catch(() => {});
+  if (signedIn) saveToAccount();
   if (values.card_size !== before.card_size) window.dispatchEvent(new Event("resize")); // the game page redraws
   document.dispatchEvent(new CustomEvent("winnable:settings", { detail: { ...values } }));
   if (values.sound && !values.muted && !(before.sound && !before.muted)) play("move"); // what they sound like
@@ -70,7 +77,7 @@ async function fromAccount() {
     reflect();
     if (values.card_size !== before.card_size) window.dispatchEvent(new Event("resize"));
   } else {
-    call("PUT", "/api/account/settings", values).catch(() => {});
+    saveToAccount();
   }
   document.documentElement.dataset.settingsFrom = "account";
 }
