@@ -210,11 +210,18 @@ def test_settings_follow_a_signed_in_player_to_another_browser(browser, server):
         second.context.close()
 
 
+READY = """Promise.race([
+    navigator.serviceWorker.ready.then((registration) => registration.scope),
+    new Promise((done) => setTimeout(() => done(null), 30000)),
+])"""
+"""The service worker's scope once it is active (null after 30 s: none)."""
+
+
 def test_the_manifest_and_the_service_worker_make_an_installable_app(browser, server):
     page = new_page(browser, "desktop")
     try:
         page.goto(server.url("/"))
-        scope = page.evaluate("navigator.serviceWorker.ready.then((registration) => registration.scope)")
+        scope = page.evaluate(READY)
         assert scope == server.url("/")
         href = page.get_attribute("link[rel=manifest]", "href")
         manifest = page.request.get(server.url(href))
@@ -244,8 +251,14 @@ def test_offline_a_page_says_the_games_need_the_server(browser, server, lang):
     page = new_page(browser, "phone")
     try:
         page.goto(server.url(f"/?lang={lang}"))
-        page.evaluate("navigator.serviceWorker.ready")
+        assert page.evaluate(READY) == server.url("/")
         page.wait_for_function("navigator.serviceWorker.controller !== null")
+        # The worker has heard the page's language (the offline page will speak it).
+        page.wait_for_function(
+            "lang => caches.keys().then((names) => Promise.all(names.map((n) => caches.open(n).then((c) => c.match('/offline-language')))))"
+            ".then((found) => found.find(Boolean)?.text()).then((text) => text === lang)",
+            arg=lang,
+        )
         page.context.set_offline(True)
         page.goto(server.url("/play/penguin?deal=3"))
         page.wait_for_selector("#offline")
