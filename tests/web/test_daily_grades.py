@@ -21,6 +21,7 @@ from winnable.grading import NotGradable, grade_deal, grade_position
 from winnable.storage.tables import DailyDeal
 from winnable.storage.verdicts import VerdictRow
 from winnable.web.play.pool import Found
+from winnable.web.players import daily as daily_module
 from winnable.web.players.daily import draw_layout
 
 GAME = "black-hole"
@@ -123,11 +124,11 @@ def test_the_filler_grades_every_deal_it_proves_and_the_deals_a_survey_stored(ap
 
 def test_the_pool_wants_deals_while_a_grade_is_short(app):
     pool = app.state.services.pool
-    pool.settings.size, pool.settings.per_grade, pool.settings.most = 2, 1, 4
+    pool.settings.size, pool.settings.per_grade, pool.settings.most, pool.settings.games = 2, 1, 4, [GAME]
     by_grade = graded_deals()
     first, second = [grade for grade in GRADES if grade in by_grade][:2]
-    for deal in (by_grade[first] + by_grade[second])[:0] + [by_grade[first][0], by_grade[second][0]]:
-        grade = first if deal in by_grade[first] else second
+    for grade in (first, second):
+        deal = by_grade[grade][0]
         pool.add(Found(GAME, deal, line_of(BlackHole.deal(deal)), grade=grade))
     # Two unused deals (its size), but not every grade: it goes on...
     assert pool.ready(GAME) == 2 and pool.needs(GAME) and set(pool.short_grades(GAME)) == set(GRADES) - {first, second}
@@ -136,6 +137,15 @@ def test_the_pool_wants_deals_while_a_grade_is_short(app):
         pool.add(Found(GAME, deal, line_of(BlackHole.deal(deal)), grade=first))
     # ...up to `most` unused deals: then a rare grade waits for deals to be dealt.
     assert pool.ready(GAME) == 4 and not pool.needs(GAME)
+    # A survey's deals are graded however many the game holds, with no search.
+    survey = next(deal for deal in range(41, 200) if solve(BlackHole.deal(deal), Budget(seconds=5)).won)
+    line = list(line_of(BlackHole.deal(survey)))
+    pool.store.record([{"game": GAME, "deal": survey, "verdict": "won", "moves": len(line), "line": line}], "survey")
+    assert pool.needs(GAME)
+    attempts = pool.attempts
+    assert pool._fill_round(random.Random(1)) is True and pool.attempts == attempts
+    assert stored_grades(app)[survey] == grade_deal(GAME, survey).grade.value
+    assert not pool.needs(GAME)
 
 
 # -- the Daily's grade ------------------------------------------------------------------------
@@ -172,7 +182,8 @@ def test_the_dailys_grade_follows_the_week(app, now):
             assert client.get(f"/api/games/{state['id']}").json()["grade"] == expected
 
 
-def test_a_daily_of_the_days_grade_not_found_is_the_nearest_grade_drawn(app, now):
+def test_a_daily_of_the_days_grade_not_found_is_the_nearest_grade_drawn(app, now, monkeypatch):
+    monkeypatch.setattr(daily_module, "GRADE_TRIES", 6)  # the bound, reached sooner
     proved(app)
     fresh_draws(app)
     daily = app.state.services.daily
@@ -183,7 +194,8 @@ def test_a_daily_of_the_days_grade_not_found_is_the_nearest_grade_drawn(app, now
         assert client.get(f"/api/daily/{GAME}").json()["grade"] == "hard"
         assert client.get(f"/api/daily/{GAME}/leaderboard").json()["grade"] == "hard"
         now.at = MONDAY + dt.timedelta(days=7)  # a Monday: easy
-        daily.grade = lambda game, deck: "hard" if str(deck) < "5" else "expert"
+        grades = iter(["expert", "hard", "expert", "expert", "expert", "expert"])
+        daily.grade = lambda game, deck: next(grades)
         assert client.get(f"/api/daily/{GAME}").json()["grade"] == "hard"  # nearer to easy than expert
 
 
@@ -254,7 +266,9 @@ def test_the_month_calendar_points_badge_and_streaks_come_from_the_stored_attemp
         assert days["2026-11-08"]["grade"] == "expert" and days["2026-11-22"]["today"] and days["2026-11-23"]["future"]
         assert days["2026-11-08"]["games"] == [{"game": GAME, "title": "Black Hole", "status": "won", "grade": "expert", "points": 5}]
         assert days["2026-11-10"]["games"] == [{"game": GAME, "title": "Black Hole", "status": "lost", "grade": "medium", "points": 0}]
-        assert days["2026-11-12"]["games"] == [{"game": GAME, "title": "Black Hole", "status": "not_played", "grade": "medium", "points": 0}]
+        assert days["2026-11-12"]["games"] == [
+            {"game": GAME, "title": "Black Hole", "status": "not_played", "grade": "medium", "points": 0}
+        ]
         assert days["2026-11-12"]["played"] == 0 and days["2026-11-10"]["played"] == 1
         assert days["2026-11-01"]["games"] == [] and days["2026-11-30"]["games"] == []
         points = {"easy": 1, "medium": 2, "hard": 3, "expert": 5}

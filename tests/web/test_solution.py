@@ -234,3 +234,12 @@ def test_no_solution_on_the_cards_of_an_open_challenge(app, now):
         refused(bob, ranked["id"], "challenge_no_help")
         refused(guest, copy["id"], "challenge_open")
         refused(ada, source["id"], "challenge_open")
+
+
+def test_the_typed_solution_has_the_models_fields_by_their_json_names():
+    from winnable.web.models import schemas
+    from winnable.web.play import solution
+
+    names = {field.alias or name for name, field in schemas.Solution.model_fields.items()}
+    assert set(solution.Solution.__required_keys__) == names and "from" in names
+    assert set(solution.Frame.__required_keys__) == set(schemas.SolutionFrame.model_fields)

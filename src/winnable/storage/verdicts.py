@@ -308,16 +308,6 @@ class VerdictStore:
             return None if row is None else _proved(row)
 
     # -- grades ----------------------------------------------------------------------
-    def unused_by_grade(self, game: str) -> dict[str | None, int]:
-        """Won deals of ``game`` not dealt yet, by grade (None: not graded yet)."""
-        with Session(self.engine) as session:
-            rows = session.execute(
-                sa.select(VerdictRow.grade, sa.func.count())
-                .where(VerdictRow.game == game, VerdictRow.verdict == "won", VerdictRow.used_at.is_(None))
-                .group_by(VerdictRow.grade)
-            ).all()
-        return {grade: count for grade, count in rows}
-
     def ungraded(self, game: str, limit: int = 1) -> list[int]:
         """Up to ``limit`` won deals of ``game`` not dealt yet and not graded yet (a
         survey's), for the filler to grade without a search."""

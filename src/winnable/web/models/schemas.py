@@ -557,7 +557,9 @@ class DailyCalendar(BaseModel):
     won: int = Field(description="Dailies won in the month.")
     played: int
     points: int
-    badge: Literal["bronze", "silver", "gold"] | None = Field(description="The month's badge, by Dailies won (bronze 5, silver 15, gold 30).")
+    badge: Literal["bronze", "silver", "gold"] | None = Field(
+        description="The month's badge, by Dailies won (bronze 5, silver 15, gold 30)."
+    )
     next_badge: Literal["bronze", "silver", "gold"] | None
     to_next_badge: int | None = Field(description="Dailies still to win this month for the next badge (null: gold already).")
     streaks: Streaks

@@ -201,9 +201,14 @@ class WinnablePool:
             return None
 
     def short_grades(self, game: str) -> list[str]:
-        """The grades of which ``game`` has fewer than ``per_grade`` unused deals."""
-        counts = self.store.unused_by_grade(game)
-        return [grade.value for grade in GRADES if counts.get(grade.value, 0) < self.settings.per_grade]
+        """The grades of which ``game`` has fewer than ``per_grade`` unused deals (each a
+        bounded count down an index, however many deals a survey stored)."""
+        wanted = self.settings.per_grade
+        return [grade.value for grade in GRADES if self.store.unused(game, wanted, grade.value) < wanted]
+
+    def has_ungraded(self, game: str) -> bool:
+        """``game`` has an unused won deal not graded yet that the filler may grade."""
+        return any((game, deal) not in self._not_gradable for deal in self.store.ungraded(game, len(self._not_gradable) + 1))
 
     def grade_stored(self, game: str) -> bool:
         """Grade one won deal a survey stored without a grade (no search: the solver
@@ -372,7 +377,11 @@ class WinnablePool:
         ready = self.ready(game, max(size, self.settings.most))
         if ready < size:
             return True
-        return ready < self.settings.most and self.settings.per_grade > 0 and bool(self.short_grades(game))
+        if self.settings.per_grade <= 0 or not self.short_grades(game):
+            return False
+        # A survey's deals are graded however many there are (no search); new deals are
+        # proved only up to `most`.
+        return ready < self.settings.most or self.has_ungraded(game)
 
     def _fill_round(self, rng: random.Random) -> bool:
         """One attempt for each game short of deals; False when none needs one now.
@@ -397,6 +406,9 @@ class WinnablePool:
             worked = True
             if self.grade_stored(game):  # a survey's deal graded: no search this round
                 continue
+            enough = max(self.settings.size, self.settings.most)
+            if self.ready(game, enough) >= enough:
+                continue  # a grade is short but the game holds `most` deals: no search
             deal = rng.randint(1, RANDOM_DEALS)
             if self.known_deal(game, deal):
                 continue

@@ -20,7 +20,7 @@ and their game rows, whose status the server's rules wrote) and the Dailies' gra
 >>> streaks({day - dt.timedelta(days=n) for n in (1, 2, 5, 6, 7)}, day)
 {'current': 2, 'best': 3}
 >>> badge(14), badge(15), badge(4)
-('silver', 'silver', None)
+('bronze', 'silver', None)
 """
 
 from __future__ import annotations

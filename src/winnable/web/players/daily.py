@@ -133,7 +133,7 @@ DRAW_RETRY = 600.0
 WEEK_GRADES: tuple[Grade, ...] = (Grade.EASY, Grade.EASY, Grade.MEDIUM, Grade.MEDIUM, Grade.HARD, Grade.HARD, Grade.EXPERT)
 """The grade of each day's Dailies, Monday first: easy early in the week, expert on Sunday."""
 GRADE_ORDER: tuple[str, ...] = tuple(grade.value for grade in Grade)
-GRADE_TRIES = 40
+GRADE_TRIES = 200
 """Deck orders drawn and graded at most for one Daily, looking for the day's grade."""
 GRADE_SECONDS = 20.0
 """Wall-clock seconds of drawing for one Daily before the nearest grade found is taken."""
