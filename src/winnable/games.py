@@ -36,7 +36,7 @@ and the CLI ask with ``library=True``:
 from __future__ import annotations
 
 import importlib
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from enum import StrEnum
 from typing import Any, cast
 
@@ -95,6 +95,9 @@ class Traits:
     """The server names the moves home that can never hurt (the setting that plays them)."""
     times_by_undo: bool = False
     """The statistics show the best time in each undo mode."""
+    cells: str = "cells"
+    """What the game calls its cells, for the page's words: ``cells`` (free cells) or
+    ``flippers`` (Penguin's). Set per game (:attr:`Game.cells`)."""
 
     def as_json(self) -> dict[str, Any]:
         """The traits as ``/api/catalog`` serves them (enums as their values)."""
@@ -144,6 +147,8 @@ class Game:
     """The lobby's picture of how it builds; ``None``: its family's."""
     web: bool = True
     """False for a game the web app cannot draw yet (:data:`LIBRARY_ONLY`)."""
+    cells: str | None = None
+    """What this game calls its cells when not its family's word (Penguin's ``flippers``)."""
 
     @property
     def target(self) -> str:
@@ -163,7 +168,8 @@ class Game:
 
     @property
     def traits(self) -> Traits:
-        return _FAMILIES[self.family].traits
+        family = _FAMILIES[self.family].traits
+        return family if self.cells is None else replace(family, cells=self.cells)
 
 
 FAMILIES: tuple[Family, ...] = (
@@ -205,13 +211,13 @@ FAMILIES: tuple[Family, ...] = (
 
 GAMES: tuple[Game, ...] = (
     Game("black-hole", "blackhole", "BlackHole"),
-    Game("penguin", "freecell", "Penguin"),
-    Game("penguin-relaxed", "freecell", "RelaxedPenguin", variant_of="penguin"),
-    Game("penguin-6", "freecell", "Penguin6", variant_of="penguin"),
-    Game("penguin-5", "freecell", "Penguin5", variant_of="penguin"),
-    Game("penguin-3", "freecell", "Penguin3", variant_of="penguin"),
-    Game("penguin-0", "freecell", "Penguin0", variant_of="penguin"),
-    Game("penguin-pysolfc", "freecell", "PySolFCPenguin", variant_of="penguin"),
+    Game("penguin", "freecell", "Penguin", cells="flippers"),
+    Game("penguin-relaxed", "freecell", "RelaxedPenguin", cells="flippers", variant_of="penguin"),
+    Game("penguin-6", "freecell", "Penguin6", cells="flippers", variant_of="penguin"),
+    Game("penguin-5", "freecell", "Penguin5", cells="flippers", variant_of="penguin"),
+    Game("penguin-3", "freecell", "Penguin3", cells="flippers", variant_of="penguin"),
+    Game("penguin-0", "freecell", "Penguin0", cells="flippers", variant_of="penguin"),
+    Game("penguin-pysolfc", "freecell", "PySolFCPenguin", cells="flippers", variant_of="penguin"),
     Game("freecell", "freecell", "FreeCell", picture=("KS", "QH", "JC")),
     Game("eight-off", "freecell", "EightOff", picture=("9D", "8D", "7D")),
     Game("bakers-game", "freecell", "BakersGame", picture=("6S", "5S", "4S")),

@@ -59,7 +59,7 @@ def test_the_win_shows_the_speed_score(browser, server, game):
         page.context.close()
 
 
-@pytest.mark.parametrize("lang, words", [("fr", "Score de vitesse : "), ("nl", "Snelheidsscore ")])
+@pytest.mark.parametrize("lang, words", [("fr", "Score de vitesse\xa0: "), ("nl", "Snelheidsscore ")])
 def test_the_speed_score_in_every_language(browser, server, lang, words):
     game = "penguin"
     state = server.api("POST", "/api/games", {"game": game, "deal": 1})

@@ -62,6 +62,7 @@ def test_the_catalog_serves_each_games_traits():
     assert catalog["penguin-6"]["traits"]["ranking"] == "speed"
     assert catalog["penguin-6"]["traits"]["safe_moves"] is True
     assert catalog["spider-2"]["traits"]["click_move"] is True
+    assert catalog["penguin-6"]["traits"]["cells"] == "flippers" and catalog["freecell"]["traits"]["cells"] == "cells"
     assert catalog["black-hole"]["traits"] == {
         "view": "blackhole",
         "score": "none",
@@ -71,5 +72,6 @@ def test_the_catalog_serves_each_games_traits():
         "click_move": False,
         "safe_moves": False,
         "times_by_undo": True,
+        "cells": "cells",
     }
     assert catalog["fourteen-out"]["traits"]["score"] == "taken-out"

@@ -348,7 +348,7 @@ def test_the_schema_matches_the_models(db_url):
     engine = make_engine(db_url)
     migrate(engine)
     migrate(engine)  # idempotent
-    assert schema_revision(engine) == "0013"
+    assert schema_revision(engine) == "0014"
     with engine.connect() as connection:
         assert compare_metadata(MigrationContext.configure(connection), Base.metadata) == []
 
@@ -559,7 +559,7 @@ def test_upgrading_an_older_database_keeps_its_games(tmp_path):
                 {"id": game_id, "moves": moves, "finished": finished},
             )
     migrate(engine)
-    assert schema_revision(engine) == "0013"
+    assert schema_revision(engine) == "0014"
     with make_client(db_url) as client:
         played = client.get("/api/games/played").json()
         assert played["moves"] == ["KH", "AD"] and played["started_at"].startswith("2026-01-01T10:00:00")

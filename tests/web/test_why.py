@@ -58,7 +58,7 @@ def test_the_phrases_in_english_french_and_dutch():
         (
             {"code": "to_foundation", "card": "9H", "follow": 3},
             "sends the 9♥ home; 3 more cards follow",
-            "monte le 9♥ sur sa fondation ; 3 autres cartes suivent",
+            "monte le 9♥ sur sa fondation\u202f; 3 autres cartes suivent",
             "legt de 9♥ op de basisstapel; nog 3 kaarten volgen",
         ),
         (

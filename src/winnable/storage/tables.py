@@ -160,6 +160,9 @@ class User(Base):
     passwords were normalised; sign-in rehashes it)."""
     language: Mapped[str | None] = mapped_column(sa.String(8), nullable=True)
     """The language the player chose with the switch (en, fr, nl), or None."""
+    settings: Mapped[dict[str, Any] | None] = mapped_column(sa.JSON, nullable=True)
+    """The display and sound settings the player chose (the API checks their keys and
+    values: ``PlayerSettings``), or None."""
     created_at: Mapped[dt.datetime] = mapped_column(sa.DateTime(timezone=True), default=utcnow)
 
 

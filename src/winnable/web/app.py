@@ -61,7 +61,7 @@ from winnable.web.routes import solver as solver_routes
 from winnable.web.routes.docs import swagger_files
 from winnable.web.routes.pages import Pages, Static, error_page, wants_html
 from winnable.web.security.csrf import CsrfPolicy
-from winnable.web.security.guard import Guard
+from winnable.web.security.guard import Guard, allowed_methods, route_methods
 from winnable.web.security.proof import ProofOfWork
 from winnable.web.security.ratelimit import RateLimits
 from winnable.web.settings import SETTINGS_VARIABLE, Settings
@@ -267,7 +267,11 @@ def add_error_handlers(app: FastAPI) -> None:
             405: ("method_not_allowed", N_("{method} is not allowed here", method=request.method[:20])),
             413: ("body_too_large", N_("the request body is over {n} KiB", n=request.app.state.services.settings.max_body_bytes // 1024)),
         }.get(error.status_code, (f"http_{error.status_code}", str(error.detail)))
-        return problem_response(error.status_code, code, detail, dict(error.headers or {}), locale_of(request))
+        headers = dict(error.headers or {})
+        if error.status_code == 405:  # every method of the path, as the gate says (a path with a route per method)
+            allowed = allowed_methods(route_methods(request.app.router.routes), request.url.path, request.method)
+            headers["Allow"] = ", ".join(sorted(allowed)) if allowed else headers.get("Allow", "")
+        return problem_response(error.status_code, code, detail, headers, locale_of(request))
 
     async def database_error(request: Request, error: Exception) -> Response:
         """The database away for a moment (a restart, a dropped connection): 503 with

@@ -183,6 +183,9 @@ class Traits(BaseModel):
     click_move: bool = Field(description="A click moves the card to its first place (a setting).")
     safe_moves: bool = Field(description="The state names the safe moves home (a setting plays them).")
     times_by_undo: bool = Field(description="The statistics show the best time in each undo mode.")
+    cells: Literal["cells", "flippers"] = Field(
+        "cells", description="What the game calls its cells (Penguin's flippers), for the page's words."
+    )
 
 
 class CatalogEntry(BaseModel):
@@ -454,6 +457,24 @@ class Password(BaseModel):
     password: str = Field(description="The account's password, asked again.", max_length=128)
 
 
+class PlayerSettings(BaseModel):
+    """A player's display and sound settings, kept with the account (every key optional;
+    an unknown key or value is refused with 422)."""
+
+    model_config = ConfigDict(extra="forbid", json_schema_extra={"examples": [{"deck": "four", "theme": "light", "sound": True}]})
+
+    deck: Literal["two", "four"] | None = Field(
+        None, description="Two colours (red and black) or four (spades black, hearts red, diamonds blue, clubs green)."
+    )
+    theme: Literal["dark", "light", "system"] | None = Field(
+        None, description="The page's colours: the dark felt, a light one, or as the system says."
+    )
+    card_size: Literal["small", "medium", "large"] | None = Field(None, description="The cards' size, within what the screen allows.")
+    hand: Literal["right", "left"] | None = Field(None, description="Left: the game's buttons mirrored for the left hand.")
+    sound: Flag | None = Field(None, description="Sound effects (off unless chosen).")
+    muted: Flag | None = Field(None, description="Sound effects silenced for now.")
+
+
 class Me(BaseModel):
     signed_in: bool
     name: str | None = Field(description="The signed-in player's name.")
@@ -465,6 +486,7 @@ class ExportedAccount(BaseModel):
     created_at: str | None
     sessions: int
     language: str | None = Field(None, description="The language chosen with the switch (en, fr, nl), if any.")
+    settings: dict[str, Any] = Field(default_factory=dict, description="The display and sound settings kept with the account.")
 
 
 class AccountExport(BaseModel):

@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, Iterator, Mapping, Sequence, TypedDict, TypeVar, cast
@@ -184,16 +185,38 @@ def translations(locale: str) -> NullTranslations:
     return Translations(buffer, domain=DOMAIN)
 
 
+_ELIDED = re.compile(r"(?<![\w'])([Dd]e|[Qq]ue) \{(\w+)\}")
+_VOWEL = re.compile(r"[aeiouyhàâäéèêëîïôöùûüœæ]", re.IGNORECASE)
+
+
+def elide(locale: str, text: str, params: Mapping[str, Any]) -> str:
+    """French elides "de" and "que" before a value that starts with a vowel or an h,
+    which a translator cannot write in advance (as ``i18n.js`` does in the browser).
+
+    >>> elide("fr", "la donne du jour de {game}", {"game": "Eight Off"}), elide("fr", "de {game}", {"game": "Penguin"})
+    ("la donne du jour d'{game}", 'de {game}')
+    """
+    if not locale.startswith("fr"):
+        return text
+
+    def one(found: re.Match[str]) -> str:
+        value = str(params.get(found.group(2), ""))
+        return f"{found.group(1)[:-1]}'{{{found.group(2)}}}" if _VOWEL.match(value) else found.group(0)
+
+    return _ELIDED.sub(one, text)
+
+
 def gettext(locale: str, msgid: str, **params: Any) -> str:
     """``msgid`` in ``locale``, its ``{name}`` placeholders filled from ``params``."""
     text = translations(locale).gettext(msgid)
-    return text.format(**params) if params else text
+    return elide(locale, text, params).format(**params) if params else text
 
 
 def ngettext(locale: str, singular: str, plural: str, n: int, **params: Any) -> str:
     """The form of ``singular``/``plural`` for ``n`` in ``locale``; ``{n}`` is ``n``."""
     text = translations(locale).ngettext(singular, plural, n)
-    return text.format(**({"n": n} | params))
+    params = {"n": n} | params
+    return elide(locale, text, params).format(**params)
 
 
 class Message(str):

@@ -108,6 +108,7 @@ class ExportedAccount(TypedDict):
     created_at: str | None
     sessions: int
     language: str | None
+    settings: dict[str, Any]
 
 
 class ExportedGame(TypedDict):
@@ -378,6 +379,24 @@ class AccountService:
             with write_lock(self.engine), Session(self.write_engine) as session, session.begin():
                 session.execute(update(User).where(User.id == user_id).values(language=language))
 
+    # -- the player's settings (display and sound) --------------------------------------
+    def settings(self, viewer: Viewer) -> dict[str, Any]:
+        """The settings the signed-in player saved (``{}``: none yet)."""
+        if not viewer.signed_in:
+            raise Unauthorized(N_("sign in to keep your settings with your account"), code="sign_in_required")
+        with Session(self.engine) as session:
+            found = session.scalar(select(User.settings).where(User.id == viewer.user_id))
+        return dict(found) if isinstance(found, dict) else {}
+
+    def set_settings(self, viewer: Viewer, values: dict[str, Any]) -> dict[str, Any]:
+        """Keep ``values`` (checked by the route: known keys, known values) as the
+        signed-in player's settings, in place of those kept before."""
+        if not viewer.signed_in:
+            raise Unauthorized(N_("sign in to keep your settings with your account"), code="sign_in_required")
+        with write_lock(self.engine), Session(self.write_engine) as session, session.begin():
+            session.execute(update(User).where(User.id == viewer.user_id).values(settings=values))
+        return values
+
     def logout(self, token: str | None) -> None:
         """End the session on the server (the cookie is worth nothing after)."""
         if plausible_token(token):
@@ -433,7 +452,13 @@ class AccountService:
             return None if value is None else as_utc(value).isoformat().replace("+00:00", "Z")
 
         return {
-            "account": {"name": user.name, "created_at": moment(user.created_at), "sessions": sessions or 0, "language": user.language},
+            "account": {
+                "name": user.name,
+                "created_at": moment(user.created_at),
+                "sessions": sessions or 0,
+                "language": user.language,
+                "settings": dict(user.settings) if isinstance(user.settings, dict) else {},
+            },
             "games": [
                 {
                     "id": row.id,

@@ -15,11 +15,13 @@
 * :mod:`~.daily` — the Daily and its leaderboards (``/api/daily``);
 * :mod:`~.stats` — a player's statistics (``/api/stats``);
 * :mod:`~.challenges` — challenges and their leaderboards (``/api/challenges``);
-* :mod:`~.player_pages` — the account, Daily and statistics pages.
+* :mod:`~.player_pages` — the account, Daily and statistics pages;
+* :mod:`~.app_shell` — the site as an installable app: its service worker and offline page.
 """
 
 from winnable.web.routes import (
     account,
+    app_shell,
     auth,
     catalog,
     challenges,
@@ -51,5 +53,6 @@ ROUTERS = [
     daily.router,
     stats.router,
     player_pages.router,
+    app_shell.router,
     challenges.router,
 ]

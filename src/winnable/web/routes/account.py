@@ -1,8 +1,10 @@
-"""The signed-in player's account: download everything kept about it, or delete it."""
+"""The signed-in player's account: download everything kept about it, delete it, or keep its
+display and sound settings."""
 
 from __future__ import annotations
 
 import json
+from typing import Any
 
 from fastapi import APIRouter, Request, Response
 from starlette.concurrency import run_in_threadpool
@@ -32,3 +34,20 @@ async def delete(body: schemas.Password, request: Request, viewer: ViewerDep, ac
     response = Response(json.dumps({"signed_in": False, "name": None, "guest": False}), media_type="application/json")
     clear_session(response, request)
     return response
+
+
+@router.get(
+    "/settings", response_model=schemas.PlayerSettings, response_model_exclude_none=True, responses={401: {"model": schemas.Problem}}
+)
+async def get_settings(viewer: ViewerDep, accounts: AccountsDep) -> dict[str, Any]:
+    """The signed-in player's display and sound settings (``{}``: none saved yet)."""
+    return await run_in_threadpool(accounts.settings, viewer)
+
+
+@router.put(
+    "/settings", response_model=schemas.PlayerSettings, response_model_exclude_none=True, responses={401: {"model": schemas.Problem}}
+)
+async def put_settings(body: schemas.PlayerSettings, viewer: ViewerDep, accounts: AccountsDep) -> dict[str, Any]:
+    """Keep the signed-in player's display and sound settings with the account (in place
+    of those kept before), so that every browser the player signs in on gets them."""
+    return await run_in_threadpool(accounts.set_settings, viewer, body.model_dump(exclude_none=True))

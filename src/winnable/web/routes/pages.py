@@ -254,7 +254,7 @@ async def lobby(request: Request) -> Response:
     return pages_of(request).render(
         request,
         "lobby.html",
-        scripts=("js/lobby.js", "js/account-menu.js", "js/lobby-daily.js"),
+        scripts=("js/lobby.js", "js/account-menu.js", "js/lobby-daily.js", "js/settings.js"),
         families_json=Markup(lobby_families_json(locale_of(request))),
     )
 
@@ -281,7 +281,9 @@ def lobby_families_json(locale: str) -> str:
 async def play_page(request: Request, game: str) -> Response:
     if known_title(game) is None:
         return unknown_game(request, game)
-    return game_page(request, game, "play.html", ("js/play.js", "js/account-menu.js", "js/play-players.js", "js/play-share.js"))
+    return game_page(
+        request, game, "play.html", ("js/play.js", "js/account-menu.js", "js/play-players.js", "js/play-share.js", "js/settings.js")
+    )
 
 
 @router.api_route("/rules/{game}", methods=["GET", "HEAD"])

@@ -100,7 +100,8 @@ def route_methods(routes: Iterable[Any]) -> list[tuple[re.Pattern[str], frozense
 
 def allowed_methods(table: list[tuple[re.Pattern[str], frozenset[str]]], path: str, method: str = "") -> frozenset[str] | None:
     """The methods the route that answers ``method`` at ``path`` takes (as the router
-    finds it: the first route for the path and method, else the first for the path), or
+    finds it: the first route for the path and method), else every method of the routes
+    of the first path that matches (a path with a route per method, GET and PUT), or
     None when no route has the path.
 
     >>> from fastapi import FastAPI
@@ -110,13 +111,20 @@ def allowed_methods(table: list[tuple[re.Pattern[str], frozenset[str]]], path: s
     >>> table = route_methods(app.router.routes)
     >>> sorted(allowed_methods(table, "/api/games")), allowed_methods(table, "/api/nothing")
     (['POST'], None)
+    >>> @app.put("/api/games")
+    ... def replace(): ...
+    >>> sorted(allowed_methods(route_methods(app.router.routes), "/api/games", "PATCH"))
+    ['POST', 'PUT']
     """
     found: frozenset[str] | None = None
+    first: re.Pattern[str] | None = None
     for pattern, methods in table:
         if pattern.match(path):
             if method in methods:
                 return methods
-            found = found or methods
+            if first is None or pattern.pattern == first.pattern:  # one path, a route per method: all of them
+                first = pattern
+                found = (found or frozenset()) | methods
     return found
 
 

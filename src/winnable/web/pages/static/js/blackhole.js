@@ -57,7 +57,7 @@ export function targetsFor(table, _entry) {
  * Choose how many piles go on each side of the ring and how big the cards are, so the
  * ring fills `width` x `height`: top row, bottom row, and `side` piles down each side.
  */
-export function ringLayout(width, height, count = 17, minCw = 36) {
+export function ringLayout(width, height, count = 17, minCw = 36, cap = 112) {
   const gap = Math.max(6, Math.min(16, Math.round(width / 90)));
   let best = null;
   for (let side = 1; side <= 5; side++) {
@@ -67,7 +67,7 @@ export function ringLayout(width, height, count = 17, minCw = 36) {
       const rows = side + 2;
       const byHeight = (height - (rows - 1) * gap) / rows / (RATIO * (1 + 2 * FAN));
       const byWidth = (width - (top - 1) * gap) / top;
-      let cw = Math.floor(Math.min(byHeight, byWidth, 112));
+      let cw = Math.floor(Math.min(byHeight, byWidth, cap));
       // Leave room in the middle for the hole.
       while (cw > 20) {
         const ph = cw * RATIO * (1 + 2 * FAN);
@@ -89,14 +89,14 @@ export function ringLayout(width, height, count = 17, minCw = 36) {
  * piles in rows of `perRow`, read left to right (17 piles as 6 + 6 + 5), with the card
  * width the rows allow.
  */
-export function gridLayout(width, height, count = 17) {
+export function gridLayout(width, height, count = 17, cap = 112) {
   const gap = Math.max(4, Math.min(10, Math.round(width / 50)));
   let best = null;
   for (let perRow = 4; perRow <= 8; perRow++) {
     const rows = Math.ceil(count / perRow);
     const byWidth = (width - (perRow - 1) * gap) / perRow;
     const byHeight = (height - (rows + 1) * gap - 4) / (RATIO * (1 + rows * (1 + 2 * FAN)));
-    const cw = Math.floor(Math.min(byWidth, byHeight, 112));
+    const cw = Math.floor(Math.min(byWidth, byHeight, cap));
     if (!best || cw > best.cw) best = { grid: true, perRow, rows, cw, gap };
   }
   return best;
@@ -107,14 +107,14 @@ export function gridLayout(width, height, count = 17) {
  * in the place after the last pile (17 piles as 9 + 8 and the hole), with the card
  * width the rows allow.
  */
-export function cellLayout(width, height, count = 17) {
+export function cellLayout(width, height, count = 17, cap = 112) {
   const gap = Math.max(4, Math.min(10, Math.round(width / 70)));
   let best = null;
   for (let perRow = 5; perRow <= 9; perRow++) {
     const rows = Math.ceil((count + 1) / perRow);
     const byWidth = (width - (perRow - 1) * gap) / perRow;
     const byHeight = (height - (rows - 1) * gap - 4) / (RATIO * rows * (1 + 2 * FAN));
-    const cw = Math.floor(Math.min(byWidth, byHeight, 112));
+    const cw = Math.floor(Math.min(byWidth, byHeight, cap));
     if (!best || cw > best.cw) best = { cell: true, perRow, rows, cw, gap };
   }
   return best;
@@ -122,11 +122,11 @@ export function cellLayout(width, height, count = 17) {
 
 /** The ring, or (when the ring's cards would be narrower than `minCw`) the grid under a
  * band or the hole in the grid's last place, whichever has the widest cards. */
-function chooseLayout(width, height, count, minCw) {
-  const ring = ringLayout(width, height, count, minCw);
+function chooseLayout(width, height, count, minCw, cap) {
+  const ring = ringLayout(width, height, count, minCw, cap);
   if (ring.cw >= minCw) return ring;
-  const grid = gridLayout(width, height, count);
-  const cell = width > height ? cellLayout(width, height, count) : null;
+  const grid = gridLayout(width, height, count, cap);
+  const cell = width > height ? cellLayout(width, height, count, cap) : null;
   const best = cell && cell.cw > grid.cw ? cell : grid;
   return best.cw > ring.cw ? best : ring;
 }
@@ -181,10 +181,10 @@ function pileBox(layout, width, height) {
   return { boxes, ch, ph, hole: { left: innerLeft, top: innerTop, width: innerW, height: innerH, hcw } };
 }
 
-export function render(table, state, { width, height, minCw = 36 }) {
+export function render(table, state, { width, height, minCw = 36, scale = 1 }) {
   const position = state.position;
   const count = position.piles.length;
-  const layout = chooseLayout(width, height, count, minCw);
+  const layout = chooseLayout(width, height, count, minCw, Math.round(112 * scale)); // the player's card size
   const { cw } = layout;
   const { boxes, ch, ph, hole: place } = layout.grid ? gridBoxes(layout, width, count) : layout.cell ? cellBoxes(layout, width, count) : pileBox(layout, width, height);
   const off = ch * FAN;

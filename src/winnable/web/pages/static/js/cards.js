@@ -94,7 +94,8 @@ export function cardName(code) {
 /** A message-friendly span: "7♥" in the suit's colour. */
 export function cardSpan(code) {
   const span = document.createElement("span");
-  span.className = "card-name " + (parseCard(code).red ? "red" : "black");
+  const { red, suit } = parseCard(code);
+  span.className = `card-name ${red ? "red" : "black"} suit-${suit}`; // suit-D, suit-C: the four-colour deck
   span.textContent = cardText(code);
   span.dataset.name = cardName(code);
   return span;
@@ -194,7 +195,7 @@ export function makeSlot(drop, label = "", extraClass = "", name = "") {
 /** Markup for a suit symbol inside a label. */
 export function suitIcon(suit, extraClass = "") {
   const red = suit === "H" || suit === "D";
-  return `<svg class="suit-icon ${red ? "red" : "black"} ${extraClass}" viewBox="0 0 100 100" aria-hidden="true"><use href="#suit-${suit}"/></svg>`;
+  return `<svg class="suit-icon ${red ? "red" : "black"} suit-${suit} ${extraClass}" viewBox="0 0 100 100" aria-hidden="true"><use href="#suit-${suit}"/></svg>`;
 }
 
 // ---- tableau geometry, shared by the column games (the free-cell and Spider families)

@@ -6,6 +6,7 @@ import { call, ApiError } from "./api.js";
 import { clock, el } from "./dom.js";
 import { formatDate, localHref, t, tn } from "./i18n.js";
 import { notRankedText, resultText } from "./players-api.js";
+import { showRankingRule } from "./ranking-rule.js";
 import { shareLink, statusTeller } from "./share.js";
 
 const $ = (id) => document.getElementById(id);
@@ -136,6 +137,7 @@ async function main() {
     ? t("Open until {date}. Until then no game of these cards gets hints or analyses, for anyone: not its creator, not guests, not unranked copies.", { date: when })
     : t("Closed on {date}: its results are final, and its cards are an ordinary deal again (hints allowed).", { date: when });
   controls(challenge);
+  showRankingRule($("ranking-rule"), challenge.game).catch(console.error);
   const shareButton = $("challenge-share");
   shareButton.hidden = false;
   shareButton.addEventListener("click", () =>

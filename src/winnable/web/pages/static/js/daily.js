@@ -6,6 +6,7 @@ import { ApiError, countdownTo, notRankedText, openDaily, players, resultText } 
 import { formatDate, localHref, t, tn } from "./i18n.js";
 import { showCalendar } from "./daily-calendar.js";
 import { gradeBadge } from "./grades.js";
+import { showRankingRule } from "./ranking-rule.js";
 
 const $ = (id) => document.getElementById(id);
 const params = new URLSearchParams(location.search);
@@ -54,6 +55,7 @@ async function showBoard() {
     return;
   }
   address();
+  showRankingRule($("ranking-rule"), view.game).catch(console.error);
   $("board-title").replaceChildren(t("{game} · {date}", { game: board.title, date: formatDate(board.date, { dateStyle: "long" }) }), " ", gradeBadge(board.grade, { id: "board-grade" }) || "");
   $("day-next").disabled = board.date >= view.today;
   $("board-date").value = board.date;

@@ -148,7 +148,7 @@ export function lostText(left) {
  *   gridLayout(1180, 300)  // twelve in a row
  *   gridLayout(498, 271)   // six a row, the band at the left
  */
-export function gridLayout(width, height) {
+export function gridLayout(width, height, cap = 112) {
   const gap = Math.max(4, Math.min(14, Math.round(width / 70)));
   let best = null;
   for (const side of width > height ? [false, true] : [false]) {
@@ -159,7 +159,7 @@ export function gridLayout(width, height) {
       const byWidth = (across - (perRow - 1) * gap) / perRow;
       const room = height - (side ? 2 : gap + 4) - (rows - 1) * rowGap;
       const byHeight = room / (RATIO * ((side ? 0 : BAND) + rows * (1 + (DEEPEST - 1) * FAN_MIN)));
-      const cw = Math.floor(Math.min(byWidth, byHeight, 112));
+      const cw = Math.floor(Math.min(byWidth, byHeight, cap));
       if (!best || cw > best.cw) best = { perRow, rows, cw, gap, rowGap, side };
     }
   }
@@ -170,9 +170,9 @@ export function gridLayout(width, height) {
   return best;
 }
 
-export function render(table, state, { width, height }) {
+export function render(table, state, { width, height, scale = 1 }) {
   const position = state.position;
-  const layout = gridLayout(width, height);
+  const layout = gridLayout(width, height, Math.round(112 * scale)); // the player's card size
   const { perRow, cw, gap, rowGap, fan, side } = layout;
   const ch = cw * RATIO;
   const off = ch * fan;

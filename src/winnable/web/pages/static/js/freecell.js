@@ -15,6 +15,13 @@ export const doubleTapHome = "on";
 const SUIT_ORDER = ["C", "D", "H", "S"];
 const RANKS = "A23456789TJQK";
 
+/** What the game calls its cells (its catalogue entry's `traits.cells`): Penguin's are
+ * flippers, as its rules say. Set by the page once the catalogue is read. */
+let flippers = false;
+export function useTraits(traits) {
+  flippers = traits?.cells === "flippers";
+}
+
 export function places(position) {
   const map = new Map();
   position.columns.forEach((column, i) => map.set(`column:${i}`, column.slice()));
@@ -25,7 +32,7 @@ export function places(position) {
 
 export function placeName(place) {
   const [kind] = place.split(":");
-  if (kind === "cell") return t("a free cell");
+  if (kind === "cell") return flippers ? t("a flipper") : t("a free cell");
   if (kind === "foundation") return t("its foundation");
   return t("column {n}", { n: columnNumber(place) });
 }
@@ -34,7 +41,7 @@ export function placeName(place) {
 export function sentence(entry, position) {
   const card = cardSpan(entry.card);
   if (entry.to === "foundation") return [t("Put {card} on its foundation."), { card }];
-  if (entry.to.startsWith("cell")) return [t("Move {card} to a free cell."), { card }];
+  if (entry.to.startsWith("cell")) return [flippers ? t("Move {card} to a flipper.") : t("Move {card} to a free cell."), { card }];
   const column = position.columns[columnNumber(entry.to) - 1] || [];
   const n = columnNumber(entry.to);
   const onto = column.length ? cardSpan(column[column.length - 1]) : null;
@@ -46,14 +53,14 @@ export function sentence(entry, position) {
 /** Where an entry goes, in a few words (for the move announcement). */
 export function destinationText(entry) {
   if (entry.to === "foundation") return t("to its foundation");
-  if (entry.to.startsWith("cell")) return t("to a free cell");
+  if (entry.to.startsWith("cell")) return flippers ? t("to a flipper") : t("to a free cell");
   return t("to column {n}", { n: columnNumber(entry.to) });
 }
 
 /** The accessible name of a destination element while a card is selected. */
 export function targetName(node) {
   const drop = node.dataset.drop || "";
-  if (drop.startsWith("cell")) return t("Free cell {n}", { n: columnNumber(drop) });
+  if (drop.startsWith("cell")) return flippers ? t("Flipper {n}", { n: columnNumber(drop) }) : t("Free cell {n}", { n: columnNumber(drop) });
   if (drop === "foundation") return t("Foundation of {suit}", { suit: suitName(node.dataset.suit) });
   return t("Column {n}", { n: columnNumber(drop) });
 }
@@ -76,7 +83,7 @@ const least = (column) => 1 + leastFan(column, { min: FAN_MIN, tuck: FAN_TUCK })
  * narrow screen; the free cells and foundations above them (in one row; the cells, then
  * the foundations; or two rows of cells beside the foundations two by two), or, when the
  * screen is too short for that, in a rail beside two rows of columns. */
-function plan(position, width, height, minCw) {
+function plan(position, width, height, minCw, cap = 104) {
   const k = position.columns.length;
   const cells = (position.cells || []).length;
   const slots = cells + 4;
@@ -112,11 +119,11 @@ function plan(position, width, height, minCw) {
   }
   let best = null;
   for (const option of options) {
-    let cw = Math.min(104, option.widthCw, option.byHeight);
+    let cw = Math.min(cap, option.widthCw, option.byHeight);
     cw = Math.floor(Math.max(cw, Math.min(minCw, option.widthCw)));
     // The top row's cards: a little bigger over one row of columns, never wider than their row.
     const limit = option.topLimit;
-    const tcw = option.top === "row" || option.top === "beside" || !cells ? cw : Math.floor(Math.max(Math.min(cw * (rows === 1 ? 1.15 : 1), limit, 104), Math.min(cw, limit)));
+    const tcw = option.top === "row" || option.top === "beside" || !cells ? cw : Math.floor(Math.max(Math.min(cw * (rows === 1 ? 1.15 : 1), limit, cap), Math.min(cw, limit)));
     // One row leaves the columns more height, the rail is the last resort; a table whose
     // columns cannot fan out readably loses, and cards a finger cannot hit lose more.
     const weight = { row: 1.08, beside: 1.04, rows: 1, grid: 1, side: 0.92 }[option.top];
@@ -126,12 +133,12 @@ function plan(position, width, height, minCw) {
   return best;
 }
 
-export function render(table, state, { width, height, minCw = 30 }) {
+export function render(table, state, { width, height, minCw = 30, scale = 1 }) {
   const position = state.position;
   const columns = position.columns;
   const cells = position.cells || [];
   const foundations = position.foundations || SUIT_ORDER.map((suit) => ({ suit, cards: [] }));
-  const layout = plan(position, width, height, minCw);
+  const layout = plan(position, width, height, minCw, Math.round(104 * scale)); // the player's card size
   const { gap, cw, perRow } = layout;
   const ch = cw * RATIO;
   table.style.setProperty("--cw", `${cw}px`);
@@ -151,7 +158,7 @@ export function render(table, state, { width, height, minCw = 30 }) {
     box.className = "cell";
     box.dataset.drop = `cell:${i}`;
     box.style.setProperty("--cw", `${tcw}px`);
-    box.append(makeSlot(null, "", "cell-base", card ? "" : t("Free cell {n}, empty", { n: i + 1 })));
+    box.append(makeSlot(null, "", "cell-base", card ? "" : flippers ? t("Flipper {n}, empty", { n: i + 1 }) : t("Free cell {n}, empty", { n: i + 1 })));
     if (card) box.append(makeCard(card, `cell:${i}`, 0));
     put(box, x, yy);
   };
@@ -264,8 +271,11 @@ function belowBase(position) {
 
 function emptyLabel(position) {
   const rank = belowBase(position);
-  const only = t("only");
-  return rank ? `<small>${only}</small>${rankLabel(rank)}` : "";
+  if (!rank) return "";
+  // "only 6" / "6 uniquement" / "alleen 6": the words small, the rank as a card shows it
+  const [before, after = ""] = t("only {rank}").split("{rank}");
+  const small = (text) => (text.trim() ? `<small>${text.trim()}</small>` : "");
+  return `${small(before)}${rankLabel(rank)}${small(after)}`;
 }
 
 function emptyName(position, i) {

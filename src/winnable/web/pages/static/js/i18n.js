@@ -31,9 +31,29 @@ export const locale = catalog.locale || (typeof document !== "undefined" && docu
 
 const plurals = new Intl.PluralRules(locale);
 
+// French elides "de" and "que" before a vowel or a mute h: "un défi d'alice",
+// "connecté en tant qu'Hugo" (a name filled in cannot be elided by the translator).
+const ELIDES = /(^|[\s(«\u00a0])([Dd]e|[Qq]ue) $/;
+const VOWEL = /^[aeiouyhàâäéèêëîïôöùûüœæ]/i;
+
 function fill(text, params) {
   if (!params) return text;
-  return text.replace(/\{(\w+)\}/g, (whole, name) => (name in params ? String(params[name]) : whole));
+  const french = locale.startsWith("fr");
+  let out = "";
+  let last = 0;
+  text.replace(/\{(\w+)\}/g, (whole, name, at) => {
+    out += text.slice(last, at);
+    last = at + whole.length;
+    if (!(name in params)) {
+      out += whole;
+      return whole;
+    }
+    const value = String(params[name]);
+    if (french && VOWEL.test(value)) out = out.replace(ELIDES, (all, before, word) => `${before}${word.slice(0, -1)}'`);
+    out += value;
+    return whole;
+  });
+  return out + text.slice(last);
 }
 
 /** The sentence `msgid` in the page's language, with `{name}` placeholders filled. */

@@ -158,7 +158,13 @@ function showTimedOut(state) {
     art: "stuck",
     body: [
       el("p", {}, tn("Each move had to be played within {n} second, and the time ran out.", "Each move had to be played within {n} seconds, and the time ran out.", seconds, { n: seconds })),
-      el("p", { id: "timed-out-where" }, tn("Where you were: {n} card left on the table", "Where you were: {n} cards left on the table", left, { n: left }), ` \u00b7 ${movesText(state.move_count)} \u00b7 ${clock(state.elapsed_seconds || 0)}`),
+      el(
+        "p",
+        { id: "timed-out-where" },
+        state.move_count
+          ? [tn("Where you were: {n} card left on the table", "Where you were: {n} cards left on the table", left, { n: left }), ` \u00b7 ${movesText(state.move_count)} \u00b7 ${clock(state.elapsed_seconds || 0)}`]
+          : t("The time ran out before your first move: the deal is as it was dealt."),
+      ),
       el("p", { class: "muted" }, legalLeft ? t("Cards could still move: the table behind shows where you stopped.") : t("No card could move any more either.")),
     ],
     buttons: [

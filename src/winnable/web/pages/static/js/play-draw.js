@@ -5,6 +5,11 @@ import { t } from "./i18n.js";
 import { hooks } from "./play-hooks.js";
 import { app, coarse, currentLegal, currentPosition, entriesFor, placesOf, reducedMotion, table, TOUCH_MIN } from "./play-state.js";
 
+/** The player's card size (settings.js, on <html data-card-size>): how far the largest
+ * card a renderer draws may grow or shrink (the screen still limits it). */
+const CARD_SCALES = { small: 0.75, medium: 1, large: 1.3 };
+const cardScale = () => CARD_SCALES[document.documentElement.dataset.cardSize] || 1;
+
 function tableSize() {
   if (app.review && app.playSize && app.playSize.viewport === `${innerWidth}x${innerHeight}`) return app.playSize;
   const wrap = $("table-wrap");
@@ -17,7 +22,7 @@ function tableSize() {
   const docked = getComputedStyle(actions).position === "fixed" && actionsBox.top > innerHeight / 2 ? actionsBox.height : 0;
   const reserve = docked + parseFloat(getComputedStyle(document.body).getPropertyValue("--table-reserve") || "8");
   const height = Math.max(220, window.innerHeight - top - reserve);
-  const size = { width: Math.max(200, Math.min(width, 1180)), height, minCw: coarse.matches ? TOUCH_MIN : 30, viewport: `${innerWidth}x${innerHeight}` };
+  const size = { width: Math.max(200, Math.min(width, 1180)), height, minCw: coarse.matches ? TOUCH_MIN : 30, scale: cardScale(), viewport: `${innerWidth}x${innerHeight}` };
   if (!app.review) app.playSize = size;
   return size;
 }

@@ -146,6 +146,7 @@ async function main() {
   const preferred = store.get(KEY_UNDO);
   if (preferred && modes.includes(preferred)) $("undo-mode").value = preferred;
   app.family = rendererOf(app.info);
+  app.family.useTraits?.(traits()); // its words (Penguin's flippers)
   // Double tap home: where the family's renderer offers it (cards that go to a foundation).
   $("doubletap-row").hidden = !app.family.doubleTapHome;
   $("doubletap-toggle").checked = settings().doubleTap;

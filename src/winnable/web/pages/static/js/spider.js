@@ -59,7 +59,7 @@ const shape = (column) => [1 + column.down * DOWN_FAN, column.up.length - 1];
 /** The least height of a column, its runs of one suit tucked. */
 const least = (column) => 1 + column.down * DOWN_FAN + leastFan(column.up, { min: UP_MIN, tuck: UP_TUCK });
 
-export function render(table, state, { width, height, minCw = 30 }) {
+export function render(table, state, { width, height, minCw = 30, scale = 1 }) {
   const position = state.position;
   const columns = position.columns;
   const k = columns.length;
@@ -70,7 +70,7 @@ export function render(table, state, { width, height, minCw = 30 }) {
   const byWidth = (width - (perRow - 1) * gap) / perRow;
   const need = 1 + bands.reduce((sum, band) => sum + bandNeed(band, shape, UP_MIN), 0); // the stock's row, then the bands
   const byHeight = (height - gap * 3 - (rows - 1) * bandGap(gap) - 4) / (RATIO * need);
-  let cw = Math.min(96, byWidth, byHeight);
+  let cw = Math.min(Math.round(96 * scale), byWidth, byHeight); // the player's card size, as far as the screen allows
   cw = Math.floor(Math.max(cw, Math.min(minCw, byWidth)));
   const ch = cw * RATIO;
   const span = perRow * cw + (perRow - 1) * gap;

@@ -8,7 +8,7 @@ import { players, resultText } from "./players-api.js";
 import { recordTable } from "./record.js";
 import { showCalendar } from "./daily-calendar.js";
 import { call, ApiError } from "./api.js";
-import { formatDate, formatNumber, localHref, t, tn } from "./i18n.js";
+import { formatDate, formatNumber, localHref, t, tn, tp } from "./i18n.js";
 
 const $ = (id) => document.getElementById(id);
 const UNDO_NAMES = () => ({ unlimited: t("unlimited undo"), one: t("one undo"), none: t("no undo") });
@@ -19,8 +19,8 @@ function figure(label, value, id) {
 
 function card(stats) {
   const figures = [
-    figure(t("Played"), formatNumber(stats.played), "played"),
-    figure(t("Won"), formatNumber(stats.won), "won"),
+    figure(tp("games counted", "Played"), formatNumber(stats.played), "played"),
+    figure(tp("games counted", "Won"), formatNumber(stats.won), "won"),
     figure(t("Win rate"), formatNumber(stats.win_rate, { style: "percent", maximumFractionDigits: 1 }), "win_rate"),
     figure(t("Current streak"), formatNumber(stats.current_streak), "current_streak"),
     figure(t("Best streak"), formatNumber(stats.best_streak), "best_streak"),
@@ -52,8 +52,9 @@ function card(stats) {
 
 /** Results over time: one dot per game (cards brought home, of all; colour: result) and
  * the win rate of the last ten games as a line, on one 0-100 % scale. */
-function plot(history, title) {
-  const W = 640, H = 240, left = 44, right = 12, top = 14, bottom = 30;
+function plot(history, title, width = 640) {
+  // As wide as it is drawn (its labels' 12 units stay 12 px on a phone), 640 at most.
+  const W = Math.max(240, Math.min(640, Math.round(width))), H = 240, left = 44, right = 12, top = 14, bottom = 30;
   const n = history.length;
   const x = (i) => left + (n <= 1 ? (W - left - right) / 2 : (i * (W - left - right)) / (n - 1));
   const y = (share) => top + (1 - share) * (H - top - bottom);
@@ -91,10 +92,17 @@ function legend() {
     item("playing", t("unfinished")), item("rate", t("win rate, last 10 games")));
 }
 
+/** The width the plot is drawn at: its box's, inside the padding. */
+function plotWidth() {
+  const box = $("plot-box");
+  const style = getComputedStyle(box);
+  return box.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight) || 640;
+}
+
 function showPlot(data, game) {
   const history = data.history.filter((entry) => entry.game === game);
   const title = t("Results over time: {game}", { game: (data.games.find((g) => g.game === game) || {}).title || game });
-  $("plot-box").replaceChildren(el("h2", {}, title), plot(history, title), legend(),
+  $("plot-box").replaceChildren(el("h2", {}, title), plot(history, title, plotWidth()), legend(),
     el("p", { class: "muted small" }, t("Each dot is a game: how many of its cards went home (a win: all). The line is the share of wins among the last ten games.")));
 }
 
@@ -149,7 +157,7 @@ function showRecords(records) {
       el(
         "section",
         { class: "deal-record", "data-game": record.game, "data-deal": record.deal === null ? "" : String(record.deal) },
-        el("h3", {}, name(record), " ", el("span", { class: "muted" }, tn("{n} game", "{n} games", record.played, { n: record.played }))),
+        el("h3", {}, name(record), " ", el("span", { class: "muted" }, tn("{n} game played", "{n} games played", record.played, { n: record.played }))),
         recordTable(record.attempts),
       ),
     ),
