@@ -34,6 +34,7 @@ state and a replay read through the API).
 
     .venv/bin/python bench/load.py                     # SQLite, 2 workers, 60 s
     .venv/bin/python bench/load.py --postgres
+    .venv/bin/python bench/load.py --postgres --redis     # as several servers would share limits
     .venv/bin/python bench/load.py --memory
     .venv/bin/python bench/load.py --storm --seconds 20
 """
@@ -526,6 +527,7 @@ def main() -> None:
     parser.add_argument("--warmup", type=float, default=10, help="seconds before measuring (every player has its first game)")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--postgres", action="store_true", help="a throwaway PostgreSQL instead of SQLite")
+    parser.add_argument("--redis", action="store_true", help="the rate limits' counts in a throwaway Redis (as several servers share them)")
     parser.add_argument("--memory", action="store_true", help="measure memory instead of load")
     parser.add_argument("--storm", action="store_true", help="measure a storm of refused Winnable requests instead")
     parser.add_argument("--storm-addresses", type=int, default=20, help="--storm: clients asking, back to back")
@@ -551,6 +553,14 @@ def main() -> None:
         else:
             args.database = f"sqlite:///{folder}/games.db"
             args.kind = "SQLite"
+        redis = None
+        if args.redis:
+            sys.path.insert(0, str(ROOT / "tests" / "helpers"))
+            from redis_server import redis_server
+
+            redis = redis_server(Path(folder))
+            env["WINNABLE_RATE_LIMIT_STORAGE"] = redis.__enter__()
+            args.kind += " + Redis"
         try:
             server = Server(args.database, args.workers, env)
             try:
@@ -563,6 +573,8 @@ def main() -> None:
             finally:
                 server.stop()
         finally:
+            if redis is not None:
+                redis.__exit__(None, None, None)
             if postgres is not None:
                 postgres.__exit__(None, None, None)
 

@@ -30,3 +30,7 @@ class EngineError(WinnableError, RuntimeError):
 
 class SurveyError(WinnableError):
     """A survey cannot start or go on: a bad ``--out`` file to resume, a lost cluster."""
+
+
+class NotGradable(WinnableError):
+    """A position with no grade: its bounded search did not prove it winnable (``winnable.grading``)."""

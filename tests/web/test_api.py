@@ -348,7 +348,7 @@ def test_the_schema_matches_the_models(db_url):
     engine = make_engine(db_url)
     migrate(engine)
     migrate(engine)  # idempotent
-    assert schema_revision(engine) == "0011"
+    assert schema_revision(engine) == "0013"
     with engine.connect() as connection:
         assert compare_metadata(MigrationContext.configure(connection), Base.metadata) == []
 
@@ -471,7 +471,7 @@ def test_the_background_filler_fills_the_pool(db_url):
         pool = client.app.state.services.pool
         while pool.ready("black-hole") < 3 and time.monotonic() < deadline:
             time.sleep(0.1)
-        assert pool.ready("black-hole") == 3 and pool.filling
+        assert pool.ready("black-hole") >= 3 and pool.filling  # more while a grade is short
         state = client.post("/api/games", json={"game": "black-hole", "winnable": True}).json()
         assert solve(BlackHole.deal(state["deal"]), BUDGET).won
 
@@ -559,7 +559,7 @@ def test_upgrading_an_older_database_keeps_its_games(tmp_path):
                 {"id": game_id, "moves": moves, "finished": finished},
             )
     migrate(engine)
-    assert schema_revision(engine) == "0011"
+    assert schema_revision(engine) == "0013"
     with make_client(db_url) as client:
         played = client.get("/api/games/played").json()
         assert played["moves"] == ["KH", "AD"] and played["started_at"].startswith("2026-01-01T10:00:00")

@@ -10,8 +10,8 @@ from pydantic import BaseModel
 
 from winnable.web import errors
 from winnable.web.models import schemas
-from winnable.web.play import games, lookup, pace, solving, state
-from winnable.web.players import accounts, challenges, daily, ranking, stats
+from winnable.web.play import games, lookup, pace, solution, solving, state
+from winnable.web.players import accounts, calendar, challenges, daily, ranking, stats
 from winnable.web.routes import auth, security, summaries
 from winnable.web.security import proof
 
@@ -25,6 +25,10 @@ PAIRS = [
     (daily.DailyAttemptSummary, schemas.DailyAttemptSummary),
     (daily.DailyGame, schemas.DailyGame),
     (daily.DailyOverview, schemas.DailyOverview),
+    (calendar.DailyCalendar, schemas.DailyCalendar),
+    (calendar.CalendarDay, schemas.CalendarDay),
+    (calendar.CalendarGame, schemas.CalendarGame),
+    (calendar.Streaks, schemas.Streaks),
     (challenges.ChallengeAttemptSummary, schemas.ChallengeAttemptSummary),
     (challenges.ChallengeView, schemas.ChallengeView),
     (challenges.ChallengeListed, schemas.ChallengeListed),
@@ -35,6 +39,7 @@ PAIRS = [
     (stats.DealRecord, schemas.DealRecord),
     (stats.Statistics, schemas.Statistics),
     (solving.WinningHint, schemas.Hint),
+    (solution.Frame, schemas.SolutionFrame),
     (solving.Checked, schemas.Checked),
     (solving.Analysis, schemas.Analysis),
     (auth.Me, schemas.Me),
@@ -68,7 +73,7 @@ def test_a_hint_without_a_move_leaves_out_only_what_the_model_may_do_without() -
     required, optional = keys(solving.Hint)
     assert not optional
     left_out = set(schemas.Hint.model_fields) - required
-    assert left_out == {"describe", "line_length"}
+    assert left_out == {"describe", "line_length", "why", "why_code"}
     assert all(not schemas.Hint.model_fields[name].is_required() for name in left_out)
 
 

@@ -390,6 +390,7 @@ class Penguin(FreeCellFamily):
     summary = "Parlett's game: 7 columns, 7 flippers, foundations from the beak's rank."
     COLUMNS = 7
     CELLS = 7
+    CELL_NAME = "flipper"
     BUILD = "suit"
     WRAP = "restricted"
     EMPTY_COLUMN = "below-base"

@@ -55,6 +55,8 @@ class FreeCellTable(Position):
 
     COLUMNS: ClassVar[int] = 8
     CELLS: ClassVar[int] = 4
+    CELL_NAME: ClassVar[str] = "free cell"
+    """What the game calls its cells (Penguin: flippers), for what is said of a move."""
     BUILD: ClassVar[str] = "alternate"
     WRAP: ClassVar[str] = "none"
     EMPTY_COLUMN: ClassVar[str] = "any"

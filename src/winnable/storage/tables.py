@@ -102,6 +102,15 @@ class GameRow(Base):
     """The server's time of each stored move: milliseconds from ``started_at``, one per
     move (None: a game stored before revision 0011). What the pace of a result is read
     from (:mod:`winnable.web.play.pace`); never taken from a client."""
+    # -- (revision 0012) ------------------------------------------------------------------
+    redo: Mapped[list[list[str]] | None] = mapped_column(sa.JSON, nullable=True)
+    """What a redo plays again: the groups of moves undone (each what one undo took back:
+    a move and the safe moves home that came with it), the last undone last; None when
+    there is none (any other move, a restart or a take-over clears it)."""
+    # -- (revision 0013) ------------------------------------------------------------------
+    grade: Mapped[str | None] = mapped_column(sa.String(8), nullable=True)
+    """How hard the deal is (:class:`winnable.grading.Grade`'s value), written when it is
+    dealt: a Winnable deal's or a Daily's grade; None when the deal is not graded."""
 
     @property
     def deal_number(self) -> int | None:
@@ -180,6 +189,8 @@ class DailyDeal(Base):
     deal: Mapped[str | None] = mapped_column(sa.String(24), nullable=True)
     layout: Mapped[str | None] = mapped_column(sa.Text, nullable=True)
     created_at: Mapped[dt.datetime] = mapped_column(sa.DateTime(timezone=True), default=utcnow)
+    grade: Mapped[str | None] = mapped_column(sa.String(8), nullable=True)
+    """The grade the Daily was drawn at (revision 0013; None: drawn before grades)."""
 
 
 class DailyAttempt(Base):

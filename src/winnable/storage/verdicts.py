@@ -67,6 +67,8 @@ class VerdictRow(VerdictsBase):
         # walk down an index, however many deals a survey stored.
         sa.Index("ix_verdicts_game_verdict_used", "game", "verdict", "used_at", "id"),
         sa.Index("ix_verdicts_game_verdict_id", "game", "verdict", "id"),
+        # Winnable mode by grade: "the next won deal of this grade not dealt yet" (0013).
+        sa.Index("ix_verdicts_game_grade_used", "game", "verdict", "grade", "used_at", "id"),
     )
 
     id: Mapped[int] = mapped_column(sa.BigInteger().with_variant(sa.Integer, "sqlite"), primary_key=True, autoincrement=True)
@@ -89,6 +91,9 @@ class VerdictRow(VerdictsBase):
     created_at: Mapped[dt.datetime] = mapped_column(sa.DateTime(timezone=True), default=utcnow)
     used_at: Mapped[dt.datetime | None] = mapped_column(sa.DateTime(timezone=True), nullable=True)
     """When the web app first dealt this deal as a Winnable game."""
+    grade: Mapped[str | None] = mapped_column(sa.String(8), nullable=True)
+    """How hard a won deal is (:class:`winnable.grading.Grade`'s value; revision 0013);
+    None: not graded yet (a survey's deal until the filler grades it)."""
 
 
 def engine_version() -> str:
@@ -113,10 +118,11 @@ class Proved:
     line: tuple[str, ...]
     positions: int = 0
     seconds: float = 0.0
+    grade: str | None = None
 
 
 def _proved(row: VerdictRow) -> Proved:
-    return Proved(row.game, int(row.deal), tuple(row.line or ()), row.positions, row.seconds)
+    return Proved(row.game, int(row.deal), tuple(row.line or ()), row.positions, row.seconds, row.grade)
 
 
 def _as_row(entry: dict[str, Any], source: str, engine: str, nodes: int | None, seconds: float | None, now: dt.datetime) -> dict[str, Any]:
@@ -136,6 +142,7 @@ def _as_row(entry: dict[str, Any], source: str, engine: str, nodes: int | None, 
         "budget_nodes": nodes,
         "budget_seconds": seconds,
         "engine": entry.get("engine", engine),
+        "grade": entry.get("grade") if verdict == "won" else None,
         "source": source,
         "created_at": now,
     }
@@ -240,10 +247,12 @@ class VerdictStore:
             result.setdefault(game, dict.fromkeys(VERDICTS, 0) | {"unused": 0})["unused"] = count
         return result
 
-    def unused(self, game: str, at_most: int | None = None) -> int:
-        """Won deals of ``game`` the web app has not dealt yet, counted up to ``at_most``
-        (a bounded count stays cheap however many a survey stored)."""
+    def unused(self, game: str, at_most: int | None = None, grade: str | None = None) -> int:
+        """Won deals of ``game`` (of ``grade``, if given) the web app has not dealt yet,
+        counted up to ``at_most`` (a bounded count stays cheap however many a survey stored)."""
         query = sa.select(VerdictRow.id).where(VerdictRow.game == game, VerdictRow.verdict == "won", VerdictRow.used_at.is_(None))
+        if grade is not None:
+            query = query.where(VerdictRow.grade == grade)
         if at_most is not None:
             query = query.limit(at_most)
         with Session(self.engine) as session:
@@ -265,13 +274,14 @@ class VerdictStore:
         with Session(self.engine) as session:
             return session.scalar(sa.select(VerdictRow.verdict).where(VerdictRow.game == game, VerdictRow.deal == str(deal)))
 
-    def take(self, game: str) -> Proved | None:
-        """One won deal of ``game`` never dealt before, now marked dealt (None if none is
-        left). Concurrent takers get different deals."""
+    def take(self, game: str, grade: str | None = None) -> Proved | None:
+        """One won deal of ``game`` (of ``grade``, if given) never dealt before, now marked
+        dealt (None if none is left). Concurrent takers get different deals."""
+        graded = () if grade is None else (VerdictRow.grade == grade,)
         with self._lock(), Session(self._writer) as session, session.begin():
             row = session.scalars(
                 sa.select(VerdictRow)
-                .where(VerdictRow.game == game, VerdictRow.verdict == "won", VerdictRow.used_at.is_(None))
+                .where(VerdictRow.game == game, VerdictRow.verdict == "won", *graded, VerdictRow.used_at.is_(None))
                 .order_by(VerdictRow.id)
                 .limit(1)
                 .with_for_update(skip_locked=True)
@@ -281,11 +291,11 @@ class VerdictStore:
             row.used_at = utcnow()
             return _proved(row)
 
-    def any_won(self, game: str, rng: random.Random | None = None) -> Proved | None:
-        """Any won deal of ``game``, dealt before or not (None if it has none): a random
-        id between the smallest and the largest, then the next won one, so the choice
-        costs an index look-up however large the table."""
-        won = (VerdictRow.game == game, VerdictRow.verdict == "won")
+    def any_won(self, game: str, rng: random.Random | None = None, grade: str | None = None) -> Proved | None:
+        """Any won deal of ``game`` (of ``grade``, if given), dealt before or not (None if
+        it has none): a random id between the smallest and the largest, then the next won
+        one, so the choice costs an index look-up however large the table."""
+        won = (VerdictRow.game == game, VerdictRow.verdict == "won") + (() if grade is None else (VerdictRow.grade == grade,))
         with Session(self.engine) as session:
             # Two ends of the index, one query each (SQLite reads min and max together
             # by scanning every won deal).
@@ -296,6 +306,36 @@ class VerdictStore:
             pick = (rng or random).randint(low, high)
             row = session.scalars(sa.select(VerdictRow).where(*won, VerdictRow.id >= pick).order_by(VerdictRow.id).limit(1)).first()
             return None if row is None else _proved(row)
+
+    # -- grades ----------------------------------------------------------------------
+    def ungraded(self, game: str, limit: int = 1) -> list[int]:
+        """Up to ``limit`` won deals of ``game`` not dealt yet and not graded yet (a
+        survey's), for the filler to grade without a search."""
+        with Session(self.engine) as session:
+            found = session.scalars(
+                sa.select(VerdictRow.deal)
+                .where(VerdictRow.game == game, VerdictRow.verdict == "won", VerdictRow.grade.is_(None), VerdictRow.used_at.is_(None))
+                .order_by(VerdictRow.id)
+                .limit(limit)
+            ).all()
+        return [int(deal) for deal in found]
+
+    def set_grade(self, game: str, deal: int, grade: str | None) -> None:
+        """Keep the grade of a won deal (a grade once set is kept: grades are exact)."""
+        table = cast(sa.Table, VerdictRow.__table__)
+        with self._lock(), self._writer.begin() as connection:
+            connection.execute(
+                table.update()
+                .where(table.c.game == game, table.c.deal == str(deal), table.c.verdict == "won", table.c.grade.is_(None))
+                .values(grade=grade)
+            )
+
+    def grade_of(self, game: str, deal: int) -> str | None:
+        """The grade kept for ``deal`` of ``game`` (None: not graded, or not won)."""
+        with Session(self.engine) as session:
+            return session.scalar(
+                sa.select(VerdictRow.grade).where(VerdictRow.game == game, VerdictRow.deal == str(deal), VerdictRow.verdict == "won")
+            )
 
     def daily(self, game: str, day: dt.date) -> Proved | None:
         """The Daily deal of ``game`` on ``day``: :meth:`any_won` drawn with a generator

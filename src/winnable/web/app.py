@@ -125,6 +125,8 @@ def create_app(database_url: str | None = None, settings: Settings | None = None
         PoolSettings(
             size=settings.pool_size,
             seconds=settings.pool_seconds,
+            per_grade=settings.pool_per_grade,
+            most=settings.pool_most,
             lease_seconds=settings.pool_lease_seconds,
             scheduler=settings.solver_scheduler,
         ),

@@ -98,6 +98,10 @@ class Settings(BaseSettings):
     """Proved-winnable deals kept ready per game (0: no background filling)."""
     pool_seconds: Seconds = 2.0
     """Budget per candidate deal when filling the pool."""
+    pool_per_grade: int = Field(3, ge=0, le=10_000)
+    """Proved deals of each grade (easy, medium, hard, expert) kept ready per game..."""
+    pool_most: int = Field(200, ge=0, le=1_000_000)
+    """...searched for until a game has this many unused proved deals."""
     pool_background: bool = True
     """Fill the pool in the background (one filler per database, under a lease)."""
     pool_lease_seconds: Seconds = 30.0

@@ -13,11 +13,22 @@ from __future__ import annotations
 import re
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, PlainValidator, Strict, WithJsonSchema, field_validator
+from pydantic import (
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    PlainValidator,
+    Strict,
+    StringConstraints,
+    WithJsonSchema,
+    field_validator,
+)
 
 from winnable.deals import MAX_DEAL
 
 UndoMode = Literal["unlimited", "one", "none"]
+GradeName = Literal["easy", "medium", "hard", "expert"]  # winnable.grading.Grade
 VerdictName = Literal["won", "lost", "unknown"]
 
 # Every cap and range the server holds a request to is in its schema (``/openapi.json``),
@@ -82,6 +93,11 @@ class NewGame(BaseModel):
     game: str = Field(description="Game id from /api/catalog, e.g. black-hole.", max_length=64)
     deal: Deal = Field(None, description="PySolFC deal number, 1 to 10**20-1 (a number, or its digits as text); random if omitted.")
     winnable: Flag = Field(False, description="Deal a number the solver proved winnable (ignores deal).")
+    grade: GradeName | None = Field(
+        None,
+        description="With `winnable`: a deal of this grade (easy, medium, hard or expert; omitted or null: any). "
+        "Without `winnable`: 422 `bad_grade`. None of that grade proved yet: 409 `no_graded_deal`.",
+    )
     undo: UndoMode = Field("unlimited", description="unlimited, one (once a game) or none.")
     think: ThinkSeconds | None = Field(
         None,
@@ -100,6 +116,25 @@ class PlayMove(BaseModel):
 
 class Undo(BaseModel):
     auto: Flag = Field(False, description="Also take back the safe moves home played after the last move chosen.")
+
+
+MoveText = Annotated[str, StringConstraints(min_length=1, max_length=64)]
+
+
+class TakeOver(BaseModel):
+    """Play the start of a shown winning line as the player's own moves."""
+
+    model_config = ConfigDict(populate_by_name=True, json_schema_extra={"examples": [{"from": 12, "moves": ["3o", "6a"]}]})
+
+    start: int = Field(
+        alias="from",
+        ge=0,
+        le=10_000,
+        description="The game's move count when the line was shown (the solution's `from`); another: 409 `stale`.",
+    )
+    moves: list[MoveText] = Field(
+        min_length=1, max_length=10_000, description="The moves to play, in order, all or none (one illegal: 409 `illegal_move`)."
+    )
 
 
 class Empty(BaseModel):
@@ -197,6 +232,7 @@ class GameState(BaseModel):
     )
     undo: UndoMode
     undo_left: int | None = Field(description="Undos left; null when unlimited.")
+    redo_left: int = Field(0, description="Moves undone that `POST /api/games/{id}/redo` can play again (0: none).")
     moves: list[str]
     move_count: int
     position: dict[str, Any] = Field(description="The table as the player sees it (winnable.web.views.player_view).")
@@ -207,6 +243,9 @@ class GameState(BaseModel):
     finish: list[str] | None = Field(None, description="When the rest of the game is a plain run home: its moves, in order.")
     status: Literal["playing", "won", "lost"]
     winnable_deal: bool
+    grade: GradeName | None = Field(
+        None, description="How hard the deal is (easy, medium, hard, expert), graded by the solver; null when not graded."
+    )
     hidden_cards: bool
     restarts: int
     created_at: str
@@ -270,11 +309,44 @@ class Hint(BaseModel):
         description="Moves to win along the game's kept hint line (safe moves home "
         "included): it drops with every hinted move played, and grows only if the player leaves the line.",
     )
+    why: str | None = Field(None, description="What the move does on the table, in the request's language (with a move only).")
+    why_code: WhyCode | None = Field(None, description="The same as a stable code.")
     seconds: float
     cached: bool = Field(
         description="True when no search ran (the kept line, or what the server already knew): such a hint counts against no solver limit."
     )
     answered: Answered
+
+
+WhyCode = Annotated[
+    str,
+    Field(
+        description="What the move does on the table, as a stable code: `to_foundation`, `starts_foundation`, `completes_suit`, "
+        "`empties_column`, `frees_cell`, `uncovers`, `turns_over`, `builds`, `to_empty_column`, `to_cell`, `deals`, "
+        "`to_hole`, `removes_pair`."
+    ),
+]
+
+
+class SolutionFrame(BaseModel):
+    position: dict[str, Any] = Field(description="The table as the player sees it (as the game state's `position`).")
+    status: Literal["playing", "won"]
+    move: str | None = Field(description="The move that led here (null in the first frame).")
+    describe: dict[str, Any] | None = Field(description="That move described, as the game state's `legal` items (null in the first frame).")
+    cards_left: int
+    why: str | None = Field(None, description="What that move does on the table, in the request's language.")
+    why_code: WhyCode | None = None
+
+
+class Solution(BaseModel):
+    model_config = ConfigDict(populate_by_name=True)
+
+    game_id: str
+    start: int = Field(alias="from", description="The moves of the game the line starts after.")
+    line: list[str] = Field(description="The winning line, as `POST /moves` takes its moves.")
+    frames: list[SolutionFrame] = Field(description="The position at `from`, then after each move of the line (the last one is won).")
+    source: Literal["kept", "searched"] = Field(description="`kept`: the game's hint line (no search); `searched`: found now.")
+    assisted: bool = Field(description="Always true: the game counts as assisted.")
 
 
 class Checked(BaseModel):
@@ -416,6 +488,10 @@ class DailyGame(BaseModel):
     available: bool = Field(description="Whether the game has a Daily (a deal proved winnable).")
     players: int = Field(description="Attempts so far today.")
     attempt: DailyAttemptSummary | None = Field(description="The signed-in player's attempt today.")
+    grade: GradeName | None = Field(
+        None,
+        description="How hard today's Daily is: the drawn deal's grade once drawn, else the grade of the day (it follows the week).",
+    )
 
 
 class DailyOverview(BaseModel):
@@ -423,6 +499,50 @@ class DailyOverview(BaseModel):
     next_in_seconds: int = Field(description="Seconds until the next Daily (midnight UTC).")
     signed_in: bool
     games: list[DailyGame]
+
+
+class CalendarGame(BaseModel):
+    game: str
+    title: str = Field(description="The game's title, in the request's language.")
+    status: Literal["won", "lost", "playing", "not_played"] = Field(
+        description="Your attempt at that game's Daily that day (`playing`: today's, not finished)."
+    )
+    grade: GradeName | None = Field(description="The grade that Daily was drawn at (null: not drawn, or before grades).")
+    points: int = Field(description="Points of a win: easy 1, medium 2, hard 3, expert 5; else 0.")
+
+
+class CalendarDay(BaseModel):
+    date: str
+    weekday: int = Field(description="1 Monday to 7 Sunday (ISO).")
+    grade: GradeName = Field(description="The grade the Dailies of that day are drawn at (it follows the week).")
+    today: bool
+    future: bool
+    won: int = Field(description="Dailies you won that day.")
+    played: int = Field(description="Dailies you played that day.")
+    points: int
+    games: list[CalendarGame] = Field(description="Every game with a Daily: your result that day.")
+
+
+class Streaks(BaseModel):
+    current: int = Field(description="Days in a row, up to today (or yesterday, while today is open), with a Daily won.")
+    best: int = Field(description="The most days in a row with a Daily won, ever.")
+
+
+class DailyCalendar(BaseModel):
+    month: str = Field(description="YYYY-MM")
+    today: str
+    days: list[CalendarDay]
+    won: int = Field(description="Dailies won in the month.")
+    played: int
+    points: int
+    badge: Literal["bronze", "silver", "gold"] | None = Field(
+        description="The month's badge, by Dailies won (bronze 5, silver 15, gold 30)."
+    )
+    next_badge: Literal["bronze", "silver", "gold"] | None
+    to_next_badge: int | None = Field(description="Dailies still to win this month for the next badge (null: gold already).")
+    streaks: Streaks
+    points_by_grade: dict[str, int] = Field(description="Points a win of each grade is worth.")
+    badges: dict[str, int] = Field(description="Dailies won in a month that each badge needs.")
 
 
 class LeaderboardEntry(BaseModel):
@@ -454,6 +574,7 @@ class Leaderboard(BaseModel):
         "from, cards separated by spaces), once the day is over; null before.",
     )
     players: int = Field(description="Ranked attempts.")
+    grade: GradeName | None = Field(None, description="The Daily's grade (null: not drawn yet, or drawn before grades).")
     your_rank: int | None
     your_result: LeaderboardEntry | None = Field(None, description="Your attempt's result, ranked or not.")
     entries: list[LeaderboardEntry]

@@ -148,6 +148,7 @@ class GameService:
         daily_day: dt.date | None = None,
         layout: Deck | None = None,
         challenge: str | None = None,
+        grade: str | None = None,
     ) -> tuple[Stored, Position]:
         """A new game's row (not stored yet) and its position, after every check.
 
@@ -155,7 +156,8 @@ class GameService:
         the account's, or the guest session's); ``think_seconds`` makes a timed Black Hole
         game; ``daily_day`` a Daily attempt, whose clock runs from the deal; ``layout``
         deals it from that deck order instead of a deal number (the Daily's); ``challenge``
-        a ranked challenge attempt, whose clock runs from the deal too."""
+        a ranked challenge attempt, whose clock runs from the deal too; ``grade`` how hard
+        the deal is (the pool's or the Daily's, :mod:`winnable.grading`), shown in its state."""
         cls = lookup_game(game)
         if undo not in UNDO_MODES:
             raise BadRequest(
@@ -203,6 +205,7 @@ class GameService:
             layout=None if layout is None else str(layout),
             challenge=challenge,
             move_times=[],
+            grade=grade,
         )
         return row, position
 
@@ -216,11 +219,13 @@ class GameService:
         think_seconds: int | None = None,
         before: Callable[[Any], object] | None = None,
         line: Sequence[str] | None = None,
+        grade: str | None = None,
     ) -> GameState:
         """Store a new game (after every check of :meth:`new_row`); ``before(cursor)``
         writes what goes with it in its transaction (a new guest's session); ``line``, a
-        winning line from the deal already proved (the pool's), becomes its hints' line."""
-        row, position = self.new_row(game, deal, undo, winnable_deal, owner, think_seconds)
+        winning line from the deal already proved (the pool's), becomes its hints' line;
+        ``grade`` the deal's grade, if known."""
+        row, position = self.new_row(game, deal, undo, winnable_deal, owner, think_seconds, grade=grade)
         if line:
             row.hint_line = {"from": position.to_text(), "moves": list(line)}
         with transaction(self.engine) as cursor:
@@ -346,6 +351,7 @@ class GameService:
                 row.started_at = now
             row.move_times = timed(row, len(moves), now)
             row.moves = moves
+            row.redo = None  # another move: what was undone cannot be redone
             self.positions.remember(row.game, row.deal_number, moves, after)
             return after
 
@@ -371,6 +377,7 @@ class GameService:
                     keep -= 1
                 if keep < 0:
                     raise Conflict(N_("nothing to undo: only safe moves home have been played"), code="undo_refused")
+            row.redo = [*(row.redo or ()), list(row.moves)[keep:]]  # exactly what this undo takes back
             row.moves = list(row.moves)[:keep]
             if row.move_times is not None:
                 row.move_times = list(row.move_times)[:keep]
@@ -389,9 +396,72 @@ class GameService:
             row.started_at = None
             row.timed_out_at = None
             row.move_times = []
+            row.redo = None
             return initial(row.game, row.deal_number)
 
         return self._change(game_id, change, viewer, "restart")
+
+    def redo(self, game_id: str, viewer: Viewer | None = None) -> GameState:
+        """Play again what the last undo took back (a move and the safe moves home that
+        came with it), checked by the rules; 409 ``nothing_to_redo`` when nothing was
+        undone since the last other move. The undo stays counted."""
+
+        def change(row: Stored, position: Position) -> Position:
+            if not row.redo:
+                raise Conflict(N_("nothing to redo: no move has been undone since the last move"), code="nothing_to_redo")
+            *rest, group = row.redo
+            after = self._played(row, position, group)
+            row.redo = rest or None
+            return after
+
+        return self._change(game_id, change, viewer, "redo")
+
+    def take_over(self, game_id: str, start: int, moves: Sequence[str], viewer: Viewer | None = None) -> GameState:
+        """Play ``moves`` (the start of a winning line the solver showed from the game's
+        position after ``start`` moves) as the player's own, all or none: 409 ``stale``
+        when the game has moved on from ``start``, 409 ``illegal_move`` (nothing written)
+        when one of them is not legal. Off where hints are (the gate of the solver's help:
+        403). What could be redone is cleared."""
+        self.store.snapshot(game_id, viewer, "hint")  # the gate: 403 where the line may not be shown
+
+        def change(row: Stored, position: Position) -> Position:
+            if start != len(row.moves):
+                raise Conflict(
+                    N_("the game has moved on since the line was shown (move {n} now, not {k}); ask again", n=len(row.moves), k=start),
+                    code="stale",
+                )
+            after = self._played(row, position, moves)
+            row.redo = None
+            return after
+
+        return self._change(game_id, change, viewer, "move")
+
+    def _played(self, row: Stored, position: Position, moves: Sequence[str]) -> Position:
+        """``row`` with ``moves`` played from ``position`` (its current one) by the rules,
+        and the position after them; raises 409 (and the caller's transaction writes
+        nothing) on the first move that is not legal, or when the game is over."""
+        if status_of(position) != "playing":
+            raise Conflict(N_("the game is over: no more moves; undo, restart or deal again"), code="game_over")
+        if len(row.moves) + len(moves) > MAX_MOVES:
+            raise Conflict(N_("this game has reached {n} moves; restart or deal again", n=MAX_MOVES), code="move_limit")
+        after = position
+        played = list(row.moves)
+        for text in moves:
+            try:
+                move = after.parse_move(text)
+                after = after.play(move)
+            except IllegalMoveError as error:
+                raise Conflict(short(str(error)), code="illegal_move") from None
+            except (WinnableError, ValueError, LookupError, TypeError) as error:
+                raise Conflict(f"not a move of {position.title}: {short(str(error))}", code="bad_move") from None
+            played.append(str(move))
+        now = self.clock()
+        if row.started_at is None and played:
+            row.started_at = now
+        row.move_times = timed(row, len(played), now)
+        row.moves = played
+        self.positions.remember(row.game, row.deal_number, played, after)
+        return after
 
 
 def timed(row: Stored, moves: int, now: dt.datetime) -> list[int] | None:

@@ -7,7 +7,15 @@ refused at once with 409 ``no_winnable_deal``. The proved deals are the ``won`` 
 the verdicts table (:mod:`winnable.storage.verdicts`), which surveys fill too (``winnable survey
 --database URL``); the filler adds its wins and its proved losses there.
 
-The filler keeps ``size`` unused deals ready for every game. It runs once per database,
+Every deal the filler proves is graded (:mod:`winnable.grading`: easy, medium, hard,
+expert) and its grade kept beside its verdict; won deals a survey stored without a grade
+are graded by the filler too, without a search. A Winnable request may ask for a grade
+(``deal_for(game, grade)``): an unused deal of that grade, else one of that grade dealt
+before, else none (409 ``no_graded_deal``).
+
+The filler keeps ``size`` unused deals ready for every game, and at least ``per_grade``
+of each grade: it goes on proving deals while a grade is short, up to ``most`` unused
+deals of the game (an expert deal may be rare: the deals proved meanwhile wait their turn). It runs once per database,
 whatever the number of worker processes and machines: each server's :class:`WinnablePool`
 competes for the database lease ``pool-filler`` (:mod:`winnable.storage.leases`), and only the
 holder runs the filler, in a process of its own at low CPU priority, one search at a
@@ -35,14 +43,19 @@ from sqlalchemy.engine import Engine
 
 from winnable.errors import WinnableError
 from winnable.games import game_class, game_ids
+from winnable.grading import GRADES, NotGradable, grade_position
 from winnable.solver import Status
 from winnable.storage import leases
 from winnable.storage.verdicts import VerdictStore
+from winnable.web.pages.i18n import N_
 from winnable.web.play.cluster import Cluster
 from winnable.web.play.lookup import RANDOM_DEALS, lookup_game
 from winnable.web.play.solving import Solver
 
 log = logging.getLogger("winnable.web")
+
+GRADE_WORDS = {"easy": N_("easy"), "medium": N_("medium"), "hard": N_("hard"), "expert": N_("expert")}
+"""Each grade's name in the player's words (:class:`winnable.grading.Grade`'s values)."""
 
 LEASE = "pool-filler"
 NONE_MEMORY = 2.0
@@ -54,6 +67,11 @@ process may find one meanwhile: it is dealt at most this much later)."""
 class PoolSettings:
     size: int = 20
     """Unused proved-winnable deals kept ready per game."""
+    per_grade: int = 3
+    """Unused deals of each grade kept ready per game (Winnable mode by grade)..."""
+    most: int = 200
+    """...looked for until the game has this many unused deals (a rare grade's search
+    stops there until deals are dealt)."""
     seconds: float = 2.0
     """Search budget per candidate deal in the background."""
     idle: float = 5.0
@@ -80,6 +98,8 @@ class Found:
     positions: int = 0
     seconds: float = 0.0
     from_pool: bool = True
+    grade: str | None = None
+    """How hard the deal is (:class:`winnable.grading.Grade`'s value), None: not graded."""
 
 
 class WinnablePool:
@@ -104,7 +124,8 @@ class WinnablePool:
         self.holder = f"{socket.gethostname()[:60]}:{os.getpid()}:{uuid.uuid4().hex[:12]}"
         self.attempts = 0
         self.progress: dict[str, Progress] = {}
-        self._none_until: dict[str, float] = {}  # game -> monotonic time: no proved deal until then
+        self._none_until: dict[tuple[str, str | None], float] = {}  # (game, grade) -> no proved deal until then
+        self._not_gradable: set[tuple[str, int]] = set()  # won deals the grading's search did not prove
 
     # -- storage: the verdicts table (winnable.storage.verdicts) ------------------------------
     def ready(self, game: str, at_most: int | None = None) -> int:
@@ -126,9 +147,11 @@ class WinnablePool:
             "line": list(found.line),
             "positions": found.positions,
             "seconds": found.seconds,
+            "grade": found.grade,
         }
         added = self.store.record([entry], "filler", seconds=self.settings.seconds) > 0
-        self._none_until.pop(found.game, None)
+        self._none_until.pop((found.game, None), None)
+        self._none_until.pop((found.game, found.grade), None)
         return added
 
     def add_loss(self, game: str, deal: int, positions: int, seconds: float) -> None:
@@ -136,31 +159,72 @@ class WinnablePool:
         entry = {"game": game, "deal": deal, "verdict": "lost", "moves": 0, "positions": positions, "seconds": seconds}
         self.store.record([entry], "filler", seconds=self.settings.seconds)
 
-    def take(self, game: str) -> Found | None:
-        """Hand out one won deal of ``game`` not dealt before (marked dealt), or None."""
+    def take(self, game: str, grade: str | None = None) -> Found | None:
+        """Hand out one won deal of ``game`` (of ``grade``, if given) not dealt before
+        (marked dealt), or None."""
         with self._take_lock:
-            proved = self.store.take(game)
+            proved = self.store.take(game, grade)
         # the filler notices within `idle` seconds (not at once: this request first)
-        return None if proved is None else Found(game, proved.deal, proved.line, proved.positions, proved.seconds)
+        return None if proved is None else Found(game, proved.deal, proved.line, proved.positions, proved.seconds, grade=proved.grade)
 
-    def reuse(self, game: str, rng: random.Random | None = None) -> Found | None:
-        """Any won deal of ``game``, dealt before or not (None if it has none)."""
-        proved = self.store.any_won(game, rng)
+    def reuse(self, game: str, rng: random.Random | None = None, grade: str | None = None) -> Found | None:
+        """Any won deal of ``game`` (of ``grade``, if given), dealt before or not (None if it has none)."""
+        proved = self.store.any_won(game, rng, grade)
         if proved is None:
             return None
-        return Found(game, proved.deal, proved.line, proved.positions, proved.seconds, from_pool=False)
+        return Found(game, proved.deal, proved.line, proved.positions, proved.seconds, from_pool=False, grade=proved.grade)
 
-    def deal_for(self, game: str) -> Found | None:
-        """The deal a Winnable request gets: an unused proved one, else any proved one.
-        A game with none is remembered for :data:`NONE_MEMORY` seconds: a storm of
-        Winnable requests for it is refused without touching the database (taking a
-        deal is a write transaction, which waits for the write lock on SQLite)."""
-        if time.monotonic() < self._none_until.get(game, 0.0):
+    def deal_for(self, game: str, grade: str | None = None) -> Found | None:
+        """The deal a Winnable request gets: an unused proved one (of ``grade``, if given),
+        else any proved one (of that grade). A game with none is remembered for
+        :data:`NONE_MEMORY` seconds: a storm of Winnable requests for it is refused without
+        touching the database (taking a deal is a write transaction, which waits for the
+        write lock on SQLite)."""
+        if time.monotonic() < self._none_until.get((game, grade), 0.0):
             return None
-        found = self.take(game) or self.reuse(game)
+        found = self.take(game, grade) or self.reuse(game, grade=grade)
         if found is None:
-            self._none_until[game] = time.monotonic() + NONE_MEMORY
+            self._none_until[(game, grade)] = time.monotonic() + NONE_MEMORY
         return found
+
+    def grade_of(self, game: str, deal: int) -> str | None:
+        """The grade kept for a deal (None: not graded, or not proved)."""
+        return self.store.grade_of(game, deal)
+
+    # -- grading ---------------------------------------------------------------------
+    def grade(self, game: str, deal: int) -> str | None:
+        """Grade a proved deal (:func:`winnable.grading.grade_position`); None when the
+        grading's bounded search does not prove it (kept ungraded)."""
+        try:
+            return grade_position(lookup_game(game).deal(deal)).grade.value
+        except NotGradable:
+            return None
+
+    def short_grades(self, game: str) -> list[str]:
+        """The grades of which ``game`` has fewer than ``per_grade`` unused deals (each a
+        bounded count down an index, however many deals a survey stored)."""
+        wanted = self.settings.per_grade
+        return [grade.value for grade in GRADES if self.store.unused(game, wanted, grade.value) < wanted]
+
+    def has_ungraded(self, game: str) -> bool:
+        """``game`` has an unused won deal not graded yet that the filler may grade."""
+        return any((game, deal) not in self._not_gradable for deal in self.store.ungraded(game, len(self._not_gradable) + 1))
+
+    def grade_stored(self, game: str) -> bool:
+        """Grade one won deal a survey stored without a grade (no search: the solver
+        proved it); False when there is none to grade."""
+        for deal in self.store.ungraded(game, limit=len(self._not_gradable) + 1):
+            if (game, deal) in self._not_gradable:
+                continue
+            grade = self.grade(game, deal)
+            if grade is None:
+                if len(self._not_gradable) >= 4096:
+                    self._not_gradable.clear()
+                self._not_gradable.add((game, deal))
+            else:
+                self.store.set_grade(game, deal, grade)
+            return True
+        return False
 
     def known_deal(self, game: str, deal: int) -> bool:
         """The table has a verdict on this deal (a survey's or a filler's)."""
@@ -179,7 +243,7 @@ class WinnablePool:
             self.add_loss(game, deal, known.positions, known.seconds)
         if known.status is not Status.WON:
             return None
-        return Found(game, deal, known.line, known.positions, known.seconds)
+        return Found(game, deal, known.line, known.positions, known.seconds, grade=self.grade(game, deal))
 
     def search(self, game: str, seconds: float, per_deal: float | None = None, rng: random.Random | None = None) -> Found | None:
         """Try random deals until one is proved winnable or ``seconds`` are spent
@@ -306,6 +370,19 @@ class WinnablePool:
             if not worked:
                 self._stop.wait(self.settings.idle)
 
+    def needs(self, game: str) -> bool:
+        """Whether ``game`` needs proved deals: fewer than ``size`` unused, or a grade short
+        of ``per_grade`` while it has fewer than ``most``."""
+        size = self.settings.size
+        ready = self.ready(game, max(size, self.settings.most))
+        if ready < size:
+            return True
+        if self.settings.per_grade <= 0 or not self.short_grades(game):
+            return False
+        # A survey's deals are graded however many there are (no search); new deals are
+        # proved only up to `most`.
+        return ready < self.settings.most or self.has_ungraded(game)
+
     def _fill_round(self, rng: random.Random) -> bool:
         """One attempt for each game short of deals; False when none needs one now.
 
@@ -321,12 +398,17 @@ class WinnablePool:
             if time.monotonic() < progress.resume_at:
                 continue
             try:
-                if self.ready(game, self.settings.size) >= self.settings.size:
+                if not self.needs(game):
                     continue
                 game_class(game)
             except WinnableError:
                 continue
             worked = True
+            if self.grade_stored(game):  # a survey's deal graded: no search this round
+                continue
+            enough = max(self.settings.size, self.settings.most)
+            if self.ready(game, enough) >= enough:
+                continue  # a grade is short but the game holds `most` deals: no search
             deal = rng.randint(1, RANDOM_DEALS)
             if self.known_deal(game, deal):
                 continue

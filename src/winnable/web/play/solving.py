@@ -46,6 +46,7 @@ from winnable.web.play.cache import ByteLRU
 from winnable.web.play.lookup import hides_cards
 from winnable.web.play.queue import ANALYSIS, HINT, Expired, SolverQueue
 from winnable.web.play.store import Snapshot, StoredLine
+from winnable.web.play.why import why
 from winnable.web.views import describe_move
 from winnable.web.views.moves import MoveDescription
 
@@ -283,6 +284,8 @@ class WinningHint(Hint):
 
     describe: MoveDescription
     line_length: int
+    why: str | None
+    why_code: str | None
 
 
 class Checked(TypedDict):
@@ -421,11 +424,14 @@ def new_line(position: Position, parent: Position | None, line: Sequence[str], k
 def _worded(answer: HintHead, known: Known, position: Position, knows_hidden: bool, seconds: float) -> Hint:
     if known.status is Status.WON:
         move = known.line[0]
+        said = why(position, move)
         won: WinningHint = {
             **answer,
             "move": move,
             "describe": describe(position, move),
             "line_length": len(known.line),
+            "why": None if said is None else said[0],
+            "why_code": None if said is None else said[1],
             "message": NP_(
                 "{move} keeps a win in reach ({n} move to go; the hint knows the face-down cards)",
                 "{move} keeps a win in reach ({n} moves to go; the hint knows the face-down cards)",

@@ -40,6 +40,7 @@ class GameState(TypedDict):
     deal: int | None
     undo: str
     undo_left: int | None
+    redo_left: int
     moves: list[str]
     move_count: int
     position: dict[str, Any]
@@ -48,6 +49,7 @@ class GameState(TypedDict):
     finish: list[str] | None
     status: str
     winnable_deal: bool
+    grade: str | None
     hidden_cards: bool
     restarts: int
     created_at: str | None
@@ -106,6 +108,7 @@ def render(
         "deal": deal,
         "undo": row.undo_mode,
         "undo_left": undo_left,
+        "redo_left": len(row.redo or ()),
         "moves": moves,
         "move_count": len(moves),
         "position": view.view,
@@ -114,6 +117,7 @@ def render(
         "finish": view.finish if not timed_out else None,
         "status": status,
         "winnable_deal": row.winnable_deal,
+        "grade": row.grade,
         "hidden_cards": hides_cards(cls),
         "restarts": row.restarts,
         "created_at": iso(row.created_at),

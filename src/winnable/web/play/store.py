@@ -97,6 +97,7 @@ CHANGED = (
     "last_move_at",
     "timed_out_at",
     "move_times",
+    "redo",
 )
 # Built once: building a statement per request cost more than running it.
 _UPDATE_GAME = _GAMES.update().where(_GAMES.c.id == sa.bindparam("game_id")).values({name: sa.bindparam(name) for name in CHANGED})
@@ -148,6 +149,11 @@ class Stored:
     move_times: list[int] | None = None
     """The server's time of each move, milliseconds from ``started_at`` (None: stored
     before the server kept them; see :mod:`winnable.web.play.pace`)."""
+    redo: list[list[str]] | None = None
+    """What a redo plays again: the groups of moves undone, the last undone last (see
+    :class:`~winnable.storage.tables.GameRow`); None when there is none."""
+    grade: str | None = None
+    """How hard the deal is (:class:`winnable.grading.Grade`'s value), or None."""
     hint_line: dict[str, Any] | None = None
     """The hints' line (see :class:`~winnable.storage.tables.GameRow`): set when a game is made
     with a known line, else only by :meth:`GameStore.keep_line`."""

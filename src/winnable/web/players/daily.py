@@ -27,6 +27,13 @@ deck order the solver proved winnable; one scored attempt per player's name; a l
   attempts by cards left (Penguin: by partial score), then moves
   (:func:`winnable.web.players.ranking.ranked_entries`, a challenge's too).
 
+* **The grade follows the week** (:data:`WEEK_GRADES`): Monday and Tuesday easy,
+  Wednesday and Thursday medium, Friday and Saturday hard, Sunday expert
+  (:mod:`winnable.grading`). Deck orders are drawn and graded until one is of the day's
+  grade, at most :data:`GRADE_TRIES` draws and :data:`GRADE_SECONDS` seconds; when none
+  is, the Daily is the drawn order of the nearest grade (the harder on a tie) and shows
+  its own grade: a Daily's grade is always its cards' true grade.
+
 The deck order comes from :func:`draw_layout`.
 """
 
@@ -45,6 +52,7 @@ from sqlalchemy.orm import Session
 from winnable.decks import Deck
 from winnable.game import Position
 from winnable.games import game_ids
+from winnable.grading import Grade, NotGradable, grade_position
 from winnable.solver import Budget, solve
 from winnable.storage.engine import write_lock, writer
 from winnable.storage.statements import Query
@@ -73,6 +81,7 @@ class Leaderboard(TypedDict):
     deal: int | None
     layout: str | None
     players: int
+    grade: str | None
     your_rank: int | None
     your_result: LeaderboardEntry | None
     entries: list[LeaderboardEntry]
@@ -97,6 +106,7 @@ class DailyGame(TypedDict):
     available: bool
     players: int
     attempt: DailyAttemptSummary | None
+    grade: str | None
 
 
 class DailyOverview(TypedDict):
@@ -118,6 +128,46 @@ TRY_SECONDS = 2.0
 """The solver's budget for one deck order: one not won within it is put aside."""
 DRAW_RETRY = 600.0
 """After a draw that found no winnable order, seconds before this process tries again."""
+
+
+WEEK_GRADES: tuple[Grade, ...] = (Grade.EASY, Grade.EASY, Grade.MEDIUM, Grade.MEDIUM, Grade.HARD, Grade.HARD, Grade.EXPERT)
+"""The grade of each day's Dailies, Monday first: easy early in the week, expert on Sunday."""
+GRADE_ORDER: tuple[str, ...] = tuple(grade.value for grade in Grade)
+GRADE_TRIES = 200
+"""Deck orders drawn and graded at most for one Daily, looking for the day's grade."""
+GRADE_SECONDS = 20.0
+"""Wall-clock seconds of drawing for one Daily before the nearest grade found is taken."""
+
+
+def grade_of_day(day: dt.date) -> Grade:
+    """The grade the Dailies of ``day`` are drawn at.
+
+    >>> grade_of_day(dt.date(2026, 11, 30)).value, grade_of_day(dt.date(2026, 12, 6)).value  # a Monday, a Sunday
+    ('easy', 'expert')
+    """
+    return WEEK_GRADES[day.weekday()]
+
+
+def grade_deck(game: str, deck: Deck) -> str | None:
+    """The grade of the deal ``deck`` lays out for ``game`` (None: not gradable)."""
+    try:
+        return grade_position(lookup_game(game).from_deck(deck)).grade.value
+    except NotGradable:
+        return None
+
+
+def nearest(wanted: str, found: list[tuple[Deck, str | None]]) -> tuple[Deck, str | None]:
+    """The drawn order whose grade is nearest the wanted one (the harder on a tie; an
+    order not gradable comes last)."""
+    goal = GRADE_ORDER.index(wanted)
+
+    def distance(entry: tuple[Deck, str | None]) -> tuple[int, int]:
+        if entry[1] is None:
+            return (len(GRADE_ORDER), 0)
+        at = GRADE_ORDER.index(entry[1])
+        return (abs(at - goal), -at)
+
+    return min(found, key=distance)
 
 
 def draw_layout(cls: type[Position], rng: random.Random | None = None, seconds: float = DRAW_SECONDS, tries: int = 1000) -> Deck | None:
@@ -166,7 +216,13 @@ def daily_played(key: Key) -> Conflict:
 class DailyService:
     """The Dailies of every game, stored beside the games."""
 
-    def __init__(self, games: GameService, pool: WinnablePool, draw: Callable[[str], Deck | None] | None = None) -> None:
+    def __init__(
+        self,
+        games: GameService,
+        pool: WinnablePool,
+        draw: Callable[[str], Deck | None] | None = None,
+        grade: Callable[[str, Deck], str | None] | None = None,
+    ) -> None:
         self.games = games
         self.engine = games.engine
         self.write_engine = writer(self.engine)
@@ -176,13 +232,17 @@ class DailyService:
         played under an account since deleted)."""
         self.draw = draw or (lambda game: draw_layout(lookup_game(game)))
         """``game -> Deck or None``: a new Daily's deck order (tests set their own)."""
+        self.grade = grade or grade_deck
+        """``(game, deck) -> grade or None``: a drawn order's grade (:mod:`winnable.grading`)."""
         # A Daily once stored is remembered (it never changes; a day without one yet is
         # asked again, another server may draw it at any moment).
         self._read_deal = Query(
             self.engine,
-            select(DailyDeal.deal, DailyDeal.layout).where(DailyDeal.game == bindparam("game"), DailyDeal.day == bindparam("day")),
+            select(DailyDeal.deal, DailyDeal.layout, DailyDeal.grade).where(
+                DailyDeal.game == bindparam("game"), DailyDeal.day == bindparam("day")
+            ),
         )
-        self._stored: dict[tuple[str, dt.date], Source] = {}
+        self._stored: dict[tuple[str, dt.date], tuple[Source, str | None]] = {}
         self._drawing = {game: threading.Lock() for game in game_ids()}  # one draw per game at once here
         self._failed: dict[tuple[str, dt.date], float] = {}
 
@@ -194,6 +254,38 @@ class DailyService:
         """What the Daily of ``game`` on ``day`` is dealt from: its :class:`Deck` (an int
         only for a Daily stored before deck orders), drawn and stored the first time it
         is asked for (``create``), else None when there is none."""
+        found = self.daily_of(game, day, create)
+        return None if found is None else found[0]
+
+    def grade_of(self, game: str, day: dt.date) -> str | None:
+        """The grade the Daily of ``game`` on ``day`` was drawn at (None: not drawn yet,
+        or drawn before grades)."""
+        found = self.daily_of(game, day)
+        return None if found is None else found[1]
+
+    def draw_graded(self, game: str, wanted: str) -> tuple[Deck, str | None] | None:
+        """A winnable deck order of ``game`` of the grade ``wanted``, drawn and graded
+        until one is, within :data:`GRADE_TRIES` draws and :data:`GRADE_SECONDS`; else
+        the nearest grade drawn (None: no winnable order was drawn at all). A draw that
+        gives an order already drawn (a seeded draw) ends the search."""
+        deadline = time.monotonic() + GRADE_SECONDS
+        found: list[tuple[Deck, str | None]] = []
+        seen: set[str] = set()
+        for _ in range(GRADE_TRIES):
+            deck = self.draw(game)
+            if deck is None or str(deck) in seen:
+                break
+            seen.add(str(deck))
+            grade = self.grade(game, deck)
+            if grade == wanted:
+                return deck, grade
+            found.append((deck, grade))
+            if time.monotonic() >= deadline:
+                break
+        return nearest(wanted, found) if found else None
+
+    def daily_of(self, game: str, day: dt.date, create: bool = False) -> tuple[Source, str | None] | None:
+        """The Daily of ``game`` on ``day`` and its grade (see :meth:`deal_of`)."""
         known = self._stored.get((game, day)) or self._read(game, day)
         if known is not None or not create:
             return known
@@ -209,29 +301,30 @@ class DailyService:
                 return known
             if time.monotonic() < self._failed.get((game, day), 0.0):
                 raise unavailable
-            deck = self.draw(game)
-            if deck is None:
+            drawn = self.draw_graded(game, grade_of_day(day).value)
+            if drawn is None:
                 if len(self._failed) >= 4096:
                     self._failed.clear()
                 self._failed[(game, day)] = time.monotonic() + DRAW_RETRY
                 raise unavailable
+            deck, grade = drawn
             try:
                 with write_lock(self.engine), Session(self.write_engine) as session, session.begin():
                     if session.get(DailyDeal, (game, day)) is None:
-                        session.add(DailyDeal(game=game, day=day, deal=None, layout=str(deck), created_at=self.now()))
+                        session.add(DailyDeal(game=game, day=day, deal=None, layout=str(deck), grade=grade, created_at=self.now()))
             except IntegrityError:  # another worker or server drew first: theirs it is
                 pass
             return self._read(game, day)
 
-    def _read(self, game: str, day: dt.date) -> Source | None:
+    def _read(self, game: str, day: dt.date) -> tuple[Source, str | None] | None:
         found = self._read_deal.first(game=game, day=day)
         if found is None:
             return None
-        source = deck_of(found["layout"]) if found["layout"] else int(found["deal"])
+        source: Source = deck_of(found["layout"]) if found["layout"] else int(found["deal"])
         if len(self._stored) >= 4096:  # a few days of every game: start again
             self._stored.clear()
-        self._stored[(game, day)] = source
-        return source
+        self._stored[(game, day)] = (source, found["grade"])
+        return source, found["grade"]
 
     def offered(self, game: str) -> bool:
         """Whether ``game`` has Dailies: the solver has proved one of its deals winnable
@@ -250,10 +343,10 @@ class DailyService:
         key = {"game": game, "day": day}
         existing = self.attempts.find(key, viewer.user_id, name)
         if existing is None:
-            source = self.deal_of(game, day, create=True)
+            source, grade = self.daily_of(game, day, create=True) or (None, None)
             deck = source if isinstance(source, Deck) else None
             row, _ = self.games.new_row(
-                game, None if deck else source, DAILY_UNDO, winnable_deal=True, owner=viewer, daily_day=day, layout=deck
+                game, None if deck else source, DAILY_UNDO, winnable_deal=True, owner=viewer, daily_day=day, layout=deck, grade=grade
             )
             existing = self.attempts.start(key, viewer, name, row)
         return self.games.state(existing, viewer)  # there now: ours or the other tab's
@@ -264,7 +357,7 @@ class DailyService:
         cls = lookup_game(game)
         now = self.now()
         over = day < today(now)
-        source = self.deal_of(cls.game_id, day)
+        source, grade = self.daily_of(cls.game_id, day) or (None, None)
         entries = self._ranked(cls.game_id, day, now)
         yours = next((entry for entry in entries if entry["user_id"] is not None and entry["user_id"] == viewer.user_id), None)
         ranked = public(entries)  # a result at a pace no person reaches is its player's only
@@ -278,6 +371,7 @@ class DailyService:
             "deal": source if over and isinstance(source, int) else None,
             "layout": str(source) if over and isinstance(source, Deck) else None,
             "players": len(ranked),
+            "grade": grade,
             "your_rank": yours["rank"] if yours else None,
             "your_result": None if yours is None else shown(yours, yours),
             "entries": [shown(entry, yours) for entry in page],
@@ -300,7 +394,8 @@ class DailyService:
         tomorrow = dt.datetime.combine(day + dt.timedelta(days=1), dt.time(), tzinfo=dt.timezone.utc)
         with Session(self.engine) as session:
             proved = set(session.scalars(select(VerdictRow.game).where(VerdictRow.verdict == "won").group_by(VerdictRow.game)).all())
-            dealt = set(session.scalars(select(DailyDeal.game).where(DailyDeal.day == day)).all())
+            drawn = dict(session.execute(select(DailyDeal.game, DailyDeal.grade).where(DailyDeal.day == day)).all())
+            dealt = set(drawn)
             mine = set()
             if viewer.signed_in:
                 mine = set(
@@ -318,6 +413,8 @@ class DailyService:
                 "available": game in proved or game in dealt,
                 "players": counts.get(game, 0),
                 "attempt": None,
+                # Drawn: its own grade; not yet: the grade it will be drawn at.
+                "grade": drawn[game] if game in dealt else grade_of_day(day).value,
             }
             if game in mine:
                 yours = next(e for e in self._ranked(game, day, now) if e["user_id"] == viewer.user_id)

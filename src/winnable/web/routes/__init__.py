@@ -3,6 +3,7 @@
 * :mod:`~.catalog` — the games on offer (``/api/catalog``);
 * :mod:`~.games` — stored games: create, read, move, undo, restart, replay;
 * :mod:`~.solver` — hints and analyses (through the solver queue);
+* :mod:`~.solution` — the whole winning line from a position, and taking over from it;
 * :mod:`~.security` — the CSRF token for scripts (``/api/csrf``);
 * :mod:`~.health` — ``/api/health`` (up or down) and Prometheus ``/metrics``;
 * :mod:`~.docs` — the OpenAPI page ``/docs``, served from a package, not a CDN;
@@ -29,6 +30,7 @@ from winnable.web.routes import (
     pages,
     player_pages,
     security,
+    solution,
     solver,
     stats,
     summaries,
@@ -39,6 +41,7 @@ ROUTERS = [
     summaries.router,
     games.router,
     solver.router,
+    solution.router,
     security.router,
     health.router,
     docs.router,

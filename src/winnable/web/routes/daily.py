@@ -15,6 +15,7 @@ from winnable.web.errors import Forbidden
 from winnable.web.models import schemas
 from winnable.web.pages.i18n import N_, locale_of, titled
 from winnable.web.play.state import GameState
+from winnable.web.players.calendar import DailyCalendar, month_calendar, parse_month
 from winnable.web.players.daily import DailyOverview, Leaderboard, parse_day
 
 router = APIRouter(prefix="/api/daily", tags=["daily"])
@@ -32,6 +33,30 @@ async def overview(viewer: ViewerDep, app: ServicesDep, request: Request) -> Dai
     Starts nothing. Titles in the request's language."""
     found = await database(app.settings, app.daily.overview, viewer)
     titled(found["games"], locale_of(request))
+    return found
+
+
+@router.get("/calendar", response_model=schemas.DailyCalendar, responses={401: {"model": schemas.Problem}})
+async def calendar(
+    viewer: ViewerDep,
+    app: ServicesDep,
+    request: Request,
+    month: str | None = Query(
+        None,
+        max_length=7,
+        description="YYYY-MM (UTC); default this month; malformed: 422 `bad_month`; a month not come yet: 404 `bad_month`.",
+    ),
+) -> DailyCalendar:
+    """The signed-in player's month of Dailies (401 for a guest): each day's grade (it
+    follows the week: Monday and Tuesday easy, Wednesday and Thursday medium, Friday and
+    Saturday hard, Sunday expert) and the result of each game's Daily (won, lost, playing,
+    not played); the points of the Dailies won (easy 1, medium 2, hard 3, expert 5), the
+    month's badge by Dailies won (bronze 5, silver 15, gold 30) and the Daily streaks
+    (days in a row with a Daily won). All from the stored attempts."""
+    first = parse_month(month, app.daily.now())
+    found = await database(app.settings, month_calendar, app.engine, viewer, first, app.daily.now())
+    for day in found["days"]:
+        titled(day["games"], locale_of(request))
     return found
 
 

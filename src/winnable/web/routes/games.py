@@ -1,4 +1,4 @@
-"""Stored games: create one, read it, play a move, undo, restart, replay its history.
+"""Stored games: create one, read it, play a move, undo, redo, restart, replay its history.
 
 Moves are checked by the game's rules; a refused call changes nothing (409 with the
 rules' reason for an illegal move). State-changing calls send a JSON body (``{}`` when
@@ -13,13 +13,13 @@ from fastapi import APIRouter, Depends, Query, Request
 
 from winnable.games import game_class
 from winnable.web.deps import Caller, ServicesDep, ViewerDep, caller, database
-from winnable.web.errors import Conflict
+from winnable.web.errors import Conflict, Unprocessable
 from winnable.web.models import schemas
 from winnable.web.models.responses import StateJSON
 from winnable.web.pages.i18n import N_
 from winnable.web.play.games import PositionAt
-from winnable.web.play.lookup import MAX_MOVES, lookup_game
-from winnable.web.play.pool import Found
+from winnable.web.play.lookup import MAX_MOVES, lookup_game, parse_deal
+from winnable.web.play.pool import GRADE_WORDS, Found
 from winnable.web.play.positions import initial
 from winnable.web.play.state import GameState
 from winnable.web.routes.auth import set_session
@@ -41,7 +41,10 @@ async def new_game(body: schemas.NewGame, request: Request, who: Creator) -> Sta
     A winnable deal comes from the pool of proved deals in the database (header
     ``X-Winnable-Source: pool``), or one dealt before when every proved deal of the game
     has been (``reused``). No search runs for the request: a game none of whose deals has
-    been proved winnable yet answers 409 ``no_winnable_deal`` at once.
+    been proved winnable yet answers 409 ``no_winnable_deal`` at once. With ``grade``
+    (easy, medium, hard, expert) the deal is one of that grade, as the solver graded it;
+    none of that grade proved yet: 409 ``no_graded_deal``. The state's ``grade`` says how
+    hard the deal is (null when not graded).
 
     The game belongs to the signed-in player, or else to this browser's guest session
     (started here if there is none: a cookie, stored with the game, never for a refused
@@ -50,6 +53,8 @@ async def new_game(body: schemas.NewGame, request: Request, who: Creator) -> Sta
     one.)
     """
     game_id = lookup_game(body.game).game_id
+    if body.grade is not None and not body.winnable:
+        raise Unprocessable(N_("a grade is for winnable deals: send winnable: true with it"), code="bad_grade")
     app = who.app
     games, pool, solver = app.games, app.pool, app.solver
     # A new guest's session is stored with the game, in its transaction: a request refused
@@ -60,12 +65,23 @@ async def new_game(body: schemas.NewGame, request: Request, who: Creator) -> Sta
 
     def create() -> tuple[GameState | None, Found | None]:
         if not body.winnable:
-            return games.create(game_id, body.deal, body.undo, owner=owner, think_seconds=body.think, before=store_guest), None
-        found = pool.deal_for(game_id)
+            # A deal asked for by number shows its grade when the solver graded it.
+            grade = pool.grade_of(game_id, parse_deal(body.deal)) if body.deal is not None else None
+            state = games.create(game_id, body.deal, body.undo, owner=owner, think_seconds=body.think, before=store_guest, grade=grade)
+            return state, None
+        found = pool.deal_for(game_id, body.grade)
         if found is None:
             return None, None  # refused below
         state = games.create(
-            game_id, found.deal, body.undo, True, owner=owner, think_seconds=body.think, before=store_guest, line=found.line
+            game_id,
+            found.deal,
+            body.undo,
+            True,
+            owner=owner,
+            think_seconds=body.think,
+            before=store_guest,
+            line=found.line,
+            grade=found.grade,
         )
         if found.line:  # the pool's proof makes the first hints instant
             solver.remember_line(initial(game_id, found.deal), found.line)
@@ -74,6 +90,15 @@ async def new_game(body: schemas.NewGame, request: Request, who: Creator) -> Sta
     state, found = await database(app.settings, create)
     if body.winnable and found is None:
         title = N_(game_class(game_id).title)
+        if body.grade is not None:
+            raise Conflict(
+                N_(
+                    "no {game} deal graded {grade} has been proved yet; choose another grade, or try again later",
+                    game=title,
+                    grade=GRADE_WORDS[body.grade],
+                ),
+                code="no_graded_deal",
+            )
         raise Conflict(
             N_("no {game} deal has been proved winnable yet; play any deal, or try again later", game=title), code="no_winnable_deal"
         )
@@ -108,6 +133,16 @@ async def undo(game_id: str, body: schemas.Undo, who: Player) -> StateJSON:
     together with the safe moves home played after it, as one undo."""
     app = who.app
     return StateJSON(await database(app.settings, app.games.undo, game_id, body.auto, who.viewer))
+
+
+@router.post("/{game_id}/redo", response_model=schemas.GameState, response_class=StateJSON)
+async def redo(game_id: str, body: schemas.Empty, who: Player) -> StateJSON:
+    """Play again what the last undo took back (the move, and the safe moves home that
+    came with it); 409 ``nothing_to_redo`` when nothing was undone since the last move
+    (the state's ``redo_left``). Another move, a restart or a take-over clears it; the
+    undo stays counted."""
+    app = who.app
+    return StateJSON(await database(app.settings, app.games.redo, game_id, who.viewer))
 
 
 @router.post("/{game_id}/restart", response_model=schemas.GameState, response_class=StateJSON)

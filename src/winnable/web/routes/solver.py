@@ -147,7 +147,12 @@ Worded = TypeVar("Worded", Hint, Analysis)
 
 
 def in_language(answer: Worded, request: Request) -> Worded:
-    """The answer with its ``message`` in the request's language (moves stay in notation)."""
+    """The answer with its ``message`` (and a hint's ``why``) in the request's language
+    (moves stay in notation)."""
+    locale = locale_of(request)
     if "message" in answer:
-        answer["message"] = translate(answer["message"], locale_of(request))
+        answer["message"] = translate(answer["message"], locale)
+    said = answer.get("why")
+    if isinstance(said, str):
+        answer["why"] = translate(said, locale)  # type: ignore[typeddict-unknown-key]  # a WinningHint's
     return answer

@@ -34,7 +34,7 @@ from typing import Any
 from winnable.game import Move, Position
 from winnable.games import FAMILIES
 from winnable.web.views import blackhole, fourteen, freecell, spider
-from winnable.web.views.moves import MoveDescription
+from winnable.web.views.moves import Effect, MoveDescription
 
 VIEWS: dict[str, ModuleType] = {module.__name__.rpartition(".")[2]: module for module in (blackhole, fourteen, freecell, spider)}
 """Every view module, by its name (what a family's :attr:`~winnable.games.Traits.view` says)."""
@@ -62,3 +62,11 @@ def player_view(position: Position) -> dict[str, Any]:
     """What a player may see of ``position``."""
     view = BY_FAMILY.get(position.family)
     return position.to_json() if view is None else view.player_view(position)
+
+
+def effect(position: Position, move: Move) -> Effect | None:
+    """What the legal ``move`` does on the table (its family's view reads it from the
+    rules: :class:`~winnable.web.views.moves.Effect`), or None for a family that says nothing."""
+    view = BY_FAMILY.get(position.family)
+    found: Effect | None = view.effect(position, move) if view is not None and hasattr(view, "effect") else None
+    return found

@@ -12,7 +12,7 @@ from typing import Any
 
 from winnable.blackhole import BlackHole
 from winnable.game import Move
-from winnable.web.views.moves import MoveDescription
+from winnable.web.views.moves import Effect, MoveDescription
 
 
 def describe_move(position: BlackHole, move: Move) -> MoveDescription:
@@ -30,3 +30,20 @@ def click_choices(position: BlackHole) -> list[MoveDescription]:
 def player_view(position: BlackHole) -> dict[str, Any]:
     """Every card is face up: the whole table."""
     return position.to_json()
+
+
+def effect(position: BlackHole, move: Move) -> Effect:
+    """What the legal ``move`` does: it uncovers the card under the one played, or
+    (the last card of its pile) plays it onto the black hole.
+
+    >>> from winnable.blackhole import BlackHole
+    >>> position = BlackHole.deal(2)
+    >>> effect(position, position.parse_move("KH"))
+    {'code': 'uncovers', 'card': '4H'}
+    """
+    card = position.moved_card(move)
+    pile = position.pile_of(card) if card is not None else None
+    cards = position.piles[pile] if pile is not None else ()
+    if len(cards) > 1:
+        return {"code": "uncovers", "card": str(cards[-2])}
+    return {"code": "to_hole", "card": str(card)}

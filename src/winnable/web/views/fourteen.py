@@ -13,7 +13,7 @@ from typing import Any
 
 from winnable.fourteen import FourteenOut
 from winnable.game import Move
-from winnable.web.views.moves import MoveDescription
+from winnable.web.views.moves import Effect, MoveDescription
 
 
 def describe_move(position: FourteenOut, move: Move) -> MoveDescription:
@@ -38,3 +38,15 @@ def click_choices(position: FourteenOut) -> list[MoveDescription]:
 def player_view(position: FourteenOut) -> dict[str, Any]:
     """Every card is face up: the whole table."""
     return position.to_json()
+
+
+def effect(position: FourteenOut, move: Move) -> Effect:
+    """What the legal ``move`` does: it takes out a pair adding up to 14.
+
+    >>> from winnable.fourteen import FourteenOut
+    >>> position = FourteenOut.deal(1)
+    >>> effect(position, position.legal_moves()[0])["code"]
+    'removes_pair'
+    """
+    cards = getattr(move, "cards", None) or ()
+    return {"code": "removes_pair", "cards": [str(card) for card in cards]}

@@ -20,3 +20,19 @@ MoveDescription = TypedDict(
     },
 )
 """A move as the browser draws it: its two places, its card and how many cards move."""
+
+
+class Effect(TypedDict):
+    """What a move does on the table, as each family's view reads it from the rules
+    (the position before and after): a stable ``code`` and what its phrase names, in no
+    language (:mod:`winnable.web.play.why` words it). Cards in the rules' notation
+    (``7C``), suits as their letter, columns and piles counted from 1."""
+
+    code: str
+    card: NotRequired[str]
+    cards: NotRequired[list[str]]
+    onto: NotRequired[str]
+    suit: NotRequired[str]
+    column: NotRequired[int]
+    follow: NotRequired[int]
+    cell: NotRequired[str]

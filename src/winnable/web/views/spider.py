@@ -16,7 +16,7 @@ from typing import Any
 from winnable.errors import ParseError
 from winnable.game import Move
 from winnable.spider import COLUMNS, Spider, SpiderMove
-from winnable.web.views.moves import MoveDescription
+from winnable.web.views.moves import Effect, MoveDescription
 
 
 def click_targets(position: Spider, source: int, count: int) -> list[int]:
@@ -117,3 +117,30 @@ def player_view(position: Spider) -> dict[str, Any]:
         "lost": position.is_lost(),
         "auto": list(position.auto),
     }
+
+
+def effect(position: Spider, move: Move) -> Effect:
+    """What the legal ``move`` does on the table: a deal, a suit completed (its run
+    removed), a face-down card turned (never named: the player has not seen it), a
+    column emptied, a run built onto a card or moved to an empty column.
+
+    >>> from winnable.spider import BlackWidow
+    >>> position = BlackWidow.deal(1)
+    >>> effect(position, position.parse_move("10>5"))
+    {'code': 'turns_over', 'column': 10}
+    """
+    if not isinstance(move, SpiderMove) or move.is_deal:
+        return {"code": "deals"}
+    after = position.apply(move)
+    source, target = position.columns[move.source], position.columns[move.target]  # type: ignore[index]
+    card = position.moved_card(move)
+    text = str(card) if card is not None else ""
+    if len(after.foundations) > len(position.foundations):
+        return {"code": "completes_suit", "suit": after.foundations[-1].char}
+    if move.count == len(source.up) and source.down:
+        return {"code": "turns_over", "column": move.source + 1}  # type: ignore[operator]
+    if move.count == len(source.up):
+        return {"code": "empties_column", "card": text, "column": move.source + 1}  # type: ignore[operator]
+    if target.top is None:
+        return {"code": "to_empty_column", "card": text, "column": move.target + 1}  # type: ignore[operator]
+    return {"code": "builds", "card": text, "onto": str(target.top)}

@@ -58,9 +58,10 @@ export async function call(method, path, body) {
 
 export const api = {
   catalog: () => call("GET", "/api/catalog"),
-  create: (game, { deal = null, winnable = false, undo = null, think = null } = {}) => {
+  create: (game, { deal = null, winnable = false, undo = null, think = null, grade = null } = {}) => {
     const body = { game };
     if (winnable) body.winnable = true;
+    if (winnable && grade) body.grade = grade; // easy, medium, hard or expert (none: any)
     else if (deal !== null && deal !== undefined && deal !== "") body.deal = deal;
     if (undo) body.undo = undo;
     if (think) body.think = think; // Black Hole's timed play: seconds a move
@@ -75,4 +76,9 @@ export const api = {
   hint: (id) => call("GET", `/api/games/${encodeURIComponent(id)}/hint`),
   analysis: (id) => call("GET", `/api/games/${encodeURIComponent(id)}/analysis`),
   positionAt: (id, at) => call("GET", `/api/games/${encodeURIComponent(id)}/position?at=${at}`),
+  // Show me: the solver's winning line from the game's position after `at` moves (now by
+  // default), frame by frame; take over plays its first moves as ordinary moves from `from`.
+  solution: (id, at = null) => call("GET", `/api/games/${encodeURIComponent(id)}/solution${at === null ? "" : `?at=${at}`}`),
+  takeOver: (id, from, moves) => call("POST", `/api/games/${encodeURIComponent(id)}/solution/play`, { from, moves }),
+  redo: (id) => call("POST", `/api/games/${encodeURIComponent(id)}/redo`, {}),
 };

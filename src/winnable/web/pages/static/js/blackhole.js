@@ -5,6 +5,9 @@
 import { cardName, cardSpan, makeCard, makeSlot, RATIO } from "./cards.js";
 import { t, tn } from "./i18n.js";
 
+/** A double tap sends a card into the hole: off unless switched on (a tap sends it there
+ * already, one-tap moves being on: a double tap would send two). */
+export const doubleTapHome = "off";
 const FAN = 0.29; // share of a card's height that shows under the next card of a pile
 
 /** Every place of the table and its cards, bottom first. */

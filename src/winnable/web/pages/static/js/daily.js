@@ -4,6 +4,8 @@
 import { clock, el } from "./dom.js";
 import { ApiError, countdownTo, notRankedText, openDaily, players, resultText } from "./players-api.js";
 import { formatDate, localHref, t, tn } from "./i18n.js";
+import { showCalendar } from "./daily-calendar.js";
+import { gradeBadge } from "./grades.js";
 
 const $ = (id) => document.getElementById(id);
 const params = new URLSearchParams(location.search);
@@ -52,7 +54,7 @@ async function showBoard() {
     return;
   }
   address();
-  $("board-title").textContent = t("{game} · {date}", { game: board.title, date: formatDate(board.date, { dateStyle: "long" }) });
+  $("board-title").replaceChildren(t("{game} · {date}", { game: board.title, date: formatDate(board.date, { dateStyle: "long" }) }), " ", gradeBadge(board.grade, { id: "board-grade" }) || "");
   $("day-next").disabled = board.date >= view.today;
   $("board-date").value = board.date;
   const summary = [
@@ -86,6 +88,11 @@ function games(overview) {
   const entry = overview.games.find((game) => game.game === view.game);
   play.hidden = !entry || !entry.available;
   play.textContent = entry && entry.attempt ? (entry.attempt.status === "playing" ? t("Resume today's Daily") : t("See your Daily game")) : t("Play today's Daily");
+  // Today's grade, before playing: the drawn Daily's, else the grade of the day.
+  const grade = $("daily-grade");
+  const badge = entry && entry.available ? gradeBadge(entry.grade) : null;
+  grade.replaceChildren(...(badge ? [t("Today:"), " ", badge] : []));
+  grade.hidden = !badge;
 }
 
 async function main() {
@@ -121,6 +128,7 @@ async function main() {
     return;
   }
   await showBoard();
+  await showCalendar($("month-calendar"), null, overview.signed_in);
 }
 
 main();

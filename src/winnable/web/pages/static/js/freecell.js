@@ -9,6 +9,8 @@ import { t } from "./i18n.js";
 const FAN_MAX = 0.45; // a tall screen shows more of every card
 const FAN_MIN = 0.24; // the rank and suit strip stays readable
 const FAN_SQUEEZE = 0.15; // only when nothing else fits
+/** A double tap (double click) sends a card to its foundation: on unless switched off. */
+export const doubleTapHome = "on";
 const SUIT_ORDER = ["C", "D", "H", "S"];
 const RANKS = "A23456789TJQK";
 

@@ -4,6 +4,7 @@
 import { clock, el } from "./dom.js";
 import { countdownTo, dailyOverviewOrNull, openDaily, resultText } from "./players-api.js";
 import { localHref, t, tn } from "./i18n.js";
+import { gradeBadge } from "./grades.js";
 
 async function main() {
   const box = document.getElementById("daily-banner");
@@ -46,7 +47,7 @@ async function main() {
       el(
         "li",
         { class: "daily-item", "data-game": game.game },
-        el("span", { class: "daily-title" }, game.title),
+        el("span", { class: "daily-title" }, game.title, " ", gradeBadge(game.grade)),
         result,
         el(
           "span",

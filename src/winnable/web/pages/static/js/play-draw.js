@@ -1,6 +1,6 @@
 // Drawing the table with the family's renderer, the moving cards, and where the focus is.
 
-import { $ } from "./dom.js";
+import { $, el } from "./dom.js";
 import { t } from "./i18n.js";
 import { hooks } from "./play-hooks.js";
 import { app, coarse, currentLegal, currentPosition, entriesFor, placesOf, reducedMotion, table, TOUCH_MIN } from "./play-state.js";
@@ -234,6 +234,7 @@ export function nearest(nodes, point) {
 
 export function clearHighlights(prefix) {
   for (const node of table.querySelectorAll(`.${prefix}-src, .${prefix}-dst`)) node.classList.remove(`${prefix}-src`, `${prefix}-dst`);
+  for (const node of table.querySelectorAll(`.${prefix}-why`)) node.remove();
 }
 
 export function highlight(entry, prefix, position = currentPosition()) {
@@ -245,6 +246,10 @@ export function highlight(entry, prefix, position = currentPosition()) {
     const cards = placesOf(position).get(entry.from) || [];
     const first = cards.length - (entry.count || 1);
     for (let i = first; i < cards.length; i++) elementAt(entry.from, i)?.classList.add(`${prefix}-src`);
+    // What the move does ("uncovers the 7♣"), written beside the marked card (screen
+    // readers hear it from the hint's message).
+    const marked = entry.why && elementAt(entry.from, cards.length - 1);
+    if (marked) marked.append(el("span", { class: `${prefix}-why`, "aria-hidden": "true" }, entry.why));
   }
   for (const target of app.family.targetsFor(table, entry)) target.classList.add(`${prefix}-dst`);
 }

@@ -32,6 +32,10 @@ export function updateChrome() {
   const count = $("undo-left");
   count.hidden = left === null || left === undefined || state.undo === "none";
   count.textContent = count.hidden ? "" : String(left);
+  const redo = $("redo");
+  const redoing = redoRefusal(state);
+  redo.disabled = redoing !== null;
+  redo.title = redoing || t("Play the move taken back again (Y)");
   $("hint").disabled = state.status !== "playing";
   $("restart").disabled = state.move_count === 0 && state.status === "playing";
   $("finish").hidden = !(state.status === "playing" && state.finish && state.finish.length) || !!app.review;
@@ -57,6 +61,14 @@ export function undoRefusal(state) {
   if (state.status === "won") return t("The game is won: there is nothing to take back.");
   if (state.move_count === 0) return t("No move to take back yet.");
   if (state.status !== "playing" && state.status !== "lost") return t("The game is over.");
+  return null;
+}
+
+/** Why no move can be redone now (the Redo button's title, what the Y key says), or null. */
+export function redoRefusal(state) {
+  if (state.timed_out) return t("Time ran out: this game is lost.");
+  if (state.status === "won") return t("The game is won: there is nothing to take back.");
+  if (!state.redo_left) return t("No move taken back to play again.");
   return null;
 }
 
@@ -120,6 +132,7 @@ export function setState(state, { animate = true } = {}) {
     app.selection = null;
     delete document.body.dataset.selected;
   }
+  if (app.shown && changed) hooks.endShow(false); // the game moved on: the shown line is stale
   if (previous && previous.id !== state.id) {
     app.shownOverlayFor = null;
     hooks.endReview(false);
@@ -182,8 +195,21 @@ export async function newGame({ deal = null } = {}) {
       state = await api.create(gameName, { deal, winnable, undo, ...extra });
     } catch (error) {
       if (!winnable || !(error instanceof ApiError) || error.status === 0) throw error;
-      state = await api.create(gameName, { undo, ...extra });
-      say(t("{reason} This deal was picked at random.", { reason: error.detail }), { kind: "info" });
+      let reason = error.detail;
+      if (error.code === "no_graded_deal") {
+        // None of the chosen grade yet (play-grade.js): a proved deal of any grade.
+        try {
+          state = await api.create(gameName, { winnable, undo, ...extra, grade: null });
+          say(t("{reason} This deal is proved winnable, of another grade.", { reason }), { kind: "info" });
+        } catch (again) {
+          if (!(again instanceof ApiError) || again.status === 0) throw again;
+          reason = again.detail;
+        }
+      }
+      if (!state) {
+        state = await api.create(gameName, { undo, ...extra, grade: null });
+        say(t("{reason} This deal was picked at random.", { reason }), { kind: "info" });
+      }
     }
     clearTimeout(slow);
     if ($("message").textContent.endsWith("\u2026")) hush();
@@ -218,7 +244,7 @@ export async function sendMove(move, { auto = settings().safe } = {}) {
 /** Play one described move and say what happened. */
 export function play(entry, node) {
   enqueue(async () => {
-    if (app.review || !app.state) return;
+    if (app.review || app.shown || !app.state) return;
     const still = currentLegal().find((e) => e.move === entry.move);
     if (!still) {
       if (node) refuse(entry.from, 0, node);
@@ -294,8 +320,8 @@ function plainParts(list) {
 
 export function undo() {
   if (!app.state || app.finishing) return;
-  if (app.review) {
-    say(t("You are looking back at this game. Close the replay to play on."));
+  if (app.review || app.shown) {
+    say(lookingText());
     return;
   }
   const refusal = undoRefusal(app.state);
@@ -309,6 +335,39 @@ export function undo() {
     try {
       setState(await api.undo(app.state.id, settings().safe));
       announce(t("Move taken back."));
+    } finally {
+      busy(false);
+    }
+  });
+}
+
+/** What a move, an undo or a redo says while the table shows something else than the game. */
+export function lookingText() {
+  return app.shown ? t("The solver's line is shown: take over or close it to play.") : t("You are looking back at this game. Close the replay to play on.");
+}
+
+/** Redo: the move last taken back is played again (with the safe moves home that came with it). */
+export function redo() {
+  if (!app.state || app.finishing) return;
+  if (app.review || app.shown) {
+    say(lookingText());
+    return;
+  }
+  const refusal = redoRefusal(app.state);
+  if (refusal) {
+    say(refusal);
+    return;
+  }
+  hooks.clearSelection(false);
+  enqueue(async () => {
+    busy(true);
+    try {
+      setState(await api.redo(app.state.id));
+      announce(t("Move played again."));
+    } catch (error) {
+      if (!(error instanceof ApiError) || error.status !== 409) throw error;
+      say(error.detail, { kind: "error" });
+      setState(await api.get(app.state.id));
     } finally {
       busy(false);
     }
@@ -334,8 +393,8 @@ export function restart() {
 export function finish() {
   const state = app.state;
   if (!state || app.finishing) return;
-  if (app.review || state.status !== "playing" || !state.finish || !state.finish.length) {
-    say(app.review ? t("You are looking back at this game. Close the replay to play on.") : state.status !== "playing" ? t("The game is over.") : t("Nothing to finish yet: F plays the rest home once every card can go there."));
+  if (app.review || app.shown || state.status !== "playing" || !state.finish || !state.finish.length) {
+    say(app.review || app.shown ? lookingText() : state.status !== "playing" ? t("The game is over.") : t("Nothing to finish yet: F plays the rest home once every card can go there."));
     return;
   }
   hooks.clearSelection(false);

@@ -26,7 +26,7 @@ let answered = null; // {state, answer}: the last hint, shown again without aski
 
 export async function hint() {
   if (!app.state || app.finishing) return;
-  const refusal = hintRefusal(app.state);
+  const refusal = app.shown ? t("The solver's line is shown: take over or close it to play.") : hintRefusal(app.state);
   if (refusal) {
     say(refusal);
     return;
@@ -52,7 +52,7 @@ export async function hint() {
   const hidden = answer.knows_hidden ? [el("br"), el("small", {}, t("The hint knows the face-down cards, which you cannot see."))] : [];
   if (answer.move) {
     const entry = app.state.legal.find((e) => e.move === answer.move) || answer.describe;
-    app.hint = entry || null;
+    app.hint = entry ? { ...entry, why: answer.why || "" } : null;
     document.body.dataset.hint = entry ? entry.move : "";
     highlight(app.hint, "hint");
     const away = answer.line_length ? [el("br"), el("small", {}, tn("A win is {n} move away.", "A win is {n} moves away.", answer.line_length, { n: answer.line_length }))] : [];
@@ -60,12 +60,16 @@ export async function hint() {
     const touch = window.matchMedia("(pointer: coarse)").matches;
     const tapText = app.family.hintTap ? app.family.hintTap(touch) : touch ? t("Tap the marked card to play it.") : t("Click the marked card to play it.");
     const tap = entry && entry.from !== "stock" ? [el("br"), el("small", {}, tapText)] : [];
-    say([el("b", {}, t("Hint:")), " ", ...(entry ? sentenceOf(entry) : [answer.move]), ...away, ...tap, ...hidden], { sticky: true, kind: "hint" });
+    // What the move does on the table ("uncovers the 7♣"), from the rules.
+    const why = answer.why ? [el("span", { class: "why", id: "hint-why" }, answer.why)] : [];
+    say([el("b", {}, t("Hint:")), " ", ...(entry ? sentenceOf(entry) : [answer.move]), ...why, ...away, ...tap, ...hidden], { sticky: true, kind: "hint" });
     const label = t("Hint:");
-    if (entry) announce(`${label} ${plainSentence(entry, app.state.position)}`);
+    if (entry) announce([label, plainSentence(entry, app.state.position), answer.why || ""].filter(Boolean).join(" "));
     if (entry && entry.from) {
       const cards = placesOf(app.state.position).get(entry.from) || [];
       const node = entry.from === "stock" ? table.querySelector(".stock") : elementAt(entry.from, cards.length - (entry.count || 1));
+      // The marked card says why too (its tooltip; a screen reader hears it when it gets there).
+      if (node && answer.why) node.title = answer.why;
       if (node && app.keyboard) focusCard(node);
     }
   } else {

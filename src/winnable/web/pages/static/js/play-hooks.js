@@ -1,7 +1,9 @@
 // The game page's modules stand in layers: the page's state (play-state.js) and the overlay
 // (play-overlay.js) at the bottom, drawing (play-draw.js) above them, the game's actions
 // (play-game.js) above drawing, then picking up and putting down (play-pick.js), review
-// (play-review.js) and the dialogs (play-dialogs.js); play.js wires them. A module imports
+// (play-review.js) and the dialogs (play-dialogs.js); Show me (play-showme.js) stands above
+// the game's actions and picking, below review (which offers its line after a loss);
+// play.js wires them. A module imports
 // only from the layers below it; where a lower one must call up (drawing shows the
 // selection, a new state opens the win dialog), it calls a hook that play.js sets at start.
 
@@ -18,6 +20,8 @@ export const hooks = {
   checkWinnable: nothing,
   /** play-review.js: leave "where did I lose?". */
   endReview: nothing,
+  /** play-showme.js: leave the solver's line shown on the table. */
+  endShow: nothing,
   /** play-review.js: the "still winnable?" badge. */
   setBadge: nothing,
   /** play-dialogs.js: the won and lost dialogs. */

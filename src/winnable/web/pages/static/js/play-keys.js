@@ -3,11 +3,12 @@
 import { $ } from "./dom.js";
 import { t } from "./i18n.js";
 import { anchor, clearHighlights, focusCard, nearest } from "./play-draw.js";
-import { finish, undo } from "./play-game.js";
+import { finish, redo, undo } from "./play-game.js";
 import { closeOverlay } from "./play-overlay.js";
 import { hint } from "./play-hint.js";
 import { activate, clearSelection, placeAt } from "./play-pick.js";
 import { endReview } from "./play-review.js";
+import { showKeys, showMe } from "./play-showme.js";
 import { announce, app, hush, say, table } from "./play-state.js";
 
 const ARROWS = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
@@ -66,8 +67,17 @@ function moveFocus([dx, dy]) {
 /** The keys (the page calls this once, after the pointer's listeners). */
 export function listenKeys() {
   document.addEventListener("keydown", (event) => {
+    const inField = event.target.closest && event.target.closest("input, select, textarea, .menu");
+    // Redo as elsewhere: Ctrl+Y, Ctrl+Shift+Z (Cmd on a Mac).
+    const key = (event.key || "").toLowerCase();
+    if ((event.ctrlKey || event.metaKey) && !event.altKey && !inField && $("overlay").hidden && (key === "y" || (key === "z" && event.shiftKey))) {
+      event.preventDefault();
+      redo();
+      return;
+    }
     if (event.ctrlKey || event.metaKey || event.altKey) return;
-    if (event.target.closest && event.target.closest("input, select, textarea, .menu")) return;
+    if ($("overlay").hidden && showKeys(event)) return; // a line is shown: its own keys
+    if (inField) return;
     if (event.key === "Escape") {
       if (!$("overlay").hidden) closeOverlay();
       else if (app.selection) {
@@ -98,13 +108,16 @@ export function listenKeys() {
       if (focused.dataset.place) activate(focused, { keyboard: true });
       return;
     }
-    const key = event.key.toLowerCase();
     if (key === "u") {
       app.keyboard = app.keyboard || inTable;
       undo();
     } else if (key === "h") {
       app.keyboard = app.keyboard || !!inTable;
       hint();
+    } else if (key === "y") {
+      redo();
+    } else if (key === "s") {
+      showMe();
     } else if (key === "f") {
       finish();
     }

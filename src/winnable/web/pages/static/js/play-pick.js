@@ -4,6 +4,7 @@ import { cardName } from "./cards.js";
 import { t, tn } from "./i18n.js";
 import { elementAt, focusCard } from "./play-draw.js";
 import { play, refuse, refusePair } from "./play-game.js";
+import { playTapped } from "./play-home.js";
 import { announce, app, coarse, currentLegal, currentPosition, entriesFor, placesOf, settings, table } from "./play-state.js";
 
 /** The destinations of `entries`, one element each (free cells: every empty one), best
@@ -137,7 +138,7 @@ export function pickFrom(node, { keyboard = false } = {}) {
 
 /** A tap, click, Enter or Space on a card (or the stock). */
 export function activate(node, { keyboard = false } = {}) {
-  if (!app.state || app.review || app.finishing) return;
+  if (!app.state || app.review || app.shown || app.finishing) return;
   const place = node.dataset.place;
   if (place === "stock") {
     clearSelection(false);
@@ -190,13 +191,13 @@ export function activate(node, { keyboard = false } = {}) {
     // place the server lists for them (a column one rank higher, its own suit first,
     // else an empty column). The keyboard still picks up and chooses.
     clearSelection(false);
-    play(pick.entries.find((e) => e.count === pick.count) || pick.entries[0], node);
+    playTapped(pick.entries.find((e) => e.count === pick.count) || pick.entries[0], node, { keyboard });
     return;
   }
   if (settings().oneTap && destinations(pick.entries) === 1) {
     clearSelection(false);
     const entry = pick.entries.reduce((best, e) => (e.count > best.count ? e : best), pick.entries[0]);
-    play(entry, node);
+    playTapped(entry, node, { keyboard });
     return;
   }
   select(pick);

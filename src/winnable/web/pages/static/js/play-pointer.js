@@ -3,7 +3,8 @@
 import { el } from "./dom.js";
 import { t } from "./i18n.js";
 import { draw, focusCard } from "./play-draw.js";
-import { refuse, sendMove } from "./play-game.js";
+import { lookingText, refuse, sendMove } from "./play-game.js";
+import { doubleTap } from "./play-home.js";
 import { activate, clearSelection, pickFrom, placeAt } from "./play-pick.js";
 import { announce, app, currentLegal, enqueue, plainSentence, say, table } from "./play-state.js";
 
@@ -128,10 +129,10 @@ function endDrag(event, cancelled) {
 }
 
 /** A tap or click on `target` in the table: pick up, put down, play or refuse. */
-function tapOn(target) {
+function tapOn(target, clicks = 0) {
   if (!app.state || !target.isConnected) return;
-  if (app.review) {
-    if (target.closest("[data-place]")) say(t("You are looking back at this game. Close the replay to play on."));
+  if (app.review || app.shown) {
+    if (target.closest("[data-place]")) say(lookingText());
     return;
   }
   app.keyboard = false;
@@ -140,6 +141,7 @@ function tapOn(target) {
   if (app.selection && drop && table.contains(drop) && placeAt(drop)) return;
   const node = target.closest("[data-place]");
   if (node && table.contains(node) && node.dataset.place !== "runs" && !node.dataset.place.startsWith("foundation")) {
+    if (doubleTap(node, { clicks })) return; // the second tap of a double tap: the card went home
     activate(node);
     return;
   }
@@ -157,7 +159,7 @@ export function listenPointer() {
   table.addEventListener("click", (event) => {
     if (suppressClick) return;
     if (performance.now() - fingerTapAt < CLICK_AFTER_TAP) return; // played already, where the finger was
-    tapOn(event.target);
+    tapOn(event.target, Math.max(1, event.detail));
   });
   // A tap's browser-made mouse events and click are not wanted: the tap has been played.
   table.addEventListener("touchend", (event) => {
@@ -180,7 +182,7 @@ export function listenPointer() {
   });
   table.addEventListener("pointerdown", (event) => {
     if (event.pointerType === "touch" && event.isPrimary) press = { target: event.target, x: event.clientX, y: event.clientY, id: event.pointerId };
-    if (event.button !== 0 || app.review || app.finishing) return;
+    if (event.button !== 0 || app.review || app.shown || app.finishing) return;
     const node = event.target.closest(".card.playable[data-card]");
     if (!node) return;
     drag = { node, place: node.dataset.place, index: Number(node.dataset.index), x: event.clientX, y: event.clientY, id: event.pointerId, ghost: null };

@@ -7,6 +7,7 @@ import { clearHighlights, draw, highlight } from "./play-draw.js";
 import { newGame, restart, setState, updateChrome } from "./play-game.js";
 import { button, closeOverlay, openOverlay } from "./play-overlay.js";
 import { clearSelection } from "./play-pick.js";
+import { rankedOpen, showMe } from "./play-showme.js";
 import { app, busy, gameName, KEY_WATCH, report, say, sentenceOf, store } from "./play-state.js";
 
 export function setBadge(kind, text) {
@@ -72,6 +73,7 @@ export async function startReview(analysis) {
   $("review").hidden = false;
   $("review-try").hidden = app.state.deal === null; // a Daily's cards open as no other game
   $("review-lost").textContent = k === null ? t("First suspect") : t("Losing move");
+  $("review-showme").hidden = start === null || start === undefined || rankedOpen(app.state);
   document.body.classList.add("in-review");
   $("finish").hidden = true;
   await showReviewAt(start);
@@ -176,6 +178,17 @@ export function endReview(redraw = true) {
   clearHighlights("better");
   if (app.state) updateChrome();
   if (redraw) draw({ animate: true });
+}
+
+/** How it could have been won: the solver's line from the last position that was still
+ * winnable (the losing move's, else the first the solver could not settle), view only. */
+export function showHowToWin() {
+  const review = app.review;
+  if (!review) return;
+  const at = review.k ?? review.analysis.between?.[0] ?? null;
+  if (at === null) return;
+  endReview(false);
+  showMe({ at, viewOnly: true }).catch(report);
 }
 
 export async function playOnFromHere() {

@@ -46,6 +46,7 @@ export const KEY_SAFE = "winnable:safe-home";
 export const KEY_GAMES = "winnable:games"; // this browser's games, newest first (shared with the lobby)
 export const keyOneTap = (family) => `winnable:onetap:${family}`;
 export const keyClickMove = (family) => `winnable:clickmove:${family}`;
+export const keyDoubleTap = (family) => `winnable:doubletap:${family}`;
 /** What the page's game can do (its catalogue entry's `traits`, from the registry:
  * winnable/games.py), all off before the catalogue arrives. */
 export const traits = () => app.info?.traits || {};
@@ -62,6 +63,7 @@ export const app = {
   hint: null, // the hinted click_choices entry
   selection: null, // the card picked up: {place, index, count, group, entries, targets}
   review: null, // "where did I lose?" replay
+  shown: null, // Show me: the state shown (a frame of the solver's line), or null
   watchToken: 0,
   shownOverlayFor: null,
   dragRects: null,
@@ -94,6 +96,8 @@ export function settings() {
     oneTap: store.get(keyOneTap(app.info?.family), traits().one_tap ? "1" : "0") === "1",
     safe: store.get(KEY_SAFE, "1") === "1" && Boolean(traits().safe_moves),
     clickMove: Boolean(traits().click_move) && store.get(keyClickMove(app.info.family), "1") === "1",
+    // A double tap sends a card home: offered where the renderer says so (its default).
+    doubleTap: Boolean(app.family?.doubleTapHome) && store.get(keyDoubleTap(app.info.family), app.family.doubleTapHome === "on" ? "1" : "0") === "1",
   };
 }
 
@@ -138,11 +142,12 @@ export function busy(flag) {
 }
 
 export function currentPosition() {
+  if (app.shown) return app.shown.position;
   return app.review ? app.review.position : app.state.position;
 }
 
 export function currentLegal() {
-  if (app.review || app.finishing) return [];
+  if (app.review || app.shown || app.finishing) return [];
   return app.state.status === "playing" ? app.state.legal : [];
 }
 

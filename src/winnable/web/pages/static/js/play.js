@@ -12,8 +12,9 @@
 // (the shared state, settings and messages), play-draw.js (the table), play-pick.js
 // (picking a card up and putting it down), play-game.js (the server's state and the
 // actions), play-pointer.js (taps and drags), play-keys.js (the keyboard), play-review.js
-// ("still winnable?", "where did I lose?" and the replay), play-overlay.js (the overlay)
-// and play-dialogs.js (won, lost, your games). They stand in layers (play-hooks.js says
+// ("still winnable?", "where did I lose?" and the replay), play-showme.js (the solver's
+// winning line shown on the table), play-home.js (a double tap sends a card home),
+// play-overlay.js (the overlay) and play-dialogs.js (won, lost, your games). They stand in layers (play-hooks.js says
 // which); the hooks set here are where a lower layer calls up.
 
 import { api, ApiError } from "./api.js";
@@ -22,23 +23,26 @@ import { $, el } from "./dom.js";
 import { localHref, t } from "./i18n.js";
 import { showLost, showWin, showYourGames } from "./play-dialogs.js";
 import { draw } from "./play-draw.js";
-import { askNewGame, finish, loadGame, newGame, restart, sendMove, setState, tick, undo } from "./play-game.js";
+import { askNewGame, finish, loadGame, newGame, redo, restart, sendMove, setState, tick, undo } from "./play-game.js";
+import "./play-grade.js";
 import { hint } from "./play-hint.js";
 import { setHooks } from "./play-hooks.js";
 import { listenKeys } from "./play-keys.js";
 import { closeOverlay } from "./play-overlay.js";
 import { clearSelection, showSelection } from "./play-pick.js";
 import { listenPointer } from "./play-pointer.js";
-import { checkWinnable, endReview, highlightReview, playOnFromHere, replay, reviewFromBadge, setBadge, setWatching, showReviewAt, stopReplay } from "./play-review.js";
-import { app, enqueue, gameName, KEY_GAME, KEY_SAFE, KEY_UNDO, KEY_WATCH, KEY_WINNABLE, keyClickMove, keyOneTap, rendererOf, report, say, settings, store, table, traits, UNDO_LABELS } from "./play-state.js";
+import { checkWinnable, endReview, highlightReview, playOnFromHere, replay, reviewFromBadge, setBadge, setWatching, showHowToWin, showReviewAt, stopReplay } from "./play-review.js";
+import { endShow, wireShowMe } from "./play-showme.js";
+import { app, enqueue, gameName, KEY_GAME, KEY_SAFE, KEY_UNDO, KEY_WATCH, KEY_WINNABLE, keyClickMove, keyDoubleTap, keyOneTap, rendererOf, report, say, settings, store, table, traits, UNDO_LABELS } from "./play-state.js";
 
 function wire() {
-  setHooks({ showSelection, clearSelection, highlightReview, checkWinnable, endReview, setBadge, showWin, showLost });
+  setHooks({ showSelection, clearSelection, highlightReview, checkWinnable, endReview, endShow, setBadge, showWin, showLost });
   // Hook: another module asks for the server's state again (a timed move's time is up).
   document.addEventListener("winnable:refresh", () => enqueue(async () => app.state && setState(await api.get(app.state.id))));
   $("new-deal").addEventListener("click", () => askNewGame());
   $("restart").addEventListener("click", restart);
   $("undo").addEventListener("click", undo);
+  $("redo").addEventListener("click", redo);
   $("hint").addEventListener("click", hint);
   $("finish").addEventListener("click", finish);
   $("yours-button").addEventListener("click", showYourGames);
@@ -58,6 +62,8 @@ function wire() {
   });
   const oneTap = $("onetap-toggle");
   oneTap.addEventListener("change", () => store.set(keyOneTap(app.info.family), oneTap.checked ? "1" : "0"));
+  const doubleTap = $("doubletap-toggle");
+  doubleTap.addEventListener("change", () => store.set(keyDoubleTap(app.info.family), doubleTap.checked ? "1" : "0"));
   const clickMove = $("clickmove-toggle");
   clickMove.addEventListener("change", () => {
     store.set(keyClickMove(app.info.family), clickMove.checked ? "1" : "0");
@@ -77,6 +83,8 @@ function wire() {
   $("review-lost").addEventListener("click", () => (stopReplay(), showReviewAt(app.review.start)));
   $("review-replay").addEventListener("click", replay);
   $("review-try").addEventListener("click", playOnFromHere);
+  $("review-showme").addEventListener("click", showHowToWin);
+  wireShowMe();
   $("review-close").addEventListener("click", () => endReview());
   $("overlay").addEventListener("click", (event) => {
     if (event.target === $("overlay")) closeOverlay();
@@ -136,6 +144,9 @@ async function main() {
   const preferred = store.get(KEY_UNDO);
   if (preferred && modes.includes(preferred)) $("undo-mode").value = preferred;
   app.family = rendererOf(app.info);
+  // Double tap home: where the family's renderer offers it (cards that go to a foundation).
+  $("doubletap-row").hidden = !app.family.doubleTapHome;
+  $("doubletap-toggle").checked = settings().doubleTap;
 
   const params = new URLSearchParams(location.search);
   try {

@@ -6,6 +6,7 @@
 import { clock, el } from "./dom.js";
 import { players, resultText } from "./players-api.js";
 import { recordTable } from "./record.js";
+import { showCalendar } from "./daily-calendar.js";
 import { call, ApiError } from "./api.js";
 import { formatDate, formatNumber, localHref, t, tn } from "./i18n.js";
 
@@ -159,6 +160,7 @@ async function main() {
   const data = await players.stats();
   const who = $("stats-who");
   who.textContent = data.signed_in ? t("Statistics of {name}", { name: data.player }) : t("This browser's statistics (sign in to keep them on every device)");
+  await showCalendar($("month-calendar"), null, data.signed_in);
   const root = $("stats");
   if (!data.games.length) {
     root.replaceChildren(el("p", { class: "lead" }, t("No game played yet. Play a game and come back!")));

@@ -1,0 +1,159 @@
+"""Redo, double tap home and the hint's why (issue 32) in a real browser: Redo beside Undo
+by finger, mouse and keys (Y, Ctrl+Shift+Z, Ctrl+Y); a double tap (two real touches) or a
+double click sends a card to its foundation, where the family has one and the setting is
+on; the hint says what its move does, beside the marked card and to screen readers."""
+
+from __future__ import annotations
+
+import pytest
+
+from browser_helpers import NO_AUTO, card_at, new_page, open_game, open_menu, play_api, settled, wait_moves
+from touch_helpers import axe_violations, middle
+from winnable.games import game_class
+from winnable.web.views import click_choices
+
+
+def first_move(game: str, deal: int) -> str:
+    return next(e["move"] for e in click_choices(game_class(game).deal(deal)) if e.get("from") != "stock")
+
+
+def home_entry(game: str, deal: int) -> dict:
+    """The deal's first move that sends a card to a foundation."""
+    return next(e for e in click_choices(game_class(game).deal(deal)) if e.get("to", "").startswith("foundation"))
+
+
+def server_moves(server, game_id: str) -> list[str]:
+    return server.api("GET", f"/api/games/{game_id}")["moves"]
+
+
+@pytest.mark.parametrize("size", ["small", "desktop"])
+def test_redo_by_button(browser, server, size):
+    page = new_page(browser, size, NO_AUTO)
+    try:
+        game_id = open_game(page, server, "penguin", 1)
+        assert page.locator("#redo").is_disabled()  # nothing taken back yet
+        move = first_move("penguin", 1)
+        play_api(server, game_id, [move])
+        page.reload()
+        page.wait_for_selector("body[data-ready='1'][data-moves='1']")
+        press = page.tap if size == "small" else page.click
+        press("#undo")
+        wait_moves(page, 0)
+        page.wait_for_selector("#redo:not([disabled])")
+        press("#redo")
+        wait_moves(page, 1)
+        assert server_moves(server, game_id) == [move]
+        page.wait_for_selector("#redo[disabled]")  # nothing more to redo
+        assert axe_violations(page) == []
+        assert page.page_errors == []
+    finally:
+        page.context.close()
+
+
+def test_redo_by_keys(browser, server):
+    page = new_page(browser, "desktop", NO_AUTO)
+    try:
+        game_id = open_game(page, server, "black-widow", 5)
+        move = first_move("black-widow", 5)
+        play_api(server, game_id, [move])
+        page.reload()
+        page.wait_for_selector("body[data-ready='1'][data-moves='1']")
+        for keys in ("y", "Control+Shift+Z", "Control+y"):
+            page.keyboard.press("u")
+            wait_moves(page, 0)
+            page.wait_for_selector("#redo:not([disabled])")
+            page.keyboard.press(keys)
+            wait_moves(page, 1)
+            assert server_moves(server, game_id) == [move], keys
+        # Y with nothing to redo says so, and plays nothing.
+        page.keyboard.press("y")
+        page.wait_for_selector("#message:not([hidden]):has-text('No move taken back')")
+        assert "Y redoes" in page.text_content("#keys-help")
+        assert page.page_errors == []
+    finally:
+        page.context.close()
+
+
+def double_touch(page, point: tuple[float, float]) -> None:
+    """Two real touches at ``point``, one right after the other (a double tap)."""
+    cdp = page.context.new_cdp_session(page)
+    try:
+        x, y = point
+        for _ in range(2):
+            cdp.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": x, "y": y}]})
+            cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+    finally:
+        cdp.detach()
+
+
+def test_double_tap_sends_a_card_home(browser, server):
+    entry = home_entry("penguin", 4)
+    page = new_page(browser, "small", NO_AUTO)
+    try:
+        game_id = open_game(page, server, "penguin", 4)
+        place, index = entry["from"], len(game_class("penguin").deal(4).columns[int(entry["from"].split(":")[1])]) - 1
+        card = card_at(page, place, index)
+        card.scroll_into_view_if_needed()
+        double_touch(page, middle(card.bounding_box()))
+        wait_moves(page, 1)
+        assert server_moves(server, game_id) == [entry["move"]]
+        assert page.locator(f"#table [data-place^='foundation'][data-card='{entry['card']}']").count() == 1
+        assert page.page_errors == []
+    finally:
+        page.context.close()
+
+
+def test_double_click_sends_a_card_home_and_the_setting_stops_it(browser, server):
+    entry = home_entry("freecell", 2)
+    page = new_page(browser, "desktop", NO_AUTO)
+    try:
+        game_id = open_game(page, server, "freecell", 2)
+        column = int(entry["from"].split(":")[1])
+        index = len(game_class("freecell").deal(2).columns[column]) - 1
+        # Switched off in the menu: a double click picks the card up and puts it back.
+        open_menu(page)
+        assert page.locator("#doubletap-toggle").is_checked()  # on by default where cards go home
+        assert axe_violations(page) == []
+        page.click("label:has(#doubletap-toggle)")
+        page.keyboard.press("Escape")
+        card_at(page, entry["from"], index).dblclick(position={"x": 10, "y": 10})
+        settled(page)
+        assert page.get_attribute("body", "data-moves") == "0"
+        open_menu(page)
+        page.click("label:has(#doubletap-toggle)")
+        page.keyboard.press("Escape")
+        card_at(page, entry["from"], index).dblclick(position={"x": 10, "y": 10})
+        wait_moves(page, 1)
+        assert server_moves(server, game_id) == [entry["move"]]
+        assert page.page_errors == []
+    finally:
+        page.context.close()
+
+
+@pytest.mark.parametrize(("game", "shown", "on"), [("black-hole", True, False), ("fourteen-out", False, False), ("spider-2", False, False)])
+def test_the_double_tap_setting_is_offered_where_cards_go_home(browser, server, game, shown, on):
+    page = new_page(browser, "desktop", NO_AUTO)
+    try:
+        open_game(page, server, game, 3)
+        open_menu(page)
+        assert page.locator("#doubletap-row").is_visible() is shown
+        if shown:
+            # Black Hole: a tap sends a card into the hole already; off unless switched on.
+            assert page.locator("#doubletap-toggle").is_checked() is on
+    finally:
+        page.context.close()
+
+
+def test_the_hint_says_why_beside_the_marked_card(browser, server):
+    page = new_page(browser, "phone", NO_AUTO)
+    try:
+        open_game(page, server, "penguin", 1)
+        page.tap("#hint")
+        page.wait_for_selector("#message.hint .why")
+        why = page.inner_text("#message .why").strip()
+        assert why
+        assert page.inner_text("#table .hint-why").strip() == why
+        page.wait_for_function("(why) => document.querySelector('#announce').textContent.endsWith(why)", arg=why)
+        assert axe_violations(page) == []
+    finally:
+        page.context.close()
