@@ -98,4 +98,3 @@ def test_the_python_rules_reach_the_same_positions_and_no_win() -> None:
     root = small_lost()
     assert [[card.index for card in column.down] for column in root.columns] == [down for down, _ in SMALL_LOST]
     assert walk(root) == (POSITIONS, CHECKSUM, False)
-

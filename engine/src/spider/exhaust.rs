@@ -45,9 +45,10 @@ pub fn column_digest(seed: u64, down: u8, cards: &[u8]) -> u64 {
 /// Salts of the two digests: the first is the checksum's, both make the seen key.
 pub const DIGEST_SEEDS: [u64; 2] = [0x5350_4944_4552_0001, 0x5350_4944_4552_0002];
 
-/// A position's digest (with the column digests `columns`, in column order): `mix(dealt
-/// * 256 + removed)` plus, for each column `i`, `mix(column digest + salt)`, salt `i + 1`
-/// while the stock lasts and 0 after (the sum is then the same in any column order).
+/// A position's digest (with the column digests `columns`, in column order):
+/// `mix(dealt << 8 | removed)` plus, for each column `i`, `mix(column digest + salt)`,
+/// salt `i + 1` while the stock lasts and 0 after (the sum is then the same in any
+/// column order).
 pub fn digest(columns: &[u64; COLUMNS], dealt: u8, removed: u8, stock_left: bool) -> u64 {
     let mut h = mix(((dealt as u64) << 8) | removed as u64);
     for (index, &column) in columns.iter().enumerate() {
