@@ -93,3 +93,67 @@ def dump(findings) -> str:
 
 
 HERE = Path(__file__).parent
+
+
+# The table as a player sees it (issue 34): every covered card shows its corner (the rank
+# and the suit, the top 27 % of the card) unless it is tucked inside a run of its suit
+# (its neighbours say what it is); no card lies on a card of another place; and, with the
+# page scrolled to its top, every card is on the screen and under no fixed bar (the
+# toolbar docked at the bottom, a header that stays). The cards shown but never played
+# (the stock's backs, the completed runs, the hole's pile, the pairs taken out) aside.
+CORNER = 0.27
+TABLE_PROBLEMS = """
+(corner) => {
+  const out = [];
+  const cards = [...document.querySelectorAll("#table .card")].filter((n) => !n.closest(".stock, .run-slot, .hole-stack, .removed"));
+  const rect = (n) => n.getBoundingClientRect();
+  const what = (n) => (n.dataset.card || "back") + "@" + (n.dataset.place || "?") + ":" + (n.dataset.index || "?");
+  const boxes = cards.map(rect);
+  const meets = (a, b) => a.left < b.right - 1 && b.left < a.right - 1 && a.top < b.bottom - 1 && b.top < a.bottom - 1;
+  cards.forEach((n, i) => {
+    const r = boxes[i];
+    const z = Number(getComputedStyle(n).zIndex) || 0;
+    cards.forEach((m, j) => {
+      if (i === j || !meets(r, boxes[j])) return;
+      if (m.parentElement !== n.parentElement) {
+        if (i < j) out.push({what: "cards of two places overlap", cards: [what(n), what(m)]});
+        return;
+      }
+      if (!n.dataset.card || n.classList.contains("tucked") || (Number(getComputedStyle(m).zIndex) || 0) <= z) return;
+      const q = boxes[j];
+      if (q.top < r.top + corner * r.height - 0.5) out.push({what: "a rank corner covered", card: what(n), shows: Math.round(((q.top - r.top) / r.height) * 1000) / 1000});
+    });
+  });
+  const bars = [...document.querySelectorAll("body *")].filter((n) => {
+    const s = getComputedStyle(n);
+    if (s.position !== "fixed" && s.position !== "sticky") return false;
+    if (n.closest("[hidden], .message, .overlay, .menu, .review, .drag-ghost, #suit-sprite") || s.display === "none" || s.visibility === "hidden") return false;
+    const b = rect(n);
+    return b.width > 1 && b.height > 1;
+  });
+  const saved = window.scrollY;
+  window.scrollTo(0, 0);
+  const now = cards.map(rect);
+  cards.forEach((n, i) => {
+    const r = now[i];
+    if (r.bottom > innerHeight + 0.5 || r.top < -0.5 || r.right > innerWidth + 0.5 || r.left < -0.5) out.push({what: "a card off the screen", card: what(n), top: Math.round(r.top), bottom: Math.round(r.bottom)});
+    for (const bar of bars) if (meets(r, rect(bar))) out.push({what: "a card under a fixed bar", card: what(n), bar: bar.id || bar.className});
+  });
+  window.scrollTo(0, saved);
+  return out;
+}
+"""
+
+
+def table_problems(page) -> list[dict]:
+    """What is wrong with the table as drawn now (see :data:`TABLE_PROBLEMS`), empty when nothing."""
+    return page.evaluate(TABLE_PROBLEMS, CORNER)
+
+
+HEADER_ROWS = """() => {
+  const top = document.querySelector(".play-top");
+  const kids = [...top.children].filter((n) => getComputedStyle(n).display !== "none" && n.getBoundingClientRect().width > 1);
+  const rows = new Set(kids.map((n) => Math.round(n.getBoundingClientRect().top + n.getBoundingClientRect().height / 2) >> 3));
+  return {rows: rows.size, height: Math.round(top.getBoundingClientRect().height)};
+}"""
+"""How many rows the game page's header stands in (its children's middles, to 8 px), and its height."""

@@ -7,7 +7,7 @@ moves of each game (along the solver's line when it finds one quickly) so the ta
 looks like a game in progress, and saves `<game>-<size>.png`: Black Hole, Black Widow,
 Penguin, FreeCell, Eight Off (eight free cells) and Fourteen Out at the four sizes the browser tests
 check (`phone` 390 x 844 touch, `small` 320 x 568 touch, `sideways` 844 x 390 touch,
-`desktop` 1280 x 800), the other games at `phone` and `desktop`, the lobby at the four sizes, FreeCell
+`sideways-small` 568 x 320 touch, `desktop` 1280 x 800), the other games at `phone` and `desktop`, the lobby at the five sizes, FreeCell
 on a phone with a card picked up (`freecell-phone-picked.png`) and Penguin won on a phone
 (`penguin-won-phone.png`: the win with its speed score); it prints the smallest
 card of each shot. Needs playwright and Chromium, like the browser tests; where Debian's
@@ -35,7 +35,13 @@ import sys
 import tempfile
 from pathlib import Path
 
-SIZES = {"phone": (390, 844, True), "small": (320, 568, True), "sideways": (844, 390, True), "desktop": (1280, 800, False)}
+SIZES = {
+    "phone": (390, 844, True),
+    "small": (320, 568, True),
+    "sideways": (844, 390, True),
+    "sideways-small": (568, 320, True),
+    "desktop": (1280, 800, False),
+}
 EVERY_SIZE = {"black-hole", "black-widow", "penguin", "freecell", "eight-off", "fourteen-out"}
 IN_EVERY_LANGUAGE = ("black-hole", "black-widow", "penguin")
 BROWSER_LOCALES = {"fr": "fr-FR", "nl": "nl-NL"}

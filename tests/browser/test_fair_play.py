@@ -64,7 +64,7 @@ def test_a_challenges_page_says_until_when_no_game_of_its_cards_gets_hints(brows
         assert "no game of these cards gets hints" in page.inner_text("#challenge-deadline")
         page.click("#challenge-play")  # the creator plays it unranked
         page.wait_for_selector("body[data-ready='1'] #table .card")
-        page.wait_for_selector("#hint[disabled]")
+        page.wait_for_selector("#hint[aria-disabled='true']")
         assert "open challenge" in page.get_attribute("#hint", "title")
         assert page.page_errors == []
     finally:

@@ -71,6 +71,7 @@ CORNERS = """() => {
   for (const column of document.querySelectorAll("#table .column")) {
     const up = [...column.querySelectorAll(".card.face[data-card]")];
     for (let i = 0; i + 1 < up.length; i++) {
+      if (up[i].classList.contains("tucked")) continue; // inside a run of its suit: its neighbours name it (fan.js)
       const here = up[i].getBoundingClientRect(), next = up[i + 1].getBoundingClientRect();
       strips.push([up[i].dataset.card, (next.top - here.top) / here.height]);
     }

@@ -100,7 +100,7 @@ def test_the_daily_from_sign_up_to_the_leaderboard_and_statistics(page, players_
     game_id = open_daily_from_lobby(page, server)
     status, state = fetch_json(page, f"/api/games/{game_id}")
     assert status == 200 and state["daily"] and state["hint_allowed"] is False
-    assert page.is_disabled("#hint") and page.is_disabled("#restart")
+    assert page.get_attribute("#hint", "aria-disabled") == "true" and page.get_attribute("#restart", "aria-disabled") == "true"
     assert page.locator("#daily-badge").is_visible()
     line = [str(move) for move in solve(table_of(state)).line]
     click_line(page, line[:20], 0)

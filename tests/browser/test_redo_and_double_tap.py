@@ -150,10 +150,34 @@ def test_the_hint_says_why_beside_the_marked_card(browser, server):
         open_game(page, server, "penguin", 1)
         page.tap("#hint")
         page.wait_for_selector("#message.hint .why")
-        why = page.inner_text("#message .why").strip()
+        why = page.text_content("#message .why").strip()
         assert why
-        assert page.inner_text("#table .hint-why").strip() == why
+        assert page.text_content("#table .hint-why").strip() == why
         page.wait_for_function("(why) => document.querySelector('#announce').textContent.endsWith(why)", arg=why)
         assert axe_violations(page) == []
+    finally:
+        page.context.close()
+
+
+def test_black_hole_double_tap_sends_one_card_when_switched_on(browser, server):
+    """A tap sends a card into the hole at once (one-tap moves): with double tap home on, a
+    double tap sends that one card, not the card under it too."""
+    from winnable.blackhole import BlackHole
+
+    page = new_page(browser, "phone", NO_AUTO)
+    try:
+        # Deal 3: the 2♣ goes into the hole, and the A♦ under it could follow it there.
+        game_id = open_game(page, server, "black-hole", 3)
+        card, under = "2C", "AD"
+        assert under in [str(m) for m in BlackHole.deal(3).play(card).legal_moves()]
+        open_menu(page)
+        page.tap("label:has(#doubletap-toggle)")
+        assert page.locator("#doubletap-toggle").is_checked()
+        page.keyboard.press("Escape")
+        double_touch(page, middle(page.locator(f'#table [data-card="{card}"]').bounding_box()))
+        wait_moves(page, 1)
+        settled(page)
+        assert server_moves(server, game_id) == [card]
+        assert page.page_errors == []
     finally:
         page.context.close()

@@ -37,10 +37,12 @@ def page_at(browser, size: str, storage: dict | None = None):
     return page
 
 
-def start_show(page, size: str) -> None:
-    """Show me, as a player of that screen asks for it: the menu's button by finger or
-    mouse, the S key on a desktop."""
-    if size == "desktop":
+def start_show(page, size: str, bar: bool = False) -> None:
+    """Show me, as a player of that screen asks for it: the menu's button by finger, the
+    S key or the bar's button on a desktop."""
+    if bar:
+        page.click("#showme-bar")
+    elif size == "desktop":
         page.keyboard.press("s")
     else:
         page.tap("#menu-button")
@@ -55,7 +57,7 @@ def foundation_cards(page) -> int:
 
 @pytest.mark.parametrize(
     ("game", "deal", "size"),
-    [("penguin", 1, "small"), ("black-widow", 5, "sideways"), ("black-hole", 2, "desktop")],
+    [("penguin", 1, "small"), ("black-widow", 5, "sideways"), ("black-hole", 2, "desktop"), ("fourteen-out", 1, "desktop")],
 )
 def test_show_me_wins_at_the_fastest_speed(browser, server, game, deal, size):
     page = page_at(browser, size, {"winnable:showme-speed": "fastest"})
@@ -64,7 +66,7 @@ def test_show_me_wins_at_the_fastest_speed(browser, server, game, deal, size):
         touch = size != "desktop"
         if touch:
             assert page.evaluate(MEASURE_TARGETS) == []  # Redo and the rest: 44 px for a finger
-        start_show(page, size)
+        start_show(page, size, bar=game == "fourteen-out")
         page.wait_for_selector("body[data-show-status='won']", timeout=120_000)
         if touch:
             assert page.evaluate(MEASURE_TARGETS) == []  # the player's buttons too
@@ -150,6 +152,9 @@ def test_after_a_loss_the_line_starts_at_the_losing_position(browser, server):
         page.wait_for_selector("#overlay.lost:not([hidden])")
         page.tap("#where-lost")
         wait_review(page)
+        page.wait_for_selector("#review-showme:not([hidden])")
+        assert page.evaluate(MEASURE_TARGETS) == []  # the offer too: 44 px for a finger
+        assert axe_violations(page) == []
         k = server.api("GET", f"/api/games/{game_id}/analysis")["lost_at"]
         assert k is not None
         page.tap("#review-showme")
@@ -168,6 +173,20 @@ def test_after_a_loss_the_line_starts_at_the_losing_position(browser, server):
         page.tap("#showme-close")
         page.wait_for_selector("body:not([data-showing])")
         assert game_state(server, page)["status"] == "lost" and game_state(server, page)["move_count"] == len(line)
+        assert page.page_errors == []
+    finally:
+        page.context.close()
+
+
+def test_no_winning_line_is_said_and_nothing_is_shown(browser, server):
+    page = page_at(browser, "desktop")
+    try:
+        game_id = open_game(page, server, "fourteen-out", 3)  # a deal nobody can win
+        page.keyboard.press("s")
+        page.wait_for_selector("#message.error:not([hidden])")
+        assert page.get_attribute("body", "data-showing") is None
+        assert server.api("GET", f"/api/games/{game_id}")["move_count"] == 0
+        assert page.locator("#table .card.playable").count() > 0  # the table still plays
         assert page.page_errors == []
     finally:
         page.context.close()

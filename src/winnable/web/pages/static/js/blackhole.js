@@ -102,12 +102,45 @@ export function gridLayout(width, height, count = 17) {
   return best;
 }
 
-/** The ring, or the grid when the ring's cards would be narrower than `minCw` and the grid's are not as narrow. */
+/**
+ * A screen held sideways, too low for a ring: the piles in rows of `perRow` and the hole
+ * in the place after the last pile (17 piles as 9 + 8 and the hole), with the card
+ * width the rows allow.
+ */
+export function cellLayout(width, height, count = 17) {
+  const gap = Math.max(4, Math.min(10, Math.round(width / 70)));
+  let best = null;
+  for (let perRow = 5; perRow <= 9; perRow++) {
+    const rows = Math.ceil((count + 1) / perRow);
+    const byWidth = (width - (perRow - 1) * gap) / perRow;
+    const byHeight = (height - (rows - 1) * gap - 4) / (RATIO * rows * (1 + 2 * FAN));
+    const cw = Math.floor(Math.min(byWidth, byHeight, 112));
+    if (!best || cw > best.cw) best = { cell: true, perRow, rows, cw, gap };
+  }
+  return best;
+}
+
+/** The ring, or (when the ring's cards would be narrower than `minCw`) the grid under a
+ * band or the hole in the grid's last place, whichever has the widest cards. */
 function chooseLayout(width, height, count, minCw) {
   const ring = ringLayout(width, height, count, minCw);
   if (ring.cw >= minCw) return ring;
   const grid = gridLayout(width, height, count);
-  return grid.cw > ring.cw ? grid : ring;
+  const cell = width > height ? cellLayout(width, height, count) : null;
+  const best = cell && cell.cw > grid.cw ? cell : grid;
+  return best.cw > ring.cw ? best : ring;
+}
+
+/** Where each pile goes when the hole takes the place after the last pile. */
+function cellBoxes(layout, width, count) {
+  const { perRow, cw, gap } = layout;
+  const ch = cw * RATIO;
+  const ph = ch * (1 + 2 * FAN);
+  const left = (width - perRow * cw - (perRow - 1) * gap) / 2;
+  const at = (i) => [left + (i % perRow) * (cw + gap), Math.floor(i / perRow) * (ph + gap)];
+  const boxes = [...Array(count)].map((_, i) => at(i));
+  const [x, y] = at(count);
+  return { boxes, ch, ph, hole: { left: x, top: y, width: cw, height: ph, hcw: cw * 0.8 } };
 }
 
 /** Where each pile goes in the grid, and where the hole's band is. */
@@ -153,7 +186,7 @@ export function render(table, state, { width, height, minCw = 36 }) {
   const count = position.piles.length;
   const layout = chooseLayout(width, height, count, minCw);
   const { cw } = layout;
-  const { boxes, ch, ph, hole: place } = layout.grid ? gridBoxes(layout, width, count) : pileBox(layout, width, height);
+  const { boxes, ch, ph, hole: place } = layout.grid ? gridBoxes(layout, width, count) : layout.cell ? cellBoxes(layout, width, count) : pileBox(layout, width, height);
   const off = ch * FAN;
   table.style.setProperty("--cw", `${cw}px`);
   table.style.height = `${Math.max(height, ...boxes.map(([, y]) => y + ph + 4))}px`;
@@ -178,7 +211,7 @@ export function render(table, state, { width, height, minCw = 36 }) {
   });
 
   const hole = document.createElement("div");
-  hole.className = layout.grid ? "hole band" : "hole";
+  hole.className = layout.grid ? "hole band" : layout.cell ? "hole cell" : "hole";
   hole.dataset.drop = "foundation";
   hole.setAttribute("aria-label", t("The hole: {card} on top", { card: cardName(position.foundation[position.foundation.length - 1]) }));
   hole.style.left = `${place.left}px`;

@@ -205,9 +205,10 @@ export const columnNumber = (place) => Number(place.split(":")[1]) + 1;
 /**
  * A column of the tableau, "column:i": its slot (showing `label`, named `name` when it is
  * empty), then `down` face-down cards `downOff` px apart and the face-up `up` cards
- * `upOff` px apart; as tall as its cards (`ch` is a card's height).
+ * `upOff` px apart (or each `upOffs[u]` px above the next, a card thinner than `upOff`
+ * marked tucked); as tall as its cards (`ch` is a card's height).
  */
-export function makeColumn(i, { down = 0, up, ch, downOff = 0, upOff, label = "", name = "" }) {
+export function makeColumn(i, { down = 0, up, ch, downOff = 0, upOff, upOffs = null, label = "", name = "" }) {
   const place = `column:${i}`;
   const box = document.createElement("div");
   box.className = "column";
@@ -225,10 +226,13 @@ export function makeColumn(i, { down = 0, up, ch, downOff = 0, upOff, label = ""
     const card = makeCard(code, place, down + u);
     card.style.top = `${top}px`;
     card.style.zIndex = String(down + u + 1);
+    const step = upOffs && u < upOffs.length ? upOffs[u] : upOff;
+    if (upOffs && u < upOffs.length && step < upOff - 0.5) card.classList.add("tucked");
     box.append(card);
-    top += upOff;
+    top += step;
   });
-  box.style.height = `${ch + Math.max(0, top - (up.length ? upOff : downOff))}px`;
+  const last = up.length ? (upOffs && upOffs.length >= up.length ? upOffs[up.length - 1] : upOff) : downOff;
+  box.style.height = `${ch + Math.max(0, top - last)}px`;
   return box;
 }
 
@@ -279,9 +283,12 @@ export const bandGap = (gap) => 2 * gap + 2;
  * `max` of a card's height), so a long column never runs into the band below; a band too
  * long even at `squeeze` pushes the next one down (the table grows).
  *
+ * `least(column)`, if given, is the least height a column takes however thin its fan
+ * (its corners kept: see fan.js), so a band is as tall as its longest column really is.
+ *
  * Returns each band's `y` and `fan`, and the lowest card's bottom.
  */
-export function layBands(bands, { top, height, gap, ch, shape, min, max, squeeze }) {
+export function layBands(bands, { top, height, gap, ch, shape, min, max, squeeze, least = null }) {
   const needs = bands.map((band) => bandNeed(band, shape, min));
   const total = needs.reduce((a, b) => a + b, 0);
   const room = Math.max(ch, height - top - 4);
@@ -295,7 +302,8 @@ export function layBands(bands, { top, height, gap, ch, shape, min, max, squeeze
       if (fanned > 0) fan = Math.min(fan, (share / ch - fixed) / fanned);
     }
     fan = Math.max(squeeze, fan);
-    const bandBottom = y + ch * bandNeed(band, shape, fan);
+    const floor = least ? Math.max(...band.map(least)) : 0;
+    const bandBottom = y + ch * Math.max(floor, bandNeed(band, shape, fan));
     const placed = { y, fan };
     bottom = Math.max(bottom, bandBottom);
     y = Math.max(bandBottom, y + share) + bandGap(gap);

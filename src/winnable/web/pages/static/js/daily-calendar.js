@@ -7,7 +7,7 @@
 
 import { call, ApiError } from "./api.js";
 import { el } from "./dom.js";
-import { gradeBadge, gradeName } from "./grades.js";
+import { gradeBadge, gradeName, gradeWord } from "./grades.js";
 import { formatDate, formatNumber, locale, localHref, t, tn } from "./i18n.js";
 import { resultText } from "./players-api.js";
 
@@ -51,7 +51,7 @@ function dayLabel(day) {
     : day.played
       ? t("{won} of {played} played won, {points} points", { won: day.won, played: day.played, points: day.points })
       : t("no Daily played");
-  return t("{date}, {grade}: {results}", { date, grade: gradeName(day.grade), results });
+  return t("{date}, {grade}: {results}", { date, grade: gradeWord(day.grade), results });
 }
 
 function cell(day, chosen) {
@@ -69,8 +69,12 @@ function cell(day, chosen) {
       tabindex: day.date === chosen ? "0" : "-1",
     },
     el("span", { class: "cal-number", "aria-hidden": "true" }, String(Number(day.date.slice(8)))),
-    el("span", { class: "cal-mark", "aria-hidden": "true" }, mark),
-    el("span", { class: "cal-grade", "aria-hidden": "true" }, gradeName(day.grade).slice(0, 1)),
+    el(
+      "span",
+      { class: "cal-line", "aria-hidden": "true" },
+      el("span", { class: "cal-grade" }, gradeName(day.grade).slice(0, 1)),
+      el("span", { class: "cal-mark" }, mark),
+    ),
   );
 }
 
@@ -118,7 +122,7 @@ function summary(calendar) {
 
 function details(day) {
   const head = el("h3", {}, formatDate(day.date, { dateStyle: "full" }), " ", gradeBadge(day.grade));
-  if (day.future) return [head, el("p", { class: "muted" }, t("This day's Dailies are not drawn yet: they will be {grade}.", { grade: gradeName(day.grade) }))];
+  if (day.future) return [head, el("p", { class: "muted" }, t("This day's Dailies are not drawn yet: they will be {grade}.", { grade: gradeWord(day.grade) }))];
   if (!day.games.length) return [head, el("p", { class: "muted" }, day.today ? t("No Daily played today yet.") : t("No Daily played that day."))];
   const words = (status) => (status === "not_played" ? t("Not played") : resultText(status));
   return [
@@ -200,10 +204,10 @@ export async function showCalendar(box, month = null, signedIn = true) {
     ? el(
         "p",
         { class: "cal-glance", id: "calendar-today" },
-        t("Today's Dailies are {grade}.", { grade: gradeName(today.grade) }),
+        t("Today's Dailies are {grade}.", { grade: gradeWord(today.grade) }),
         " ",
         today.played
-          ? tn("{n} Daily won today", "{n} Dailies won today", today.won, { n: today.won })
+          ? tn("{n} Daily won today.", "{n} Dailies won today.", today.won, { n: today.won })
           : t("None played yet today."),
       )
     : null;

@@ -13,9 +13,10 @@ import { t, tn } from "./i18n.js";
 export const SUM = 14;
 const PILES = 12;
 const DEEPEST = 5; // the first four piles are dealt five cards, the others four
-const FAN_MIN = 0.25; // share of a card's height showing under the next card: its rank and suit
+const FAN_MIN = 0.27; // share of a card's height showing under the next card: its rank and suit
 const FAN_MAX = 0.34;
 const BAND = 0.5; // the band of cards taken out, in card heights
+const SIDE = 84; // the band's width when it stands at the left (px)
 const REMOVED = "foundation"; // the place of the cards taken out: the page never picks them up
 
 /** A card's value: Ace 1, Two to Ten their number, Jack 11, Queen 12, King 13. */
@@ -140,23 +141,31 @@ export function lostText(left) {
  * that fit `width` x `height` with the band above and every card's rank showing; then
  * the piles fan out as far as the height allows.
  *
+ * On a screen held sideways and low, the band may stand at the left instead, `SIDE` px
+ * wide (`side` in the answer), when that gives wider cards.
+ *
  *   gridLayout(304, 400)   // six a row, two rows
  *   gridLayout(1180, 300)  // twelve in a row
+ *   gridLayout(498, 271)   // six a row, the band at the left
  */
 export function gridLayout(width, height) {
   const gap = Math.max(4, Math.min(14, Math.round(width / 70)));
-  const rowGap = 2 * gap + 2;
   let best = null;
-  for (const perRow of [12, 6, 4, 3]) {
-    const rows = PILES / perRow;
-    const byWidth = (width - (perRow - 1) * gap) / perRow;
-    const room = height - gap - (rows - 1) * rowGap - 4;
-    const byHeight = room / (RATIO * (BAND + rows * (1 + (DEEPEST - 1) * FAN_MIN)));
-    const cw = Math.floor(Math.min(byWidth, byHeight, 112));
-    if (!best || cw > best.cw) best = { perRow, rows, cw, gap, rowGap };
+  for (const side of width > height ? [false, true] : [false]) {
+    const rowGap = side ? gap + 2 : 2 * gap + 2;
+    const across = side ? width - SIDE - gap : width;
+    for (const perRow of [12, 6, 4, 3]) {
+      const rows = PILES / perRow;
+      const byWidth = (across - (perRow - 1) * gap) / perRow;
+      const room = height - (side ? 2 : gap + 4) - (rows - 1) * rowGap;
+      const byHeight = room / (RATIO * ((side ? 0 : BAND) + rows * (1 + (DEEPEST - 1) * FAN_MIN)));
+      const cw = Math.floor(Math.min(byWidth, byHeight, 112));
+      if (!best || cw > best.cw) best = { perRow, rows, cw, gap, rowGap, side };
+    }
   }
+  const { rowGap, side } = best;
   const ch = best.cw * RATIO;
-  const perRowRoom = (height - gap - (best.rows - 1) * rowGap - 4 - BAND * ch) / best.rows;
+  const perRowRoom = (height - (side ? 0 : gap + BAND * ch) - (best.rows - 1) * rowGap - 4) / best.rows;
   best.fan = Math.max(FAN_MIN, Math.min(FAN_MAX, (perRowRoom / ch - 1) / (DEEPEST - 1)));
   return best;
 }
@@ -164,11 +173,13 @@ export function gridLayout(width, height) {
 export function render(table, state, { width, height }) {
   const position = state.position;
   const layout = gridLayout(width, height);
-  const { perRow, cw, gap, rowGap, fan } = layout;
+  const { perRow, cw, gap, rowGap, fan, side } = layout;
   const ch = cw * RATIO;
   const off = ch * fan;
   const ph = ch + (DEEPEST - 1) * off;
-  const band = Math.round(BAND * ch);
+  const band = side ? 0 : Math.round(BAND * ch);
+  const x0 = side ? SIDE + gap : 0; // the piles' area
+  const across = width - x0;
   table.style.setProperty("--cw", `${cw}px`);
   const frag = document.createDocumentFragment();
   let bottom = band;
@@ -176,9 +187,9 @@ export function render(table, state, { width, height }) {
   position.piles.forEach((pile, i) => {
     const row = Math.floor(i / perRow);
     const inRow = Math.min(perRow, PILES - row * perRow);
-    const left = (width - inRow * cw - (inRow - 1) * gap) / 2;
+    const left = x0 + (across - inRow * cw - (inRow - 1) * gap) / 2;
     const x = left + (i % perRow) * (cw + gap);
-    const y = band + gap + row * (ph + rowGap);
+    const y = side ? row * (ph + rowGap) : band + gap + row * (ph + rowGap);
     bottom = Math.max(bottom, y + ph);
     const place = `pile:${i}`;
     const box = document.createElement("div");
@@ -201,14 +212,14 @@ export function render(table, state, { width, height }) {
   // The band: the last pair taken out, and how many cards are out.
   const out = position.removed;
   const strip = document.createElement("div");
-  strip.className = "removed";
+  strip.className = side ? "removed side" : "removed";
   strip.setAttribute("role", "group");
   strip.setAttribute("aria-label", tn("{n} card taken out", "{n} cards taken out", out.length, { n: out.length }));
   strip.style.left = "0px";
   strip.style.top = "0px";
-  strip.style.width = `${width}px`;
-  strip.style.height = `${band}px`;
-  const small = Math.max(18, Math.floor((band - 4) / RATIO));
+  strip.style.width = `${side ? SIDE : width}px`;
+  strip.style.height = `${side ? bottom : band}px`;
+  const small = side ? Math.floor((SIDE - 8) / 2) : Math.max(18, Math.floor((band - 4) / RATIO));
   strip.style.setProperty("--rcw", `${small}px`);
   const pair = document.createElement("div");
   pair.className = "removed-pair";

@@ -4,11 +4,12 @@
 // columns fan out to use the height there is.
 
 import { bandGap, bandNeed, cardName, cardSpan, columnMove, columnNumber, columnRows, layBands, makeCard, makeColumn, makeSlot, rankLabel, RATIO, splitRows, suitIcon, suitName } from "./cards.js";
+import { leastFan, strips } from "./fan.js";
 import { t } from "./i18n.js";
 
 const FAN_MAX = 0.45; // a tall screen shows more of every card
-const FAN_MIN = 0.24; // the rank and suit strip stays readable
-const FAN_SQUEEZE = 0.15; // only when nothing else fits
+const FAN_MIN = 0.27; // the rank and suit corner (the top 38 of 140 units) shows whole
+const FAN_TUCK = 0.12; // a card inside a run of its suit, only when nothing else fits (fan.js)
 /** A double tap (double click) sends a card to its foundation: on unless switched off. */
 export const doubleTapHome = "on";
 const SUIT_ORDER = ["C", "D", "H", "S"];
@@ -68,6 +69,8 @@ export function targetsFor(table, entry) {
 
 /** A column's height in card heights: its top card, then a strip for each card under it. */
 const shape = (column) => [1, column.length - 1];
+/** The least height of a column, its runs of one suit tucked. */
+const least = (column) => 1 + leastFan(column, { min: FAN_MIN, tuck: FAN_TUCK });
 
 /** The card size and arrangement for this table: the columns in one row, or in two on a
  * narrow screen; the free cells and foundations above them (in one row; the cells, then
@@ -93,6 +96,13 @@ function plan(position, width, height, minCw) {
   // Two rows: the cells in two rows on the left, the foundations two by two on the right.
   const across = Math.ceil(cells / 2);
   if (cells > 1) options.push({ top: "grid", widthCw: byColumns, topLimit: (width - (across + 3) * gap) / (across + 2), byHeight: byHeight(2), across });
+  if (rows === 1) {
+    // A screen held sideways: the cells in a row above the columns, the foundations two
+    // by two beside them (Penguin's and Eight Off's cells over their columns).
+    const across = Math.max(perRow, cells) + 2;
+    const besideCw = (width - (across + 1) * gap) / across;
+    options.push({ top: "beside", widthCw: besideCw, topLimit: besideCw, byHeight: Math.min(byHeight(cells ? 1 : 0), (height - gap - 4) / (2 * RATIO)) });
+  }
   if (rows > 1) {
     // A rail of two beside the columns: the cells two by two, then the foundations.
     const railRows = across + 2;
@@ -106,10 +116,10 @@ function plan(position, width, height, minCw) {
     cw = Math.floor(Math.max(cw, Math.min(minCw, option.widthCw)));
     // The top row's cards: a little bigger over one row of columns, never wider than their row.
     const limit = option.topLimit;
-    const tcw = option.top === "row" || !cells ? cw : Math.floor(Math.max(Math.min(cw * (rows === 1 ? 1.15 : 1), limit, 104), Math.min(cw, limit)));
+    const tcw = option.top === "row" || option.top === "beside" || !cells ? cw : Math.floor(Math.max(Math.min(cw * (rows === 1 ? 1.15 : 1), limit, 104), Math.min(cw, limit)));
     // One row leaves the columns more height, the rail is the last resort; a table whose
     // columns cannot fan out readably loses, and cards a finger cannot hit lose more.
-    const weight = { row: 1.08, rows: 1, grid: 1, side: 0.92 }[option.top];
+    const weight = { row: 1.08, beside: 1.04, rows: 1, grid: 1, side: 0.92 }[option.top];
     const score = cw * weight - (option.byHeight < cw ? 500 : 0) - (Math.min(cw, tcw) < minCw ? 1000 : 0);
     if (!best || score > best.score) best = { ...option, cw, tcw, gap, rows, perRow, score };
   }
@@ -160,7 +170,7 @@ export function render(table, state, { width, height, minCw = 30 }) {
   };
 
   const columnsSpan = perRow * cw + (perRow - 1) * gap;
-  const tableauX = (width - columnsSpan - (layout.top === "side" ? 2 * tcw + 4 * gap : 0)) / 2;
+  let tableauX = (width - columnsSpan - (layout.top === "side" ? 2 * tcw + 4 * gap : 0)) / 2;
   let bottom = 0; // the rail's
   if (layout.top === "row") {
     const topSpan = (cells.length + 4) * cw + (cells.length + 3) * gap + (cells.length ? 3 * gap : 0);
@@ -178,6 +188,16 @@ export function render(table, state, { width, height, minCw = 30 }) {
       put(info, left, 0);
     }
     y = ch + gap * 2;
+  } else if (layout.top === "beside") {
+    const across = Math.max(perRow, cells.length);
+    const block = across * cw + (across - 1) * gap;
+    const x0 = (width - block - 3 * gap - 2 * tcw - gap) / 2;
+    cells.forEach((card, i) => cellBox(card, i, x0 + ((across - cells.length) * (cw + gap)) / 2 + i * (cw + gap), 0));
+    const fx = x0 + block + 3 * gap;
+    foundations.forEach((f, j) => foundationBox(f, fx + (j % 2) * (tcw + gap), Math.floor(j / 2) * (tch + gap)));
+    tableauX = x0 + ((across - perRow) * (cw + gap)) / 2;
+    bottom = 2 * tch + gap;
+    y = cells.length ? ch + gap * 2 : 0;
   } else if (layout.top === "side") {
     const railX = tableauX + columnsSpan + 3 * gap;
     cells.forEach((card, i) => cellBox(card, i, railX + (i % 2) * (tcw + gap), Math.floor(i / 2) * (tch + gap)));
@@ -220,12 +240,14 @@ export function render(table, state, { width, height, minCw = 30 }) {
   // The columns, in one band or two, fanned out to use the height there is.
   const max = cw < 70 ? FAN_MAX + 0.17 : FAN_MAX; // small cards: show more of each
   const bands = splitRows(columns, perRow);
-  const laid = layBands(bands, { top: y, height, gap, ch, shape, min: FAN_MIN, max, squeeze: FAN_SQUEEZE });
+  const laid = layBands(bands, { top: y, height, gap, ch, shape, min: FAN_MIN, max, squeeze: FAN_TUCK, least });
   bands.forEach((band, r) => {
+    const { fan } = laid.bands[r];
     band.forEach((column, j) => {
       const i = r * perRow + j;
       const empty = !column.length;
-      const box = makeColumn(i, { up: column, ch, upOff: laid.bands[r].fan * ch, label: empty ? emptyLabel(position) : "", name: empty ? emptyName(position, i) : "" });
+      const upOffs = strips(column, fan, { min: FAN_MIN, tuck: FAN_TUCK }).map((strip) => strip * ch);
+      const box = makeColumn(i, { up: column, ch, upOff: Math.max(fan, FAN_MIN) * ch, upOffs, label: empty ? emptyLabel(position) : "", name: empty ? emptyName(position, i) : "" });
       put(box, tableauX + j * (cw + gap), laid.bands[r].y);
     });
   });

@@ -11,6 +11,11 @@ export function gradeName(grade) {
   return { easy: t("Easy"), medium: t("Medium"), hard: t("Hard"), expert: t("Expert") }[grade] || "";
 }
 
+/** A grade's name inside a sentence ("easy", "facile", "makkelijk"). */
+export function gradeWord(grade) {
+  return { easy: t("easy"), medium: t("medium"), hard: t("hard"), expert: t("expert") }[grade] || "";
+}
+
 /** A grade as a small badge (null for none): "Hard", marked by its colour and its dots. */
 export function gradeBadge(grade, attrs = {}) {
   if (!GRADES.includes(grade)) return null;

@@ -5,6 +5,7 @@ import { $, clock, el } from "./dom.js";
 import { locale, localHref, t, tn } from "./i18n.js";
 import { newGame, restart, scoreLine, undo } from "./play-game.js";
 import { countdownTo, dailyOverviewOrNull, notRankedText } from "./players-api.js";
+import { challengeBoardButton, challengeLines } from "./play-challenge-result.js";
 import { button, closeOverlay, openOverlay } from "./play-overlay.js";
 import { whereDidILose } from "./play-review.js";
 import { app, KEY_GAMES, report, store } from "./play-state.js";
@@ -33,6 +34,17 @@ export function showWin() {
       art: "stars",
       body: [...body, ...dailyLines(state)],
       buttons: dailyButtons(state, { primary: true }),
+    });
+    return;
+  }
+  if (state.challenge) {
+    // A ranked challenge attempt: its rank and its leaderboard, as the Daily's.
+    openOverlay({
+      title: t("You won!"),
+      kind: "win challenge-result",
+      art: "stars",
+      body: [...body, ...challengeLines(state)],
+      buttons: [challengeBoardButton(state), button(t("New deal"), () => newGame().catch(report), { id: "win-new" }), button(t("Look at the table"), closeOverlay)],
     });
     return;
   }
@@ -110,6 +122,7 @@ export function showLost() {
   const buttons = askSolver ? [button(t("Where did I lose?"), whereDidILose, { primary: true, id: "where-lost" })] : [];
   if (state.undo !== "none" && state.undo_left !== 0) buttons.push(button(t("Undo"), () => (closeOverlay(), undo())));
   if (state.daily) buttons.push(...dailyButtons(state, { primary: !askSolver }));
+  else if (state.challenge) buttons.push(challengeBoardButton(state, { primary: false }), button(t("New deal"), () => newGame().catch(report)), button(t("Look at the table"), closeOverlay));
   else {
     buttons.push(
       button(t("Restart"), () => (closeOverlay(), restart())),
@@ -126,7 +139,7 @@ export function showLost() {
       scoreLine(state) ? el("p", {}, `${scoreLine(state)} \u00b7 ${clock(state.elapsed_seconds || 0)} \u00b7 ${movesText(state.move_count)}`) : null,
       askSolver ? el("p", { class: "muted" }, t("The solver can show you the move that lost the game.")) : null,
       state.not_ranked ? el("p", { id: "not-ranked-reason", class: "form-error" }, notRankedText(state.not_ranked)) : null,
-      ...(state.daily ? dailyLines(state) : []),
+      ...(state.daily ? dailyLines(state) : state.challenge ? challengeLines(state) : []),
     ].filter(Boolean),
     buttons,
   });

@@ -7,6 +7,7 @@ import { localHref, parts, t, tn } from "./i18n.js";
 import { clearHighlights, draw, elementAt } from "./play-draw.js";
 import { hooks } from "./play-hooks.js";
 import { button, closeOverlay, openOverlay } from "./play-overlay.js";
+import { setRefusal } from "./play-refusals.js";
 import { announce, app, busy, currentLegal, enqueue, gameName, hush, KEY_GAME, KEY_GAMES, KEY_UNDO, placesOf, plainSentence, reducedMotion, report, say, settings, store, traits } from "./play-state.js";
 
 export function updateChrome() {
@@ -36,7 +37,9 @@ export function updateChrome() {
   const redoing = redoRefusal(state);
   redo.disabled = redoing !== null;
   redo.title = redoing || t("Play the move taken back again (Y)");
-  $("hint").disabled = state.status !== "playing";
+  // Refused, not disabled: a tap says why (the players' modules refuse them in a ranked attempt).
+  setRefusal($("hint"), state.status !== "playing" ? (state.timed_out ? t("Time ran out: this game is lost.") : t("The game is over.")) : null, t("Show a move of a winning line (H)"));
+  setRefusal($("restart"), null, t("Start this deal again"));
   $("restart").disabled = state.move_count === 0 && state.status === "playing";
   $("finish").hidden = !(state.status === "playing" && state.finish && state.finish.length) || !!app.review;
   const score = $("score");

@@ -7,6 +7,7 @@ import { t, tn } from "./i18n.js";
 import { elementAt, focusCard, highlight } from "./play-draw.js";
 import { clearSelection } from "./play-pick.js";
 import { announce, app, placesOf, plainSentence, report, say, sentenceOf, table } from "./play-state.js";
+import { bringIntoView } from "./play-view.js";
 
 /** Why no hint can be asked for now (the H key says it), or null. */
 function hintRefusal(state) {
@@ -71,6 +72,7 @@ export async function hint() {
       // The marked card says why too (its tooltip; a screen reader hears it when it gets there).
       if (node && answer.why) node.title = answer.why;
       if (node && app.keyboard) focusCard(node);
+      bringIntoView(node); // a long column's hinted card may lie under the toolbar or below the screen
     }
   } else {
     const text = answer.message || (answer.verdict === "lost" ? t("No winning line from here.") : t("The solver could not decide in time."));

@@ -44,7 +44,9 @@ export function doubleTap(node, { clicks = 0 } = {}) {
   const key = keyOf(node);
   const window = clicks ? DOUBLE_CLICK_MS : DOUBLE_TAP_MS;
   const recent = last && now - last.at <= window;
-  const second = recent && last.key === key && (clicks === 0 || clicks >= 2);
+  // A mouse's second click is the platform's to count (its double-click time); a finger's
+  // second tap must come within DOUBLE_TAP_MS.
+  const second = Boolean(last) && last.key === key && (clicks >= 2 || (clicks === 0 && recent));
   const afterHome = recent && last.home && last.place === node.dataset.place;
   last = { key, place: node.dataset.place, at: now, home: false };
   if (afterHome) {

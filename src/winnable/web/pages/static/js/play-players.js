@@ -5,6 +5,7 @@
 import { clock, el } from "./dom.js";
 import { dailyOverviewOrNull, notRankedText, openDaily } from "./players-api.js";
 import { formatDate, localHref, t } from "./i18n.js";
+import { setRefusal } from "./play-refusals.js";
 
 const $ = (id) => document.getElementById(id);
 const gameName = decodeURIComponent(location.pathname.split("/").filter(Boolean)[1] || "");
@@ -139,17 +140,13 @@ document.addEventListener("winnable:state", (event) => {
   thinkLabel.hidden = document.body.dataset.timedPlay !== "1";
   const hint = $("hint");
   if (hint && state.hint_allowed === false && state.status === "playing") {
-    hint.disabled = true;
-    hint.title = state.daily ? t("Hints are off in the Daily") : t("Hints are off while these cards are an open challenge");
+    setRefusal(hint, state.daily ? t("Hints are off in the Daily") : t("Hints are off while these cards are an open challenge"));
   }
   notRanked.hidden = !state.not_ranked;
   notRanked.title = notRankedText(state.not_ranked);
   notRanked.setAttribute("aria-label", notRanked.title);
   const restart = $("restart");
-  if (restart && state.restart_allowed === false) {
-    restart.disabled = true;
-    restart.title = t("The Daily is one attempt: it cannot be restarted");
-  }
+  if (restart && state.restart_allowed === false) setRefusal(restart, t("The Daily is one attempt: it cannot be restarted"));
   dailyBadge.hidden = !state.daily;
   if (state.daily) {
     // A Daily's address names the attempt, not the deal: the deal is today's Daily,

@@ -8,6 +8,7 @@ import { call, ApiError } from "./api.js";
 import { el } from "./dom.js";
 import { localHref, t, tn } from "./i18n.js";
 import { recordTable } from "./record.js";
+import { setRefusal } from "./play-refusals.js";
 import { say } from "./play-state.js";
 import { shareLink } from "./share.js";
 
@@ -18,8 +19,8 @@ function tell(sentence, url) {
   say(url ? [sentence, " ", url] : sentence, { sticky: Boolean(url) });
 }
 
-/** What the page's share action gives: the deal (with its game, the variant, and the
- * language), or the challenge of a ranked attempt; null when there is nothing to share
+/** What the page's share action gives: the deal (with its game and the variant; not the
+ * language: the friend reads it in theirs), or the challenge of a ranked attempt; null when there is nothing to share
  * (a Daily while its day lasts, a deal dealt from a deck order). */
 function shared(state) {
   if (!state) return null;
@@ -102,15 +103,8 @@ document.addEventListener("winnable:state", (event) => {
     challengeBadge.href = localHref(`/challenge/${encodeURIComponent(state.challenge)}`);
     challengeBadge.title = t("A ranked challenge attempt: hints are off. See the challenge's leaderboard");
     const hint = $("hint");
-    if (hint && state.status === "playing") {
-      hint.disabled = true;
-      hint.title = t("Hints are off in a ranked challenge attempt");
-    }
-    const restart = $("restart");
-    if (restart) {
-      restart.disabled = true;
-      restart.title = t("A ranked challenge attempt is one attempt: it cannot be restarted");
-    }
+    if (hint && state.status === "playing") setRefusal(hint, t("Hints are off in a ranked challenge attempt"));
+    setRefusal($("restart"), t("A ranked challenge attempt is one attempt: it cannot be restarted"));
   }
   document.body.dataset.challenge = state.challenge || "";
   refreshRecord(state).catch(console.error);

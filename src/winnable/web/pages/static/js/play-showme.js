@@ -75,6 +75,7 @@ export async function showMe({ at = null, viewOnly = false } = {}) {
     answer = await api.solution(state.id, at);
   } catch (error) {
     report(error);
+    draw({ animate: false }); // (the game's table again, were a replay shown)
     return;
   } finally {
     asking = false;
@@ -299,6 +300,7 @@ export function takeOver() {
       } finally {
         app.finishing = false;
       }
+      draw({ animate: false }); // (drawn while finishing: no card was marked playable)
       announce(tn("You take over after {n} shown move.", "You take over after {n} shown moves.", moves.length, { n: moves.length }));
       say(t("Your turn: the game goes on from the position shown."));
     } catch (error) {
@@ -337,6 +339,7 @@ export function wireShowMe() {
     store.set(KEY_SPEED, event.target.value);
     if (show && show.playing) schedule();
   });
+  $("showme-bar").addEventListener("click", () => showMe().catch(report));
   $("showme-button").addEventListener("click", () => {
     try {
       $("menu").hidePopover();

@@ -30,6 +30,7 @@ import { setHooks } from "./play-hooks.js";
 import { listenKeys } from "./play-keys.js";
 import { closeOverlay } from "./play-overlay.js";
 import { clearSelection, showSelection } from "./play-pick.js";
+import { listenRefusals } from "./play-refusals.js";
 import { listenPointer } from "./play-pointer.js";
 import { checkWinnable, endReview, highlightReview, playOnFromHere, replay, reviewFromBadge, setBadge, setWatching, showHowToWin, showReviewAt, stopReplay } from "./play-review.js";
 import { endShow, wireShowMe } from "./play-showme.js";
@@ -39,6 +40,7 @@ function wire() {
   setHooks({ showSelection, clearSelection, highlightReview, checkWinnable, endReview, endShow, setBadge, showWin, showLost });
   // Hook: another module asks for the server's state again (a timed move's time is up).
   document.addEventListener("winnable:refresh", () => enqueue(async () => app.state && setState(await api.get(app.state.id))));
+  listenRefusals();
   $("new-deal").addEventListener("click", () => askNewGame());
   $("restart").addEventListener("click", restart);
   $("undo").addEventListener("click", undo);

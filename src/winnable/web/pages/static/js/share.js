@@ -6,11 +6,15 @@
 //
 //   shareLink({ path: "/play/penguin?deal=7", title: "Penguin", text: "...", tell })
 
-import { localHref, t } from "./i18n.js";
+import { t } from "./i18n.js";
 
-/** The full address of a path of this site, in the page's language (?lang= unless English). */
+/** The full address of a path of this site, without the sharer's language (no ?lang=):
+ * whoever opens it reads it in their own (their choice, their account's, else their
+ * browser's), the deal or the challenge being the same for everyone. */
 export function shareAddress(path) {
-  return new URL(localHref(path), location.origin).href;
+  const url = new URL(path, location.origin);
+  url.searchParams.delete("lang");
+  return url.href;
 }
 
 /** Share `path` (a path of this site): "shared", "copied", "shown" or "cancelled". */

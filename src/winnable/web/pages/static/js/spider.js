@@ -4,14 +4,16 @@
 // read and to touch.
 
 import { bandGap, bandNeed, cardSpan, columnMove, columnNumber, columnRows, layBands, makeBack, makeCard, makeColumn, makeSlot, RATIO, splitRows } from "./cards.js";
+import { leastFan, strips } from "./fan.js";
 import { t, tn } from "./i18n.js";
 
 const DOWN_FAN = 0.1;
 const UP_MAX = 0.42;
 // A covered face-up card shows at least its corner: the rank and the suit (the top 38
-// of its 140 units), never a strip whose ranks overlap.
+// of its 140 units), never a strip whose ranks overlap; only a card inside a run of its
+// suit is tucked thinner, when a long column would not fit the screen otherwise (fan.js).
 const UP_MIN = 0.28;
-const UP_SQUEEZE = 0.28;
+const UP_TUCK = 0.12;
 const RUNS = 8;
 
 export function places(position) {
@@ -54,6 +56,8 @@ export function targetsFor(table, entry) {
 
 /** A column's height in card heights: its top card and face-down strips, then its face-up strips. */
 const shape = (column) => [1 + column.down * DOWN_FAN, column.up.length - 1];
+/** The least height of a column, its runs of one suit tucked. */
+const least = (column) => 1 + column.down * DOWN_FAN + leastFan(column.up, { min: UP_MIN, tuck: UP_TUCK });
 
 export function render(table, state, { width, height, minCw = 30 }) {
   const position = state.position;
@@ -122,14 +126,15 @@ export function render(table, state, { width, height, minCw = 30 }) {
 
   const downOff = DOWN_FAN * ch;
   const max = cw < 70 ? UP_MAX + 0.12 : UP_MAX;
-  const laid = layBands(bands, { top: ch + gap * 2, height, gap, ch, shape, min: UP_MIN, max, squeeze: UP_SQUEEZE });
+  const laid = layBands(bands, { top: ch + gap * 2, height, gap, ch, shape, min: UP_MIN, max, squeeze: UP_TUCK, least });
   bands.forEach((band, r) => {
     const { y, fan } = laid.bands[r];
-    const upOff = fan * ch;
+    const upOff = Math.max(fan, UP_MIN) * ch;
     band.forEach((column, j) => {
       const i = r * perRow + j;
       const empty = column.down === 0 && column.up.length === 0;
-      const box = makeColumn(i, { down: column.down, up: column.up, ch, downOff, upOff, name: empty ? t("Column {n}, empty", { n: i + 1 }) : "" });
+      const upOffs = strips(column.up, fan, { min: UP_MIN, tuck: UP_TUCK }).map((strip) => strip * ch);
+      const box = makeColumn(i, { down: column.down, up: column.up, ch, downOff, upOff, upOffs, name: empty ? t("Column {n}, empty", { n: i + 1 }) : "" });
       box.style.left = `${left0 + j * (cw + gap)}px`;
       box.style.top = `${y}px`;
       frag.append(box);
