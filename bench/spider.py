@@ -35,6 +35,11 @@ def run(game: str, number: int, nodes: int | None, seconds: float | None) -> tup
     return number, verdict, positions, time.perf_counter() - started, len(line), time.thread_time() - cpu
 
 
+def show(result: tuple[int, str, int, float, int, float]) -> None:
+    number, verdict, count, spent, moves, cpu = result
+    print(f"{number:6} {verdict:8} {count:>9,} {cpu:7.3f} s CPU {spent:7.3f} s wall {moves:4} moves", flush=True)
+
+
 def dump(game: str, numbers: range, path: str) -> None:
     """Write the deals as ``examples/spider_tune.rs`` reads them."""
     cls = game_class(game)
@@ -77,12 +82,18 @@ def main() -> None:
     seconds = args.seconds if args.seconds is not None or args.nodes is not None else 2.0
     load = os.getloadavg()[0]
     started = time.perf_counter()
-    results = [run(args.game, number, args.nodes, seconds) for number in numbers]
+    results: list[tuple[int, str, int, float, int, float]] = []
+    try:
+        for number in numbers:
+            results.append(run(args.game, number, args.nodes, seconds))
+            if args.show:
+                show(results[-1])
+    except KeyboardInterrupt:  # a stop (SIGINT): the figures of the deals done
+        if not results:
+            raise SystemExit(2) from None
+        print(f"  stopped: deals {numbers[0]}-{results[-1][0]} done", flush=True)
     wall = time.perf_counter() - started
     won = [r for r in results if r[1] == "won"]
-    if args.show:
-        for number, verdict, count, spent, moves, cpu in results:
-            print(f"{number:6} {verdict:8} {count:>9,} {cpu:7.3f} s CPU {spent:7.3f} s wall {moves:4} moves")
     budget = ", ".join(part for part in (f"{args.nodes:,} positions" if args.nodes else "", f"{seconds:g} s" if seconds else "") if part)
     print(f"{args.game} {args.deals}, budget {budget} a deal: won {len(won)}/{len(results)} ({100 * len(won) / len(results):.1f} %)")
     cpu = sorted(r[5] for r in results)
@@ -99,8 +110,15 @@ def main() -> None:
     print(f"  unknown ({len(unproved)}): {unproved[:60]}")
     sys.stdout.flush()
     if unproved and args.long > 0:
-        again = [run(args.game, number, None, args.long) for number in unproved]
-        still = [r[0] for r in again if r[1] != "won"]
+        again: list[tuple[int, str, int, float, int, float]] = []
+        try:
+            for number in unproved:
+                again.append(run(args.game, number, None, args.long))
+                if args.show:
+                    show(again[-1])
+        except KeyboardInterrupt:
+            print(f"  stopped: {len(again)} of the {len(unproved)} deals searched again", flush=True)
+        still = [r[0] for r in again if r[1] != "won"] + unproved[len(again) :]
         spent = sum(r[5] for r in again)
         count = sum(r[2] for r in again)
         print(f"  at {args.long:g} s CPU: won {len(results) - len(still)}/{len(results)}, unknown {len(still)}: {still}")

@@ -144,6 +144,14 @@ def spider_shorten(
     research_weight: int | None = None,
     searched: int = 0,
 ) -> tuple[list[_SpiderMove], int]: ...
+def spider_exhaust(
+    columns: _Columns,
+    stock: Sequence[int],
+    removed: int,
+    by_suit: bool,
+    memory_mb: int = 1024,
+    max_seconds: float | None = None,
+) -> tuple[_Outcome, int, int, int]: ...
 def spider_legal_moves(columns: _Columns, stock: Sequence[int], by_suit: bool) -> list[_SpiderMove]: ...
 def spider_apply(
     columns: _Columns, stock: Sequence[int], by_suit: bool, mv: _SpiderMove

@@ -50,6 +50,7 @@ use pyo3::prelude::*;
 
 use crate::search::Budget;
 
+mod exhaust;
 mod position;
 mod presets;
 mod prunes;
@@ -59,6 +60,7 @@ pub mod shorten;
 #[cfg(test)]
 mod tests;
 
+pub use exhaust::*;
 pub use position::*;
 pub use presets::*;
 pub use search::*;
@@ -159,6 +161,29 @@ fn spider_shorten(
     Ok((out.into_iter().map(to_tuple).collect(), stats.tries))
 }
 
+/// Proof of loss: walk every position reachable from this one by the rules' moves
+/// ([`exhaust`]), holding at most about `memory_mb` megabytes; `max_seconds` (CPU) may
+/// bound it. Returns `(verdict, positions, checksum, frontier)`: "lost" only when the
+/// whole canonical space was walked without a win; `positions` distinct canonical
+/// positions (the root included), `checksum` the wrapping sum of their digests (a
+/// function of the cards alone: see [`digest`]), `frontier` the most waiting at once.
+#[pyfunction]
+#[pyo3(signature = (columns, stock, removed, by_suit, memory_mb=1024, max_seconds=None))]
+fn spider_exhaust(
+    py: Python<'_>,
+    columns: PyColumns,
+    stock: Vec<u8>,
+    removed: u8,
+    by_suit: bool,
+    memory_mb: u64,
+    max_seconds: Option<f64>,
+) -> PyResult<(&'static str, u64, u64, u64)> {
+    let out = py
+        .allow_threads(|| exhaust(&columns, &stock, removed, by_suit, memory_mb, &mut Budget::new(None, max_seconds)))
+        .map_err(PyValueError::new_err)?;
+    Ok((out.outcome.as_str(), out.positions, out.checksum, out.frontier))
+}
+
 /// Every legal move of a position, by the engine's own move generator.
 #[pyfunction]
 fn spider_legal_moves(columns: PyColumns, stock: Vec<u8>, by_suit: bool) -> PyResult<Vec<(u8, u8, u8)>> {
@@ -192,6 +217,7 @@ fn spider_apply(columns: PyColumns, stock: Vec<u8>, by_suit: bool, mv: (u8, u8, 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(spider_solve, m)?)?;
     m.add_function(wrap_pyfunction!(spider_shorten, m)?)?;
+    m.add_function(wrap_pyfunction!(spider_exhaust, m)?)?;
     m.add_function(wrap_pyfunction!(spider_legal_moves, m)?)?;
     m.add_function(wrap_pyfunction!(spider_apply, m)?)?;
     Ok(())

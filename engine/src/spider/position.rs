@@ -346,6 +346,13 @@ impl Game {
     /// Every legal move, as the rules list them (source, run length, target; the deal last).
     pub fn legal_moves(&self, pos: &Pos) -> Vec<Move> {
         let mut moves = Vec::new();
+        self.legal_moves_into(pos, &mut moves);
+        moves
+    }
+
+    /// [`Game::legal_moves`] into `moves` (emptied first).
+    pub fn legal_moves_into(&self, pos: &Pos, moves: &mut Vec<Move>) {
+        moves.clear();
         for src in 0..COLUMNS {
             let s = self.store.info(pos.cols[src]);
             let cards = self.store.cards(pos.cols[src]);
@@ -365,7 +372,6 @@ impl Game {
         if self.deals_left(pos) > 0 && !self.has_empty(pos) {
             moves.push(Move::DEAL);
         }
-        moves
     }
 
     /// The position after `mv` (legal), with automatic removal and turning.
