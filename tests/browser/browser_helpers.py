@@ -260,3 +260,30 @@ MEASURE_TARGETS = """
   return small;
 }
 """
+
+
+PASSWORD = "correct horse battery"
+"""The password of the players the browser tests sign up."""
+
+
+def sign_up(page, server, name: str, lang: str | None = None) -> None:
+    """A new account for the page's browser, from the account page (in ``lang`` if given)."""
+    page.goto(server.url("/account" + (f"?lang={lang}" if lang else "")))
+    page.wait_for_selector("#signup-form")
+    page.fill("#signup-name", name)
+    page.fill("#signup-password", PASSWORD)
+    page.click("#signup-form button[type=submit]")
+    page.wait_for_selector(f"body[data-player='{name}']")
+
+
+def page_api(page, method: str, path: str, body=None):
+    """The API called from the page, with its cookies: (status, body)."""
+    return page.evaluate(
+        """async ([method, path, body]) => {
+        const init = { method, headers: { Accept: "application/json" } };
+        if (method !== "GET") { init.headers["Content-Type"] = "application/json"; init.body = JSON.stringify(body || {}); }
+        const response = await fetch(path, init);
+        return [response.status, await response.json()];
+    }""",
+        [method, path, body],
+    )

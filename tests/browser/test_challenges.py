@@ -11,12 +11,11 @@ import re
 
 import pytest
 
-from browser_helpers import new_page, start_server, stop_server, wait_moves
+from browser_helpers import new_page, page_api, sign_up, start_server, stop_server, wait_moves
 from winnable.blackhole import BlackHole
 from winnable.cards import Card
 from winnable.solver import solve
 
-PASSWORD = "correct horse battery"
 DEAL = 3
 
 
@@ -28,28 +27,6 @@ def challenge_server(tmp_path_factory):
     )
     yield running
     stop_server(running)
-
-
-def api(page, method: str, path: str, body=None):
-    """Call the API from the page, with its cookies and Origin: (status, body)."""
-    return page.evaluate(
-        """async ([method, path, body]) => {
-        const init = { method, headers: { Accept: "application/json" } };
-        if (method !== "GET") { init.headers["Content-Type"] = "application/json"; init.body = JSON.stringify(body || {}); }
-        const response = await fetch(path, init);
-        return [response.status, await response.json()];
-    }""",
-        [method, path, body],
-    )
-
-
-def sign_up(page, server, name: str, lang: str) -> None:
-    page.goto(server.url(f"/account?lang={lang}"))
-    page.wait_for_selector("#signup-form")
-    page.fill("#signup-name", name)
-    page.fill("#signup-password", PASSWORD)
-    page.click("#signup-form button[type=submit]")
-    page.wait_for_selector(f"body[data-player='{name}']")
 
 
 def table_of(state) -> BlackHole:
@@ -95,7 +72,7 @@ def test_two_players_a_challenge_shared_played_and_ranked_in_french_and_dutch(br
     ada.wait_for_url(re.compile(r".*/challenge/[A-Za-z0-9_-]{16}.*"))
     ada.wait_for_selector("body[data-ready='1']")
     token = ada.url.split("/challenge/")[1].split("?")[0]
-    assert "un défi de ada" in ada.inner_text("#challenge-title")
+    assert "un défi d'ada" in ada.inner_text("#challenge-title")
     assert "Personne n'a encore joué ce défi." in ada.inner_text("#leaderboard")
     assert ada.inner_text("#challenge-play") == "Jouer sans classement"  # its creator saw the cards
     ada.click("#challenge-share")
@@ -121,18 +98,18 @@ def test_two_players_a_challenge_shared_played_and_ranked_in_french_and_dutch(br
     bob.wait_for_selector("body[data-ready='1']")
     bob.wait_for_selector("#table .card")
     game_id = bob.get_attribute("body", "data-game-id")
-    status, state = api(bob, "GET", f"/api/games/{game_id}")
+    status, state = page_api(bob, "GET", f"/api/games/{game_id}")
     assert status == 200 and state["challenge"] == token and state["deal"] is None
     assert bob.get_attribute("#hint", "aria-disabled") == "true" and bob.get_attribute("#restart", "aria-disabled") == "true"
     assert bob.locator("#challenge-badge").is_visible() and bob.inner_text("#challenge-badge") == "Uitdaging"
-    assert api(bob, "GET", f"/api/games/{game_id}/hint")[0] == 403
+    assert page_api(bob, "GET", f"/api/games/{game_id}/hint")[0] == 403
     line = [str(move) for move in solve(table_of(state)).line]
     for index, card in enumerate(line):
         bob.tap(f'#table [data-card="{card}"]')
         wait_moves(bob, index + 1)
     bob.wait_for_selector("#overlay.win:not([hidden])")
     # A second ranked attempt is refused, with the reason.
-    status, refused = api(bob, "POST", f"/api/challenges/{token}/play", {})
+    status, refused = page_api(bob, "POST", f"/api/challenges/{token}/play", {})
     assert status == 409 and refused["code"] == "challenge_played"
 
     # The leaderboard, in Dutch for him and in French for her.
@@ -167,11 +144,11 @@ def test_the_game_page_shows_the_record_of_a_deal_played_twice(browser, challeng
     sign_up(page, server, "cyd", "fr")
     games = []
     for moves in (3, 1):
-        status, state = api(page, "POST", "/api/games", {"game": "black-hole", "deal": DEAL + 1})
+        status, state = page_api(page, "POST", "/api/games", {"game": "black-hole", "deal": DEAL + 1})
         assert status == 201
         line = [str(move) for move in solve(table_of(state)).line]
         for move in line[:moves]:
-            assert api(page, "POST", f"/api/games/{state['id']}/moves", {"move": move})[0] == 200
+            assert page_api(page, "POST", f"/api/games/{state['id']}/moves", {"move": move})[0] == 200
         games.append(state["id"])
     page.goto(server.url(f"/play/black-hole?id={games[1]}&lang=fr"))
     page.wait_for_selector("body[data-ready='1']")

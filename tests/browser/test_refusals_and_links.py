@@ -9,13 +9,12 @@ from __future__ import annotations
 
 import pytest
 
-from browser_helpers import new_page, start_server, stop_server, wait_moves
+from browser_helpers import new_page, page_api, sign_up, start_server, stop_server, wait_moves
 from touch_helpers import translate
 from winnable.blackhole import BlackHole
 from winnable.cards import Card
 from winnable.solver import solve
 
-PASSWORD = "correct horse battery"
 DEAL = 3
 
 
@@ -29,33 +28,11 @@ def players_server(tmp_path_factory):
     stop_server(running)
 
 
-def api(page, method: str, path: str, body=None):
-    """The API called from the page, with its cookies: (status, body)."""
-    return page.evaluate(
-        """async ([method, path, body]) => {
-        const init = { method, headers: { Accept: "application/json" } };
-        if (method !== "GET") { init.headers["Content-Type"] = "application/json"; init.body = JSON.stringify(body || {}); }
-        const response = await fetch(path, init);
-        return [response.status, await response.json()];
-    }""",
-        [method, path, body],
-    )
-
-
-def sign_up(page, server, name: str, lang: str) -> None:
-    page.goto(server.url(f"/account?lang={lang}"))
-    page.wait_for_selector("#signup-form")
-    page.fill("#signup-name", name)
-    page.fill("#signup-password", PASSWORD)
-    page.click("#signup-form button[type=submit]")
-    page.wait_for_selector(f"body[data-player='{name}']")
-
-
 def challenge_of(page, server) -> str:
     """A challenge made by the page's player from her game of Black Hole deal 3: its token."""
-    status, state = api(page, "POST", "/api/games", {"game": "black-hole", "deal": DEAL})
+    status, state = page_api(page, "POST", "/api/games", {"game": "black-hole", "deal": DEAL})
     assert status in (200, 201), state
-    status, made = api(page, "POST", "/api/challenges", {"game_id": state["id"]})
+    status, made = page_api(page, "POST", "/api/challenges", {"game_id": state["id"]})
     assert status in (200, 201), made
     return made["id"]
 
@@ -80,7 +57,7 @@ def ranked_attempt(browser, server, lang: str, name: str):
         ada.context.close()
     bob = new_page(browser, "phone", {"winnable:safe-home": "0"})
     sign_up(bob, server, f"bob-{name}", lang)
-    status, state = api(bob, "POST", f"/api/challenges/{token}/play", {})
+    status, state = page_api(bob, "POST", f"/api/challenges/{token}/play", {})
     assert status in (200, 201) and state["challenge"] == token
     return bob, token, state
 
@@ -121,7 +98,7 @@ def test_the_challenge_win_shows_the_rank_and_the_leaderboard(browser, players_s
         # The attempt won (its moves sent as the page sends them), then its page opened.
         line = winning_line(state)
         for move in line:
-            status, _ = api(bob, "POST", f"/api/games/{state['id']}/moves", {"move": move})
+            status, _ = page_api(bob, "POST", f"/api/games/{state['id']}/moves", {"move": move})
             assert status == 200
         bob.goto(players_server.url(f"/play/black-hole?id={state['id']}&lang={lang}"))
         wait_moves(bob, len(line))

@@ -10,7 +10,6 @@ line as the player's own moves.
 
 from __future__ import annotations
 
-import contextlib
 from typing import TYPE_CHECKING, Annotated, Any
 
 from fastapi import APIRouter, Depends, Query, Request
@@ -21,9 +20,8 @@ from winnable.web.models import schemas
 from winnable.web.models.responses import StateJSON
 from winnable.web.pages.i18n import N_, locale_of, translate
 from winnable.web.play.lookup import MAX_MOVES
-from winnable.web.play.queue import HINT
 from winnable.web.play.solution import Solution, solution
-from winnable.web.routes.solver import admitted, solver_quota
+from winnable.web.routes.solver import hint_search
 
 if TYPE_CHECKING:
     from winnable.game import Position
@@ -63,14 +61,7 @@ async def get_solution(
     def prefix(k: int) -> Position:
         return games.positions.after(game.game, game.deal, game.moves[:k])
 
-    with contextlib.ExitStack() as held:
-        quota = solver_quota(request, client)
-
-        def searching() -> None:
-            """Before a search (only then): a share of the solver, then the quota."""
-            held.enter_context(admitted(app.solver, client, HINT, viewer.signed_in))
-            quota()
-
+    with hint_search(request, app.solver, client, viewer.signed_in) as searching:
         shown = await solution(app.solver, game, start, prefix, settings.hint_seconds, client, line, searching)
     if game.status != "won":
         keep = shown.keep if game.status == "playing" else None

@@ -21,7 +21,7 @@ clients go first) the answer is what is known, a 200 whose ``answered`` says how
 from __future__ import annotations
 
 import contextlib
-from typing import TYPE_CHECKING, Any, Callable, ContextManager, TypeVar
+from typing import TYPE_CHECKING, Any, Callable, ContextManager, Iterator, TypeVar
 
 from fastapi import APIRouter, Depends, Query, Request
 
@@ -100,14 +100,7 @@ async def get_hint(
     def prefix(k: int) -> Position:
         return games.positions.after(game.game, game.deal, game.moves[:k])
 
-    with contextlib.ExitStack() as held:
-        quota = solver_quota(request, client)
-
-        def searching() -> None:
-            """Before a search (only then): a share of the solver, then the quota."""
-            held.enter_context(admitted(app.solver, client, HINT, viewer.signed_in))
-            quota()
-
+    with hint_search(request, app.solver, client, viewer.signed_in) as searching:
         answer = await hint(app.solver, game, seconds, parent, client, line, prefix, searching)
     if game.status == "playing":
         await database(settings, games.store.count_hint, game_id, answer.keep)
@@ -141,6 +134,21 @@ def admitted(solver: Solver, client: str, kind: str, signed_in: bool) -> Context
     if solver.queue is None:
         return contextlib.nullcontext()
     return solver.queue.admit(client, kind, anonymous=not signed_in)
+
+
+@contextlib.contextmanager
+def hint_search(request: Request, solver: Solver, client: str, signed_in: bool) -> Iterator[Callable[[], None]]:
+    """What a hint's (or a shown line's) search takes, only when it does search: a share
+    of the solver (held until the block ends), then the ``solver`` quota. The block gets
+    the callback to run before searching; an answer from the kept line runs none."""
+    with contextlib.ExitStack() as held:
+        quota = solver_quota(request, client)
+
+        def searching() -> None:
+            held.enter_context(admitted(solver, client, HINT, signed_in))
+            quota()
+
+        yield searching
 
 
 Worded = TypeVar("Worded", Hint, Analysis)
