@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import pytest
 
-from browser_helpers import NO_AUTO, new_page, open_game
-from test_challenges import api, sign_up
+from browser_helpers import NO_AUTO, new_page, open_game, sign_up
+from browser_helpers import page_api as api
 
 FLIPPER = {"en": "Flipper 1, empty", "fr": "Nageoire 1, vide", "nl": "Vin 1, leeg"}
 FREE_CELL = {"en": "Free cell 1, empty", "fr": "Cellule libre 1, vide", "nl": "Vrije cel 1, leeg"}

@@ -18,8 +18,8 @@ _solve_chunk = getattr(survey.solve_chunk, "original", survey.solve_chunk)
 DELAY = float(os.environ.get("WINNABLE_TEST_DEAL_DELAY", "0.02"))
 
 
-def slow_solve_chunk(game, first, last, budget, lines=False, numbering="pysolfc"):
-    records = _solve_chunk(game, first, last, budget, lines, numbering)
+def slow_solve_chunk(game, first, last, budget, *args, **options):
+    records = _solve_chunk(game, first, last, budget, *args, **options)
     time.sleep(DELAY * len(records))
     return records
 

@@ -70,7 +70,7 @@ def test_migrations_are_idempotent_on_postgres(postgres_url):
     engine = make_engine(postgres_url)
     migrate(engine)
     migrate(engine)
-    assert schema_revision(engine) == "0013"
+    assert schema_revision(engine) == "0014"
     engine.dispose()
 
 

@@ -82,7 +82,7 @@ def test_the_old_pool_moves_into_the_verdicts_table(tmp_path):
             )
         )
     migrate(engine)
-    assert schema_revision(engine) == "0013"
+    assert schema_revision(engine) == "0014"
     with engine.connect() as connection:
         assert not sa.inspect(connection).has_table("winnable_deals")
         rows = connection.execute(sa.select(VerdictRow.__table__).order_by(VerdictRow.id)).mappings().all()

@@ -101,7 +101,7 @@ def test_a_bad_grade_is_refused_with_a_reason(app):
             response = client.post("/api/games", json=body)
             assert response.status_code == 422, body
         alone = client.post("/api/games", json={"game": GAME, "grade": "easy"})
-        assert alone.status_code == 422 and alone.json()["code"] == "bad_grade" and "winnable" in alone.json()["detail"]
+        assert alone.status_code == 409 and alone.json()["code"] == "bad_grade" and "winnable" in alone.json()["detail"]
 
 
 def test_the_filler_grades_every_deal_it_proves_and_the_deals_a_survey_stored(app):

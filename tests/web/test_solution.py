@@ -137,9 +137,9 @@ def test_after_a_loss_the_line_starts_where_the_game_was_last_winnable(db_url):
         position = client.get(f"/api/games/{state['id']}/position", params={"at": at}).json()["position"]
         assert answer["frames"][0]["position"] == position
         assert client.get(f"/api/games/{state['id']}").json()["assisted"] is True
-        for bad in (lost["move_count"] + 1, -1):
-            refused = client.get(f"/api/games/{state['id']}/solution", params={"at": bad})
-            assert refused.status_code == 422, bad
+        past = client.get(f"/api/games/{state['id']}/solution", params={"at": lost["move_count"] + 1})
+        assert past.status_code == 404 and past.json()["code"] == "bad_position"  # as /position answers it
+        assert client.get(f"/api/games/{state['id']}/solution", params={"at": -1}).status_code == 422
         assert client.get(f"/api/games/{state['id']}/solution", params={"at": "x"}).status_code == 422
 
 

@@ -170,7 +170,6 @@ CODES: dict[str, Message] = {
     "nothing_to_redo": N_("No move undone since the last move: nothing to redo."),
     "not_winnable": N_("No winning line is known or found from that position."),
     "stale": N_("The game has moved on since the line was shown."),
-    "bad_at": N_("A position past the moves played."),
     "bad_position": N_("The position asked for is not in the game's history."),
     "stale_game": N_("The stored game no longer replays under the current rules."),
     "budget_too_large": N_("A solver budget above the server's cap."),

@@ -96,7 +96,7 @@ class NewGame(BaseModel):
     grade: GradeName | None = Field(
         None,
         description="With `winnable`: a deal of this grade (easy, medium, hard or expert; omitted or null: any). "
-        "Without `winnable`: 422 `bad_grade`. None of that grade proved yet: 409 `no_graded_deal`.",
+        "Without `winnable`: 409 `bad_grade`. None of that grade proved yet: 409 `no_graded_deal`.",
     )
     undo: UndoMode = Field("unlimited", description="unlimited, one (once a game) or none.")
     think: ThinkSeconds | None = Field(
@@ -133,7 +133,7 @@ class TakeOver(BaseModel):
         description="The game's move count when the line was shown (the solution's `from`); another: 409 `stale`.",
     )
     moves: list[MoveText] = Field(
-        min_length=1, max_length=10_000, description="The moves to play, in order, all or none (one illegal: 409 `illegal_move`)."
+        min_length=1, max_length=500, description="The moves to play, in order, all or none (one illegal: 409 `illegal_move`)."
     )
 
 

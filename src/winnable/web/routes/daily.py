@@ -44,6 +44,7 @@ async def calendar(
     month: str | None = Query(
         None,
         max_length=7,
+        pattern=r"^([1-9][0-9]{3}-(0[1-9]|1[0-2]))?$",
         description="YYYY-MM (UTC); default this month; malformed: 422 `bad_month`; a month not come yet: 404 `bad_month`.",
     ),
 ) -> DailyCalendar:

@@ -13,7 +13,7 @@ from fastapi import APIRouter, Depends, Query, Request
 
 from winnable.games import game_class
 from winnable.web.deps import Caller, ServicesDep, ViewerDep, caller, database
-from winnable.web.errors import Conflict, Unprocessable
+from winnable.web.errors import Conflict
 from winnable.web.models import schemas
 from winnable.web.models.responses import StateJSON
 from winnable.web.pages.i18n import N_
@@ -54,7 +54,7 @@ async def new_game(body: schemas.NewGame, request: Request, who: Creator) -> Sta
     """
     game_id = lookup_game(body.game).game_id
     if body.grade is not None and not body.winnable:
-        raise Unprocessable(N_("a grade is for winnable deals: send winnable: true with it"), code="bad_grade")
+        raise Conflict(N_("a grade is for winnable deals: send winnable: true with it"), code="bad_grade")
     app = who.app
     games, pool, solver = app.games, app.pool, app.solver
     # A new guest's session is stored with the game, in its transaction: a request refused

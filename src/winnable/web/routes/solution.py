@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 from fastapi import APIRouter, Depends, Query, Request
 
 from winnable.web.deps import Caller, ClientDep, ServicesDep, ViewerDep, caller, database, rate_limit
-from winnable.web.errors import Unprocessable
+from winnable.web.errors import NotFound
 from winnable.web.models import schemas
 from winnable.web.models.responses import StateJSON
 from winnable.web.pages.i18n import N_, locale_of, translate
@@ -39,7 +39,7 @@ async def get_solution(
     viewer: ViewerDep,
     request: Request,
     at: int | None = Query(
-        None, ge=0, le=MAX_MOVES, description="Show the line from the position after this many of the game's moves (default: all of them)."
+        None, ge=0, le=MAX_MOVES, description="Show the line from the position after this many of the game's moves (default: all of them); past those of the game: 404 `bad_position`."
     ),
 ) -> Solution:
     """A winning line from the game's position (or from the position after its first
@@ -56,7 +56,7 @@ async def get_solution(
     game, line = await database(settings, load)
     start = len(game.moves) if at is None else at
     if start > len(game.moves):
-        raise Unprocessable(N_("at must be between 0 and {n} (the moves played)", n=len(game.moves)), code="bad_at")
+        raise NotFound(N_("at must be between 0 and {n} (the moves played)", n=len(game.moves)), code="bad_position")
 
     def prefix(k: int) -> Position:
         return games.positions.after(game.game, game.deal, game.moves[:k])

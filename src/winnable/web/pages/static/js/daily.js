@@ -24,6 +24,11 @@ function address() {
   history.replaceState(null, "", localHref(`/daily?${query}`));
 }
 
+/** A name of one word too long for a small phone's board (it may break inside; others break between words). */
+function longWord(name) {
+  return typeof name === "string" && name.split(/\s+/).some((word) => word.length > 16);
+}
+
 function row(entry) {
   const penguin = entry.partial !== null && entry.partial !== undefined;
   const outcome =
@@ -36,7 +41,7 @@ function row(entry) {
     "tr",
     { class: entry.you ? "you" : null, "aria-current": entry.you ? "true" : null },
     el("td", { class: "num" }, String(entry.rank)),
-    el("td", {}, entry.player === null ? el("span", { class: "muted" }, t("(deleted account)")) : entry.player, entry.you ? el("span", { class: "badge you-badge" }, t("you")) : null),
+    el("td", { class: longWord(entry.player) ? "long-name" : null }, entry.player === null ? el("span", { class: "muted" }, t("(deleted account)")) : entry.player, entry.you ? el("span", { class: "badge you-badge" }, t("you")) : null),
     el("td", {}, el("span", { class: `badge ${entry.status === "won" ? "won" : entry.status === "lost" ? "lost" : ""}` }, resultText(entry.status))),
     el("td", { class: "num" }, outcome),
     el("td", { class: "num" }, String(entry.moves)),
@@ -76,7 +81,9 @@ async function showBoard() {
     ),
     el("tbody", {}, ...board.entries.map((entry) => row(entry))),
   );
-  box.replaceChildren(el("p", { class: "muted", id: "board-summary" }, summary.join(" · ")), board.entries.length ? table : "");
+  // As the challenge's: a name too long for a small phone scrolls the board, never the page.
+  const scroller = el("div", { class: "board-scroll", tabindex: "0", role: "region", "aria-label": t("Leaderboard") }, table);
+  box.replaceChildren(el("p", { class: "muted", id: "board-summary" }, summary.join(" · ")), board.entries.length ? scroller : "");
   document.body.dataset.ready = "1";
 }
 
