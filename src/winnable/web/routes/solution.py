@@ -39,7 +39,10 @@ async def get_solution(
     viewer: ViewerDep,
     request: Request,
     at: int | None = Query(
-        None, ge=0, le=MAX_MOVES, description="Show the line from the position after this many of the game's moves (default: all of them); past those of the game: 404 `bad_position`."
+        None,
+        ge=0,
+        le=MAX_MOVES,
+        description="Show the line from the position after this many of the game's moves (default: all of them); past those of the game: 404 `bad_position`.",
     ),
 ) -> Solution:
     """A winning line from the game's position (or from the position after its first
