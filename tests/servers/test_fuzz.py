@@ -30,6 +30,7 @@ from schemathesis.specs.openapi.checks import (
     status_code_conformance,
 )
 
+from shared_data import ROOT
 from webapp import SITE
 from winnable.web.app import create_app
 
@@ -126,7 +127,8 @@ NO_PARAMETERS = (
 
 @pytest.fixture(scope="module")
 def api_schema(app):
-    return schemathesis.openapi.from_asgi("/openapi.json", app)
+    config = schemathesis.config.SchemathesisConfig.from_path(ROOT / "schemathesis.toml")
+    return schemathesis.openapi.from_asgi("/openapi.json", app, config=config)
 
 
 def test_the_fuzzed_operations_are_all_there_are(api_schema):

@@ -20,6 +20,7 @@ from pathlib import Path
 import pytest
 
 from ports import free_port
+from shared_data import ROOT
 
 EXAMPLES = int(os.environ.get("WINNABLE_SCHEMATHESIS_EXAMPLES", "25"))
 
@@ -70,6 +71,8 @@ def server(tmp_path):
 def test_schemathesis_with_all_checks_finds_nothing(server, tmp_path):
     command = [
         str(Path(sys.executable).with_name("schemathesis")),
+        "--config-file",
+        str(ROOT / "schemathesis.toml"),
         "run",
         f"{server}/openapi.json",
         "--checks",

@@ -71,11 +71,14 @@ Deal = Annotated[
     ),
 ]
 ThinkSeconds = Annotated[Literal[10, 30, 60], BeforeValidator(_whole)]  # winnable.web.play.scores.THINK_CHOICES
+# Something besides white space: the characters are listed, since JSON Schema's `\S` (ECMA-262)
+# and the validator's (Unicode White_Space) disagree on U+0085 and U+FEFF.
+WHITE_SPACE = "\t\n\x0b\x0c\r \x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff"
 MOVE_TEXT = Field(
     description="A move in the game's notation (a `legal` entry's `move`); one this game cannot read: 409 `bad_move`.",
     min_length=1,
     max_length=64,
-    pattern=r"\S",
+    pattern=f"[^{WHITE_SPACE}]",
 )
 NAME_PATTERN = r"^[A-Za-z0-9]+(?:[._-][A-Za-z0-9]+)*$"  # winnable.web.players.accounts.check_name
 # No control characters (category Cc) and something besides spaces: the schema's share of
