@@ -359,7 +359,9 @@ class BlackHole(Position):
         return getattr(move, "card", None)
 
     # -- search ----------------------------------------------------------------------
-    def engine_search(self, nodes: int | None, seconds: float | None, *, short: bool = True) -> tuple[str, list[str], int]:
+    def engine_search(
+        self, nodes: int | None, seconds: float | None, *, short: bool = True, memory_mb: int | None = None
+    ) -> tuple[str, list[str], int]:
         from winnable import _engine
 
         piles = [[card.index for card in pile] for pile in self.piles]

@@ -68,9 +68,9 @@ def parse_range(text: str, numbering: Optional[str] = None) -> tuple[int, int, N
     return low.number, high.number, numbering_used
 
 
-def make_budget(nodes: Optional[int], seconds: Optional[float]) -> Budget:
+def make_budget(nodes: Optional[int], seconds: Optional[float], memory_mb: Optional[int] = None) -> Budget:
     try:
-        return Budget(nodes, seconds)
+        return Budget(nodes, seconds, memory_mb)
     except ValueError as error:
         raise fail(str(error)) from None
 
@@ -125,7 +125,10 @@ def solve(
     file: Optional[Path] = typer.Option(None, "--file", help="Read the position from a file ('-' for stdin)."),
     fmt: str = typer.Option("text", "--format", "-f", help="Format of --file."),
     nodes: Optional[int] = typer.Option(None, "--nodes", help="Give up after this many positions."),
-    seconds: Optional[float] = typer.Option(None, "--seconds", help="Give up after this many seconds."),
+    seconds: Optional[float] = typer.Option(None, "--seconds", help="Give up after this many CPU seconds of the search."),
+    memory_mb: Optional[int] = typer.Option(
+        None, "--memory-mb", help="What the search may hold, in megabytes (the Spider family; default 1024)."
+    ),
     as_json: bool = typer.Option(False, "--json", help="Print the verdict as JSON."),
 ) -> None:
     """Solve one deal (ms146692: Microsoft's deal 146692) or position: the verdict, a
@@ -134,7 +137,7 @@ def solve(
     from winnable.solver import solve as run_solver
 
     cls = lookup(game)
-    budget = make_budget(nodes, seconds)
+    budget = make_budget(nodes, seconds, memory_mb)
     if (number is None) == (file is None):
         raise fail("give a deal number or --file, not both")
     chosen = None
@@ -232,7 +235,13 @@ def survey(
     out: Optional[Path] = typer.Option(None, "--out", help="Write one JSON line per deal to this file, in deal order."),
     jobs: int = typer.Option(0, "--jobs", "-j", help="Worker processes on this machine (0: one per core)."),
     nodes: Optional[int] = typer.Option(None, "--nodes", help="Position budget per deal."),
-    seconds: Optional[float] = typer.Option(None, "--seconds", help="Time budget per deal."),
+    seconds: Optional[float] = typer.Option(None, "--seconds", help="Time budget per deal (CPU seconds of the searching thread)."),
+    memory_mb: Optional[int] = typer.Option(
+        None,
+        "--memory-mb",
+        help="What one search may hold, in megabytes (the Spider family: each pass of its search stops there; "
+        "default 1024). More lets a long search go deeper before it restarts.",
+    ),
     scheduler: Optional[str] = typer.Option(None, "--scheduler", help="Run on the Dask cluster with this scheduler (tcp://HOST:8786)."),
     resume: bool = typer.Option(False, "--resume", help="Keep the deals already in --out and solve the rest."),
     chunk: Optional[int] = typer.Option(None, "--chunk", help="Deals per chunk of work (default: a few seconds' worth)."),
@@ -275,7 +284,7 @@ def survey(
             "--database holds PySolFC's deal numbers (the verdicts table and the web app use them): "
             "survey Microsoft's deals without --database"
         )
-    budget = make_budget(nodes, seconds)
+    budget = make_budget(nodes, seconds, memory_mb)
     if jobs < 0:
         raise fail("--jobs must be 0 or more")
     if chunk is not None and chunk < 1:

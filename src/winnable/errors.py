@@ -21,7 +21,8 @@ class UnknownGameError(WinnableError, KeyError):
 
 
 class BudgetError(WinnableError, ValueError):
-    """A search budget that is not a positive number of positions or seconds."""
+    """A search budget that is not a positive number of positions or seconds, or a memory
+    bound out of range."""
 
 
 class EngineError(WinnableError, RuntimeError):

@@ -340,7 +340,9 @@ class FourteenOut(Position):
         return None if cards is None else cards[0]
 
     # -- search ----------------------------------------------------------------------
-    def engine_search(self, nodes: int | None, seconds: float | None, *, short: bool = True) -> tuple[str, list[str], int]:
+    def engine_search(
+        self, nodes: int | None, seconds: float | None, *, short: bool = True, memory_mb: int | None = None
+    ) -> tuple[str, list[str], int]:
         """The engine's exact search; its line (pairs of piles) is turned into cards by
         following it, and :func:`winnable.solver.solve` replays it."""
         from winnable import _engine

@@ -229,7 +229,9 @@ class Position(abc.ABC):
 
     # -- search ----------------------------------------------------------------------
     @abc.abstractmethod
-    def engine_search(self, nodes: int | None, seconds: float | None, *, short: bool = True) -> tuple[str, list[str], int]:
+    def engine_search(
+        self, nodes: int | None, seconds: float | None, *, short: bool = True, memory_mb: int | None = None
+    ) -> tuple[str, list[str], int]:
         """Ask the engine: ``(verdict, line, positions)``.
 
         ``verdict`` is ``"won"``, ``"lost"`` or ``"unknown"``; ``line`` is the winning
@@ -240,4 +242,7 @@ class Position(abc.ABC):
         only makes its line short (the shortening, Spider's short pass), so a winning
         line may hold wasted moves, but it still wins and is still replayed. Games
         whose lines all have the same length (Black Hole, Fourteen Out) ignore it.
+
+        ``memory_mb`` bounds what the search may hold where the engine bounds it (the
+        Spider family; ``None``: its default); the other engines ignore it.
         """

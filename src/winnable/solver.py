@@ -40,10 +40,13 @@ class Budget:
     of its portfolio, each getting its share of the positions *and* of the time left;
     with no budget at all each engine still stops at a finite cap (see its presets), and
     the verdict is then ``unknown``. The Spider family spends a time budget whole (no
-    cap; its memory is bounded by :data:`winnable.spider.SEARCH_MEMORY_MB`).
+    cap; each pass of its search holds at most ``memory_mb`` megabytes, by default
+    :data:`winnable.spider.SEARCH_MEMORY_MB`; the other engines ignore ``memory_mb``).
 
     >>> Budget(nodes=1_000_000)
-    Budget(nodes=1000000, seconds=None)
+    Budget(nodes=1000000, seconds=None, memory_mb=None)
+    >>> Budget(seconds=60, memory_mb=6144)
+    Budget(nodes=None, seconds=60, memory_mb=6144)
     >>> Budget(seconds=0)
     Traceback (most recent call last):
     ...
@@ -52,8 +55,12 @@ class Budget:
 
     nodes: int | None = None
     seconds: float | None = None
+    memory_mb: int | None = None
 
     def __post_init__(self) -> None:
+        if self.memory_mb is not None:
+            if isinstance(self.memory_mb, bool) or not isinstance(self.memory_mb, int) or not 16 <= self.memory_mb <= 1 << 20:
+                raise BudgetError(f"a memory bound must be a whole number of megabytes from 16 to 1048576, not {self.memory_mb!r}")
         if self.nodes is not None:
             if isinstance(self.nodes, bool) or not isinstance(self.nodes, int) or self.nodes <= 0:
                 raise BudgetError(f"a node budget must be a positive whole number of positions, not {self.nodes!r}")
@@ -143,7 +150,7 @@ def solve(position: Position, budget: Budget = UNLIMITED) -> Verdict:
     start = time.perf_counter()
     if position.is_won():
         return Verdict(Status.WON, (), 0, 0.0, position.game_id, position.deal_number)
-    status, line, positions = position.engine_search(budget.nodes, budget.seconds)
+    status, line, positions = position.engine_search(budget.nodes, budget.seconds, memory_mb=budget.memory_mb)
     return checked(position, status, line, positions, start)
 
 

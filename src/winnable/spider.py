@@ -474,17 +474,27 @@ class Spider(Position):
         return cls(tuple(columns), stock, foundations)
 
     # -- search ----------------------------------------------------------------------
-    def engine_search(self, nodes: int | None, seconds: float | None, *, short: bool = True) -> tuple[str, list[str], int]:
+    def engine_search(
+        self, nodes: int | None, seconds: float | None, *, short: bool = True, memory_mb: int | None = None
+    ) -> tuple[str, list[str], int]:
         """Ask the engine for a winning line (see ``engine/src/spider/``); ``short=False``
         searches without the short pass and does not shorten the line (a survey).
         ``seconds`` is CPU time of the searching thread, all of it spent unless a line is
-        found; memory is bounded by :data:`SEARCH_MEMORY_MB`."""
+        found; memory is bounded by ``memory_mb`` (:data:`SEARCH_MEMORY_MB` unless given)."""
         from winnable import _engine
 
         columns = [([card.index for card in column.down], [card.index for card in column.up]) for column in self.columns]
         stock = [card.index for card in self.stock]
         status, line, positions = _engine.spider_solve(
-            columns, stock, len(self.foundations), self.by_suit, nodes, seconds, shorten=short, short_pass=short, memory_mb=SEARCH_MEMORY_MB
+            columns,
+            stock,
+            len(self.foundations),
+            self.by_suit,
+            nodes,
+            seconds,
+            shorten=short,
+            short_pass=short,
+            memory_mb=memory_mb or SEARCH_MEMORY_MB,
         )
         moves = [str(SpiderMove.DEAL if source == 255 else SpiderMove(source, target, count)) for source, target, count in line]
         return status, moves, positions

@@ -68,6 +68,20 @@ def test_survey_counts_and_writes_json_lines(tmp_path):
     assert set(summary["cpu_seconds"]) == {"median", "p90", "max", "total"}
 
 
+def test_survey_memory_bound_reaches_the_spider_search(tmp_path):
+    """Deal 2's first pass needs more than the 139,810 positions 16 MB hold: it ends there
+    and a later pass wins, with other positions than at the default bound."""
+    records = {}
+    for memory in (None, "16"):
+        out = tmp_path / f"{memory}.jsonl"
+        extra = ["--memory-mb", memory] if memory else []
+        result = run("survey", "spider-4", "2-2", "--nodes", "1000000", "--quiet", "--out", str(out), *extra)
+        assert result.returncode == 0, result.stderr
+        records[memory] = json.loads(out.read_text())
+    assert records[None]["verdict"] == records["16"]["verdict"] == "won"
+    assert records[None]["positions"] > 300_000 > records["16"]["positions"]
+
+
 def test_survey_budget_leaves_unknowns():
     summary = json.loads(run("survey", "black-hole", "400-400", "--json", "--quiet", "--nodes", "10").stdout)
     assert summary["unknown"] == 1
@@ -84,6 +98,8 @@ def test_survey_budget_leaves_unknowns():
         (("solve", "black-hole", "--file", "/no/such/file"), "cannot read"),
         (("solve", "black-hole"), "deal number or --file"),
         (("solve", "black-hole", "1", "--nodes", "0"), "positive"),
+        (("solve", "spider-4", "1", "--memory-mb", "8"), "a memory bound must be a whole number of megabytes from 16"),
+        (("survey", "spider-4", "1-2", "--memory-mb", "0"), "a memory bound must be"),
         (("deal", "freecell", "ms8589934592"), "Microsoft deal number out of range: ms8589934592 (ms0 to ms8589934591)"),
         (("solve", "freecell", "msx"), "not a deal number"),
         (("survey", "freecell", "ms1-ms99999999999"), "Microsoft deal number out of range"),

@@ -50,8 +50,15 @@ def test_a_bad_budget_is_a_winnable_error_that_says_why(value):
     assert isinstance(raised.value, WinnableError)
 
 
+@pytest.mark.parametrize("memory", [0, 8, -64, True, 1.5, "64", 1 << 21])
+def test_a_memory_bound_is_whole_megabytes_within_reason(memory):
+    with pytest.raises(BudgetError, match="memory bound"):
+        Budget(seconds=1, memory_mb=memory)
+
+
 def test_good_budgets():
     assert Budget(nodes=1, seconds=0.5) == Budget(1, 0.5)
+    assert Budget(seconds=60, memory_mb=6144).memory_mb == 6144 and Budget().memory_mb is None
     assert Budget().nodes is None and Budget(seconds=2).seconds == 2
 
 

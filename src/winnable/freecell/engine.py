@@ -66,7 +66,7 @@ class FreeCellEngine(FreeCellTable):
         return columns, cells, list(self.foundations), int(self.base_rank)
 
     def engine_search(
-        self, nodes: int | None, seconds: float | None, preset: str | None = None, *, short: bool = True
+        self, nodes: int | None, seconds: float | None, preset: str | None = None, *, short: bool = True, memory_mb: int | None = None
     ) -> tuple[str, list[str], int]:
         """The engine's answer with search ``preset`` (the game's :attr:`ENGINE_PRESET`
         unless given; ``winnable._engine.freecell_presets()`` lists them); ``short=False``:
