@@ -178,6 +178,9 @@ SIZES = {
 }
 """The four screens every game is checked on: a phone upright (touch), a small phone,
 a phone held sideways, a desktop window."""
+SMALL_SIDEWAYS = {"viewport": {"width": 568, "height": 320}, "has_touch": True, "is_mobile": True}
+"""A small phone held sideways (``new_page(browser, "sideways-small")``), for the tests
+of what the rail beside the table does."""
 
 
 def new_page(browser, size: str = "desktop", storage: dict | None = None):
@@ -185,7 +188,7 @@ def new_page(browser, size: str = "desktop", storage: dict | None = None):
     of :data:`SIZES`; page errors are collected in ``page.page_errors``."""
     # bypass_csp: the tests wait on JavaScript expressions, which the strict CSP (no eval)
     # would refuse; test_security_headers.py checks the pages under the real policy.
-    context = browser.new_context(**SIZES[size], bypass_csp=True)
+    context = browser.new_context(**(SMALL_SIDEWAYS if size == "sideways-small" else SIZES[size]), bypass_csp=True)
     context.set_default_timeout(TIMEOUT)
     if storage:
         script = "".join(f"localStorage.setItem({json.dumps(k)}, {json.dumps(v)});" for k, v in storage.items())

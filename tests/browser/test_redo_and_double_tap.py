@@ -159,6 +159,28 @@ def test_the_hint_says_why_beside_the_marked_card(browser, server):
         page.context.close()
 
 
+@pytest.mark.parametrize("game, size", [("penguin", "small"), ("black-widow", "small"), ("black-widow", "sideways-small")])
+def test_the_why_beside_a_card_at_the_edge_stays_on_the_screen(browser, server, game, size):
+    """Deal 3's first hint marks a card in the first column (Penguin) or the last (Black
+    Widow): the phrase under it, centred on the card, stuck out of the screen (the page then
+    grew wider than the phone) or under the rail held sideways."""
+    page = new_page(browser, size, NO_AUTO)
+    try:
+        open_game(page, server, game, 3)
+        page.tap("#hint")
+        page.wait_for_selector("#table .hint-why")
+        settled(page)
+        width = page.evaluate("document.documentElement.clientWidth")
+        assert page.evaluate("document.documentElement.scrollWidth") == width
+        box = page.locator("#table .hint-why").bounding_box()
+        assert box["x"] >= 0 and box["x"] + box["width"] <= width
+        rail = page.locator("#actions").bounding_box()
+        if rail["height"] > rail["width"]:  # held sideways
+            assert box["x"] + box["width"] <= rail["x"]
+    finally:
+        page.context.close()
+
+
 def test_black_hole_double_tap_sends_one_card_when_switched_on(browser, server):
     """A tap sends a card into the hole at once (one-tap moves): with double tap home on, a
     double tap sends that one card, not the card under it too."""

@@ -237,6 +237,25 @@ export function nearest(nodes, point) {
   return best;
 }
 
+/** A label written under a card (centred on it) moved sideways so that it stays on the
+ * screen and off the rail of buttons held sideways when the card is at an edge. (Up and
+ * down the table may still scroll to show the hinted card: see play-view.js.) */
+function keepOnScreen(label) {
+  // The screen's width, not window.innerWidth: on a phone that grows with a label that
+  // sticks out, the very overflow this undoes.
+  const width = document.documentElement.clientWidth;
+  const bar = $("actions")?.getBoundingClientRect();
+  const room = { left: 4, right: width - 4 };
+  if (bar && bar.height > bar.width) {
+    // The rail held sideways, at the right (or at the left, left-handed).
+    if (bar.left > width / 2) room.right = Math.min(room.right, bar.left - 4);
+    else room.left = Math.max(room.left, bar.right + 4);
+  }
+  const box = label.getBoundingClientRect();
+  const shift = box.left < room.left ? room.left - box.left : box.right > room.right ? room.right - box.right : 0;
+  if (shift) label.style.setProperty("--shift", `${Math.round(shift)}px`);
+}
+
 export function clearHighlights(prefix) {
   for (const node of table.querySelectorAll(`.${prefix}-src, .${prefix}-dst`)) node.classList.remove(`${prefix}-src`, `${prefix}-dst`);
   for (const node of table.querySelectorAll(`.${prefix}-why`)) node.remove();
@@ -254,7 +273,14 @@ export function highlight(entry, prefix, position = currentPosition()) {
     // What the move does ("uncovers the 7♣"), written beside the marked card (screen
     // readers hear it from the hint's message).
     const marked = entry.why && elementAt(entry.from, cards.length - 1);
-    if (marked) marked.append(el("span", { class: `${prefix}-why`, "aria-hidden": "true" }, entry.why));
+    if (marked) {
+      const label = el("span", { class: `${prefix}-why`, "aria-hidden": "true" }, entry.why);
+      marked.append(label);
+      // Measured where the card comes to rest, not on its way there.
+      const moving = marked.getAnimations().filter((a) => a.effect?.getTiming().iterations !== Infinity); // not the hint's pulse
+      if (moving.length) Promise.allSettled(moving.map((a) => a.finished)).then(() => label.isConnected && keepOnScreen(label));
+      else keepOnScreen(label);
+    }
   }
   for (const target of app.family.targetsFor(table, entry)) target.classList.add(`${prefix}-dst`);
 }
