@@ -190,3 +190,22 @@ def test_no_winning_line_is_said_and_nothing_is_shown(browser, server):
         assert page.page_errors == []
     finally:
         page.context.close()
+
+
+def test_on_a_small_phone_every_card_can_be_scrolled_above_the_panel(browser, server):
+    """Penguin deal 3 at 320 x 568: the table cannot shrink below a finger's card and its
+    last row lay under Show me's panel, out of reach (the page scrolled 34 px); now the
+    page makes room for the whole table above the panel."""
+    page = page_at(browser, "small")
+    try:
+        open_game(page, server, "penguin", 3)
+        start_show(page, "small")
+        page.tap("#showme-pause")
+        page.wait_for_selector("#showme-pause[aria-label='Play']")
+        page.evaluate("window.scrollTo(0, document.documentElement.scrollHeight)")
+        page.wait_for_function("Math.abs(scrollY - (document.documentElement.scrollHeight - innerHeight)) < 1")
+        lowest = page.evaluate("Math.max(...[...document.querySelectorAll('#table .card')].map((c) => c.getBoundingClientRect().bottom))")
+        assert lowest <= page.locator("#showme").bounding_box()["y"]
+        assert page.page_errors == []
+    finally:
+        page.context.close()

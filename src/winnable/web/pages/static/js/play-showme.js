@@ -13,11 +13,12 @@
 import { api, ApiError } from "./api.js";
 import { $, el } from "./dom.js";
 import { t, tn } from "./i18n.js";
-import { clearHighlights, draw, highlight } from "./play-draw.js";
+import { clearHighlights, draw, elementAt, highlight } from "./play-draw.js";
 import { setState, updateChrome } from "./play-game.js";
 import { hooks } from "./play-hooks.js";
 import { clearSelection } from "./play-pick.js";
-import { announce, app, busy, enqueue, hush, plainSentence, reducedMotion, report, say, sentenceOf, store } from "./play-state.js";
+import { announce, app, busy, enqueue, hush, placesOf, plainSentence, reducedMotion, report, say, sentenceOf, store, table } from "./play-state.js";
+import { bringIntoView, roomDownTo } from "./play-view.js";
 
 /** Milliseconds between two shown moves, by speed ("fastest": none, and no gliding). */
 export const SPEEDS = { slow: 1600, normal: 800, fast: 300, fastest: 0 };
@@ -150,6 +151,20 @@ function showFrame(i, { animate = true, spoken = false } = {}) {
   }
   describe(spoken);
   if (fitTable()) draw({ animate: false });
+  roomDownTo(table.getBoundingClientRect().bottom);
+  bringIntoView(cardInSight(i));
+}
+
+/** The card to keep in sight: paused, the one the next move takes; else the one the last
+ * move laid down. On a small phone a long column's cards may lie under the panel, where
+ * the table cannot shrink any more: the page scrolls to them (play-view.js). */
+function cardInSight(i) {
+  const paused = !show.playing && i < show.frames.length - 1;
+  const entry = paused ? moveInto(i + 1).describe : i > 0 ? moveInto(i).describe : null;
+  const place = paused ? entry?.from : entry?.to;
+  if (!place) return null;
+  const cards = placesOf(show.frames[i].position).get(place) || [];
+  return elementAt(place, cards.length - 1);
 }
 
 /** Keep the table above the panel (a phone upright, a desktop window: the panel lies at

@@ -1,7 +1,8 @@
 // Bringing a card into view (issue 34): the hinted card of a long column may lie below
 // the screen's edge or under the toolbar docked at the bottom; the page scrolls so that
 // the part of it that shows (its strip, or the whole card on top) stands in the room the
-// fixed bars and the message box leave, and does nothing when it is there already.
+// fixed bars, the message box and Show me's panel leave, and does nothing when it is
+// there already.
 
 import { reducedMotion } from "./play-state.js";
 
@@ -9,7 +10,7 @@ import { reducedMotion } from "./play-state.js";
 function room() {
   let top = 0;
   let bottom = innerHeight;
-  for (const node of document.querySelectorAll("#actions, #message, .play-top")) {
+  for (const node of document.querySelectorAll("#actions, #message, #showme, .play-top")) {
     const style = getComputedStyle(node);
     if (node.hidden || style.display === "none" || (style.position !== "fixed" && style.position !== "sticky")) continue;
     const box = node.getBoundingClientRect();
@@ -37,11 +38,21 @@ export function bringIntoView(node) {
   // Centred in the room there is: the cards around it show too.
   const by = part.top - (top + Math.max(0, bottom - top - (part.bottom - part.top)) / 2);
   // Near the page's end the page grows by what it lacks (the message box stands over
-  // the last cards otherwise), through the room the page keeps under the table.
-  const short = scrollY + by - (document.documentElement.scrollHeight - innerHeight);
-  if (short > 0) {
-    const kept = parseFloat(document.body.style.getPropertyValue("--view-room")) || 0;
-    document.body.style.setProperty("--view-room", `${Math.ceil(kept + short)}px`);
-  }
+  // the last cards otherwise).
+  growBy(scrollY + by - (document.documentElement.scrollHeight - innerHeight));
   window.scrollBy({ top: by, behavior: reducedMotion.matches ? "auto" : "smooth" });
+}
+
+/** Let the page scroll far enough that whatever lies down to `bottom` (a height on the
+ * screen now: the table's last cards) can stand above the fixed bars and panels. */
+export function roomDownTo(bottom) {
+  const [, roomBottom] = room();
+  growBy(bottom - roomBottom - (document.documentElement.scrollHeight - innerHeight - scrollY));
+}
+
+/** The room the page keeps under the table (on a phone upright) grows by `short` px. */
+function growBy(short) {
+  if (short <= 0) return;
+  const kept = parseFloat(document.body.style.getPropertyValue("--view-room")) || 0;
+  document.body.style.setProperty("--view-room", `${Math.ceil(kept + short)}px`);
 }
