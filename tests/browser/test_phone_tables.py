@@ -99,3 +99,46 @@ def test_every_table_fits_with_every_corner_showing(browser, server, size):
         assert not errors
     finally:
         context.close()
+
+
+HEADER_CLASH = """() => {
+  const items = [document.querySelector("#title"), ...document.querySelectorAll(".statusbar > *"), document.querySelector("#menu-button")]
+    .filter((n) => n && !n.hidden && getComputedStyle(n).display !== "none" && n.getBoundingClientRect().width > 1);
+  const found = [];
+  items.forEach((a, i) => {
+    const r = a.getBoundingClientRect();
+    if (a.scrollWidth > a.clientWidth + 1) found.push(`${a.id || a.className} is cut (${a.scrollWidth} > ${a.clientWidth} px)`);
+    if (r.left < 0 || r.right > innerWidth) found.push(`${a.id || a.className} is off the screen`);
+    for (const b of items.slice(i + 1)) {
+      const s = b.getBoundingClientRect();
+      if (r.left < s.right - 1 && s.left < r.right - 1 && r.top < s.bottom - 1 && s.top < r.bottom - 1) found.push(`${a.id || a.className} over ${b.id || b.className}`);
+    }
+  });
+  return found;
+}"""
+
+
+@pytest.mark.parametrize("lang", ["fr", "nl"])
+def test_held_sideways_the_header_holds_a_graded_deal_and_the_watch_badge(browser, server, lang):
+    """568 x 320 with everything the header can show (a proved deal's number and mark, its
+    grade, the time, the moves, the cards home, "still winnable?"): in French the grade's
+    word ran over the deal's number, the title broke in two and the badge was cut to
+    "✔ En"; now each shows its sign or number, with its words for screen readers."""
+    context = browser.new_context(viewport={"width": 568, "height": 320}, has_touch=True, is_mobile=True, bypass_csp=True, locale=f"{lang}-{lang.upper()}")
+    context.set_default_timeout(TIMEOUT)
+    context.add_init_script("try { localStorage.setItem('winnable:watch', '1'); } catch (e) {}")
+    page = context.new_page()
+    try:
+        state = server.api("POST", "/api/games", {"game": "black-hole", "winnable": True})
+        assert state["grade"] and state["winnable_deal"]
+        page.goto(server.url(f"/play/black-hole?id={state['id']}"))
+        page.wait_for_selector("#deal-grade:not([hidden]) .grade-badge")
+        page.wait_for_selector("#watch-badge.won:not([hidden])")
+        assert page.evaluate(HEADER_CLASH) == []
+        assert page.evaluate(HEADER_ROWS)["rows"] == 1
+        # The words are there for a screen reader: the link and the badge keep their names.
+        assert page.locator("#deal-link").inner_text().strip().endswith("✓")
+        assert str(state["deal"]) in page.locator("#deal-link").text_content()
+        assert len(page.locator("#watch-badge .badge-text").text_content()) > 3
+    finally:
+        context.close()

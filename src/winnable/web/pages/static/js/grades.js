@@ -25,6 +25,6 @@ export function gradeBadge(grade, attrs = {}) {
     { class: `grade-badge grade-${grade}`, "data-grade": grade, title: t("Graded by the solver: {grade}", { grade: gradeName(grade) }), ...attrs },
     el("span", { class: "grade-dots", "aria-hidden": "true" }, "\u25cf".repeat(level) + "\u25cb".repeat(GRADES.length - level)),
     " ",
-    gradeName(grade),
+    el("span", { class: "grade-name" }, gradeName(grade)),
   );
 }

@@ -20,7 +20,7 @@ export function updateChrome() {
   document.body.dataset.deal = state.deal === null ? "" : String(state.deal);
   const deal = $("deal-link");
   deal.hidden = state.deal === null;
-  deal.textContent = state.deal === null ? "" : t("Deal #{n}", { n: state.deal });
+  deal.replaceChildren(...(state.deal === null ? [] : dealLabel(state.deal)));
   deal.href = state.deal === null ? gameAddress(state) : dealAddress(state.deal);
   if (state.winnable_deal && state.deal !== null) deal.append(el("span", { class: "proved", title: t("The solver proved this deal winnable"), "aria-label": t("proved winnable") }, "\u2713"));
   $("moves").textContent = String(state.move_count);
@@ -53,6 +53,15 @@ export function updateChrome() {
   base.textContent = base.hidden ? "" : t("Foundations from {rank}", { rank: rankLabel(rank) });
   tick();
   if (state.status === "won") hooks.setBadge("won", t("Won"));
+}
+
+/** "Deal #17" with its words in spans of their own: held sideways only the number shows
+ * (CSS), and the link's name stays the whole phrase. One span holds it all, so that the
+ * link's flex layout keeps the spaces between the words and the number. */
+function dealLabel(number) {
+  const [before, after = ""] = t("Deal #{n}", { n: "\u0001" }).split("\u0001");
+  const words = (text) => (text ? [el("span", { class: "deal-word" }, text)] : []);
+  return [el("span", {}, ...words(before), String(number), ...words(after))];
 }
 
 /** Why the last move cannot be taken back now (what the Undo button's title and the U

@@ -14,7 +14,8 @@ export function setBadge(kind, text) {
   const badge = $("watch-badge");
   badge.hidden = !text;
   badge.className = `badge ${kind}`;
-  badge.textContent = text;
+  // The words in a span of their own: held sideways only the sign shows (CSS).
+  badge.replaceChildren(...(text ? [el("span", { class: "badge-text" }, text)] : []));
   badge.dataset.verdict = kind;
   // "Not winnable any more" opens the replay of the move that lost it.
   const clickable = kind === "lost" && app.state && app.state.status !== "won";
