@@ -124,7 +124,9 @@ def test_held_sideways_the_header_holds_a_graded_deal_and_the_watch_badge(browse
     grade, the time, the moves, the cards home, "still winnable?"): in French the grade's
     word ran over the deal's number, the title broke in two and the badge was cut to
     "✔ En"; now each shows its sign or number, with its words for screen readers."""
-    context = browser.new_context(viewport={"width": 568, "height": 320}, has_touch=True, is_mobile=True, bypass_csp=True, locale=f"{lang}-{lang.upper()}")
+    context = browser.new_context(
+        viewport={"width": 568, "height": 320}, has_touch=True, is_mobile=True, bypass_csp=True, locale=f"{lang}-{lang.upper()}"
+    )
     context.set_default_timeout(TIMEOUT)
     context.add_init_script("try { localStorage.setItem('winnable:watch', '1'); } catch (e) {}")
     page = context.new_page()

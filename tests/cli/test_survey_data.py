@@ -183,3 +183,16 @@ def test_the_free_cell_family_table_counts_its_verdicts():
     for game, won, lost, unknown in rows:
         verdicts = DealVerdicts.read(SURVEYS / "freecell-family-1-2000" / f"{game}-1-2000.verdicts.gz")
         assert verdicts.counts() == {"won": int(won), "lost": int(lost), "unknown": int(unknown)}, game
+
+
+def test_the_spider_survey_at_60_seconds_agrees_with_its_page():
+    """docs/surveys/spider-4-1-32000-60s.md: the counts and the unknown deals of
+    15,461-32,000 are those of its kept verdicts."""
+    page = (SURVEYS / "spider-4-1-32000-60s.md").read_text()
+    verdicts = DealVerdicts.read(SURVEYS / "spider-60s" / "spider-4-15461-32000.verdicts.gz")
+    assert (verdicts.game, verdicts.first, verdicts.last) == ("spider-4", 15461, 32000)
+    row = re.search(r"^\| 15,461-32,000 \| ([\d,]+) \| (\d+) \| (\d+) \| ([\d, ]+) \|$", page, re.M)
+    assert row, "the page's row of 15,461-32,000"
+    won, lost, unknown, which = row.groups()
+    assert verdicts.counts() == {"won": int(won.replace(",", "")), "lost": int(lost), "unknown": int(unknown)}
+    assert verdicts.deals("unknown") == [int(deal) for deal in which.split(", ")]
