@@ -57,6 +57,12 @@ class Budget:
     seconds: float | None = None
     memory_mb: int | None = None
 
+    def engine_options(self) -> dict[str, Any]:
+        """What :meth:`Position.engine_search` takes beyond positions and seconds: the
+        memory bound, only when one is set (so a search that knows no such option, a
+        test's stand-in say, is asked as before)."""
+        return {} if self.memory_mb is None else {"memory_mb": self.memory_mb}
+
     def __post_init__(self) -> None:
         if self.memory_mb is not None:
             if isinstance(self.memory_mb, bool) or not isinstance(self.memory_mb, int) or not 16 <= self.memory_mb <= 1 << 20:
@@ -150,7 +156,7 @@ def solve(position: Position, budget: Budget = UNLIMITED) -> Verdict:
     start = time.perf_counter()
     if position.is_won():
         return Verdict(Status.WON, (), 0, 0.0, position.game_id, position.deal_number)
-    status, line, positions = position.engine_search(budget.nodes, budget.seconds, memory_mb=budget.memory_mb)
+    status, line, positions = position.engine_search(budget.nodes, budget.seconds, **budget.engine_options())
     return checked(position, status, line, positions, start)
 
 

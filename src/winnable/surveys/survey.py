@@ -55,7 +55,7 @@ others are timings), when the budget counts positions rather than seconds."""
 def search(position: Position, budget: Budget, short: bool = False) -> tuple[str, list[str], int]:
     """The engine's raw answer on ``position`` (see :meth:`Position.engine_search`): for
     the verdict alone unless ``short`` (a survey that keeps its lines)."""
-    status, line, positions = position.engine_search(budget.nodes, budget.seconds, short=short, memory_mb=budget.memory_mb)
+    status, line, positions = position.engine_search(budget.nodes, budget.seconds, short=short, **budget.engine_options())
     if status not in ("won", "lost", "unknown"):
         raise SurveyError(f"engine answered {status!r}")
     return status, line, positions
