@@ -196,3 +196,15 @@ def test_the_spider_survey_at_60_seconds_agrees_with_its_page():
     won, lost, unknown, which = row.groups()
     assert verdicts.counts() == {"won": int(won.replace(",", "")), "lost": int(lost), "unknown": int(unknown)}
     assert verdicts.deals("unknown") == [int(deal) for deal in which.split(", ")]
+
+
+@pytest.mark.parametrize(("name", "first", "last"), [("black-widow-1-2660", 1, 2660), ("black-widow-8001-10620", 8001, 10620)])
+def test_the_black_widow_survey_at_60_seconds_agrees_with_its_page(name, first, last):
+    page = (SURVEYS / "black-widow-60s.md").read_text()
+    verdicts = DealVerdicts.read(SURVEYS / "spider-60s" / f"{name}.verdicts.gz")
+    assert (verdicts.game, verdicts.first, verdicts.last) == ("black-widow", first, last)
+    row = re.search(rf"^\| {first:,}-{last:,} \| ([\d,]+) \| (\d+) \| (\d+) \| ?([\d, ]*?) ?\|$", page, re.M)
+    assert row, f"the page's row of {first}-{last}"
+    won, lost, unknown, which = row.groups()
+    assert verdicts.counts() == {"won": int(won.replace(",", "")), "lost": int(lost), "unknown": int(unknown)}
+    assert verdicts.deals("unknown") == [int(deal) for deal in which.split(",") if deal.strip()]
