@@ -113,7 +113,7 @@ fn main() {
     let text = std::fs::read_to_string(file.expect("usage: spider_tune DEALS [--preset NAME | --pass SPEC...] [--nodes N] [--seconds S]"))
         .unwrap();
     let deals: Vec<Deal> = text.lines().filter(|l| !l.trim().is_empty()).map(parse_deal).collect();
-    let custom = Preset { name: "command line", passes: &passes, cap };
+    let custom = Preset { name: "command line", passes: &passes, cap, restarts: &[] };
     let chosen = |by_suit: bool| -> Preset {
         match &preset_name {
             Some(name) => **spider::PRESETS.iter().find(|p| p.name == name).expect("no such preset"),
@@ -143,6 +143,9 @@ fn main() {
             &preset,
             memory,
             &mut |index, outcome, count| {
+                if show {
+                    println!("{:6}   pass {index} {} {count} positions", deal.number, outcome.as_str());
+                }
                 per_pass_positions[index] += count;
                 if outcome == Outcome::Won {
                     winner = Some(index);

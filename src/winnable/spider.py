@@ -60,7 +60,8 @@ STOCK_CARDS = COLUMNS * DEALS
 SEARCH_MEMORY_MB = 1024
 """What one engine search may hold, in megabytes: each pass of the search stops at as
 many positions (about 120 bytes each: 8.9 million), and a time budget is then spent on
-restarts (``engine/src/spider/search.rs``, ``solve_bounded``)."""
+restarts, each another flavour of the search (``engine/src/spider/search.rs``,
+``solve_bounded``; ``presets.rs``, ``SPIDER_RESTARTS``)."""
 
 
 @dataclass(frozen=True, slots=True)

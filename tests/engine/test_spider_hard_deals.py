@@ -10,7 +10,7 @@ import time
 import pytest
 
 from winnable.games import game_class
-from winnable.solver import Budget, solve
+from winnable.solver import Budget, checked, solve
 
 OLD_CEILING = 8_099_992
 
@@ -28,3 +28,20 @@ def test_a_deal_the_old_ceiling_left_unknown_is_won_within_a_minute_of_cpu(deal:
     for move in verdict.line:
         end = end.play(move)
     assert end.is_won()
+
+
+@pytest.mark.slow
+def test_a_deal_the_surveys_old_restarts_left_unknown_is_won_by_a_restart_of_its_own() -> None:
+    """Deal 6704: the survey's search (no short pass, a verdict alone) left it unknown at
+    60 s of CPU when its restarts were its long passes again with other noise; the
+    restart without a cost per move (``depth: 0``, the first of ``SPIDER_RESTARTS``) wins
+    it 2.5 million positions in, once the three passes have run (26.8 million)."""
+    position = game_class("spider-4").deal(6704)
+    start = time.perf_counter()
+    status, line, positions = position.engine_search(None, 60.0, short=False)
+    verdict = checked(position, status, line, positions, start)  # replayed by the rules
+    assert verdict.won, f"{verdict.status} after {positions:,} positions"
+    # Each of the three passes stops at the memory bound (1,024 MB: 8,947,848 positions),
+    # then the first restart wins: the same count on any machine (a pass is a function of
+    # the deal and its weights) unless one is too slow to reach the bound in its 20 s.
+    assert positions == 3 * 8_947_848 + 2_493_635

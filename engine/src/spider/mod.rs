@@ -33,6 +33,10 @@
 //! seen positions keep their nodes: `seen.rs`). Every pass gets its share of the
 //! caller's positions *and* of the time left ([`Budget::pass`]), so a time-only budget
 //! gives every pass its turn; with no node limit the passes share the preset's `cap`.
+//! Each pass runs on a game of its own (its own column store, so its own noise): it
+//! searches the same whatever ran before it, and a portfolio can be tuned from each
+//! pass's count of positions to a win. A time budget left over goes to restarts, the
+//! preset's own flavours of the search ([`SPIDER_RESTARTS`]) or its long passes again.
 //! The pruning makes the search incomplete, so an exhausted search answers "unknown",
 //! never "lost", except for a position with no legal move at all. Counted positions are
 //! the distinct positions generated, over all passes.
@@ -94,7 +98,7 @@ const _: () = assert!(DEFAULT_MEMORY_MB == 1024);
 /// [`SPIDER_VERDICTS`]). A winning line is shortened (`shorten`: no position twice,
 /// shortcuts) within what the time budget leaves; `shorten=False` returns the search's
 /// own line. `memory_mb` bounds what a pass holds ([`solve_bounded`]); with a time
-/// budget and no node limit the search spends the whole time (restarts).
+/// budget and no node limit the search spends the whole time (restarts: [`solve_bounded`]).
 #[pyfunction]
 #[pyo3(signature = (columns, stock, removed, by_suit, max_nodes=None, max_seconds=None, shorten=true, shorten_depth=2, shorten_tries=None, short_pass=true, memory_mb=1024))]
 #[allow(clippy::too_many_arguments)]

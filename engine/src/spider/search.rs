@@ -1,7 +1,7 @@
 //! The Spider search: best-first passes over a chaos score, one queue per stock level.
 
 use super::position::{mix, Game, Move, Pos};
-use super::presets::{Pass, Preset, Weights, BYTES_PER_POSITION, DEFAULT_MEMORY_MB, RESTART_MIN_SECONDS, RESTART_NOISE, RESTART_SHARE};
+use super::presets::{Preset, Weights, BYTES_PER_POSITION, DEFAULT_MEMORY_MB, RESTART_NOISE};
 use super::seen::{Seen, Visited};
 use super::{COLUMNS, DEAL, RUNS};
 use crate::hashset::KeySet;
@@ -310,12 +310,15 @@ pub fn positions_within(memory_mb: u64) -> u64 {
 ///
 /// A budget of time with no limit of positions is spent whole: once the preset's passes
 /// are done (each stopped at its share of the time or at the memory bound, not at the
-/// preset's `cap`), the search restarts until the time runs out. Restart `r` (from 1)
-/// runs the preset's passes after its short pass in turn, each with noise of at least
-/// [`RESTART_NOISE`] and a seed of its own, so that each explores other positions among
-/// near equals, and a quota doubled `min(r, 3)` times, so that each level is searched
-/// wider before the next; each gets `1 / RESTART_SHARE` of the time left (at least
-/// [`RESTART_MIN_SECONDS`]) and the memory bound. Restarts are reported as pass
+/// preset's `cap`), the search restarts until the time runs out. A preset with restarts
+/// of its own ([`Preset::restarts`], e.g. [`super::SPIDER_RESTARTS`]) runs them in turn as
+/// given, then in round `r` (from 2) each with noise of at least [`RESTART_NOISE`], a seed
+/// of its own and a quota doubled `min(r - 1, 3)` times. A preset without runs its passes
+/// after its short pass the same way from round 1 (a quota doubled `min(r, 3)` times): the
+/// noise explores other positions among near equals, the quota searches each level wider
+/// before the next. Each restart runs until the memory bound or the end of the time (a
+/// share of the time would cut the last one short: the bound already ends each in a few
+/// seconds, at 1-2 million positions a second). Restarts are reported as pass
 /// `preset.passes.len()`. A node budget, or none, searches as before (no restarts).
 #[allow(clippy::too_many_arguments)]
 pub fn solve_bounded(
@@ -328,32 +331,28 @@ pub fn solve_bounded(
     memory_mb: u64,
     report: &mut dyn FnMut(usize, Outcome, u64),
 ) -> Result<Solution<Move>, String> {
-    let (mut game, root) = Game::new(columns, stock, removed, by_suit)?;
+    let (game, root) = Game::new(columns, stock, removed, by_suit)?;
     if root.removed == RUNS {
         return Ok(Solution::won(vec![], 0));
     }
     if game.legal_moves(&root).is_empty() {
         return Ok(Solution::lost(1));
     }
+    drop(game);
     let bound = positions_within(memory_mb);
     // Only time limits this search: it is spent whole, whatever the preset's cap.
     let timed = budget.has_deadline() && !budget.has_node_limit();
-    // Black Widow may also be searched with Spider's moves (a subset of its own).
-    let mut suited_game: Option<(Game, Pos)> = None;
-    let mut run = |weights: &Weights, positions: &mut u64, share: &mut Budget| -> Result<(Outcome, Vec<Move>), String> {
+    // Each pass on a game of its own: the columns it interns (and so the keys its noise
+    // is drawn from) are its own, so a pass searches the same whatever ran before it,
+    // and the columns of the passes before it are freed. Black Widow may also be
+    // searched with Spider's moves (a subset of its own).
+    let run = |weights: &Weights, positions: &mut u64, share: &mut Budget| -> Result<(Outcome, Vec<Move>), String> {
         let weights = Weights {
             cap: if weights.cap > 0 { (weights.cap as u64).min(bound) as u32 } else { bound.min(u32::MAX as u64) as u32 },
             ..*weights
         };
-        Ok(if weights.suited && !by_suit {
-            if suited_game.is_none() {
-                suited_game = Some(Game::new(columns, stock, removed, true)?);
-            }
-            let (suited, suited_root) = suited_game.as_mut().unwrap();
-            pass(suited, *suited_root, &weights, positions, share)
-        } else {
-            pass(&mut game, root, &weights, positions, share)
-        })
+        let (mut game, root) = Game::new(columns, stock, removed, by_suit || weights.suited)?;
+        Ok(pass(&mut game, root, &weights, positions, share))
     };
     let mut positions = 0u64;
     let total: u64 = preset.passes.iter().map(|pass| pass.share).sum::<u64>().max(1);
@@ -375,18 +374,28 @@ pub fn solve_bounded(
     if !timed {
         return Ok(Solution::unknown(positions));
     }
-    let long: Vec<&Pass> = preset.passes.iter().filter(|pass| pass.weights.cap == 0).collect();
+    // The preset's restarts, or else its long passes again.
+    let own = !preset.restarts.is_empty();
+    let flavours: Vec<Weights> = if own {
+        preset.restarts.to_vec()
+    } else {
+        preset.passes.iter().filter(|pass| pass.weights.cap == 0).map(|pass| pass.weights).collect()
+    };
     for round in 1u64.. {
-        for (index, pass_preset) in long.iter().enumerate() {
+        for (index, w) in flavours.iter().enumerate() {
             let left = budget.seconds_left().unwrap_or(0.0);
             if left <= 0.0 || budget.out_of_time() {
                 return Ok(Solution::unknown(positions));
             }
-            let slice = (left / RESTART_SHARE).max(RESTART_MIN_SECONDS).min(left);
-            let w = &pass_preset.weights;
-            let weights =
-                Weights { noise: w.noise.max(RESTART_NOISE), seed: round * 16 + index as u64, quota: w.quota << round.min(3), ..*w };
-            let mut share = Budget::new(None, Some(slice));
+            // A preset's own restarts run as given first; then (and the long passes
+            // always) with another seed and a wider quota.
+            let widen = if own { round - 1 } else { round };
+            let weights = if widen == 0 {
+                *w
+            } else {
+                Weights { noise: w.noise.max(RESTART_NOISE), seed: round * 16 + index as u64, quota: w.quota << widen.min(3), ..*w }
+            };
+            let mut share = Budget::new(None, Some(left));
             let before = positions;
             let (outcome, line) = run(&weights, &mut positions, &mut share)?;
             report(preset.passes.len(), outcome, positions - before);

@@ -115,7 +115,7 @@ const WANDERING: [Pass; 3] = [Pass { weights: WANDER, share: 1 }, Pass { weights
 
 fn run(budget: &mut Budget, cap: u64) -> (Solution<Move>, Vec<u64>) {
     let (columns, stock) = shuffled_deal(7);
-    let preset = Preset { name: "wander", passes: &WANDERING, cap };
+    let preset = Preset { name: "wander", passes: &WANDERING, cap, restarts: &[] };
     let mut spent = vec![];
     let solution = solve_reporting(&columns, &stock, 0, true, budget, &preset, &mut |index, _, positions| {
         assert_eq!(index, spent.len());
@@ -137,7 +137,7 @@ fn a_node_budget_is_shared_by_weight() {
 fn a_time_budget_gives_every_pass_its_turn_then_restarts_until_it_is_spent() {
     let started = crate::search::thread_cpu();
     let (columns, stock) = shuffled_deal(7);
-    let preset = Preset { name: "wander", passes: &WANDERING, cap: 1000 };
+    let preset = Preset { name: "wander", passes: &WANDERING, cap: 1000, restarts: &[] };
     let mut spent: Vec<(usize, u64)> = vec![];
     // 2 MB: each pass stops at its memory long before its share of the time.
     let bound = positions_within(2);
@@ -167,7 +167,7 @@ fn a_time_budget_is_spent_by_the_passes_when_they_fit_in_memory() {
 #[test]
 fn a_pass_holds_no_more_than_its_memory() {
     let (columns, stock) = shuffled_deal(7);
-    let preset = Preset { name: "wander", passes: &WANDERING, cap: u64::MAX };
+    let preset = Preset { name: "wander", passes: &WANDERING, cap: u64::MAX, restarts: &[] };
     let bound = positions_within(1);
     let mut spent = vec![];
     let solution = solve_bounded(&columns, &stock, 0, true, &mut Budget::new(Some(40_000), None), &preset, 1, &mut |_, _, positions| {
@@ -191,7 +191,13 @@ fn the_presets_are_sound() {
     for preset in PRESETS {
         assert!(!preset.passes.is_empty() && preset.cap > 0, "{}", preset.name);
         assert!(preset.passes.iter().all(|pass| pass.share > 0 && pass.weights.quota > 0), "{}", preset.name);
+        assert!(preset.restarts.iter().all(|w| w.quota > 0 && w.cap == 0 && !w.suited), "{}", preset.name);
+        // Each restart a search of its own: no two flavours alike.
+        for (i, a) in preset.restarts.iter().enumerate() {
+            assert!(preset.restarts[i + 1..].iter().all(|b| a != b), "{}: restart {i} twice", preset.name);
+        }
     }
+    assert_eq!(SPIDER.restarts, SPIDER_VERDICTS.restarts, "hints and verdicts restart alike");
     assert!(SPIDER.passes.iter().all(|pass| !pass.weights.suited), "Spider's moves are already suited");
     for (short, verdicts) in [(&SPIDER, &SPIDER_VERDICTS), (&BLACK_WIDOW, &BLACK_WIDOW_VERDICTS)] {
         let without = |pass: &Pass| Pass { weights: Weights { shorter_parents: false, ..pass.weights }, ..*pass };
@@ -217,7 +223,7 @@ fn the_presets_are_sound() {
 fn a_pass_stops_at_its_cap() {
     let (columns, stock) = shuffled_deal(7);
     let passes = [Pass { weights: Weights { cap: 3_000, ..WANDER }, share: 1 }, Pass { weights: WANDER, share: 1 }];
-    let preset = Preset { name: "capped", passes: &passes, cap: u64::MAX };
+    let preset = Preset { name: "capped", passes: &passes, cap: u64::MAX, restarts: &[] };
     let mut spent = vec![];
     let solution = solve_reporting(&columns, &stock, 0, true, &mut Budget::new(Some(40_000), None), &preset, &mut |_, _, positions| {
         spent.push(positions)
@@ -226,6 +232,31 @@ fn a_pass_stops_at_its_cap() {
     assert_eq!(solution.outcome, Outcome::Unknown);
     // The capped pass stops at 3,000 of its 20,000; the last pass takes what is left.
     assert_eq!(spent, vec![3_000, 37_000]);
+}
+
+#[test]
+fn a_pass_searches_the_same_whatever_ran_before_it() {
+    // Each pass on a game of its own (its own columns, so its own noise): a pass after
+    // others makes exactly the positions it makes alone, so a portfolio can be tuned
+    // from each pass's count of positions to a win (`examples/spider_tune.rs`).
+    let (columns, stock) = shuffled_deal(7);
+    let noisy = Weights { noise: 8, ..SPIDER_BASE };
+    let spent_by = |passes: &[Pass]| {
+        let preset = Preset { name: "portfolio", passes, cap: u64::MAX, restarts: &[] };
+        let mut spent = vec![];
+        let solution =
+            solve_reporting(&columns, &stock, 0, true, &mut Budget::new(Some(3_000_000), None), &preset, &mut |_, outcome, n| {
+                spent.push((outcome, n))
+            })
+            .unwrap();
+        (solution.outcome, spent)
+    };
+    let (outcome, alone) = spent_by(&[Pass { weights: noisy, share: 1 }]);
+    assert_eq!(outcome, Outcome::Won);
+    let first = Pass { weights: Weights { cap: 20_000, ..WANDER }, share: 1 };
+    let (outcome, after) = spent_by(&[first, Pass { weights: noisy, share: 100 }]);
+    assert_eq!(outcome, Outcome::Won);
+    assert_eq!(after, vec![(Outcome::Unknown, 20_000), alone[0]]);
 }
 
 /// Plays `line` from the deal with the engine's own rules: every move legal, no position
@@ -260,7 +291,7 @@ fn lines_through_shorter_parents_are_played_in_the_right_columns() {
 #[test]
 fn the_short_pass_makes_shorter_lines() {
     // Where the short pass wins, its line is much shorter than the other passes' would be.
-    let without = Preset { name: "without the short pass", passes: &SPIDER.passes[1..], cap: DEFAULT_CAP };
+    let without = Preset { name: "without the short pass", passes: &SPIDER.passes[1..], cap: DEFAULT_CAP, restarts: &[] };
     let mut won = 0;
     for seed in (1..=11).step_by(2) {
         let (columns, stock) = shuffled_deal(seed);
