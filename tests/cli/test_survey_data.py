@@ -198,7 +198,15 @@ def test_the_spider_survey_at_60_seconds_agrees_with_its_page():
     assert verdicts.deals("unknown") == [int(deal) for deal in which.split(", ")]
 
 
-@pytest.mark.parametrize(("name", "first", "last"), [("black-widow-1-2660", 1, 2660), ("black-widow-8001-10620", 8001, 10620)])
+@pytest.mark.parametrize(
+    ("name", "first", "last"),
+    [
+        ("black-widow-1-2660", 1, 2660),
+        ("black-widow-2661-8000", 2661, 8000),
+        ("black-widow-8001-10620", 8001, 10620),
+        ("black-widow-10621-16200", 10621, 16200),
+    ],
+)
 def test_the_black_widow_survey_at_60_seconds_agrees_with_its_page(name, first, last):
     page = (SURVEYS / "black-widow-60s.md").read_text()
     verdicts = DealVerdicts.read(SURVEYS / "spider-60s" / f"{name}.verdicts.gz")
