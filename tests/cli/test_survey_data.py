@@ -198,6 +198,19 @@ def test_the_spider_survey_at_60_seconds_agrees_with_its_page():
     assert verdicts.deals("unknown") == [int(deal) for deal in which.split(", ")]
 
 
+def test_the_spider_survey_of_the_current_search_agrees_with_its_page():
+    """docs/surveys/spider-4-1-32000-60s.md: the won and unknown deals of 1-32,000 in the
+    page's first table are those of its kept verdicts."""
+    page = (SURVEYS / "spider-4-1-32000-60s.md").read_text()
+    verdicts = DealVerdicts.read(SURVEYS / "spider-60s" / "spider-4-1-32000.verdicts.gz")
+    assert (verdicts.game, verdicts.first, verdicts.last) == ("spider-4", 1, 32000)
+    row = re.search(r"^\| \*\*f248e59\*\*[^|]*\| \*\*([\d,]+) \([\d.]+ %\)\*\* \| \*\*(\d+)\*\*: ([\d, ]+) \|$", page, re.M)
+    assert row, "the page's row of the current search"
+    won, unknown, which = row.groups()
+    assert verdicts.counts() == {"won": int(won.replace(",", "")), "lost": 0, "unknown": int(unknown)}
+    assert verdicts.deals("unknown") == [int(deal) for deal in which.split(", ")]
+
+
 @pytest.mark.parametrize(
     ("name", "first", "last"),
     [
