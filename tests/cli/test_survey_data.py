@@ -218,6 +218,8 @@ def test_the_spider_survey_of_the_current_search_agrees_with_its_page():
         ("black-widow-2661-8000", 2661, 8000),
         ("black-widow-8001-10620", 8001, 10620),
         ("black-widow-10621-16200", 10621, 16200),
+        ("black-widow-16201-24000", 16201, 24000),
+        ("black-widow-24001-32000", 24001, 32000),
     ],
 )
 def test_the_black_widow_survey_at_60_seconds_agrees_with_its_page(name, first, last):
