@@ -231,3 +231,14 @@ def test_the_black_widow_survey_at_60_seconds_agrees_with_its_page(name, first, 
     won, lost, unknown, which = row.groups()
     assert verdicts.counts() == {"won": int(won.replace(",", "")), "lost": int(lost), "unknown": int(unknown)}
     assert verdicts.deals("unknown") == [int(deal) for deal in which.split(",") if deal.strip()]
+
+
+@pytest.mark.parametrize(("game", "name"), [("spider-2", "Spider 2 suits"), ("spider-1", "Spider 1 suit")])
+def test_the_spider_two_and_one_suit_surveys_at_60_seconds_agree_with_their_page(game, name):
+    page = (SURVEYS / "spider-2-and-1-60s.md").read_text()
+    verdicts = DealVerdicts.read(SURVEYS / "spider-60s" / f"{game}-1-32000.verdicts.gz")
+    assert (verdicts.game, verdicts.first, verdicts.last) == (game, 1, 32000)
+    row = re.search(rf"^\| {name} \| 1-32,000 \| ([\d,]+) \([\d.]+ %\) \| (\d+) \| (\d+) \|$", page, re.M)
+    assert row, f"the page's row of {name}"
+    won, lost, unknown = (int(group.replace(",", "")) for group in row.groups())
+    assert verdicts.counts() == {"won": won, "lost": lost, "unknown": unknown}
