@@ -27,6 +27,7 @@ TEST_SETTINGS = {
     "argon2_memory_kib": 1024,
     "argon2_time_cost": 1,
     "gc_freeze": False,
+    "hint_longer_seconds": 0,
 }
 
 

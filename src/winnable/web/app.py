@@ -38,6 +38,7 @@ from fastapi.exceptions import RequestValidationError
 from starlette.exceptions import HTTPException
 from starlette.responses import Response
 
+from winnable.solver import solve
 from winnable.storage.engine import database_away, default_database_url, make_engine
 from winnable.storage.keys import server_key
 from winnable.storage.migrate import migrate
@@ -116,9 +117,14 @@ def create_app(database_url: str | None = None, settings: Settings | None = None
     cluster = None
     if settings.solver_scheduler:  # the searches on a Dask cluster, the queue as large as it is
         cluster = Cluster(settings.solver_scheduler, on_resize=lambda threads: queue.resize(max(settings.threads, threads)))
-        solver = Solver(queue, int(settings.verdict_cache_mb * (1 << 20)), search=cluster.solve)
-    else:
-        solver = Solver(queue, int(settings.verdict_cache_mb * (1 << 20)))
+    solver = Solver(
+        queue,
+        int(settings.verdict_cache_mb * (1 << 20)),
+        search=cluster.solve if cluster is not None else solve,
+        longer_seconds=settings.hint_longer_seconds,
+        longer_waiting=settings.hint_longer_waiting,
+        longer_memory_mb=settings.hint_longer_memory_mb,
+    )
     pool = WinnablePool(
         engine,
         solver,
@@ -165,6 +171,7 @@ def create_app(database_url: str | None = None, settings: Settings | None = None
             await anyio.to_thread.run_sync(pool.stop)
             await anyio.to_thread.run_sync(purger.stop)
             await anyio.to_thread.run_sync(queue.stop)
+            await anyio.to_thread.run_sync(solver.stop)
             limits.stop()
             sys.setswitchinterval(switch_interval)
             if cluster is not None:

@@ -58,6 +58,15 @@ class Settings(BaseSettings):
     the queue is taken off it. ``WINNABLE_HINT_CPU_SECONDS`` names it too."""
     hint_max_seconds: Seconds = 5.0
     """The most a client may ask for a hint (``?seconds=`` above it: 422)."""
+    hint_longer_seconds: float = Field(30.0, ge=0, le=3600, allow_inf_nan=False)
+    """A hint that finds no line within its budget starts a longer search of the position
+    in the background with this many CPU seconds (one thread at the lowest priority; the
+    next hint there answers from it; 0: none). See :mod:`winnable.web.play.longer`."""
+    hint_longer_waiting: int = Field(8, ge=0, le=10_000)
+    """Longer searches waiting, all clients together (one a client); beyond it a hint
+    that finds nothing starts none."""
+    hint_longer_memory_mb: int = Field(1024, ge=64, le=1 << 20)
+    """What a longer search may hold (the Spider family's memory bound a pass, megabytes)."""
     analysis_seconds: Seconds = 2.0
     """Time budget of one analysis (all its searches together)."""
     analysis_max_seconds: Seconds = 10.0

@@ -322,6 +322,12 @@ class Hint(BaseModel):
         description="True when no search ran (the kept line, or what the server already knew): such a hint counts against no solver limit."
     )
     answered: Answered
+    searching: bool = Field(
+        False,
+        description="True when no winning line was found within the hint's budget and a longer search of this position goes on "
+        "in the background: ask again in a moment (the next hint here answers from it, with no search of its own). "
+        "Such a hint is not counted as used.",
+    )
 
 
 WhyCode = Annotated[

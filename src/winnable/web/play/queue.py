@@ -62,7 +62,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import os
 import threading
 import time
 from dataclasses import dataclass, field
@@ -70,6 +69,7 @@ from typing import Any, Callable, Iterator
 
 from winnable.web.errors import TooManyRequests, Unavailable
 from winnable.web.pages.i18n import N_, NP_
+from winnable.web.play.longer import lower_priority
 
 HINT = "hint"
 """A player waiting at the table for the next move: goes first."""
@@ -412,11 +412,7 @@ class SolverQueue:
         return any(other.client != job.client for other in self._jobs[job.kind])
 
     def _work(self) -> None:
-        if self.nice:
-            try:  # Linux: a thread's own priority; requests come before searches
-                os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), self.nice)
-            except (AttributeError, OSError):
-                pass
+        lower_priority(self.nice)  # requests come before searches
         while True:
             with self._cond:
                 job = None

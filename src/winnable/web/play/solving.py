@@ -33,7 +33,7 @@ import dataclasses
 import logging
 import time
 from dataclasses import dataclass
-from typing import Any, Callable, Generic, NotRequired, Sequence, TypedDict, TypeVar
+from typing import Any, Callable, Generic, Hashable, NotRequired, Sequence, TypedDict, TypeVar
 
 import anyio.to_thread
 
@@ -43,6 +43,7 @@ from winnable.guide import Line, home_first, undo_free
 from winnable.solver import Budget, Status, Verdict, solve
 from winnable.web.pages.i18n import N_, NP_
 from winnable.web.play.cache import ByteLRU
+from winnable.web.play.longer import LongerSearches
 from winnable.web.play.lookup import hides_cards
 from winnable.web.play.queue import ANALYSIS, HINT, Expired, SolverQueue
 from winnable.web.play.store import Snapshot, StoredLine
@@ -70,6 +71,7 @@ class Known:
     busy: bool = False  # no solver worker came free within the budget, or no place in the queue
     shortened: bool = False  # searched for one time slice, not the whole budget (others were waiting)
     failure: str = ""  # the engine failed (a bug, reported as "unknown")
+    longer: str = ""  # a hint's longer search (see :mod:`.longer`): "searching" (waits or runs), "searched" (found nothing)
 
     @property
     def how(self) -> str:
@@ -109,12 +111,26 @@ class Solver:
     replayed its line in this process."""
 
     def __init__(
-        self, queue: SolverQueue | None = None, cache_bytes: int = 32 << 20, search: Callable[[Position, Budget], Verdict] = solve
+        self,
+        queue: SolverQueue | None = None,
+        cache_bytes: int = 32 << 20,
+        search: Callable[[Position, Budget], Verdict] = solve,
+        longer_seconds: float = 0.0,
+        longer_waiting: int = 8,
+        longer_memory_mb: int | None = None,
     ) -> None:
         self.queue = queue
         self.search = search
         self.cache = ByteLRU(cache_bytes)
         self.searches = 0
+        self.longer_seconds = longer_seconds
+        self.longer: LongerSearches[Position] | None = None
+        if longer_seconds > 0 and longer_waiting > 0:
+
+            def run(key: Hashable, position: Position) -> bool:
+                return self.solve_now(position, longer_seconds, longer_memory_mb).status is not Status.UNKNOWN
+
+            self.longer = LongerSearches(run, longer_waiting)
 
     @property
     def threads(self) -> int:
@@ -122,7 +138,13 @@ class Solver:
 
     def stats(self) -> dict[str, int]:
         queue = self.queue.stats() if self.queue is not None else {}
-        return queue | {"searches": self.searches, "cached": len(self.cache), "cache_bytes": self.cache.bytes}
+        longer = self.longer.stats() if self.longer is not None else {}
+        return queue | longer | {"searches": self.searches, "cached": len(self.cache), "cache_bytes": self.cache.bytes}
+
+    def stop(self) -> None:
+        """Stop the longer searches (the queue is stopped by its owner)."""
+        if self.longer is not None:
+            self.longer.stop()
 
     def _put(self, position: Position, known: Known) -> None:
         key = cache_key(position)
@@ -149,13 +171,14 @@ class Solver:
         found from it when they are reached; see :meth:`lookup`)."""
         self._put(position, Known(Status.WON, tuple(line)))
 
-    def solve_now(self, position: Position, seconds: float) -> Known:
-        """Solve in this thread (a queue worker, or the pool's filler process)."""
+    def solve_now(self, position: Position, seconds: float, memory_mb: int | None = None) -> Known:
+        """Solve in this thread (a queue worker, the pool's filler process, a longer
+        search), holding at most ``memory_mb`` where the engine bounds it."""
         known = self.lookup(position)
         if known is not None:
             return known
         try:
-            verdict = self.search(position, Budget(seconds=max(seconds, 0.001)))
+            verdict = self.search(position, Budget(seconds=max(seconds, 0.001), memory_mb=memory_mb))
         except Exception as error:  # an engine bug (EngineError) must not become a 500
             log.exception("solver failed on %s position", position.game_id)
             return Known(Status.UNKNOWN, failure=f"{type(error).__name__}: {error}")
@@ -183,12 +206,28 @@ class Solver:
         ``on_search`` is called before a search (not for what is known already): the
         solver's rate limit, which may refuse it. A client over its share gets 429; a
         search that gets no solver time (no place in the queue, or no worker before the
-        deadline) is "unknown" and ``busy``, one given a time slice only ``shortened``."""
+        deadline) is "unknown" and ``busy``, one given a time slice only ``shortened``.
+
+        A hint whose search finds nothing starts a longer search of the position in the
+        background (:mod:`.longer`, when the server runs them): its answer's ``longer``
+        says "searching"; asked again there, a hint answers from the longer search's
+        state, or from its line in the cache, with no search of its own."""
         known = self.lookup(position, parent, last_move)
         if known is not None:
             return known
+        if kind == HINT and self.longer is not None:
+            state = self.longer.state(cache_key(position))
+            if state is not None:
+                return Known(Status.UNKNOWN, cached=True, longer="searched" if state == "searched" else "searching")
         if on_search is not None:
             on_search()
+        known = await self._search(position, deadline, client, kind)
+        if kind == HINT and self.longer is not None and known.how == "searched" and known.status is Status.UNKNOWN and not known.failure:
+            if self.longer.start(cache_key(position), client, position):
+                known = dataclasses.replace(known, longer="searching")
+        return known
+
+    async def _search(self, position: Position, deadline: float, client: str, kind: str) -> Known:
         if self.queue is None:
             return await anyio.to_thread.run_sync(self.solve_now, position, max(0.0, deadline - time.monotonic()))
 
@@ -271,6 +310,7 @@ class HintHead(TypedDict):
     seconds: float
     cached: bool
     answered: str
+    searching: bool
 
 
 class Hint(HintHead):
@@ -363,6 +403,7 @@ async def hint(
                 "seconds": 0.0,
                 "cached": True,
                 "answered": "known",
+                "searching": False,
             }
         )
 
@@ -382,6 +423,7 @@ async def hint(
                 "seconds": 0.0,
                 "cached": True,
                 "answered": "known",
+                "searching": False,
             }
         )
     keep: StoredLine | None = None
@@ -404,8 +446,9 @@ async def hint(
         "seconds": round(time.monotonic() - started, 4),
         "cached": known.cached,
         "answered": known.how,
+        "searching": known.longer == "searching",
     }
-    return Answer(_worded(answer, known, position, knows_hidden, seconds), keep)
+    return Answer(_worded(answer, known, position, knows_hidden, seconds, solver.longer_seconds), keep)
 
 
 def new_line(position: Position, parent: Position | None, line: Sequence[str], kept: Line | None = None) -> Line:
@@ -421,7 +464,7 @@ def new_line(position: Position, parent: Position | None, line: Sequence[str], k
     return home_first(Line.of(position, line))
 
 
-def _worded(answer: HintHead, known: Known, position: Position, knows_hidden: bool, seconds: float) -> Hint:
+def _worded(answer: HintHead, known: Known, position: Position, knows_hidden: bool, seconds: float, longer: float = 0.0) -> Hint:
     if known.status is Status.WON:
         move = known.line[0]
         said = why(position, move)
@@ -450,6 +493,21 @@ def _worded(answer: HintHead, known: Known, position: Position, knows_hidden: bo
         return {**answer, "message": N_("The solver is busy with other players' hints; try again in a moment.")}
     if known.failure:
         return {**answer, "message": N_("The solver could not work on this position (a bug on our side).")}
+    if known.longer == "searching":
+        return {
+            **answer,
+            "message": N_(
+                "No winning line found within {seconds} s; a longer search goes on in the background: ask again in a moment.",
+                seconds=format(seconds, "g"),
+            ),
+        }
+    if known.longer == "searched":
+        return {
+            **answer,
+            "message": N_(
+                "No winning line found here, even by a longer search of {seconds} s; one may still exist.", seconds=format(longer, "g")
+            ),
+        }
     return {**answer, "message": N_("No winning line found within {seconds} s; one may still exist.", seconds=format(seconds, "g"))}
 
 

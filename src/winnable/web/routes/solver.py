@@ -86,7 +86,9 @@ async def get_hint(
     ``line_length`` (moves to win) never grows. Every hint is counted: a game won with
     hints is assisted. Off in the Daily (403 ``daily_no_help``), a ranked challenge
     attempt (``challenge_no_help``) and any game of an open challenge's cards
-    (``challenge_open``)."""
+    (``challenge_open``). When no line is found within the budget, a longer search of
+    the position may go on in the background (``searching``: ask again in a moment; that
+    hint is not counted)."""
     games, settings = app.games, app.settings
     seconds = budget(seconds, settings.hint_seconds, settings.hint_max_seconds, N_("a hint"))
 
@@ -102,7 +104,7 @@ async def get_hint(
 
     with hint_search(request, app.solver, client, viewer.signed_in) as searching:
         answer = await hint(app.solver, game, seconds, parent, client, line, prefix, searching)
-    if game.status == "playing":
+    if game.status == "playing" and not answer.body["searching"]:  # "ask again in a moment" told the player nothing yet
         await database(settings, games.store.count_hint, game_id, answer.keep)
     return in_language(answer.body, request)
 

@@ -24,30 +24,43 @@ function hintRefusal(state) {
 
 let asking = null; // the state a hint is on its way for: one question at a time
 let answered = null; // {state, answer}: the last hint, shown again without asking while nothing moved
+let again = null; // the timer that asks again while the server's longer search goes on
 
-export async function hint() {
+/** While the server searches longer (`searching`), ask again by itself, less and less
+ * often, as long as nothing moved: the line comes as soon as it is found. */
+function askAgain(asked, tries) {
+  clearTimeout(again);
+  if (tries >= 12) return; // about two minutes: the longer search is over by then
+  again = setTimeout(() => {
+    again = null;
+    if (app.state === asked && !asking) hint({ quiet: true, tries: tries + 1 });
+  }, Math.min(2000 * 1.5 ** tries, 15000));
+}
+
+export async function hint({ quiet = false, tries = 0 } = {}) {
   if (!app.state || app.finishing) return;
   const refusal = app.shown ? t("The solver's line is shown: take over or close it to play.") : hintRefusal(app.state);
   if (refusal) {
-    say(refusal);
+    if (!quiet) say(refusal);
     return;
   }
   if (asking === app.state) return; // tapped again while the answer is on its way
-  clearSelection(false);
+  if (!quiet) clearSelection(false);
   const asked = app.state;
   let answer = answered && answered.state === asked ? answered.answer : null;
   if (!answer) {
     asking = asked;
-    say(t("Looking for a winning line\u2026"), { sticky: true, kind: "hint" });
+    if (!quiet) say(t("Looking for a winning line\u2026"), { sticky: true, kind: "hint" });
     try {
       answer = await api.hint(asked.id);
     } catch (error) {
-      report(error);
+      if (!quiet) report(error);
       return;
     } finally {
       if (asking === asked) asking = null;
     }
-    answered = { state: asked, answer };
+    // An answer still being searched for is not kept: the next tap asks again.
+    answered = answer.searching ? null : { state: asked, answer };
   }
   if (app.state !== asked) return; // a move was played meanwhile
   const hidden = answer.knows_hidden ? [el("br"), el("small", {}, t("The hint knows the face-down cards, which you cannot see."))] : [];
@@ -77,5 +90,6 @@ export async function hint() {
   } else {
     const text = answer.message || (answer.verdict === "lost" ? t("No winning line from here.") : t("The solver could not decide in time."));
     say([el("b", {}, text), ...hidden], { sticky: true, kind: answer.verdict === "lost" ? "bad hint" : "hint" });
+    if (answer.searching) askAgain(asked, tries);
   }
 }

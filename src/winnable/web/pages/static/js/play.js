@@ -45,7 +45,7 @@ function wire() {
   $("restart").addEventListener("click", restart);
   $("undo").addEventListener("click", undo);
   $("redo").addEventListener("click", redo);
-  $("hint").addEventListener("click", hint);
+  $("hint").addEventListener("click", () => hint());
   $("finish").addEventListener("click", finish);
   $("yours-button").addEventListener("click", showYourGames);
   const winnable = $("winnable-toggle");
