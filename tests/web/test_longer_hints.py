@@ -170,3 +170,18 @@ def test_a_stopped_server_starts_no_longer_search(held):
     longer, gate, ran = held
     longer.stop()
     assert not longer.start("a", "client-1", "found") and ran == []
+
+
+def test_show_me_says_the_longer_search_and_shows_its_line_once_found(db_url, gated_engine):
+    calls, gate, _ = gated_engine
+    with make_client(db_url, hint_seconds=0.5, hint_longer_seconds=5) as client:
+        game = new_game(client, "black-hole", 2)
+        refused = client.get(f"/api/games/{game['id']}/solution")
+        assert refused.status_code == 409 and refused.json()["code"] == "not_winnable"
+        assert "a longer search goes on in the background" in refused.json()["detail"]
+        dutch = client.get(f"/api/games/{game['id']}/solution", headers={"Accept-Language": "nl"})
+        assert "langere zoektocht" in dutch.json()["detail"] and len(calls) == 2
+        gate.set()
+        assert longer_searches(client).wait_idle(60)
+        shown = client.get(f"/api/games/{game['id']}/solution")
+        assert shown.status_code == 200 and len(shown.json()["line"]) > 10 and len(calls) == 2

@@ -93,14 +93,25 @@ def frames(start: Position, line: Sequence[str]) -> list[Frame]:
     return out
 
 
-def not_winnable(known: Known, seconds: float) -> Conflict:
-    """409 ``not_winnable``, with why no line is shown."""
+def not_winnable(known: Known, seconds: float, longer: float = 0.0) -> Conflict:
+    """409 ``not_winnable``, with why no line is shown (``longer``: the seconds of a
+    longer search, see :mod:`winnable.web.play.longer`)."""
     if known.status is Status.LOST:
         reason: Message = N_("no winning line from this position: it is lost")
     elif known.busy or known.shortened:
         reason = N_("the solver is busy with other players' hints; try again in a moment")
     elif known.failure:
         reason = N_("the solver could not work on this position (a bug on our side)")
+    elif known.longer == "searching":
+        reason = N_(
+            "no winning line found from this position within {seconds} s; a longer search goes on in the background: ask again in a moment",
+            seconds=format(seconds, "g"),
+        )
+    elif known.longer == "searched":
+        reason = N_(
+            "no winning line found from this position, even by a longer search of {seconds} s; one may still exist",
+            seconds=format(longer, "g"),
+        )
     else:
         reason = N_("no winning line found from this position within {seconds} s; one may still exist", seconds=format(seconds, "g"))
     return Conflict(reason, code="not_winnable")
@@ -143,7 +154,7 @@ async def solution(
         last_move = game.moves[at - 1] if at else None
         known = await solver.verdict(position, started + seconds * MARGIN, client, parent, last_move, on_search)
         if known.status is not Status.WON:
-            raise not_winnable(known, seconds)
+            raise not_winnable(known, seconds, solver.longer_seconds)
         if current:
             found = await anyio.to_thread.run_sync(new_line, position, parent, known.line, kept)
             keep = stored_line(found)
