@@ -185,3 +185,17 @@ def test_show_me_says_the_longer_search_and_shows_its_line_once_found(db_url, ga
         assert longer_searches(client).wait_idle(60)
         shown = client.get(f"/api/games/{game['id']}/solution")
         assert shown.status_code == 200 and len(shown.json()["line"]) > 10 and len(calls) == 2
+
+
+def test_still_winnable_searches_longer_at_the_games_position(db_url, gated_engine):
+    calls, gate, _ = gated_engine
+    with make_client(db_url, analysis_seconds=0.5, hint_longer_seconds=5) as client:
+        game = new_game(client, "black-hole", 2)
+        first = client.get(f"/api/games/{game['id']}/analysis").json()
+        assert first["verdict"] == "unknown" and "a longer search goes on in the background" in first["message"]
+        french = client.get(f"/api/games/{game['id']}/analysis", headers={"Accept-Language": "fr"}).json()
+        assert "recherche plus longue" in french["message"] and len(calls) == 2  # answered from its state
+        gate.set()
+        assert longer_searches(client).wait_idle(60)
+        after = client.get(f"/api/games/{game['id']}/analysis").json()
+        assert (after["verdict"], after["winnable"]) == ("won", True) and len(calls) == 2

@@ -199,6 +199,7 @@ class Solver:
         last_move: str | None = None,
         on_search: Callable[[], None] | None = None,
         kind: str = HINT,
+        longer: bool | None = None,
     ) -> Known:
         """The verdict on ``position``, searched by the queue in ``client``'s turn among
         jobs of its ``kind`` (hints go before analyses) before ``deadline`` (a
@@ -208,21 +209,23 @@ class Solver:
         search that gets no solver time (no place in the queue, or no worker before the
         deadline) is "unknown" and ``busy``, one given a time slice only ``shortened``.
 
-        A hint whose search finds nothing starts a longer search of the position in the
-        background (:mod:`.longer`, when the server runs them): its answer's ``longer``
-        says "searching"; asked again there, a hint answers from the longer search's
-        state, or from its line in the cache, with no search of its own."""
+        A hint whose search finds nothing (or, with ``longer``, any such search: an
+        analysis of the game's own position) starts a longer search of the position in
+        the background (:mod:`.longer`, when the server runs them): its answer's
+        ``longer`` says "searching"; asked again there, it answers from the longer
+        search's state, or from its line in the cache, with no search of its own."""
+        longer = kind == HINT if longer is None else longer
         known = self.lookup(position, parent, last_move)
         if known is not None:
             return known
-        if kind == HINT and self.longer is not None:
+        if longer and self.longer is not None:
             state = self.longer.state(cache_key(position))
             if state is not None:
                 return Known(Status.UNKNOWN, cached=True, longer="searched" if state == "searched" else "searching")
         if on_search is not None:
             on_search()
         known = await self._search(position, deadline, client, kind)
-        if kind == HINT and self.longer is not None and known.how == "searched" and known.status is Status.UNKNOWN and not known.failure:
+        if longer and self.longer is not None and known.how == "searched" and known.status is Status.UNKNOWN and not known.failure:
             if self.longer.start(cache_key(position), client, position):
                 known = dataclasses.replace(known, longer="searching")
         return known
@@ -555,7 +558,8 @@ async def analysis(
         if rest is not None:
             known = Known(Status.WON, rest, cached=True)
         else:
-            known = await solver.verdict(position, deadline, client, on_search=charge, kind=ANALYSIS)
+            current = k == len(moves)  # the game's own position: may search longer in the background
+            known = await solver.verdict(position, deadline, client, on_search=charge, kind=ANALYSIS, longer=current)
             if k == len(moves) and known.status is Status.WON and known.line:
                 new = await anyio.to_thread.run_sync(lambda: home_first(Line.of(position, known.line)))
                 keep[0] = stored_line(new)
@@ -598,6 +602,21 @@ async def analysis(
         return finish(N_("Undecided: the solver is busy with other players and had no time for this; try again in a moment."))
     if now.status is Status.UNKNOWN and now.shortened:
         return finish(N_("Undecided: the solver is busy with other players and could search only briefly; try again in a moment."))
+    if now.status is Status.UNKNOWN and now.longer == "searching":
+        return finish(
+            N_(
+                "Undecided: the solver found no winning line within {seconds} s; a longer search goes on in the background: "
+                "ask again in a moment.",
+                seconds=format(seconds, "g"),
+            )
+        )
+    if now.status is Status.UNKNOWN and now.longer == "searched":
+        return finish(
+            N_(
+                "Undecided: the solver found no winning line, even by a longer search of {seconds} s.",
+                seconds=format(solver.longer_seconds, "g"),
+            )
+        )
     if now.status is Status.UNKNOWN:
         return finish(N_("Undecided: the solver found no winning line within {seconds} s.", seconds=format(seconds, "g")))
     # Lost from here. What hints and earlier analyses proved narrows the search: the
