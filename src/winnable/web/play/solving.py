@@ -33,7 +33,7 @@ import dataclasses
 import logging
 import time
 from dataclasses import dataclass
-from typing import Any, Callable, Generic, Hashable, NotRequired, Sequence, TypedDict, TypeVar
+from typing import Any, Callable, Generic, Hashable, Literal, NotRequired, Sequence, TypedDict, TypeVar
 
 import anyio.to_thread
 
@@ -71,7 +71,8 @@ class Known:
     busy: bool = False  # no solver worker came free within the budget, or no place in the queue
     shortened: bool = False  # searched for one time slice, not the whole budget (others were waiting)
     failure: str = ""  # the engine failed (a bug, reported as "unknown")
-    longer: str = ""  # a hint's longer search (see :mod:`.longer`): "searching" (waits or runs), "searched" (found nothing)
+    # A longer search of the position (see :mod:`.longer`): "searching" (waits or runs), "searched" (found nothing).
+    longer: Literal["", "searching", "searched"] = ""
 
     @property
     def how(self) -> str:
