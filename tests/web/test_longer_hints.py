@@ -64,16 +64,18 @@ def test_the_longer_search_is_said_in_french_and_dutch(db_url):
 @pytest.fixture
 def gated_engine(monkeypatch):
     """Black Hole's searches of 1 s or less find nothing; longer ones wait for ``gate``
-    (then find nothing too when ``found`` is False, else search for real)."""
+    (then find nothing too when ``found`` is False, else search for real); ``control["entered"]``
+    is set when a longer one has begun."""
     real = BlackHole.engine_search
     calls: list[float] = []
     gate = threading.Event()
-    control = {"found": True}
+    control = {"found": True, "entered": threading.Event()}
 
     def search(self, nodes, seconds, **options):
         calls.append(seconds)
         if seconds is not None and seconds <= 1:
             return "unknown", [], 0
+        control["entered"].set()
         gate.wait(60)
         if not control["found"]:
             return "unknown", [], 0
@@ -85,10 +87,11 @@ def gated_engine(monkeypatch):
 
 
 def test_while_the_longer_search_runs_hints_there_answer_from_it_with_no_search(db_url, gated_engine):
-    calls, gate, _ = gated_engine
+    calls, gate, control = gated_engine
     with make_client(db_url, hint_seconds=0.5, hint_longer_seconds=5) as client:
         game = new_game(client, "black-hole", 2)
         assert client.get(f"/api/games/{game['id']}/hint").json()["searching"]
+        assert control["entered"].wait(30)
         for _ in range(3):
             again = client.get(f"/api/games/{game['id']}/hint").json()
             assert (again["searching"], again["answered"], again["move"]) == (True, "known", None)
@@ -173,11 +176,12 @@ def test_a_stopped_server_starts_no_longer_search(held):
 
 
 def test_show_me_says_the_longer_search_and_shows_its_line_once_found(db_url, gated_engine):
-    calls, gate, _ = gated_engine
+    calls, gate, control = gated_engine
     with make_client(db_url, hint_seconds=0.5, hint_longer_seconds=5) as client:
         game = new_game(client, "black-hole", 2)
         refused = client.get(f"/api/games/{game['id']}/solution")
         assert refused.status_code == 409 and refused.json()["code"] == "not_winnable"
+        assert control["entered"].wait(30)
         assert "a longer search goes on in the background" in refused.json()["detail"]
         dutch = client.get(f"/api/games/{game['id']}/solution", headers={"Accept-Language": "nl"})
         assert "langere zoektocht" in dutch.json()["detail"] and len(calls) == 2
@@ -188,11 +192,12 @@ def test_show_me_says_the_longer_search_and_shows_its_line_once_found(db_url, ga
 
 
 def test_still_winnable_searches_longer_at_the_games_position(db_url, gated_engine):
-    calls, gate, _ = gated_engine
+    calls, gate, control = gated_engine
     with make_client(db_url, analysis_seconds=0.5, hint_longer_seconds=5) as client:
         game = new_game(client, "black-hole", 2)
         first = client.get(f"/api/games/{game['id']}/analysis").json()
         assert first["verdict"] == "unknown" and "a longer search goes on in the background" in first["message"]
+        assert control["entered"].wait(30)
         french = client.get(f"/api/games/{game['id']}/analysis", headers={"Accept-Language": "fr"}).json()
         assert "recherche plus longue" in french["message"] and len(calls) == 2  # answered from its state
         gate.set()
