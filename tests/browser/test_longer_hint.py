@@ -20,7 +20,9 @@ within a longer search of 20 s (a deal each: the server keeps what a longer sear
 def short_hints(tmp_path_factory):
     folder = tmp_path_factory.mktemp("winnable-longer-hint")
     running = start_server(
-        folder / "games.db", folder / "server.log", env_extra={"WINNABLE_HINT_SECONDS": "0.5", "WINNABLE_HINT_LONGER_SECONDS": "20"}
+        folder / "games.db",
+        folder / "server.log",
+        env_extra={"WINNABLE_HINT_SECONDS": "0.5", "WINNABLE_HINT_LONGER_SECONDS": "20", "WINNABLE_HINT_PRESEARCH": "0"},
     )
     yield running
     stop_server(running)

@@ -28,6 +28,7 @@ TEST_SETTINGS = {
     "argon2_time_cost": 1,
     "gc_freeze": False,
     "hint_longer_seconds": 0,
+    "hint_presearch": False,
 }
 
 

@@ -179,11 +179,11 @@ def gate(monkeypatch):
     gate = threading.Event()
     real = BlackHole.engine_search
 
-    def search(self, nodes, seconds):
+    def search(self, nodes, seconds, **options):
         if self.deal_number == HELD_DEAL and len(self.foundation) == 1:
             gate.wait(seconds or 10)
             return "unknown", [], 0
-        return real(self, nodes, seconds)
+        return real(self, nodes, seconds, **options)
 
     monkeypatch.setattr(BlackHole, "engine_search", search)
     yield gate
@@ -203,6 +203,7 @@ def server(tmp_path):
         f"sqlite:///{tmp_path / 'games.db'}",
         pool_size=0,
         pool_background=False,
+        hint_longer_seconds=0,  # the queue alone: no longer searches in the background
         rate_limits=False,
         allowed_hosts=["127.0.0.1"],
         solver_threads=2,

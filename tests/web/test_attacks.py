@@ -28,11 +28,11 @@ def slow_engine(monkeypatch):
     like the hardest deals of the hardest games."""
     real = BlackHole.engine_search
 
-    def search(self, nodes, seconds):
+    def search(self, nodes, seconds, **options):
         if self.deal_number == SLOW_DEAL and len(self.foundation) == 1:
             time.sleep(seconds or 1)
             return "unknown", [], 0
-        return real(self, nodes, seconds)
+        return real(self, nodes, seconds, **options)
 
     monkeypatch.setattr(BlackHole, "engine_search", search)
 

@@ -204,3 +204,43 @@ def test_still_winnable_searches_longer_at_the_games_position(db_url, gated_engi
         assert longer_searches(client).wait_idle(60)
         after = client.get(f"/api/games/{game['id']}/analysis").json()
         assert (after["verdict"], after["winnable"]) == ("won", True) and len(calls) == 2
+
+
+def test_a_new_games_deal_is_searched_at_once_and_its_first_hint_is_ready(db_url):
+    with make_client(db_url, hint_seconds=0.5, hint_longer_seconds=20, hint_presearch=True) as client:
+        game = new_game(client, "spider-4", SPIDER_DEAL)
+        assert longer_searches(client).wait_idle(120) and longer_searches(client).done == 1
+        searches = client.app.state.services.solver.searches
+        first = client.get(f"/api/games/{game['id']}/hint").json()
+        assert (first["verdict"], first["answered"], first["searching"]) == ("won", "known", False)
+        assert client.app.state.services.solver.searches == searches
+        again = new_game(client, "spider-4", SPIDER_DEAL)  # the same deal: known, nothing searched
+        assert client.get(f"/api/games/{again['id']}/hint").json()["answered"] == "known"
+        assert longer_searches(client).done == 1
+
+
+def test_no_presearch_when_it_is_off(db_url):
+    with make_client(db_url, hint_longer_seconds=20, hint_presearch=False) as client:
+        new_game(client, "spider-4", SPIDER_DEAL)
+        assert longer_searches(client).stats()["longer_waiting"] + longer_searches(client).started == 0
+
+
+def test_a_longer_search_that_fails_leaves_the_next_hint_its_own_search(db_url, monkeypatch):
+    from winnable.errors import EngineError
+
+    calls: list[float] = []
+
+    def search(self, nodes, seconds, **options):
+        calls.append(seconds)
+        if seconds is not None and seconds <= 1:
+            return "unknown", [], 0
+        raise EngineError("engine line refused at move 1")
+
+    monkeypatch.setattr(BlackHole, "engine_search", search)
+    with make_client(db_url, hint_seconds=0.5, hint_longer_seconds=5) as client:
+        game = new_game(client, "black-hole", 2)
+        assert client.get(f"/api/games/{game['id']}/hint").json()["searching"]
+        assert longer_searches(client).wait_idle(60) and len(calls) == 2
+        after = client.get(f"/api/games/{game['id']}/hint").json()
+        # its own search (not "found nothing" from the failed one), then another longer one
+        assert (after["verdict"], after["answered"], after["searching"]) == ("unknown", "searched", True) and calls[2] <= 1

@@ -33,11 +33,11 @@ def gate(monkeypatch):
     gate = threading.Event()
     real = BlackHole.engine_search
 
-    def search(self, nodes, seconds):
+    def search(self, nodes, seconds, **options):
         if self.deal_number == HELD_DEAL and len(self.foundation) == 1:
             gate.wait(seconds or 10)
             return "unknown", [], 0
-        return real(self, nodes, seconds)
+        return real(self, nodes, seconds, **options)
 
     monkeypatch.setattr(BlackHole, "engine_search", search)
     yield gate
@@ -57,6 +57,7 @@ def test_forty_addresses_looping_analyses_do_not_starve_other_players_hints(tmp_
         f"sqlite:///{tmp_path / 'games.db'}",
         pool_size=0,
         pool_background=False,
+        hint_longer_seconds=0,  # the queue alone: no longer searches in the background
         allowed_hosts=["testserver"],
         rate_limits=False,
         solver_threads=2,
@@ -210,6 +211,7 @@ def test_a_refused_analysis_reads_no_game(tmp_path, gate, monkeypatch):
         f"sqlite:///{tmp_path / 'games.db'}",
         pool_size=0,
         pool_background=False,
+        hint_longer_seconds=0,  # the queue alone: no longer searches in the background
         allowed_hosts=["testserver"],
         rate_limits=False,
         solver_analyses_per_client=1,

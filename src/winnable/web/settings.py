@@ -67,6 +67,10 @@ class Settings(BaseSettings):
     that finds nothing starts none."""
     hint_longer_memory_mb: int = Field(1024, ge=64, le=1 << 20)
     """What a longer search may hold (the Spider family's memory bound a pass, megabytes)."""
+    hint_presearch: bool = True
+    """Search each new game's deal (one that may take hints) in the background at once, as
+    a longer search (the same thread, places and budget), so that its first hint and
+    "still winnable?" are ready when asked; no effect when longer searches are off."""
     analysis_seconds: Seconds = 2.0
     """Time budget of one analysis (all its searches together)."""
     analysis_max_seconds: Seconds = 10.0

@@ -129,7 +129,9 @@ class Solver:
         if longer_seconds > 0 and longer_waiting > 0:
 
             def run(key: Hashable, position: Position) -> bool:
-                return self.solve_now(position, longer_seconds, longer_memory_mb).status is not Status.UNKNOWN
+                # An engine failure is not "found nothing": the next hint there searches.
+                known = self.solve_now(position, longer_seconds, longer_memory_mb)
+                return known.status is not Status.UNKNOWN or bool(known.failure)
 
             self.longer = LongerSearches(run, longer_waiting)
 
@@ -141,6 +143,15 @@ class Solver:
         queue = self.queue.stats() if self.queue is not None else {}
         longer = self.longer.stats() if self.longer is not None else {}
         return queue | longer | {"searches": self.searches, "cached": len(self.cache), "cache_bytes": self.cache.bytes}
+
+    def presearch(self, position: Position, client: str) -> bool:
+        """Search a new game's deal in the background at once, as a longer search (the
+        same thread, places and budget), so that its first hint and "still winnable?"
+        are ready when asked; whether it is waiting or running. Nothing when the deal's
+        verdict is known already or longer searches are off."""
+        if self.longer is None or self.lookup(position) is not None:
+            return False
+        return self.longer.start(cache_key(position), client, position)
 
     def stop(self) -> None:
         """Stop the longer searches (the queue is stopped by its owner)."""

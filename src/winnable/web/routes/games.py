@@ -48,9 +48,11 @@ async def new_game(body: schemas.NewGame, request: Request, who: Creator) -> Sta
 
     The game belongs to the signed-in player, or else to this browser's guest session
     (started here if there is none: a cookie, stored with the game, never for a refused
-    request). ``think`` starts Black Hole's timed play. (No deal number is ever a Daily:
-    Dailies are dealt from secret deck orders, so nothing here tells whether a number is
-    one.)
+    request). ``think`` starts Black Hole's timed play. A game that may take hints has its
+    deal searched in the background at once (``hint_presearch``: a longer search, see
+    :mod:`winnable.web.play.longer`), so that its first hint is ready when asked. (No
+    deal number is ever a Daily: Dailies are dealt from secret deck orders, so nothing
+    here tells whether a number is one.)
     """
     game_id = lookup_game(body.game).game_id
     if body.grade is not None and not body.winnable:
@@ -102,6 +104,9 @@ async def new_game(body: schemas.NewGame, request: Request, who: Creator) -> Sta
         raise Conflict(
             N_("no {game} deal has been proved winnable yet; play any deal, or try again later", game=title), code="no_winnable_deal"
         )
+    presearch = app.settings.hint_presearch and state is not None and state["hint_allowed"]
+    if presearch and state is not None and isinstance(state["deal"], int) and not (found and found.line):
+        solver.presearch(initial(game_id, state["deal"]), who.client)  # the first hint ready when asked
     response = StateJSON(state, status_code=201)
     if guest is not None:
         set_session(response, request, guest.token, app.settings.guest_days)
