@@ -244,3 +244,17 @@ def test_a_longer_search_that_fails_leaves_the_next_hint_its_own_search(db_url, 
         after = client.get(f"/api/games/{game['id']}/hint").json()
         # its own search (not "found nothing" from the failed one), then another longer one
         assert (after["verdict"], after["answered"], after["searching"]) == ("unknown", "searched", True) and calls[2] <= 1
+
+
+def test_while_a_new_games_search_runs_the_first_hint_still_searches_then_waits_for_it(db_url, gated_engine):
+    calls, gate, control = gated_engine
+    with make_client(db_url, hint_seconds=0.5, hint_longer_seconds=5, hint_presearch=True) as client:
+        game = new_game(client, "black-hole", 2)
+        assert control["entered"].wait(30) and calls == [5.0]  # the deal's search, held
+        first = client.get(f"/api/games/{game['id']}/hint").json()
+        assert (first["answered"], first["searching"]) == ("searched", True) and len(calls) == 2  # its own search
+        again = client.get(f"/api/games/{game['id']}/hint").json()
+        assert (again["answered"], again["searching"]) == ("known", True) and len(calls) == 2  # told: it waits now
+        gate.set()
+        assert longer_searches(client).wait_idle(60)
+        assert client.get(f"/api/games/{game['id']}/hint").json()["move"] is not None and len(calls) == 2

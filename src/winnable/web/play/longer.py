@@ -72,7 +72,7 @@ class LongerSearches(Generic[JobT]):
         self.nice = nice
         self._cond = threading.Condition()
         self._queue: OrderedDict[Hashable, tuple[str, JobT]] = OrderedDict()  # key -> (client, job), oldest first
-        self._running: tuple[Hashable, str] | None = None
+        self._running: tuple[Hashable, str, JobT] | None = None
         self._searched: OrderedDict[Hashable, None] = OrderedDict()
         self._thread: threading.Thread | None = None
         self._stopping = False
@@ -88,6 +88,15 @@ class LongerSearches(Generic[JobT]):
             if self._running is not None and self._running[0] == key:
                 return "running"
             return "searched" if key in self._searched else None
+
+    def job(self, key: Hashable) -> JobT | None:
+        """The job of ``key``'s longer search while it waits or runs, else None."""
+        with self._cond:
+            if key in self._queue:
+                return self._queue[key][1]
+            if self._running is not None and self._running[0] == key:
+                return self._running[2]
+            return None
 
     def start(self, key: Hashable, client: str, job: JobT) -> bool:
         """Search ``key`` (``job`` says what) in the background; whether it is waiting
@@ -152,7 +161,7 @@ class LongerSearches(Generic[JobT]):
                 if self._stopping:
                     return
                 key, (client, job) = self._queue.popitem(last=False)
-                self._running = (key, client)
+                self._running = (key, client, job)
                 self._cond.notify_all()
             found = False
             try:

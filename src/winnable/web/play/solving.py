@@ -100,6 +100,16 @@ def worst(hows: Sequence[str]) -> str:
     return max(hows, key=HOWS.index, default="known")
 
 
+@dataclass
+class LongerJob:
+    """A longer search's position, and whether a player was told it goes on (``told``: a
+    hint or analysis there found nothing, so the next ones wait for it rather than
+    search; a new game's search of its deal, not yet told, lets them search as usual)."""
+
+    position: Position
+    told: bool = False
+
+
 def cache_key(position: Position) -> tuple[str, str]:
     return (position.game_id, position.to_text())
 
@@ -125,12 +135,12 @@ class Solver:
         self.cache = ByteLRU(cache_bytes)
         self.searches = 0
         self.longer_seconds = longer_seconds
-        self.longer: LongerSearches[Position] | None = None
+        self.longer: LongerSearches[LongerJob] | None = None
         if longer_seconds > 0 and longer_waiting > 0:
 
-            def run(key: Hashable, position: Position) -> bool:
+            def run(key: Hashable, job: LongerJob) -> bool:
                 # An engine failure is not "found nothing": the next hint there searches.
-                known = self.solve_now(position, longer_seconds, longer_memory_mb)
+                known = self.solve_now(job.position, longer_seconds, longer_memory_mb)
                 return known.status is not Status.UNKNOWN or bool(known.failure)
 
             self.longer = LongerSearches(run, longer_waiting)
@@ -151,7 +161,7 @@ class Solver:
         verdict is known already or longer searches are off."""
         if self.longer is None or self.lookup(position) is not None:
             return False
-        return self.longer.start(cache_key(position), client, position)
+        return self.longer.start(cache_key(position), client, LongerJob(position))
 
     def stop(self) -> None:
         """Stop the longer searches (the queue is stopped by its owner)."""
@@ -231,14 +241,21 @@ class Solver:
         if known is not None:
             return known
         if longer and self.longer is not None:
-            state = self.longer.state(cache_key(position))
-            if state is not None:
-                return Known(Status.UNKNOWN, cached=True, longer="searched" if state == "searched" else "searching")
+            key = cache_key(position)
+            job = self.longer.job(key)
+            if job is not None and job.told:
+                return Known(Status.UNKNOWN, cached=True, longer="searching")
+            if job is None and self.longer.state(key) == "searched":
+                return Known(Status.UNKNOWN, cached=True, longer="searched")
         if on_search is not None:
             on_search()
         known = await self._search(position, deadline, client, kind)
         if longer and self.longer is not None and known.how == "searched" and known.status is Status.UNKNOWN and not known.failure:
-            if self.longer.start(cache_key(position), client, position):
+            key = cache_key(position)
+            if self.longer.start(key, client, LongerJob(position, told=True)):
+                job = self.longer.job(key)
+                if job is not None:  # a new game's search of its deal, already waiting or running: told now
+                    job.told = True
                 known = dataclasses.replace(known, longer="searching")
         return known
 
