@@ -54,6 +54,7 @@ fn the_key_ignores_column_order_only_once_the_stock_is_gone() {
         scratch_a: vec![],
         scratch_b: vec![],
         moves_made: Memo::new(),
+        deals_made: Memo::new(),
         lateral_prune: true,
         grow_runs: false,
     };
