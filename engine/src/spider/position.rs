@@ -60,13 +60,17 @@ pub struct ColInfo {
     pub(super) rooted: bool,
     /// Cards on top in one-suit order (the movable run in Spider).
     pub(super) suited: u8,
+    /// The links under the movable run's cards, so that the moves are listed without
+    /// reading cards: bit `count - 1` (`count` from 1 to `movable`, at most 13) when the
+    /// `count`-th card from the top lies on a card of its suit one rank higher, and
+    /// [`BASE_ON_RANK`] when the run's base (card `movable`) lies on a card one rank higher.
+    pub(super) links: u16,
 }
 
+/// [`ColInfo::links`]: the movable run's base lies on a card one rank higher.
+pub(super) const BASE_ON_RANK: u16 = 1 << 15;
+
 impl ColInfo {
-    #[inline]
-    pub(super) fn up(&self) -> u8 {
-        self.len - self.down
-    }
     #[inline]
     pub(super) fn is_empty(&self) -> bool {
         self.len == 0
@@ -129,6 +133,14 @@ impl Store {
             movable += 1;
         }
         info.movable = movable as u8;
+        for count in 1..=movable {
+            if count < up.len() && follows(up[up.len() - count - 1], up[up.len() - count], true) {
+                info.links |= 1 << (count - 1);
+            }
+        }
+        if movable < up.len() && follows(up[up.len() - movable - 1], up[up.len() - movable], false) {
+            info.links |= BASE_ON_RANK;
+        }
         let mut suited = 1;
         while suited < up.len() && follows(up[up.len() - suited - 1], up[up.len() - suited], true) {
             suited += 1;
