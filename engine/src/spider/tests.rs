@@ -260,6 +260,30 @@ fn a_pass_searches_the_same_whatever_ran_before_it() {
     assert_eq!(after, vec![(Outcome::Unknown, 20_000), alone[0]]);
 }
 
+#[test]
+fn a_pass_in_an_arena_used_before_searches_as_in_a_new_one() {
+    // Passes of both kinds of seen set, large then small then large, one after another
+    // in one arena: each makes the same positions and line as alone in a new arena.
+    let (columns, stock) = shuffled_deal(11);
+    let passes = [
+        Weights { noise: 8, shorter_parents: false, cap: 150_000, ..SPIDER_BASE },
+        Weights { depth: 2, cap: 5_000, ..SPIDER_BASE },
+        Weights { noise: 16, cap: 120_000, ..SPIDER_BASE },
+        Weights { noise: 3, shorter_parents: false, cap: 1_000, ..SPIDER_BASE },
+        Weights { noise: 8, shorter_parents: false, cap: 150_000, ..SPIDER_BASE },
+    ];
+    let run = |arena: &mut Arena, w: &Weights| {
+        let (mut game, root) = Game::new(&columns, &stock, 0, true).unwrap();
+        let mut positions = 0;
+        let (outcome, line) = pass_in(arena, &mut game, root, w, &mut positions, &mut Budget::new(None, None));
+        (outcome, line, positions)
+    };
+    let mut shared = Arena::default();
+    for w in passes.iter() {
+        assert_eq!(run(&mut shared, w), run(&mut Arena::default(), w));
+    }
+}
+
 /// Plays `line` from the deal with the engine's own rules: every move legal, no position
 /// twice (in any column order once the stock is gone), a win at the end.
 fn assert_wins_cleanly(columns: &[(Vec<u8>, Vec<u8>)], stock: &[u8], by_suit: bool, line: &[Move]) {
