@@ -65,6 +65,9 @@ pub struct ColInfo {
     /// `count`-th card from the top lies on a card of its suit one rank higher, and
     /// [`BASE_ON_RANK`] when the run's base (card `movable`) lies on a card one rank higher.
     pub(super) links: u16,
+    /// The top card's rank and suit (0 when the column is empty), looked up once.
+    pub(super) top_rank: u8,
+    pub(super) top_suit: u8,
 }
 
 /// [`ColInfo::links`]: the movable run's base lies on a card one rank higher.
@@ -127,6 +130,8 @@ impl Store {
             return info;
         }
         info.top = cards[cards.len() - 1];
+        info.top_rank = rank(info.top);
+        info.top_suit = suit(info.top);
         let up = &cards[down as usize..];
         let mut movable = 1;
         while movable < up.len() && follows(up[up.len() - movable - 1], up[up.len() - movable], self.by_suit) {
