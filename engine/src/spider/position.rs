@@ -80,10 +80,35 @@ impl ColInfo {
     }
 }
 
+/// The weights of a column's part of the chaos score (see [`super::Weights`]).
+#[derive(Clone, Copy, Default, Debug, PartialEq, Eq)]
+pub(super) struct ColumnWeights {
+    pub(super) down: i32,
+    pub(super) hard: i32,
+    pub(super) soft: i32,
+    pub(super) empty: i32,
+    pub(super) rooted: i32,
+}
+
+impl ColumnWeights {
+    /// The column's part of the chaos score.
+    #[inline]
+    pub(super) fn of(&self, c: &ColInfo) -> i32 {
+        if c.is_empty() {
+            return -self.empty;
+        }
+        self.down * c.down as i32 + self.hard * c.hard as i32 + self.soft * c.soft as i32 - if c.rooted { self.rooted } else { 0 }
+    }
+}
+
 /// Every distinct column, stored once. Column 0 is the empty column.
 pub struct Store {
     pub(super) data: Vec<u8>,
     pub(super) infos: Vec<ColInfo>,
+    /// Each column's part of the chaos score by `scoring` (looked up, not recomputed, by
+    /// the search: a pass scores every column with the same weights).
+    pub(super) parts: Vec<i32>,
+    pub(super) scoring: ColumnWeights,
     pub(super) table: Vec<u32>,
     pub(super) mask: usize,
     pub(super) by_suit: bool,
@@ -106,8 +131,15 @@ pub(super) fn column_hash(down: u8, cards: &[u8]) -> u64 {
 impl Store {
     pub fn new(by_suit: bool) -> Store {
         let size = 1 << 14;
-        let mut store =
-            Store { data: Vec::with_capacity(1 << 16), infos: Vec::with_capacity(1 << 12), table: vec![0; size], mask: size - 1, by_suit };
+        let mut store = Store {
+            data: Vec::with_capacity(1 << 16),
+            infos: Vec::with_capacity(1 << 12),
+            parts: Vec::with_capacity(1 << 12),
+            scoring: ColumnWeights::default(),
+            table: vec![0; size],
+            mask: size - 1,
+            by_suit,
+        };
         store.intern(0, &[]);
         store
     }
@@ -183,11 +215,26 @@ impl Store {
         self.data.extend_from_slice(cards);
         let info = self.describe(down, cards, start);
         self.infos.push(info);
+        self.parts.push(self.scoring.of(&info));
         self.table[slot] = id + 1;
         if self.infos.len() * 2 > self.table.len() {
             self.grow();
         }
         id
+    }
+
+    /// Scores the columns (those stored and those to come) with `weights`.
+    pub(super) fn score_with(&mut self, weights: ColumnWeights) {
+        if weights != self.scoring || self.parts.len() != self.infos.len() {
+            self.scoring = weights;
+            self.parts = self.infos.iter().map(|info| weights.of(info)).collect();
+        }
+    }
+
+    /// Column `id`'s part of the chaos score by [`Store::score_with`]'s weights.
+    #[inline]
+    pub(super) fn part(&self, id: u32) -> i32 {
+        self.parts[id as usize]
     }
 
     pub(super) fn grow(&mut self) {

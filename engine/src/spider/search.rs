@@ -1,6 +1,6 @@
 //! The Spider search: best-first passes over a chaos score, one queue per stock level.
 
-use super::position::{mix, Game, Move, Pos};
+use super::position::{mix, ColumnWeights, Game, Move, Pos};
 use super::presets::{Preset, Weights, BYTES_PER_POSITION, DEFAULT_MEMORY_MB, RESTART_NOISE};
 use super::seen::{Seen, Visited};
 use super::{COLUMNS, DEAL, RUNS};
@@ -11,11 +11,7 @@ impl Game {
     /// One column's part of the chaos score.
     #[inline]
     pub(super) fn contrib(&self, id: u32, w: &Weights) -> i32 {
-        let c = self.store.info(id);
-        if c.is_empty() {
-            return -w.empty;
-        }
-        w.down * c.down as i32 + w.hard * c.hard as i32 + w.soft * c.soft as i32 - if c.rooted { w.rooted } else { 0 }
+        column_weights(w).of(self.store.info(id))
     }
 
     /// The chaos score: lower is better.
@@ -24,6 +20,19 @@ impl Game {
         let columns: i32 = pos.cols.iter().map(|&id| self.contrib(id, w)).sum();
         columns + w.stock * (self.deals_left(pos) as i32 * COLUMNS as i32) - w.removed * pos.removed as i32
     }
+
+    /// [`Game::score`] from the columns' parts as stored (the store scores by `w`).
+    #[inline]
+    pub(super) fn stored_score(&self, pos: &Pos, w: &Weights) -> i32 {
+        debug_assert_eq!(self.store.scoring, column_weights(w));
+        let columns: i32 = pos.cols.iter().map(|&id| self.store.part(id)).sum();
+        columns + w.stock * (self.deals_left(pos) as i32 * COLUMNS as i32) - w.removed * pos.removed as i32
+    }
+}
+
+/// The weights of a column's part of the chaos score.
+fn column_weights(w: &Weights) -> ColumnWeights {
+    ColumnWeights { down: w.down, hard: w.hard, soft: w.soft, empty: w.empty, rooted: w.rooted }
 }
 
 /// A priority queue of node ids by score (lowest first), newest first among equals:
@@ -244,6 +253,7 @@ pub(super) fn pass_in(
     budget: &mut Budget,
 ) -> (Outcome, Vec<Move>) {
     let (lateral, grow) = (game.lateral_prune, game.grow_runs);
+    game.store.score_with(column_weights(w));
     game.lateral_prune = !w.lateral;
     game.grow_runs = w.grow;
     let result = if w.shorter_parents {
@@ -356,12 +366,11 @@ fn pass_inner<S: Visited>(
                 left -= 1;
             }
             let chaos = if mv.src == DEAL {
-                game.score(&child, w)
+                game.stored_score(&child, w)
             } else {
                 let (a, b) = (mv.src as usize, mv.dst as usize);
-                parent_chaos - game.contrib(pos.cols[a], w) - game.contrib(pos.cols[b], w)
-                    + game.contrib(child.cols[a], w)
-                    + game.contrib(child.cols[b], w)
+                let part = |id| game.store.part(id);
+                parent_chaos - part(pos.cols[a]) - part(pos.cols[b]) + part(child.cols[a]) + part(child.cols[b])
                     - w.removed * (child.removed - pos.removed) as i32
             };
             debug_assert_eq!(chaos, game.score(&child, w));
