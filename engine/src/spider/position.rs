@@ -60,16 +60,44 @@ pub struct ColInfo {
     pub(super) rooted: bool,
     /// Cards on top in one-suit order (the movable run in Spider).
     pub(super) suited: u8,
+    /// The links under the movable run's cards, so that the moves are listed without
+    /// reading cards: bit `count - 1` (`count` from 1 to `movable`, at most 13) when the
+    /// `count`-th card from the top lies on a card of its suit one rank higher, and
+    /// [`BASE_ON_RANK`] when the run's base (card `movable`) lies on a card one rank higher.
+    pub(super) links: u16,
+    /// The top card's rank and suit (0 when the column is empty), looked up once.
+    pub(super) top_rank: u8,
+    pub(super) top_suit: u8,
 }
+
+/// [`ColInfo::links`]: the movable run's base lies on a card one rank higher.
+pub(super) const BASE_ON_RANK: u16 = 1 << 15;
 
 impl ColInfo {
     #[inline]
-    pub(super) fn up(&self) -> u8 {
-        self.len - self.down
-    }
-    #[inline]
     pub(super) fn is_empty(&self) -> bool {
         self.len == 0
+    }
+}
+
+/// The weights of a column's part of the chaos score (see [`super::Weights`]).
+#[derive(Clone, Copy, Default, Debug, PartialEq, Eq)]
+pub(super) struct ColumnWeights {
+    pub(super) down: i32,
+    pub(super) hard: i32,
+    pub(super) soft: i32,
+    pub(super) empty: i32,
+    pub(super) rooted: i32,
+}
+
+impl ColumnWeights {
+    /// The column's part of the chaos score.
+    #[inline]
+    pub(super) fn of(&self, c: &ColInfo) -> i32 {
+        if c.is_empty() {
+            return -self.empty;
+        }
+        self.down * c.down as i32 + self.hard * c.hard as i32 + self.soft * c.soft as i32 - if c.rooted { self.rooted } else { 0 }
     }
 }
 
@@ -77,6 +105,10 @@ impl ColInfo {
 pub struct Store {
     pub(super) data: Vec<u8>,
     pub(super) infos: Vec<ColInfo>,
+    /// Each column's part of the chaos score by `scoring` (looked up, not recomputed, by
+    /// the search: a pass scores every column with the same weights).
+    pub(super) parts: Vec<i32>,
+    pub(super) scoring: ColumnWeights,
     pub(super) table: Vec<u32>,
     pub(super) mask: usize,
     pub(super) by_suit: bool,
@@ -99,8 +131,15 @@ pub(super) fn column_hash(down: u8, cards: &[u8]) -> u64 {
 impl Store {
     pub fn new(by_suit: bool) -> Store {
         let size = 1 << 14;
-        let mut store =
-            Store { data: Vec::with_capacity(1 << 16), infos: Vec::with_capacity(1 << 12), table: vec![0; size], mask: size - 1, by_suit };
+        let mut store = Store {
+            data: Vec::with_capacity(1 << 16),
+            infos: Vec::with_capacity(1 << 12),
+            parts: Vec::with_capacity(1 << 12),
+            scoring: ColumnWeights::default(),
+            table: vec![0; size],
+            mask: size - 1,
+            by_suit,
+        };
         store.intern(0, &[]);
         store
     }
@@ -123,12 +162,22 @@ impl Store {
             return info;
         }
         info.top = cards[cards.len() - 1];
+        info.top_rank = rank(info.top);
+        info.top_suit = suit(info.top);
         let up = &cards[down as usize..];
         let mut movable = 1;
         while movable < up.len() && follows(up[up.len() - movable - 1], up[up.len() - movable], self.by_suit) {
             movable += 1;
         }
         info.movable = movable as u8;
+        for count in 1..=movable {
+            if count < up.len() && follows(up[up.len() - count - 1], up[up.len() - count], true) {
+                info.links |= 1 << (count - 1);
+            }
+        }
+        if movable < up.len() && follows(up[up.len() - movable - 1], up[up.len() - movable], false) {
+            info.links |= BASE_ON_RANK;
+        }
         let mut suited = 1;
         while suited < up.len() && follows(up[up.len() - suited - 1], up[up.len() - suited], true) {
             suited += 1;
@@ -166,11 +215,26 @@ impl Store {
         self.data.extend_from_slice(cards);
         let info = self.describe(down, cards, start);
         self.infos.push(info);
+        self.parts.push(self.scoring.of(&info));
         self.table[slot] = id + 1;
         if self.infos.len() * 2 > self.table.len() {
             self.grow();
         }
         id
+    }
+
+    /// Scores the columns (those stored and those to come) with `weights`.
+    pub(super) fn score_with(&mut self, weights: ColumnWeights) {
+        if weights != self.scoring || self.parts.len() != self.infos.len() {
+            self.scoring = weights;
+            self.parts = self.infos.iter().map(|info| weights.of(info)).collect();
+        }
+    }
+
+    /// Column `id`'s part of the chaos score by [`Store::score_with`]'s weights.
+    #[inline]
+    pub(super) fn part(&self, id: u32) -> i32 {
+        self.parts[id as usize]
     }
 
     pub(super) fn grow(&mut self) {
@@ -189,14 +253,14 @@ impl Store {
     }
 }
 
-/// Flag of a [`Memo`] value: a completed run left the column.
+/// Flag of a [`Memo`] value's half: a completed run left the column.
 pub(super) const REMOVED: u32 = 1 << 31;
 
-/// An open-addressing map from nonzero 64-bit keys to 32-bit values: which column a
-/// column move makes, so that a move seen before costs one lookup instead of copying,
-/// hashing and comparing cards.
+/// An open-addressing map from nonzero 64-bit keys to 64-bit values: which columns a
+/// move makes, so that a move seen before costs one lookup instead of copying, hashing
+/// and comparing cards.
 pub(super) struct Memo {
-    pub(super) slots: Vec<(u64, u32)>,
+    pub(super) slots: Vec<(u64, u64)>,
     pub(super) mask: usize,
     pub(super) len: usize,
 }
@@ -212,7 +276,7 @@ impl Memo {
     }
 
     #[inline]
-    pub(super) fn get(&self, key: u64) -> Option<u32> {
+    pub(super) fn get(&self, key: u64) -> Option<u64> {
         let mut index = self.home(key);
         loop {
             let (k, v) = self.slots[index];
@@ -226,7 +290,7 @@ impl Memo {
         }
     }
 
-    pub(super) fn insert(&mut self, key: u64, value: u32) {
+    pub(super) fn insert(&mut self, key: u64, value: u64) {
         let mut index = self.home(key);
         while self.slots[index].0 != 0 && self.slots[index].0 != key {
             index = (index + 1) & self.mask;
@@ -249,6 +313,18 @@ impl Memo {
     }
 }
 
+/// The [`Memo`] key of a column move: the two columns and the run's length (nonzero).
+#[inline]
+pub(super) fn move_key(source: u32, target: u32, count: u8) -> u64 {
+    ((target as u64 + 1) << 36) | (source as u64) << 8 | count as u64
+}
+
+/// The [`Memo`] key of a deal's card onto a column (nonzero).
+#[inline]
+pub(super) fn deal_key(column: u32, card: u8) -> u64 {
+    ((column as u64 + 1) << 8) | card as u64
+}
+
 /// A position: ten column ids, deals made since the search began, runs removed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Pos {
@@ -264,8 +340,11 @@ pub struct Game {
     pub(super) deals: u8,
     pub(super) scratch_a: Vec<u8>,
     pub(super) scratch_b: Vec<u8>,
-    /// The columns a column move made, by (source, count) and (target, source, count).
+    /// The two columns a column move made (source's low, target's high), by (source,
+    /// target, count).
     pub(super) moves_made: Memo,
+    /// The column a deal's card made, by (column, card).
+    pub(super) deals_made: Memo,
     /// Prune lateral moves (see `search_moves`).
     pub lateral_prune: bool,
     /// Split a one-suit link only to make the target's one-suit run longer.
@@ -327,6 +406,7 @@ impl Game {
             scratch_a: Vec::new(),
             scratch_b: Vec::new(),
             moves_made: Memo::new(),
+            deals_made: Memo::new(),
             lateral_prune: true,
             grow_runs: false,
         };
@@ -381,22 +461,34 @@ impl Game {
             let base = pos.dealt as usize * COLUMNS;
             for index in 0..COLUMNS {
                 let id = pos.cols[index];
+                let card = self.stock[base + index];
+                // The same column and card make the same column: look it up. A column is
+                // interned only when first made, so the columns' ids (and so the keys)
+                // come in the same order as if every deal interned its columns.
+                let key = deal_key(id, card);
+                if let Some(made) = self.deals_made.get(key) {
+                    let made = made as u32;
+                    next.removed += (made >> 31) as u8;
+                    next.cols[index] = made & !REMOVED;
+                    continue;
+                }
                 let info = *self.store.info(id);
                 self.scratch_a.clear();
                 self.scratch_a.extend_from_slice(self.store.cards(id));
-                self.scratch_a.push(self.stock[base + index]);
+                self.scratch_a.push(card);
                 let (down, removed) = settle(&mut self.scratch_a, info.down);
                 next.removed += removed as u8;
                 next.cols[index] = self.store.intern(down, &self.scratch_a);
+                self.deals_made.insert(key, (next.cols[index] | (removed as u32) << 31) as u64);
             }
             next.dealt += 1;
             return next;
         }
         let (src, dst, count) = (mv.src as usize, mv.dst as usize, mv.count as usize);
         // The same two columns make the same two columns: look the move's result up.
-        let source_key = (pos.cols[src] as u64) << 8 | count as u64;
-        let target_key = ((pos.cols[dst] as u64 + 1) << 36) | source_key;
-        if let (Some(source), Some(target)) = (self.moves_made.get(source_key), self.moves_made.get(target_key)) {
+        let key = move_key(pos.cols[src], pos.cols[dst], mv.count);
+        if let Some(made) = self.moves_made.get(key) {
+            let (source, target) = (made as u32, (made >> 32) as u32);
             next.cols[src] = source & !REMOVED;
             next.cols[dst] = target & !REMOVED;
             next.removed += (source >> 31) as u8 + (target >> 31) as u8;
@@ -416,10 +508,12 @@ impl Game {
         next.removed += tremoved as u8 + sremoved as u8;
         let mut a = std::mem::take(&mut self.scratch_a);
         let mut b = std::mem::take(&mut self.scratch_b);
+        // The target first: the order in which new columns get their ids.
         next.cols[dst] = self.store.intern(tdown, &b);
         next.cols[src] = self.store.intern(sdown, &a);
-        self.moves_made.insert(source_key, next.cols[src] | (sremoved as u32) << 31);
-        self.moves_made.insert(target_key, next.cols[dst] | (tremoved as u32) << 31);
+        let source = next.cols[src] | (sremoved as u32) << 31;
+        let target = next.cols[dst] | (tremoved as u32) << 31;
+        self.moves_made.insert(key, source as u64 | (target as u64) << 32);
         a.clear();
         b.clear();
         self.scratch_a = a;

@@ -1,6 +1,6 @@
 //! The Spider search: best-first passes over a chaos score, one queue per stock level.
 
-use super::position::{mix, Game, Move, Pos};
+use super::position::{mix, ColumnWeights, Game, Move, Pos};
 use super::presets::{Preset, Weights, BYTES_PER_POSITION, DEFAULT_MEMORY_MB, RESTART_NOISE};
 use super::seen::{Seen, Visited};
 use super::{COLUMNS, DEAL, RUNS};
@@ -11,11 +11,7 @@ impl Game {
     /// One column's part of the chaos score.
     #[inline]
     pub(super) fn contrib(&self, id: u32, w: &Weights) -> i32 {
-        let c = self.store.info(id);
-        if c.is_empty() {
-            return -w.empty;
-        }
-        w.down * c.down as i32 + w.hard * c.hard as i32 + w.soft * c.soft as i32 - if c.rooted { w.rooted } else { 0 }
+        column_weights(w).of(self.store.info(id))
     }
 
     /// The chaos score: lower is better.
@@ -24,6 +20,19 @@ impl Game {
         let columns: i32 = pos.cols.iter().map(|&id| self.contrib(id, w)).sum();
         columns + w.stock * (self.deals_left(pos) as i32 * COLUMNS as i32) - w.removed * pos.removed as i32
     }
+
+    /// [`Game::score`] from the columns' parts as stored (the store scores by `w`).
+    #[inline]
+    pub(super) fn stored_score(&self, pos: &Pos, w: &Weights) -> i32 {
+        debug_assert_eq!(self.store.scoring, column_weights(w));
+        let columns: i32 = pos.cols.iter().map(|&id| self.store.part(id)).sum();
+        columns + w.stock * (self.deals_left(pos) as i32 * COLUMNS as i32) - w.removed * pos.removed as i32
+    }
+}
+
+/// The weights of a column's part of the chaos score.
+fn column_weights(w: &Weights) -> ColumnWeights {
+    ColumnWeights { down: w.down, hard: w.hard, soft: w.soft, empty: w.empty, rooted: w.rooted }
 }
 
 /// A priority queue of node ids by score (lowest first), newest first among equals:
@@ -37,6 +46,8 @@ pub(super) struct Buckets {
     /// No stack below this index holds an id.
     lowest: usize,
     len: usize,
+    /// `base` is set (by the first push since the queue was made or reset).
+    started: bool,
 }
 
 impl Buckets {
@@ -46,8 +57,10 @@ impl Buckets {
 
     #[inline]
     pub(super) fn push(&mut self, score: i32, id: u32) {
-        if self.stacks.is_empty() {
+        if !self.started {
             self.base = score;
+            self.started = true;
+            self.lowest = self.stacks.len();
         }
         if score < self.base {
             // Rare: a score below every one so far. Make room below.
@@ -63,6 +76,16 @@ impl Buckets {
         self.stacks[index].push(id);
         self.lowest = self.lowest.min(index);
         self.len += 1;
+    }
+
+    /// Empties the queue, keeping its stacks' memory.
+    pub(super) fn reset(&mut self) {
+        for stack in self.stacks.iter_mut() {
+            stack.clear();
+        }
+        self.lowest = 0;
+        self.len = 0;
+        self.started = false;
     }
 
     /// The newest id of the lowest score (the queue must not be empty).
@@ -172,25 +195,115 @@ pub(super) fn reparent(game: &Game, nodes: &mut [Node], known: u32, parent: u32,
 /// level above another quota, so that work is spread over the levels as in KPatience's
 /// per-level quotas, and the search never sinks all its budget into one level.
 pub(super) fn pass(game: &mut Game, root: Pos, w: &Weights, positions: &mut u64, budget: &mut Budget) -> (Outcome, Vec<Move>) {
+    pass_in(&mut Arena::default(), game, root, w, positions, budget)
+}
+
+/// What a pass allocates in proportion to the positions it makes (its nodes, queues and
+/// seen set), kept from one pass to the next of a search: a later pass writes into memory
+/// already mapped instead of taking a page fault for every 4 kB of it again (a fifth of
+/// a pass's time was the kernel's). Emptied before each pass, so that a pass searches the
+/// same in an arena used before as in a new one; freed with the search.
+#[derive(Default)]
+pub(super) struct Arena {
+    nodes: Vec<Node>,
+    heaps: Vec<Buckets>,
+    keys: Option<KeySet>,
+    seen: Option<Seen>,
+}
+
+/// Where a pass's seen set is kept in an [`Arena`].
+pub(super) trait Kept: Visited + Sized {
+    /// The arena's set of this kind, emptied (the other kind's memory is freed: a search
+    /// holds one set at a time, as before).
+    fn take(arena: &mut Arena) -> Self;
+    fn put(self, arena: &mut Arena);
+}
+
+impl Kept for KeySet {
+    fn take(arena: &mut Arena) -> KeySet {
+        arena.seen = None;
+        let mut set = arena.keys.take().unwrap_or_else(|| KeySet::with_capacity_log2(16));
+        Visited::reset(&mut set, 16);
+        set
+    }
+    fn put(self, arena: &mut Arena) {
+        arena.keys = Some(self);
+    }
+}
+
+impl Kept for Seen {
+    fn take(arena: &mut Arena) -> Seen {
+        arena.keys = None;
+        let mut set = arena.seen.take().unwrap_or_else(|| Seen::with_capacity_log2(16));
+        set.reset(16);
+        set
+    }
+    fn put(self, arena: &mut Arena) {
+        arena.seen = Some(self);
+    }
+}
+
+/// [`pass`] in `arena`'s memory.
+pub(super) fn pass_in(
+    arena: &mut Arena,
+    game: &mut Game,
+    root: Pos,
+    w: &Weights,
+    positions: &mut u64,
+    budget: &mut Budget,
+) -> (Outcome, Vec<Move>) {
     let (lateral, grow) = (game.lateral_prune, game.grow_runs);
+    game.store.score_with(column_weights(w));
     game.lateral_prune = !w.lateral;
     game.grow_runs = w.grow;
     let result = if w.shorter_parents {
-        pass_inner::<Seen>(game, root, w, positions, budget)
+        pass_kept::<Seen>(arena, game, root, w, positions, budget)
     } else {
-        pass_inner::<KeySet>(game, root, w, positions, budget)
+        pass_kept::<KeySet>(arena, game, root, w, positions, budget)
     };
     game.lateral_prune = lateral;
     game.grow_runs = grow;
     result
 }
 
-fn pass_inner<S: Visited>(game: &mut Game, root: Pos, w: &Weights, positions: &mut u64, budget: &mut Budget) -> (Outcome, Vec<Move>) {
-    let stop = if w.cap > 0 { *positions + w.cap as u64 } else { u64::MAX };
+fn pass_kept<S: Kept>(
+    arena: &mut Arena,
+    game: &mut Game,
+    root: Pos,
+    w: &Weights,
+    positions: &mut u64,
+    budget: &mut Budget,
+) -> (Outcome, Vec<Move>) {
     let levels = game.deals_left(&root) as usize + 1;
-    let mut nodes: Vec<Node> = Vec::with_capacity(1 << 16);
-    let mut heaps: Vec<Buckets> = (0..levels).map(|_| Buckets::default()).collect();
-    let mut seen = S::with_capacity_log2(16);
+    let mut nodes = std::mem::take(&mut arena.nodes);
+    nodes.clear();
+    let mut heaps = std::mem::take(&mut arena.heaps);
+    heaps.resize_with(levels, Buckets::default);
+    for heap in heaps.iter_mut() {
+        heap.reset();
+    }
+    let mut seen = S::take(arena);
+    let result = pass_inner(game, root, w, positions, budget, &mut nodes, &mut heaps[..levels], &mut seen);
+    arena.nodes = nodes;
+    arena.heaps = heaps;
+    seen.put(arena);
+    result
+}
+
+#[allow(clippy::too_many_arguments)]
+fn pass_inner<S: Visited>(
+    game: &mut Game,
+    root: Pos,
+    w: &Weights,
+    positions: &mut u64,
+    budget: &mut Budget,
+    nodes: &mut Vec<Node>,
+    heaps: &mut [Buckets],
+    seen: &mut S,
+) -> (Outcome, Vec<Move>) {
+    let stop = if w.cap > 0 { *positions + w.cap as u64 } else { u64::MAX };
+    let levels = heaps.len();
+    nodes.reserve(1 << 16);
     seen.insert(game.key(&root), 0, 0);
     nodes.push(Node { pos: root, parent: u32::MAX, mv: Move::DEAL, depth: 0, chaos: game.score(&root, w) });
     heaps[0].push(0, 0);
@@ -229,7 +342,7 @@ fn pass_inner<S: Visited>(game: &mut Game, root: Pos, w: &Weights, positions: &m
             let child = game.apply(&pos, mv);
             if child.removed == RUNS {
                 *positions += 1;
-                return (Outcome::Won, line_to(game, &nodes, id, mv));
+                return (Outcome::Won, line_to(game, nodes, id, mv));
             }
             let child_key = if mv.src == DEAL { game.key(&child) } else { game.key_after(key, &pos, &child, mv) };
             debug_assert_eq!(child_key, game.key(&child));
@@ -240,7 +353,7 @@ fn pass_inner<S: Visited>(game: &mut Game, root: Pos, w: &Weights, positions: &m
             if let Some((index, known)) = seen.insert(key, nodes.len() as u32, depth.saturating_add(1)) {
                 // Most positions met again were met by a path as short: the slot's depth
                 // (the node's or more) tells without reading the node.
-                if S::SHORTER_PARENTS && depth.saturating_add(1) < known.depth && reparent(game, &mut nodes, known.id, id, mv, &child) {
+                if S::SHORTER_PARENTS && depth.saturating_add(1) < known.depth && reparent(game, nodes, known.id, id, mv, &child) {
                     seen.set_depth(index, depth + 1);
                 }
                 continue;
@@ -253,12 +366,11 @@ fn pass_inner<S: Visited>(game: &mut Game, root: Pos, w: &Weights, positions: &m
                 left -= 1;
             }
             let chaos = if mv.src == DEAL {
-                game.score(&child, w)
+                game.stored_score(&child, w)
             } else {
                 let (a, b) = (mv.src as usize, mv.dst as usize);
-                parent_chaos - game.contrib(pos.cols[a], w) - game.contrib(pos.cols[b], w)
-                    + game.contrib(child.cols[a], w)
-                    + game.contrib(child.cols[b], w)
+                let part = |id| game.store.part(id);
+                parent_chaos - part(pos.cols[a]) - part(pos.cols[b]) + part(child.cols[a]) + part(child.cols[b])
                     - w.removed * (child.removed - pos.removed) as i32
             };
             debug_assert_eq!(chaos, game.score(&child, w));
@@ -346,13 +458,15 @@ pub fn solve_bounded(
     // is drawn from) are its own, so a pass searches the same whatever ran before it,
     // and the columns of the passes before it are freed. Black Widow may also be
     // searched with Spider's moves (a subset of its own).
-    let run = |weights: &Weights, positions: &mut u64, share: &mut Budget| -> Result<(Outcome, Vec<Move>), String> {
+    // The passes share one arena: each after the first writes into memory already mapped.
+    let mut arena = Arena::default();
+    let mut run = |weights: &Weights, positions: &mut u64, share: &mut Budget| -> Result<(Outcome, Vec<Move>), String> {
         let weights = Weights {
             cap: if weights.cap > 0 { (weights.cap as u64).min(bound) as u32 } else { bound.min(u32::MAX as u64) as u32 },
             ..*weights
         };
         let (mut game, root) = Game::new(columns, stock, removed, by_suit || weights.suited)?;
-        Ok(pass(&mut game, root, &weights, positions, share))
+        Ok(pass_in(&mut arena, &mut game, root, &weights, positions, share))
     };
     let mut positions = 0u64;
     let total: u64 = preset.passes.iter().map(|pass| pass.share).sum::<u64>().max(1);

@@ -1,7 +1,7 @@
 //! The positions a pass has seen, each with its node: a position met again by a
 //! shorter path can take the shorter parent.
 
-use crate::hashset::KeySet;
+use crate::hashset::{reuse_order, table_from, KeySet};
 
 /// A seen position: its key (tagged), its node and the node's depth or more (the depth
 /// when the node was made or last took a shorter parent), so that most positions met
@@ -20,6 +20,8 @@ pub(super) struct Seen {
     mask: usize,
     len: usize,
     grow_at: usize,
+    /// The table before the last growth, to grow into again (see [`KeySet::reset`]).
+    spare: Vec<Slot>,
 }
 
 /// Marks an occupied slot, so that the key 0 is a key like any other.
@@ -32,6 +34,8 @@ pub(super) trait Visited {
     /// Whether positions met again may take a shorter parent.
     const SHORTER_PARENTS: bool;
     fn with_capacity_log2(log2: u32) -> Self;
+    /// Empties the set down to `2^log2` slots, keeping its memory for the next pass.
+    fn reset(&mut self, log2: u32);
     fn prefetch(&self, key: u64);
     /// `None` for a new key; else its slot's index and a copy (for [`KeySet`], a slot of
     /// depth 0: no path is shorter).
@@ -44,7 +48,17 @@ impl Visited for Seen {
 
     fn with_capacity_log2(log2: u32) -> Seen {
         let size = 1usize << log2;
-        Seen { slots: vec![Slot::default(); size], mask: size - 1, len: 0, grow_at: size / 10 * 7 }
+        Seen { slots: vec![Slot::default(); size], mask: size - 1, len: 0, grow_at: size / 10 * 7, spare: Vec::new() }
+    }
+
+    fn reset(&mut self, log2: u32) {
+        let (mut first, second) = reuse_order(std::mem::take(&mut self.slots), std::mem::take(&mut self.spare), log2);
+        self.spare = second;
+        let size = 1usize << log2;
+        self.slots = table_from(&mut first, size, Slot::default());
+        self.mask = size - 1;
+        self.len = 0;
+        self.grow_at = size / 10 * 7;
     }
 
     /// Asks the processor to bring `key`'s home slot into cache ahead of an insert.
@@ -92,10 +106,10 @@ impl Seen {
     fn grow(&mut self) {
         let old = std::mem::take(&mut self.slots);
         let size = old.len() * 2;
-        self.slots = vec![Slot::default(); size];
+        self.slots = table_from(&mut self.spare, size, Slot::default());
         self.mask = size - 1;
         self.grow_at = size / 10 * 7;
-        for slot in old {
+        for &slot in old.iter() {
             if slot.key != 0 {
                 let mut index = self.home(slot.key & !TAG);
                 while self.slots[index].key != 0 {
@@ -104,6 +118,8 @@ impl Seen {
                 self.slots[index] = slot;
             }
         }
+        // Kept to grow into: a pass's set is reset for the next pass (see `Arena`).
+        self.spare = old;
     }
 }
 
@@ -111,6 +127,9 @@ impl Visited for KeySet {
     const SHORTER_PARENTS: bool = false;
     fn with_capacity_log2(log2: u32) -> Self {
         KeySet::with_capacity_log2(log2)
+    }
+    fn reset(&mut self, log2: u32) {
+        KeySet::reset(self, log2)
     }
     #[inline]
     fn prefetch(&self, key: u64) {

@@ -54,6 +54,7 @@ fn the_key_ignores_column_order_only_once_the_stock_is_gone() {
         scratch_a: vec![],
         scratch_b: vec![],
         moves_made: Memo::new(),
+        deals_made: Memo::new(),
         lateral_prune: true,
         grow_runs: false,
     };
@@ -259,6 +260,30 @@ fn a_pass_searches_the_same_whatever_ran_before_it() {
     assert_eq!(after, vec![(Outcome::Unknown, 20_000), alone[0]]);
 }
 
+#[test]
+fn a_pass_in_an_arena_used_before_searches_as_in_a_new_one() {
+    // Passes of both kinds of seen set, large then small then large, one after another
+    // in one arena: each makes the same positions and line as alone in a new arena.
+    let (columns, stock) = shuffled_deal(11);
+    let passes = [
+        Weights { noise: 8, shorter_parents: false, cap: 150_000, ..SPIDER_BASE },
+        Weights { depth: 2, cap: 5_000, ..SPIDER_BASE },
+        Weights { noise: 16, cap: 120_000, ..SPIDER_BASE },
+        Weights { noise: 3, shorter_parents: false, cap: 1_000, ..SPIDER_BASE },
+        Weights { noise: 8, shorter_parents: false, cap: 150_000, ..SPIDER_BASE },
+    ];
+    let run = |arena: &mut Arena, w: &Weights| {
+        let (mut game, root) = Game::new(&columns, &stock, 0, true).unwrap();
+        let mut positions = 0;
+        let (outcome, line) = pass_in(arena, &mut game, root, w, &mut positions, &mut Budget::new(None, None));
+        (outcome, line, positions)
+    };
+    let mut shared = Arena::default();
+    for w in passes.iter() {
+        assert_eq!(run(&mut shared, w), run(&mut Arena::default(), w));
+    }
+}
+
 /// Plays `line` from the deal with the engine's own rules: every move legal, no position
 /// twice (in any column order once the stock is gone), a win at the end.
 fn assert_wins_cleanly(columns: &[(Vec<u8>, Vec<u8>)], stock: &[u8], by_suit: bool, line: &[Move]) {
@@ -314,4 +339,96 @@ fn the_short_pass_makes_shorter_lines() {
         }
     }
     assert!(won >= 3, "the short pass won {won} deals");
+}
+
+/// `search_moves` as it read the cards, before the column infos held the run's links.
+fn search_moves_from_cards(game: &Game, pos: &Pos) -> Vec<Move> {
+    let mut out = vec![];
+    let mut by_top_rank = [0u16; 14];
+    let mut top_suit = [0u8; COLUMNS];
+    let mut suited = [0u8; COLUMNS];
+    let mut first_empty = None;
+    for (index, &id) in pos.cols.iter().enumerate() {
+        let t = game.store.info(id);
+        if t.is_empty() {
+            first_empty = first_empty.or(Some(index));
+        } else {
+            by_top_rank[rank(t.top) as usize] |= 1 << index;
+            top_suit[index] = suit(t.top);
+            suited[index] = t.suited;
+        }
+    }
+    for src in 0..COLUMNS {
+        let s = *game.store.info(pos.cols[src]);
+        if s.is_empty() {
+            continue;
+        }
+        let cards = game.store.cards(pos.cols[src]);
+        let up = (s.len - s.down) as usize;
+        for count in 1..=s.movable as usize {
+            let card = cards[cards.len() - count];
+            let rank_link = count < up && follows(cards[cards.len() - count - 1], card, false);
+            let suited_link = rank_link && follows(cards[cards.len() - count - 1], card, true);
+            let same_suit_only = suited_link || (game.lateral_prune && rank_link);
+            let whole = count == cards.len();
+            let mut targets = by_top_rank[rank(card) as usize + 1] & !(1 << src);
+            if let Some(empty) = first_empty {
+                if !whole && !suited_link {
+                    targets |= 1 << empty;
+                }
+            }
+            while targets != 0 {
+                let dst = targets.trailing_zeros() as usize;
+                targets &= targets - 1;
+                if same_suit_only && Some(dst) != first_empty && top_suit[dst] != suit(card) {
+                    continue;
+                }
+                if suited_link && game.grow_runs && suited[dst] as usize + count <= s.suited as usize {
+                    continue;
+                }
+                out.push(Move { src: src as u8, dst: dst as u8, count: count as u8 });
+            }
+        }
+    }
+    if game.deals_left(pos) > 0 && first_empty.is_none() {
+        out.push(Move::DEAL);
+    }
+    out
+}
+
+#[test]
+fn the_moves_searched_are_those_the_cards_give() {
+    let mut x = 0x2545_F491_4F6C_DD1Du64;
+    let mut next = move || {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        x
+    };
+    let (mut positions, mut long_runs) = (0, 0);
+    for seed in 0..60 {
+        for by_suit in [true, false] {
+            let (columns, stock) = shuffled_deal(seed);
+            let (mut game, mut pos) = Game::new(&columns, &stock, 0, by_suit).unwrap();
+            let mut moves = vec![];
+            for _ in 0..300 {
+                for (lateral, grow) in [(false, false), (false, true), (true, false), (true, true)] {
+                    game.lateral_prune = lateral;
+                    game.grow_runs = grow;
+                    game.search_moves(&pos, &mut moves);
+                    assert_eq!(moves, search_moves_from_cards(&game, &pos));
+                }
+                positions += 1;
+                long_runs += pos.cols.iter().filter(|&&id| game.store.info(id).movable >= 3).count();
+                // Mostly the searched moves (they build runs), sometimes any legal one.
+                let legal = game.legal_moves(&pos);
+                let choice = if next() % 4 == 0 || moves.is_empty() { legal } else { moves.clone() };
+                if choice.is_empty() || pos.removed == RUNS {
+                    break;
+                }
+                pos = game.apply(&pos, choice[(next() % choice.len() as u64) as usize]);
+            }
+        }
+    }
+    assert!(positions > 10_000 && long_runs > 1000, "{positions} positions, {long_runs} columns with runs of 3 or more");
 }
