@@ -151,7 +151,10 @@ fn a_time_budget_gives_every_pass_its_turn_then_restarts_until_it_is_spent() {
     // The preset's passes in turn, past its cap (a time budget knows no cap), then restarts.
     assert_eq!(passes[..3], [0, 1, 2], "{spent:?}");
     assert!(passes[3..].iter().all(|&index| index == 3) && passes.len() > 10, "{spent:?}");
-    assert!(spent.iter().all(|&(_, count)| count > 1000 && count <= bound), "{spent:?}");
+    assert!(spent.iter().all(|&(_, count)| count <= bound), "{spent:?}");
+    // Every pass and restart ran its course but the last, which the end of the time may
+    // cut at any point.
+    assert!(spent[..spent.len() - 1].iter().all(|&(_, count)| count > 1000), "{spent:?}");
     let cpu = crate::search::thread_cpu() - started;
     assert!(cpu >= 0.5, "the whole budget was spent: {cpu}");
     assert_eq!(solution.positions, spent.iter().map(|&(_, count)| count).sum::<u64>());
