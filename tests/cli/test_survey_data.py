@@ -204,7 +204,7 @@ def test_the_spider_survey_of_the_current_search_agrees_with_its_page():
     page = (SURVEYS / "spider-4-1-32000-60s.md").read_text()
     verdicts = DealVerdicts.read(SURVEYS / "spider-60s" / "spider-4-1-32000.verdicts.gz")
     assert (verdicts.game, verdicts.first, verdicts.last) == ("spider-4", 1, 32000)
-    row = re.search(r"^\| \*\*f248e59\*\*[^|]*\| \*\*([\d,]+) \([\d.]+ %\)\*\* \| \*\*(\d+)\*\*: ([\d, ]+) \|$", page, re.M)
+    row = re.search(r"^\| \*\*7c29de2\*\*[^|]*\| \*\*([\d,]+) \([\d.]+ %\)\*\* \| \*\*(\d+)\*\*: ([\d, ]+) \|$", page, re.M)
     assert row, "the page's row of the current search"
     won, unknown, which = row.groups()
     assert verdicts.counts() == {"won": int(won.replace(",", "")), "lost": 0, "unknown": int(unknown)}

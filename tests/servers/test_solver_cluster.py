@@ -143,6 +143,7 @@ def test_hints_are_searched_on_the_cluster_and_answered_here_when_it_is_gone(tmp
         allowed_hosts=["testserver"],
         solver_scheduler=dask_cluster.address,
         solver_threads=1,
+        hint_longer_seconds=0,  # the hints' own searches alone are counted here
     )
     cluster = app.state.cluster
     queue = app.state.services.queue
