@@ -226,8 +226,9 @@ pub const BLACK_WIDOW_VERDICTS: Preset<'static> =
 /// preset's own weights with noise 8 and three seeds won none. In this order: a flavour
 /// that won two first, noise 32 with another seed after the other flavours of noise 32;
 /// the flavours that won only what an earlier one wins last. Later rounds take other
-/// seeds and wider quotas. Over 1-32,000 at 60 s of CPU a deal the restarts won 25 deals,
-/// 19 of them not among those above (docs/surveys/spider-4-1-32000-60s.md).
+/// seeds and wider quotas. Over 1-32,000 at 60 s of CPU a deal the restarts won 27 deals,
+/// 21 of them not among those above (904 and 3670 in round two's noise 32, with the faster
+/// engine of 7c29de2; docs/surveys/spider-4-1-32000-60s.md).
 pub const SPIDER_RESTARTS: [Weights; 7] = [
     Weights { depth: 0, noise: 8, ..VERDICT_BASE },
     Weights { down: 10, noise: 8, ..VERDICT_BASE },
