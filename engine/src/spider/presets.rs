@@ -138,74 +138,114 @@ pub const DEFAULT_CAP: u64 = 8_000_000;
 /// two: 179.5 / 195, 14.5 million.
 pub const SHORT_CAP: u32 = 100_000;
 
-/// A preset's `cap` with the short pass in front (a tenth of the shares): the other
-/// passes share [`DEFAULT_CAP`] as they did without it.
+/// A preset's `cap` with the short pass in front: about [`DEFAULT_CAP`] for the others.
+/// The short pass takes a tenth of the shares, so that its share of a hint's time (0.18 s
+/// of 2) or of a node budget of 1.5 million covers its [`SHORT_CAP`].
 const PRESET_CAP: u64 = DEFAULT_CAP / 9 * 10;
 
 /// The least noise of a restart (see [`super::solve_bounded`]).
 pub const RESTART_NOISE: i32 = 8;
 
-/// Spider (one, two or four suits): the short pass ([`SHORT_CAP`]), then three passes
-/// with equal shares, two of them with noise among near-equal positions. The three were
-/// fitted on four-suit deals 1-1000 from each pass's positions to a win
-/// (`examples/spider_tune.rs`, up to 2 million positions a pass): 99.0 % won with 700
-/// thousand positions a deal, 99.2 % with 1 million, 99.3 % with 1.5 million. Held out,
-/// deals 5001-6000 searched with a 2 s time budget each: 99.3 % (`bench/spider.py
-/// spider-4 5001-6000`, one process, load 2.1 on two cores), before the short pass.
+/// Spider (one, two or four suits), for hints: the short pass ([`SHORT_CAP`]), then five
+/// passes that each search differently, with shares of the budget (its time, for a hint)
+/// fitted to the hard deals. The first keeps the preset before them (noise 8): where it
+/// wins, the line is as short as before. The others draw wide noise among near-equal
+/// positions (32 to 64) or cost nothing a move: on deals that defeat the first, another
+/// search does better, and a wide noise best.
+///
+/// Fitted on the four-suit deals of 1-12,000 that the preset before needed more than
+/// 1.2 million positions for, or the verdicts more than 2 million (271 deals), each
+/// flavour searched alone up to 4 million positions (`examples/spider_tune.rs`; 20
+/// flavours): noise 8, 16 and none alone win 71, 193 and 172 of them within a million
+/// positions (they were chosen for being hard with noise 8), noise 32 (five seeds)
+/// 206-213, 48 212, 64 207. Within 4 million positions
+/// the preset before won 235 of the 271 (36 left, with 1-12,000: 0.30 %), these passes
+/// 259 (12 left, 0.10 %), and with other seeds of their noise 253-256. Held out, deals
+/// 60001-64000 searched from the start with 2 s of CPU each (`bench/spider.py spider-4
+/// 60001-62000 --long 0`, then 62001-64000): 3,994 of 4,000 won (the passes before:
+/// 3,986), lines median 173 and 174 moves as before (docs/spider-search.md).
 pub const SPIDER: Preset<'static> = Preset {
     name: "spider",
     passes: &[
-        Pass { weights: Weights { depth: 2, cap: SHORT_CAP, ..SPIDER_BASE }, share: 1 },
-        Pass { weights: Weights { noise: 8, ..SPIDER_BASE }, share: 3 },
-        Pass { weights: Weights { noise: 16, ..SPIDER_BASE }, share: 3 },
-        Pass { weights: SPIDER_BASE, share: 3 },
+        Pass { weights: Weights { depth: 2, cap: SHORT_CAP, ..SPIDER_BASE }, share: 4 },
+        Pass { weights: Weights { noise: 8, ..SPIDER_BASE }, share: 10 },
+        Pass { weights: Weights { noise: 32, seed: 3, ..SPIDER_BASE }, share: 10 },
+        Pass { weights: Weights { noise: 48, ..SPIDER_BASE }, share: 8 },
+        Pass { weights: Weights { noise: 64, ..SPIDER_BASE }, share: 6 },
+        Pass { weights: Weights { depth: 0, noise: 32, ..SPIDER_BASE }, share: 6 },
     ],
     cap: PRESET_CAP,
     restarts: &SPIDER_RESTARTS,
 };
 
-/// Black Widow: the short pass ([`SHORT_CAP`], with noise) and the next with Spider's
-/// narrower moves (all legal in Black Widow, and a Spider win is a Black Widow win),
-/// then two with Black Widow's own. Fitted on deals 1-1000 as [`SPIDER`]: 99.6 % won with 700 thousand
-/// positions a deal, 99.7 % with 1 million, 99.8 % with 1.5 million. Held out, deals
-/// 5001-6000 with 2 s each: 99.5 % (before the short pass).
+/// The long passes of the Spider hints before [`SPIDER`]'s (three with equal shares, two
+/// with noise among near-equal positions), the verdicts' passes ([`SPIDER_VERDICTS`]).
+/// Fitted on four-suit deals 1-1000 from each pass's positions to a win
+/// (`examples/spider_tune.rs`, up to 2 million positions a pass): 99.0 % won with 700
+/// thousand positions a deal, 99.2 % with 1 million, 99.3 % with 1.5 million.
+pub const SPIDER_LONG: [Pass; 3] = [
+    Pass { weights: Weights { noise: 8, ..SPIDER_BASE }, share: 3 },
+    Pass { weights: Weights { noise: 16, ..SPIDER_BASE }, share: 3 },
+    Pass { weights: SPIDER_BASE, share: 3 },
+];
+
+/// Black Widow, for hints: the short pass ([`SHORT_CAP`], Spider's moves, with noise) and
+/// the next with Spider's narrower moves (all legal in Black Widow, and a Spider win is a
+/// Black Widow win), as before, then three with Black Widow's own moves and wide noise,
+/// fitted as [`SPIDER`]'s on the 276 deals of 1-16,000 that the preset before needed more
+/// than 1.2 million positions for, or the verdicts more than 2 million (16 flavours, up to
+/// 4 million positions each): Black Widow's moves at a cost of one a move with noise 64
+/// win 243 of them within 1.2 million positions, with noise 8 (the passes before) 208,
+/// Spider's moves with noise 8 82. Within 4
+/// million positions the preset before won 243 of the 276, these passes 269. Held out,
+/// 60001-64000 at 2 s of CPU: 3,995 of 4,000 won (before: 3,985), lines median 168 moves
+/// as before.
 pub const BLACK_WIDOW: Preset<'static> = Preset {
     name: "black-widow",
     passes: &[
-        Pass { weights: Weights { suited: true, depth: 2, noise: 8, cap: SHORT_CAP, ..SPIDER_BASE }, share: 1 },
-        Pass { weights: Weights { suited: true, noise: 8, ..SPIDER_BASE }, share: 6 },
-        Pass { weights: Weights { depth: 1, noise: 8, ..WIDOW_BASE }, share: 6 },
-        Pass { weights: Weights { depth: 1, down: 10, ..WIDOW_BASE }, share: 3 },
+        Pass { weights: Weights { suited: true, depth: 2, noise: 8, cap: SHORT_CAP, ..SPIDER_BASE }, share: 4 },
+        Pass { weights: Weights { suited: true, noise: 8, ..SPIDER_BASE }, share: 10 },
+        Pass { weights: Weights { depth: 1, noise: 64, ..WIDOW_BASE }, share: 12 },
+        Pass { weights: Weights { depth: 1, noise: 32, seed: 2, ..WIDOW_BASE }, share: 8 },
+        Pass { weights: Weights { noise: 32, ..WIDOW_BASE }, share: 6 },
     ],
     cap: PRESET_CAP,
     restarts: &[],
 };
 
-/// A preset's passes after its short pass, for a verdict alone: no shorter parents.
-const fn for_verdicts<const N: usize>(passes: &[Pass]) -> [Pass; N] {
-    assert!(passes.len() == N + 1);
-    let mut out = [passes[1]; N];
+/// The long passes of the Black Widow hints before [`BLACK_WIDOW`]'s, the verdicts'
+/// passes ([`BLACK_WIDOW_VERDICTS`]): Spider's moves first, then two with Black Widow's
+/// own. Fitted on deals 1-1000 as [`SPIDER_LONG`]: 99.6 % won with 700 thousand positions
+/// a deal, 99.7 % with 1 million, 99.8 % with 1.5 million.
+pub const BLACK_WIDOW_LONG: [Pass; 3] = [
+    Pass { weights: Weights { suited: true, noise: 8, ..SPIDER_BASE }, share: 6 },
+    Pass { weights: Weights { depth: 1, noise: 8, ..WIDOW_BASE }, share: 6 },
+    Pass { weights: Weights { depth: 1, down: 10, ..WIDOW_BASE }, share: 3 },
+];
+
+/// Passes for a verdict alone: no shorter parents.
+const fn for_verdicts<const N: usize>(passes: &[Pass; N]) -> [Pass; N] {
+    let mut out = *passes;
     let mut i = 0;
     while i < N {
-        out[i] = passes[i + 1];
         out[i].weights.shorter_parents = false;
         i += 1;
     }
     out
 }
 
-const SPIDER_VERDICT_PASSES: [Pass; 3] = for_verdicts(SPIDER.passes);
-const BLACK_WIDOW_VERDICT_PASSES: [Pass; 3] = for_verdicts(BLACK_WIDOW.passes);
+const SPIDER_VERDICT_PASSES: [Pass; 3] = for_verdicts(&SPIDER_LONG);
+const BLACK_WIDOW_VERDICT_PASSES: [Pass; 3] = for_verdicts(&BLACK_WIDOW_LONG);
 
-/// [`SPIDER`] without its short pass and its shorter parents, for a verdict alone (a
-/// survey): both make a line short but a search bigger or slower. This is the search
-/// before them, position for position: Spider 4 suits deals 1-10,000 at 2 million
+/// [`SPIDER_LONG`] without shorter parents, for a verdict alone (a survey): the short
+/// pass and shorter parents make a line short but a search bigger or slower. This is the
+/// search before them, position for position, and the one the surveys of 1-32,000 ran: Spider 4 suits deals 1-10,000 at 2 million
 /// positions a deal, 9,935 won in 875 million positions (with them: 9,933 in 1,150
 /// million).
 pub const SPIDER_VERDICTS: Preset<'static> =
     Preset { name: "spider-verdicts", passes: &SPIDER_VERDICT_PASSES, cap: DEFAULT_CAP, restarts: &SPIDER_RESTARTS };
 
-/// [`BLACK_WIDOW`] for a verdict alone (see [`SPIDER_VERDICTS`]; Black Widow deals
+/// [`BLACK_WIDOW_LONG`] for a verdict alone (see [`SPIDER_VERDICTS`]; Black Widow deals
 /// 1-10,000 at 2 million positions: 9,966 won in 851 million positions, with the short
 /// pass 9,957 in 1,041 million).
 pub const BLACK_WIDOW_VERDICTS: Preset<'static> =

@@ -203,17 +203,17 @@ fn the_presets_are_sound() {
     }
     assert_eq!(SPIDER.restarts, SPIDER_VERDICTS.restarts, "hints and verdicts restart alike");
     assert!(SPIDER.passes.iter().all(|pass| !pass.weights.suited), "Spider's moves are already suited");
-    for (short, verdicts) in [(&SPIDER, &SPIDER_VERDICTS), (&BLACK_WIDOW, &BLACK_WIDOW_VERDICTS)] {
+    for (short, long, verdicts) in [(&SPIDER, &SPIDER_LONG, &SPIDER_VERDICTS), (&BLACK_WIDOW, &BLACK_WIDOW_LONG, &BLACK_WIDOW_VERDICTS)] {
         let without = |pass: &Pass| Pass { weights: Weights { shorter_parents: false, ..pass.weights }, ..*pass };
-        assert_eq!(
-            short.passes[1..].iter().map(without).collect::<Vec<_>>(),
-            verdicts.passes,
-            "{} is {} after its short pass",
-            verdicts.name,
-            short.name
-        );
+        // The surveys' search stays the one they ran: the hints' passes before theirs.
+        assert_eq!(long.iter().map(without).collect::<Vec<_>>(), verdicts.passes, "{}", verdicts.name);
+        assert_eq!(short.passes[1].weights, long[0].weights, "{} keeps its first long pass", short.name);
         assert_eq!(short.passes[0].weights.cap, SHORT_CAP, "{} starts with the short pass", short.name);
         assert!(short.passes.iter().all(|pass| pass.weights.shorter_parents), "{}", short.name);
+        // Each pass a search of its own.
+        for (i, a) in short.passes.iter().enumerate() {
+            assert!(short.passes[i + 1..].iter().all(|b| a.weights != b.weights), "{}: pass {i} twice", short.name);
+        }
     }
     let (columns, stock) = shuffled_deal(3);
     for preset in [&BLACK_WIDOW, &BLACK_WIDOW_VERDICTS] {
@@ -319,7 +319,7 @@ fn lines_through_shorter_parents_are_played_in_the_right_columns() {
 #[test]
 fn the_short_pass_makes_shorter_lines() {
     // Where the short pass wins, its line is much shorter than the other passes' would be.
-    let without = Preset { name: "without the short pass", passes: &SPIDER.passes[1..], cap: DEFAULT_CAP, restarts: &[] };
+    let without = Preset { name: "without the short pass", passes: &SPIDER_LONG, cap: DEFAULT_CAP, restarts: &[] };
     let mut won = 0;
     for seed in (1..=11).step_by(2) {
         let (columns, stock) = shuffled_deal(seed);
