@@ -23,6 +23,7 @@ import os
 import statistics
 import sys
 import time
+from collections.abc import Sequence
 
 from winnable.games import game_class
 from winnable.surveys.survey import percentile
@@ -40,7 +41,7 @@ def show(result: tuple[int, str, int, float, int, float]) -> None:
     print(f"{number:6} {verdict:8} {count:>9,} {cpu:7.3f} s CPU {spent:7.3f} s wall {moves:4} moves", flush=True)
 
 
-def dump(game: str, numbers: range, path: str) -> None:
+def dump(game: str, numbers: Sequence[int], path: str) -> None:
     """Write the deals as ``examples/spider_tune.rs`` reads them."""
     cls = game_class(game)
     with open(path, "w") as out:
@@ -52,7 +53,10 @@ def dump(game: str, numbers: range, path: str) -> None:
             out.write(f"{number};{int(cls.by_suit)};{','.join(str(c.index) for c in position.stock)};{columns}\n")
 
 
-def parse_range(text: str) -> range:
+def parse_range(text: str) -> Sequence[int]:
+    """``A-B``, or deals and ranges separated by commas (``170,904,1001-1010``)."""
+    if "," in text:
+        return [number for part in text.split(",") if part for number in parse_range(part)]
     low, _, high = text.partition("-")
     try:
         numbers = range(int(low), int(high or low) + 1)
@@ -68,7 +72,7 @@ def main() -> None:
         description=__doc__.splitlines()[0], epilog="Figures are CPU time of the searching thread; wall time shown beside."
     )
     parser.add_argument("game", help="black-widow, spider-4, spider-2 or spider-1")
-    parser.add_argument("deals", help="a range of deals, A-B (default budget: 2 s each)")
+    parser.add_argument("deals", help="a range of deals, A-B, or deals and ranges separated by commas (default budget: 2 s each)")
     parser.add_argument("--nodes", type=int, default=None, help="positions per deal")
     parser.add_argument("--seconds", type=float, default=None, help="CPU seconds per deal (2 unless --nodes)")
     parser.add_argument("--long", type=float, default=60.0, help="CPU seconds for the deals left unknown (0: none)")
