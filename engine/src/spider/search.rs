@@ -209,6 +209,21 @@ pub(super) struct Arena {
     heaps: Vec<Buckets>,
     keys: Option<KeySet>,
     seen: Option<Seen>,
+    /// The seen set's size when the last pass ended (slots, a power of two; 0: no pass
+    /// yet): the next pass starts at that size. Passes of one search make about as many
+    /// positions, and a set grown by doubling from small writes and rehashes twice the
+    /// slots of one made at its size (6 % of a hint's time was growing).
+    log2: u32,
+}
+
+/// The seen set's size a pass starts with, before any pass of its search.
+const FIRST_LOG2: u32 = 16;
+
+impl Arena {
+    /// The size (slots, a power of two) the next pass's seen set starts with.
+    pub(super) fn seen_log2(&self) -> u32 {
+        self.log2.max(FIRST_LOG2)
+    }
 }
 
 /// Where a pass's seen set is kept in an [`Arena`].
@@ -222,8 +237,9 @@ pub(super) trait Kept: Visited + Sized {
 impl Kept for KeySet {
     fn take(arena: &mut Arena) -> KeySet {
         arena.seen = None;
-        let mut set = arena.keys.take().unwrap_or_else(|| KeySet::with_capacity_log2(16));
-        Visited::reset(&mut set, 16);
+        let log2 = arena.seen_log2();
+        let mut set = arena.keys.take().unwrap_or_else(|| KeySet::with_capacity_log2(FIRST_LOG2));
+        Visited::reset(&mut set, log2);
         set
     }
     fn put(self, arena: &mut Arena) {
@@ -234,8 +250,9 @@ impl Kept for KeySet {
 impl Kept for Seen {
     fn take(arena: &mut Arena) -> Seen {
         arena.keys = None;
-        let mut set = arena.seen.take().unwrap_or_else(|| Seen::with_capacity_log2(16));
-        set.reset(16);
+        let log2 = arena.seen_log2();
+        let mut set = arena.seen.take().unwrap_or_else(|| Seen::with_capacity_log2(FIRST_LOG2));
+        set.reset(log2);
         set
     }
     fn put(self, arena: &mut Arena) {
@@ -286,6 +303,7 @@ fn pass_kept<S: Kept>(
     let result = pass_inner(game, root, w, positions, budget, &mut nodes, &mut heaps[..levels], &mut seen);
     arena.nodes = nodes;
     arena.heaps = heaps;
+    arena.log2 = seen.slots_log2();
     seen.put(arena);
     result
 }

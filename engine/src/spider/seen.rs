@@ -41,6 +41,8 @@ pub(super) trait Visited {
     /// depth 0: no path is shorter).
     fn insert(&mut self, key: u64, id: u32, depth: u16) -> Option<(usize, Slot)>;
     fn set_depth(&mut self, index: usize, depth: u16);
+    /// The table's slots, as a power of two.
+    fn slots_log2(&self) -> u32;
 }
 
 impl Visited for Seen {
@@ -95,6 +97,10 @@ impl Visited for Seen {
     fn set_depth(&mut self, index: usize, depth: u16) {
         self.slots[index].depth = depth;
     }
+
+    fn slots_log2(&self) -> u32 {
+        self.slots.len().trailing_zeros()
+    }
 }
 
 impl Seen {
@@ -145,6 +151,9 @@ impl Visited for KeySet {
     }
     #[inline]
     fn set_depth(&mut self, _index: usize, _depth: u16) {}
+    fn slots_log2(&self) -> u32 {
+        self.capacity().trailing_zeros()
+    }
 }
 
 #[cfg(test)]

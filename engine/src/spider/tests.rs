@@ -287,6 +287,28 @@ fn a_pass_in_an_arena_used_before_searches_as_in_a_new_one() {
     }
 }
 
+#[test]
+fn a_pass_starts_its_seen_set_at_the_size_the_pass_before_ended_with() {
+    // Passes of one search make about as many positions: a set grown from small by
+    // doubling would write and rehash its slots twice over.
+    let (columns, stock) = shuffled_deal(20);
+    let mut arena = Arena::default();
+    assert_eq!(arena.seen_log2(), 16);
+    let mut run = |arena: &mut Arena, cap: u32| {
+        let (mut game, root) = Game::new(&columns, &stock, 0, true).unwrap();
+        let mut positions = 0;
+        let w = Weights { noise: 8, cap, ..SPIDER_BASE };
+        let (outcome, _) = pass_in(arena, &mut game, root, &w, &mut positions, &mut Budget::new(None, None));
+        (outcome, positions)
+    };
+    // 100,000 positions fill 2^17 slots past 70 %: the set ends at 2^18.
+    assert_eq!(run(&mut arena, 100_000), (Outcome::Unknown, 100_000));
+    assert_eq!(arena.seen_log2(), 18);
+    // A small pass after it starts there too, and searches as in a new arena.
+    assert_eq!(run(&mut arena, 1_000), run(&mut Arena::default(), 1_000));
+    assert_eq!(arena.seen_log2(), 18);
+}
+
 /// Plays `line` from the deal with the engine's own rules: every move legal, no position
 /// twice (in any column order once the stock is gone), a win at the end.
 fn assert_wins_cleanly(columns: &[(Vec<u8>, Vec<u8>)], stock: &[u8], by_suit: bool, line: &[Move]) {
