@@ -82,6 +82,7 @@ fn parse_pass(spec: &str) -> Pass {
             "lateral" => weights.lateral = flag(),
             "grow" => weights.grow = flag(),
             "parents" => weights.shorter_parents = flag(),
+            "endgame" => weights.endgame_by_runs = flag(),
             "share" => share = number() as u64,
             _ => panic!("unknown pass field {key}"),
         }

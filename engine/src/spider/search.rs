@@ -291,7 +291,7 @@ fn pass_kept<S: Kept>(
     positions: &mut u64,
     budget: &mut Budget,
 ) -> (Outcome, Vec<Move>) {
-    let levels = game.deals_left(&root) as usize + 1;
+    let levels = game.deals_left(&root) as usize + 1 + if w.endgame_by_runs { RUNS as usize } else { 0 };
     let mut nodes = std::mem::take(&mut arena.nodes);
     nodes.clear();
     let mut heaps = std::mem::take(&mut arena.heaps);
@@ -380,7 +380,8 @@ fn pass_inner<S: Visited>(
             if *positions >= stop || budget.exhausted(*positions) {
                 return (Outcome::Unknown, vec![]);
             }
-            if child.dealt as usize == level {
+            let child_level = level_of(game, w, &child, levels);
+            if child_level == level {
                 left -= 1;
             }
             let chaos = if mv.src == DEAL {
@@ -398,8 +399,19 @@ fn pass_inner<S: Visited>(
             }
             let child_id = nodes.len() as u32;
             nodes.push(Node { pos: child, parent: id, mv, depth: depth.saturating_add(1), chaos });
-            heaps[child.dealt as usize].push(score, child_id);
+            heaps[child_level].push(score, child_id);
         }
+    }
+}
+
+/// The level whose queue a position goes to: its deals made, and in the end game (no
+/// stock left) with [`Weights::endgame_by_runs`] its runs removed too, a level each.
+#[inline]
+pub(super) fn level_of(game: &Game, w: &Weights, pos: &Pos, levels: usize) -> usize {
+    if !w.endgame_by_runs || game.deals_left(pos) > 0 {
+        pos.dealt as usize
+    } else {
+        (pos.dealt as usize + pos.removed as usize).min(levels - 1)
     }
 }
 

@@ -196,7 +196,8 @@ fn research(d: &mut SpiderLines, stock: &[u8], by_suit: bool, root: &Pos, mut li
     starts.drain(..keep);
     let nodes = (limits.research / starts.len().max(1) as u64).max(1);
     let base = if by_suit { super::SPIDER_BASE } else { super::WIDOW_BASE };
-    let w = super::Weights { depth: limits.research_depth as i32, ..base };
+    // The end game by runs removed, as the hints' passes (shorter lines).
+    let w = super::Weights { depth: limits.research_depth as i32, endgame_by_runs: true, ..base };
     let mut states = states;
     for &start in starts.iter().rev() {
         if start >= line.len() {

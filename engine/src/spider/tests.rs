@@ -111,6 +111,7 @@ const WANDER: Weights = Weights {
     lateral: false,
     grow: false,
     shorter_parents: true,
+    endgame_by_runs: false,
 };
 const WANDERING: [Pass; 3] = [Pass { weights: WANDER, share: 1 }, Pass { weights: WANDER, share: 2 }, Pass { weights: WANDER, share: 1 }];
 
@@ -201,13 +202,23 @@ fn the_presets_are_sound() {
             assert!(preset.restarts[i + 1..].iter().all(|b| a != b), "{}: restart {i} twice", preset.name);
         }
     }
-    assert_eq!(SPIDER.restarts, SPIDER_VERDICTS.restarts, "hints and verdicts restart alike");
+    // Hints and verdicts restart alike, but for the hints' end game by runs removed.
+    let plain = |w: &Weights| Weights { endgame_by_runs: false, ..*w };
+    assert_eq!(SPIDER.restarts.iter().map(plain).collect::<Vec<_>>(), SPIDER_VERDICTS.restarts);
+    for preset in [&SPIDER, &BLACK_WIDOW] {
+        let flavours = preset.passes.iter().map(|pass| &pass.weights).chain(preset.restarts.iter());
+        assert!(flavours.into_iter().all(|w| w.endgame_by_runs), "{}: the end game by runs removed", preset.name);
+    }
+    for preset in [&SPIDER_VERDICTS, &BLACK_WIDOW_VERDICTS] {
+        let flavours = preset.passes.iter().map(|pass| &pass.weights).chain(preset.restarts.iter());
+        assert!(flavours.into_iter().all(|w| !w.endgame_by_runs), "{}: the surveys' search", preset.name);
+    }
     assert!(SPIDER.passes.iter().all(|pass| !pass.weights.suited), "Spider's moves are already suited");
     for (short, long, verdicts) in [(&SPIDER, &SPIDER_LONG, &SPIDER_VERDICTS), (&BLACK_WIDOW, &BLACK_WIDOW_LONG, &BLACK_WIDOW_VERDICTS)] {
         let without = |pass: &Pass| Pass { weights: Weights { shorter_parents: false, ..pass.weights }, ..*pass };
         // The surveys' search stays the one they ran: the hints' passes before theirs.
         assert_eq!(long.iter().map(without).collect::<Vec<_>>(), verdicts.passes, "{}", verdicts.name);
-        assert_eq!(short.passes[1].weights, long[0].weights, "{} keeps its first long pass", short.name);
+        assert_eq!(plain(&short.passes[1].weights), long[0].weights, "{} keeps its first long pass", short.name);
         assert_eq!(short.passes[0].weights.cap, SHORT_CAP, "{} starts with the short pass", short.name);
         assert!(short.passes.iter().all(|pass| pass.weights.shorter_parents), "{}", short.name);
         // Each pass a search of its own.
@@ -456,4 +467,49 @@ fn the_moves_searched_are_those_the_cards_give() {
         }
     }
     assert!(positions > 10_000 && long_runs > 1000, "{positions} positions, {long_runs} columns with runs of 3 or more");
+}
+
+#[test]
+fn the_end_game_is_searched_a_level_for_each_number_of_runs_removed() {
+    let (columns, stock) = shuffled_deal(4);
+    let (game, root) = Game::new(&columns, &stock, 0, true).unwrap();
+    let levels = game.deals_left(&root) as usize + 1 + RUNS as usize;
+    let by_runs = Weights { endgame_by_runs: true, ..SPIDER_BASE };
+    let end_game = Pos { dealt: 5, removed: 2, ..root };
+    let before = Pos { dealt: 3, removed: 2, ..root };
+    assert_eq!(level_of(&game, &by_runs, &end_game, levels), 7);
+    assert_eq!(level_of(&game, &by_runs, &before, levels), 3, "by deals alone while there is stock");
+    assert_eq!(level_of(&game, &SPIDER_BASE, &end_game, 6), 5, "one level for the end game without");
+}
+
+#[test]
+fn a_hint_from_the_end_game_with_runs_removed_wins() {
+    // Play a winning line to its last run but two: the stock is gone and runs have left.
+    let (columns, stock) = shuffled_deal(1);
+    let solution = solve(&columns, &stock, 0, true, &mut Budget::new(Some(2_000_000), None), &SPIDER).unwrap();
+    assert_eq!(solution.outcome, Outcome::Won);
+    let (mut game, mut pos) = Game::new(&columns, &stock, 0, true).unwrap();
+    for &mv in &solution.line {
+        if pos.removed == RUNS - 2 && game.deals_left(&pos) == 0 {
+            break;
+        }
+        pos = game.apply(&pos, mv);
+    }
+    assert!(pos.removed == RUNS - 2 && game.deals_left(&pos) == 0);
+    let here: Vec<(Vec<u8>, Vec<u8>)> = pos
+        .cols
+        .iter()
+        .map(|&id| {
+            let (cards, down) = (game.store.cards(id), game.store.info(id).down as usize);
+            (cards[..down].to_vec(), cards[down..].to_vec())
+        })
+        .collect();
+    let rest = solve(&here, &[], pos.removed, true, &mut Budget::new(Some(1_000_000), None), &SPIDER).unwrap();
+    assert_eq!(rest.outcome, Outcome::Won);
+    let (mut game, mut at) = Game::new(&here, &[], pos.removed, true).unwrap();
+    for &mv in &rest.line {
+        assert!(game.legal_moves(&at).contains(&mv), "{mv:?} is not legal");
+        at = game.apply(&at, mv);
+    }
+    assert_eq!(at.removed, RUNS);
 }
