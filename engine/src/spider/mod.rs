@@ -16,7 +16,10 @@
 //! gone, since no deal can tell them apart). Each stock level (deals made) has its own
 //! queue and the levels take turns, each for a quota of new positions: the search never
 //! sinks its budget into one level, and a deal from any position of a level competes in
-//! the next level's queue by the score of the cards it actually lays down.
+//! the next level's queue by the score of the cards it actually lays down. The hints'
+//! passes also split the end game (no stock left) into a level for each number of runs
+//! removed ([`Weights::endgame_by_runs`]), so that it is not all spent on the lines that
+//! removed a run first.
 //!
 //! Moves are the rules' single moves less those that never pay: a run on a card of its
 //! own suit one rank higher moves only onto such a card; a run on a card one rank higher

@@ -193,7 +193,9 @@ pub(super) fn reparent(game: &Game, nodes: &mut [Node], known: u32, parent: u32,
 /// goes to the next level's queue. When the quota is spent and the next level has
 /// positions it goes down; when a level can do no more it goes back up and gives the
 /// level above another quota, so that work is spread over the levels as in KPatience's
-/// per-level quotas, and the search never sinks all its budget into one level.
+/// per-level quotas, and the search never sinks all its budget into one level. With
+/// [`Weights::endgame_by_runs`] the end game (no stock left) is a level for each number
+/// of runs removed (see [`level_of`]).
 pub(super) fn pass(game: &mut Game, root: Pos, w: &Weights, positions: &mut u64, budget: &mut Budget) -> (Outcome, Vec<Move>) {
     pass_in(&mut Arena::default(), game, root, w, positions, budget)
 }
