@@ -128,8 +128,10 @@ function endDrag(event, cancelled) {
   }
 }
 
-/** A tap or click on `target` in the table: pick up, put down, play or refuse. */
-function tapOn(target, clicks = 0) {
+/** A tap or click on `target` in the table: pick up, put down, play or refuse. `at`: the
+ * event's time (its `timeStamp`, when the finger or button acted, not when a busy page got
+ * to it). */
+function tapOn(target, clicks = 0, at = performance.now()) {
   if (!app.state || !target.isConnected) return;
   if (app.review || app.shown) {
     if (target.closest("[data-place]")) say(lookingText());
@@ -141,7 +143,7 @@ function tapOn(target, clicks = 0) {
   if (app.selection && drop && table.contains(drop) && placeAt(drop)) return;
   const node = target.closest("[data-place]");
   if (node && table.contains(node) && node.dataset.place !== "runs" && !node.dataset.place.startsWith("foundation")) {
-    if (doubleTap(node, { clicks })) return; // the second tap of a double tap: the card went home
+    if (doubleTap(node, { clicks, at })) return; // the second tap of a double tap: the card went home
     activate(node);
     return;
   }
@@ -158,12 +160,12 @@ function tapOn(target, clicks = 0) {
 export function listenPointer() {
   table.addEventListener("click", (event) => {
     if (suppressClick) return;
-    if (performance.now() - fingerTapAt < CLICK_AFTER_TAP) return; // played already, where the finger was
-    tapOn(event.target, Math.max(1, event.detail));
+    if (event.timeStamp - fingerTapAt < CLICK_AFTER_TAP) return; // played already, where the finger was
+    tapOn(event.target, Math.max(1, event.detail), event.timeStamp);
   });
   // A tap's browser-made mouse events and click are not wanted: the tap has been played.
   table.addEventListener("touchend", (event) => {
-    if (performance.now() - fingerTapAt < 100 && event.cancelable) event.preventDefault();
+    if (event.timeStamp - fingerTapAt < 100 && event.cancelable) event.preventDefault();
   });
   document.addEventListener("click", (event) => {
     if (!app.selection || table.contains(event.target) || event.target.closest("button, a, input, select, label, .menu, .overlay")) return;
@@ -211,8 +213,8 @@ export function listenPointer() {
       // (A link on the table, as when the game cannot be shown, follows its own click.)
       const played = app.state && !finger.target.closest("a");
       if (played && !dragged && Math.hypot(event.clientX - finger.x, event.clientY - finger.y) <= TAP_SLOP) {
-        fingerTapAt = performance.now();
-        tapOn(finger.target);
+        fingerTapAt = event.timeStamp;
+        tapOn(finger.target, 0, event.timeStamp);
       }
     }
   });
