@@ -9,8 +9,10 @@ import { localHref, t } from "./i18n.js";
 /** The challenge's page, with its leaderboard. */
 export const challengeBoard = (state) => localHref(`/challenge/${encodeURIComponent(state.challenge)}`);
 
-/** The rank line: "counting…" until the server answers; gone when the attempt is not ranked. */
+/** The rank line: "counting…" until the server answers; gone when the attempt is not ranked
+ * (none at all when the state says so: its reason is said above). */
 export function challengeLines(state) {
+  if (state.not_ranked) return [];
   const rank = el("p", { id: "challenge-result-rank", class: "daily-result-rank" }, t("Your rank: counting\u2026"));
   call("GET", `/api/challenges/${encodeURIComponent(state.challenge)}`)
     .then((found) => {

@@ -77,25 +77,26 @@ function dailyBoard(state) {
   return localHref(`/daily?game=${encodeURIComponent(state.game)}&date=${state.daily}`);
 }
 
-/** A Daily's result: the player's rank (filled in once the server says it), and the time
- * to the next Daily. */
+/** A Daily's result: the player's rank (filled in once the server says it; none for an
+ * attempt the server did not rank, whose reason is said above), and the time to the next
+ * Daily. */
 function dailyLines(state) {
-  const rank = el("p", { id: "daily-result-rank", class: "daily-result-rank" }, t("Your rank: counting\u2026"));
+  const rank = state.not_ranked ? null : el("p", { id: "daily-result-rank", class: "daily-result-rank" }, t("Your rank: counting\u2026"));
   const next = el("p", { id: "daily-result-next", class: "muted" });
   dailyOverviewOrNull()
     .then((overview) => {
       const entry = overview && overview.games.find((game) => game.game === state.game);
-      if (!entry || !entry.attempt || app.state !== state || entry.attempt.rank === null) {
-        rank.remove(); // not ranked: the reason is said above
-      } else {
-        rank.textContent = t("Your rank today: {rank} of {players}", { rank: entry.attempt.rank, players: entry.players });
+      if (rank) {
+        const ranked = entry && entry.attempt && app.state === state && entry.attempt.rank !== null;
+        if (ranked) rank.textContent = t("Your rank today: {rank} of {players}", { rank: entry.attempt.rank, players: entry.players });
+        else rank.remove(); // not ranked: the reason is said above
       }
       if (overview && !dailyOver(state)) {
         countdownTo(next, overview.next_in_seconds, (left) => t("Tomorrow's Daily in {time}", { time: clock(left) }));
       } else next.remove();
     })
-    .catch(() => rank.remove());
-  return [rank, next];
+    .catch(() => rank?.remove());
+  return rank ? [rank, next] : [next];
 }
 
 /** What can be done after a Daily: its leaderboard, a deal of this game, another game. */
