@@ -21,15 +21,15 @@ CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networki
 
 
 def open_game(page, server, game: str, deal: int | None = None, query: str = "") -> str:
-    """Open the game page (deal ``deal`` if given) and wait until the table is drawn;
-    return the stored game's id."""
+    """Open the game page (deal ``deal`` if given) and wait until the table is drawn and
+    the safe moves home the page plays by itself are played; return the stored game's id."""
     path = f"/play/{game}"
     if deal is not None:
         path += f"?deal={deal}"
     elif query:
         path += "?" + query
     page.goto(server.url(path))
-    page.wait_for_selector("body[data-ready='1']")
+    page.wait_for_selector("body[data-ready='1'][data-busy='0']")
     page.wait_for_selector("#table .card")
     return page.get_attribute("body", "data-game-id")
 

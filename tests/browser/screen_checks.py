@@ -6,6 +6,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from touch_helpers import still
+
 LANGUAGES = ("en", "fr", "nl")
 
 WCAG = {"runOnly": {"type": "tag", "values": ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]}, "resultTypes": ["violations"]}
@@ -73,9 +75,7 @@ def axe_violations(page) -> list[str]:
     """axe-core's WCAG 2.1 A/AA violations in ``page`` as it is now, one line each."""
     from axe_playwright_python.sync_playwright import Axe
 
-    # Colours are judged as they settle: not halfway through a dialog's fade-in.
-    page.wait_for_function("""() => document.getAnimations().every((a) => a.playState !== "running"
-        || a.effect.getComputedTiming().iterations === Infinity)""")
+    still(page)  # colours judged as they settle: not halfway through a dialog's fade-in
     results = Axe().run(page, options=WCAG)
     found = []
     for violation in results.response.get("violations", []):

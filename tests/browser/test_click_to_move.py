@@ -128,7 +128,8 @@ def test_select_then_place_is_one_setting_away(browser, server, widow_line, size
         assert page.is_hidden("#onetap-row")  # one-tap moves are for select-then-place
         assert axe_violations(page) == []
         page.tap(ROW) if touch else page.click(ROW)
-        assert not page.is_checked(SWITCH) and page.is_visible("#onetap-row")
+        page.wait_for_selector(f"{SWITCH}:not(:checked)", state="attached")  # a tap's click may come after tap() returns
+        page.wait_for_selector("#onetap-row", state="visible")
         assert page.evaluate("localStorage.getItem('winnable:clickmove:spider')") == "0"
         close_menu(page)
         tap_or_click(page, size, run_strip(page))

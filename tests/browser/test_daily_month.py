@@ -74,8 +74,7 @@ def test_choosing_a_grade_deals_a_deal_of_that_grade_and_shows_it(browser, month
             before = page.get_attribute("body", "data-game-id")
             page.click("#new-deal")
             page.wait_for_function(f"document.body.dataset.gameId && document.body.dataset.gameId !== '{before}'")
-            page.wait_for_selector("#message:not([hidden])")
-            assert "another grade" in page.inner_text("#message")
+            page.wait_for_function("document.querySelector('#message:not([hidden])')?.textContent.includes('another grade')")
             state = month_server.api("GET", f"/api/games/{page.get_attribute('body', 'data-game-id')}")
             assert state["winnable_deal"] and state["grade"] != absent
     finally:

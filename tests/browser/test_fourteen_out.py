@@ -10,6 +10,7 @@ import pytest
 
 from browser_helpers import NO_AUTO, drag, game_state, new_page, open_game, wait_moves, wait_review
 from required import require_module
+from touch_helpers import still
 from winnable.fourteen import FourteenOut
 from winnable.solver import solve
 
@@ -41,6 +42,7 @@ def partners(position: FourteenOut, card) -> int:
 def accessibility_violations(page) -> list[str]:
     """axe-core's violations on the page as it is now (rule, impact, elements)."""
     axe = require_module("axe_playwright_python.sync_playwright", "pip install axe-playwright-python: the test extra has it")
+    still(page)
     results = axe.Axe().run(page)
     return [f"{v['id']} ({v['impact']}): {[node['target'] for node in v['nodes']][:5]}" for v in results.response["violations"]]
 

@@ -38,7 +38,8 @@ def hints_used(server, page) -> int:
 
 
 def wait_hint(page) -> str:
-    page.wait_for_function("document.querySelector('#message.hint b') && document.querySelector('#message b').textContent === 'Hint:'")
+    # Shown: a move hides the last hint (it keeps its words) until the next one replaces it.
+    page.wait_for_function("document.querySelector('#message.hint:not([hidden]) b')?.textContent === 'Hint:'")
     return page.inner_text("#message")
 
 

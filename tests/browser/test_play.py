@@ -129,7 +129,7 @@ def test_tap_picks_up_and_a_free_cell_takes_it(browser, server, size):
         wait_moves(page, 1)
         assert game_state(server, page)["moves"] == [entry["move"]]
         assert page.get_attribute('#table [data-place="cell:2"]', "data-card") == entry["card"]
-        assert "free cell" in page.inner_text("#announce")
+        page.wait_for_function("document.querySelector('#announce').textContent.includes('free cell')")  # a frame later
         # A tap elsewhere puts a picked-up card back.
         other = next(e for e in click_choices(game_class("freecell").deal(DEAL).play(entry["move"])))
         card_at(page, other["from"], lead_index(game_class("freecell").deal(DEAL).play(entry["move"]), other)).tap()

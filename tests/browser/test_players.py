@@ -88,7 +88,7 @@ def test_a_guest_asking_for_the_daily_is_told_to_sign_in(page, players_server):
     page.goto(players_server.url("/"))
     page.wait_for_selector("#daily-banner:not([hidden]) [data-game='black-hole']")
     assert fetch_json(page, "/api/daily/black-hole")[0] == 401
-    assert page.locator("#sign-in").is_visible()
+    page.wait_for_selector("#sign-in", state="visible")  # once /api/auth/me answers
     page.click("#daily-banner [data-game='black-hole'] .daily-play")
     page.wait_for_url("**/account?next=**")
     page.wait_for_selector("#login-form")
@@ -151,6 +151,7 @@ def test_a_second_new_player_gets_the_same_deal(browser, players_server):
         # target is 44 px or more.
         tab.tap("#menu-button")
         tab.wait_for_selector("#nav-stats", state="visible")
+        tab.wait_for_selector("#daily-button", state="visible")  # its own request: /api/daily
         for selector in (".player-nav .nav-link", "#daily-button"):
             heights = tab.locator(selector).evaluate_all(
                 "nodes => nodes.filter(n => n.offsetParent).map(n => n.getBoundingClientRect().height)"

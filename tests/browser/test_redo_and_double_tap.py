@@ -214,7 +214,7 @@ def test_black_hole_double_tap_sends_one_card_when_switched_on(browser, server):
         assert under in [str(m) for m in BlackHole.deal(3).play(card).legal_moves()]
         open_menu(page)
         page.tap("label:has(#doubletap-toggle)")
-        assert page.locator("#doubletap-toggle").is_checked()
+        page.wait_for_selector("#doubletap-toggle:checked", state="attached")  # the tap's click may come after tap() returns
         page.keyboard.press("Escape")
         double_touch(page, middle(page.locator(f'#table [data-card="{card}"]').bounding_box()))
         wait_moves(page, 1)

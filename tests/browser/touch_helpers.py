@@ -29,10 +29,19 @@ WCAG = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]
 """The rules axe-core checks: WCAG 2.1, levels A and AA."""
 
 
+def still(page) -> None:
+    """Wait until no finite animation runs (a dialog's fade-in, a card's flight), so that
+    colours are judged as they settle."""
+    page.wait_for_function("""() => document.getAnimations().every((a) => a.playState !== "running"
+        || a.effect.getComputedTiming().iterations === Infinity)""")
+
+
 def axe_violations(page) -> list[str]:
     """axe-core's WCAG 2.1 A/AA violations on the page in its current state (a card
-    picked up, a dialog open...), one line each: the rule and the first nodes."""
+    picked up, a dialog open...), once it stands still, one line each: the rule and the
+    first nodes."""
     axe = require_module("axe_playwright_python.sync_playwright", "pip install axe-playwright-python")
+    still(page)
     results = axe.Axe().run(page, options={"runOnly": {"type": "tag", "values": WCAG}, "resultTypes": ["violations"]})
     return [
         f"{v['id']}: {v['help']} " + "; ".join(f"{n['target']}: {n.get('failureSummary', '')}" for n in v["nodes"][:3])
